@@ -1,0 +1,35 @@
+import type { CatalogEntry } from './schema';
+
+const PER_MILLION = 1_000_000;
+const dateOrNull = (day: string | undefined): Date | null => (day ? new Date(`${day}T00:00:00Z`) : null);
+
+/** A catalog entry as the columns of a public `models` row (prices per token). */
+export function catalogEntryToRow(entry: CatalogEntry) {
+  return {
+    model: entry.model,
+    provider: entry.provider,
+    namespace: entry.namespace,
+    owner: entry.owner,
+    description: entry.description,
+    url: entry.url,
+    context_window: entry.context_window,
+    prompt_token_cost: entry.prices.prompt_per_1m / PER_MILLION,
+    completion_token_cost: entry.prices.completion_per_1m / PER_MILLION,
+    price_unit: 'tokens',
+    supports_functions: entry.capabilities.functions,
+    supports_json: entry.capabilities.json,
+    supports_vision: entry.capabilities.vision,
+    supports_stream: entry.capabilities.stream,
+    supports_n: entry.capabilities.n,
+    supports_penalties: entry.capabilities.penalties,
+    deprecated_on: dateOrNull(entry.deprecated_on),
+    until: dateOrNull(entry.until),
+    is_open_source: entry.is_open_source,
+    is_test_model: entry.test_behaviour !== undefined,
+    is_chat: true,
+    is_public: true,
+    default_active: entry.default_active,
+    quality_profile: entry.quality,
+    added_by: 'catalog',
+  };
+}

@@ -1,0 +1,10 @@
+import { loadConfig } from '../src/config/load';
+import { seedCatalog } from './seed-catalog';
+
+seedCatalog(loadConfig().databaseUrl).then(
+  ({ created, updated }) => process.stdout.write(`Catalog seeded: ${created} created, ${updated} updated.\n`),
+  (err: unknown) => {
+    process.stderr.write(`${err instanceof Error ? err.message : String(err)}\n`);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,32 @@
+import express, { type Express } from 'express';
+import type { Logger } from 'pino';
+import type { Config } from './config/schema';
+import { errorHandler, notFoundHandler } from './http/error-handler';
+import { authenticate } from './http/middleware/authenticate';
+import { jsonBody } from './http/middleware/json-body';
+import { requestLogger } from './http/middleware/request-logger';
+import { mountRoutes } from './http/mount-routes';
+import { allRoutes } from './http/routes/index';
+import { operationsRouter } from './http/routes/operations';
+import type { Services } from './services/container';
+
+export interface AppDeps {
+  config: Readonly<Config>;
+  logger: Logger;
+  services: Services;
+}
+
+/** Builds the Express app; nothing listens or connects here. */
+export function buildApp({ config, logger, services }: AppDeps): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', true);
+  app.use(requestLogger(logger));
+  app.use(operationsRouter(services));
+  app.use(jsonBody(config.bodyLimitBytes));
+  app.use('/v1', authenticate(services.authenticator));
+  app.use(mountRoutes(allRoutes(services)));
+  app.use(notFoundHandler);
+  app.use(errorHandler);
+  return app;
+}

@@ -1,0 +1,29 @@
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+
+const KEY_PREFIX = 'sy-';
+/** 32 random bytes: 256 bits, so a fast hash is enough to store it (no dictionary to attack). */
+const KEY_BYTES = 32;
+const KEY_END_LENGTH = 4;
+
+export interface GeneratedKey {
+  /** Shown to the caller once and never stored. */
+  secret: string;
+  hashedKey: string;
+  keyEnd: string;
+}
+
+export function hashApiKey(secret: string): string {
+  return createHash('sha256').update(secret, 'utf8').digest('hex');
+}
+
+export function generateApiKey(): GeneratedKey {
+  const secret = `${KEY_PREFIX}${randomBytes(KEY_BYTES).toString('base64url')}`;
+  return { secret, hashedKey: hashApiKey(secret), keyEnd: secret.slice(-KEY_END_LENGTH) };
+}
+
+/** Constant-time comparison of two hex digests. */
+export function sameHash(a: string, b: string): boolean {
+  const left = Buffer.from(a, 'hex');
+  const right = Buffer.from(b, 'hex');
+  return left.length === right.length && timingSafeEqual(left, right);
+}

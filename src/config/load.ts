@@ -1,0 +1,65 @@
+import { z } from 'zod';
+import { configSchema, DEFAULT_BASE_URLS, PROVIDER_IDS, type Config, type ProviderConfig, type ProviderId } from './schema';
+
+export class ConfigError extends Error {
+  constructor(readonly issues: string[]) {
+    super(`Invalid configuration:\n${issues.map((i) => `  - ${i}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+/** Environment variable behind each top-level config key, for error messages. */
+const ENV_NAMES: Record<string, string> = {
+  port: 'PORT',
+  host: 'HOST',
+  databaseUrl: 'DATABASE_URL',
+  redisUrl: 'REDIS_URL',
+  redisPrefix: 'REDIS_PREFIX',
+  logLevel: 'LOG_LEVEL',
+  role: 'SWITCHYARD_ROLE',
+  bodyLimitBytes: 'BODY_LIMIT_BYTES',
+  shutdownGraceMs: 'SHUTDOWN_GRACE_MS',
+  autoModelName: 'AUTO_MODEL_NAME',
+  authCacheTtlMs: 'AUTH_CACHE_TTL_MS',
+};
+
+type Env = Record<string, string | undefined>;
+
+const nonEmpty = (value: string | undefined): string | undefined => (value === undefined || value === '' ? undefined : value);
+
+function readProviders(env: Env): Record<ProviderId, ProviderConfig> {
+  const entries = PROVIDER_IDS.map((id) => {
+    const upper = id.toUpperCase();
+    return [id, { apiKey: nonEmpty(env[`${upper}_API_KEY`]), baseUrl: nonEmpty(env[`${upper}_BASE_URL`]) ?? DEFAULT_BASE_URLS[id] }];
+  });
+  return Object.fromEntries(entries) as Record<ProviderId, ProviderConfig>;
+}
+
+function describeIssue(issue: z.core.$ZodIssue): string {
+  const [head, second, third] = issue.path.map(String);
+  if (head === 'providers' && second !== undefined) {
+    const suffix = third === 'apiKey' ? 'API_KEY' : 'BASE_URL';
+    return `${second.toUpperCase()}_${suffix}: ${issue.message}`;
+  }
+  return `${ENV_NAMES[head ?? ''] ?? head}: ${issue.message}`;
+}
+
+/** Reads and validates the configuration once; the result is frozen and passed explicitly from then on. */
+export function loadConfig(env: Env = process.env): Readonly<Config> {
+  const parsed = configSchema.safeParse({
+    port: nonEmpty(env.PORT),
+    host: nonEmpty(env.HOST),
+    databaseUrl: nonEmpty(env.DATABASE_URL) ?? 'postgresql://postgres@127.0.0.1:5432/switchyard',
+    redisUrl: nonEmpty(env.REDIS_URL) ?? 'redis://127.0.0.1:6379',
+    redisPrefix: nonEmpty(env.REDIS_PREFIX),
+    logLevel: nonEmpty(env.LOG_LEVEL),
+    role: nonEmpty(env.SWITCHYARD_ROLE),
+    bodyLimitBytes: nonEmpty(env.BODY_LIMIT_BYTES),
+    shutdownGraceMs: nonEmpty(env.SHUTDOWN_GRACE_MS),
+    autoModelName: nonEmpty(env.AUTO_MODEL_NAME),
+    authCacheTtlMs: nonEmpty(env.AUTH_CACHE_TTL_MS),
+    providers: readProviders(env),
+  });
+  if (!parsed.success) throw new ConfigError(parsed.error.issues.map(describeIssue));
+  return Object.freeze(parsed.data);
+}

@@ -1,0 +1,66 @@
+import { z } from 'zod';
+
+/** Providers whose key and base URL come from `<PROVIDER>_API_KEY` / `<PROVIDER>_BASE_URL`. */
+export const PROVIDER_IDS = [
+  'openai',
+  'anthropic',
+  'gemini',
+  'mistral',
+  'groq',
+  'together',
+  'deepseek',
+  'fireworks',
+  'xai',
+  'openrouter',
+  'ollama',
+  'vllm',
+] as const;
+export type ProviderId = (typeof PROVIDER_IDS)[number];
+
+/** Where each provider answers unless `<PROVIDER>_BASE_URL` says otherwise. */
+export const DEFAULT_BASE_URLS: Record<ProviderId, string> = {
+  openai: 'https://api.openai.com/v1',
+  anthropic: 'https://api.anthropic.com',
+  gemini: 'https://generativelanguage.googleapis.com',
+  mistral: 'https://api.mistral.ai/v1',
+  groq: 'https://api.groq.com/openai/v1',
+  together: 'https://api.together.xyz/v1',
+  deepseek: 'https://api.deepseek.com/v1',
+  fireworks: 'https://api.fireworks.ai/inference/v1',
+  xai: 'https://api.x.ai/v1',
+  openrouter: 'https://openrouter.ai/api/v1',
+  ollama: 'http://127.0.0.1:11434/v1',
+  vllm: 'http://127.0.0.1:8000/v1',
+};
+
+export const PROCESS_ROLES = ['all', 'api', 'workers'] as const;
+export type ProcessRole = (typeof PROCESS_ROLES)[number];
+
+const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
+
+export const providerConfigSchema = z.object({
+  apiKey: z.string().min(1).optional(),
+  baseUrl: z.url(),
+});
+export type ProviderConfig = z.infer<typeof providerConfigSchema>;
+
+export const configSchema = z.object({
+  port: z.coerce.number().int().min(0).max(65535).default(8080),
+  host: z.string().default('0.0.0.0'),
+  databaseUrl: z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgresql:// URL'),
+  redisUrl: z.string().regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL'),
+  /** Prefix of every Redis key and BullMQ queue, so several deployments can share one Redis. */
+  redisPrefix: z.string().min(1).default('switchyard'),
+  logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  role: z.enum(PROCESS_ROLES).default('all'),
+  /** Largest accepted request body, in bytes. */
+  bodyLimitBytes: positiveInt(1_048_576),
+  /** How long SIGTERM waits for running requests and jobs before exiting, in ms. */
+  shutdownGraceMs: positiveInt(30_000),
+  /** How long a resolved API key is reused in one process, in ms (revocation takes at most this long). */
+  authCacheTtlMs: z.coerce.number().int().min(0).default(5000),
+  /** Name clients send as `model` to ask for automatic selection. */
+  autoModelName: z.string().min(1).default('switchyard'),
+  providers: z.record(z.enum(PROVIDER_IDS), providerConfigSchema),
+});
+export type Config = z.infer<typeof configSchema>;

@@ -1,0 +1,37 @@
+import type { z } from 'zod';
+import { ApiError } from './api-error';
+
+/** Dotted path of a zod issue, prefixed with where the value came from (`body`, `query`, `path`). */
+function paramOf(issue: z.core.$ZodIssue, prefix: string | null): string | null {
+  const keys = issue.code === 'unrecognized_keys' ? [...issue.path, issue.keys[0] ?? ''] : issue.path;
+  const path = keys.map((key) => (typeof key === 'number' ? `[${key}]` : String(key))).join('.').replace(/\.\[/g, '[');
+  if (path === '') return prefix;
+  return path;
+}
+
+function messageOf(issue: z.core.$ZodIssue, param: string | null): string {
+  const where = param ? `'${param}'` : 'the request body';
+  switch (issue.code) {
+    case 'unrecognized_keys':
+      return `Unrecognized field ${where}.`;
+    case 'invalid_type':
+      if (issue.input === undefined) return `Missing required field ${where}.`;
+      return `Invalid type for ${where}: expected ${issue.expected}.`;
+    default:
+      return `Invalid value for ${where}: ${issue.message}.`;
+  }
+}
+
+/** Turns the first zod issue into a 400 that names the offending field. */
+export function apiErrorFromZod(error: z.ZodError, prefix: string | null = null): ApiError {
+  const issue = error.issues[0];
+  if (!issue) return new ApiError('invalid_request', 'Invalid request.', prefix);
+  const param = paramOf(issue, prefix);
+  const code =
+    issue.code === 'unrecognized_keys'
+      ? 'unknown_field'
+      : issue.code === 'invalid_type' && issue.input === undefined
+        ? 'missing_field'
+        : 'invalid_value';
+  return new ApiError(code, messageOf(issue, param), param);
+}

@@ -1,0 +1,19 @@
+import express, { type RequestHandler } from 'express';
+import { ApiError } from '../../errors/api-error';
+
+const METHODS_WITH_BODY = new Set(['POST', 'PUT', 'PATCH']);
+
+function hasBody(headers: { 'content-length'?: string; 'transfer-encoding'?: string }): boolean {
+  return headers['transfer-encoding'] !== undefined || Number(headers['content-length'] ?? 0) > 0;
+}
+
+/** A body, when there is one, must be JSON (415 otherwise) and at most `limitBytes` (413). */
+export function jsonBody(limitBytes: number): RequestHandler[] {
+  const requireJson: RequestHandler = (req, _res, next) => {
+    if (METHODS_WITH_BODY.has(req.method) && hasBody(req.headers) && !req.is('application/json')) {
+      throw new ApiError('unsupported_media_type', "Send the body as 'Content-Type: application/json'.", 'Content-Type');
+    }
+    next();
+  };
+  return [requireJson, express.json({ limit: limitBytes, type: 'application/json', strict: true })];
+}

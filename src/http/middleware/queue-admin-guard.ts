@@ -1,0 +1,28 @@
+import type { RequestHandler } from 'express';
+import { can } from '../../auth/auth-context';
+import type { Authenticator } from '../../auth/authenticator';
+import { ApiError } from '../../errors/api-error';
+
+/**
+ * bull-board is opened in a browser, which cannot send a bearer header: a service-owner key is also
+ * accepted as the password of HTTP Basic auth (any user name), so the browser asks for it once.
+ */
+function bearerFrom(header: string | undefined): string | undefined {
+  if (!header?.toLowerCase().startsWith('basic ')) return header;
+  const decoded = Buffer.from(header.slice(6).trim(), 'base64').toString('utf8');
+  const password = decoded.slice(decoded.indexOf(':') + 1);
+  return `Bearer ${password}`;
+}
+
+export function queueAdminGuard(authenticator: Authenticator): RequestHandler {
+  return async (req, res, next) => {
+    try {
+      const auth = await authenticator.authenticate(bearerFrom(req.headers.authorization));
+      if (!can(auth, 'queues:admin')) throw new ApiError('permission_denied', 'The queue dashboard is for service owners.');
+      next();
+    } catch (err) {
+      if (err instanceof ApiError && err.status === 401) res.set('WWW-Authenticate', 'Basic realm="switchyard queues"');
+      throw err;
+    }
+  };
+}

@@ -1,0 +1,21 @@
+import { Router } from 'express';
+import { ApiError } from '../errors/api-error';
+import { toExpressPath, type Route } from './route';
+
+/** Mounts the routes and answers 405 for a known path with another method. */
+export function mountRoutes(routes: Route[]): Router {
+  const router = Router();
+  const methodsByPath = new Map<string, string[]>();
+  for (const { meta, handler } of routes) {
+    const path = toExpressPath(meta.path);
+    router[meta.method](path, handler);
+    methodsByPath.set(path, [...(methodsByPath.get(path) ?? []), meta.method.toUpperCase()]);
+  }
+  for (const [path, methods] of methodsByPath) {
+    router.all(path, (req, res) => {
+      res.set('Allow', methods.join(', '));
+      throw new ApiError('method_not_allowed', `${req.method} is not allowed here; use ${methods.join(' or ')}.`);
+    });
+  }
+  return router;
+}

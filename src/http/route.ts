@@ -1,0 +1,104 @@
+import type { Request, RequestHandler, Response } from 'express';
+import { z } from 'zod';
+import { can, type AuthContext } from '../auth/auth-context';
+import type { Permission } from '../auth/permissions';
+import { ApiError } from '../errors/api-error';
+import { apiErrorFromZod } from '../errors/zod-error';
+import './request-context';
+
+export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
+export type SuccessStatus = 200 | 201 | 202 | 204;
+
+/** What the OpenAPI generator and the router need to know about a route. */
+export interface RouteMeta {
+  method: HttpMethod;
+  /** OpenAPI-style path, e.g. `/v1/apps/{app_id}`. */
+  path: string;
+  operationId: string;
+  summary: string;
+  description?: string;
+  tags: string[];
+  /** Permission the key needs; null means any valid key. */
+  permission: Permission | null;
+  params?: z.ZodType;
+  query?: z.ZodType;
+  body?: z.ZodType;
+  response?: z.ZodType;
+  status: SuccessStatus;
+  /** Error statuses this route can answer with besides 400/401/403/415/500, for the docs. */
+  errors?: number[];
+}
+
+export interface RouteInput<P, Q, B> {
+  params: P;
+  query: Q;
+  body: B;
+  auth: AuthContext;
+  req: Request;
+  res: Response;
+}
+
+export interface Route {
+  meta: RouteMeta;
+  handler: RequestHandler;
+}
+
+const EMPTY = z.object({});
+
+interface RouteDefinition<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType, R extends z.ZodType>
+  extends Omit<RouteMeta, 'params' | 'query' | 'body' | 'response'> {
+  params?: P;
+  query?: Q;
+  body?: B;
+  response?: R;
+  handle(input: RouteInput<z.output<P>, z.output<Q>, z.output<B>>): Promise<z.input<R>>;
+}
+
+function parse<S extends z.ZodType>(schema: S, value: unknown, source: 'path' | 'query' | 'body'): z.output<S> {
+  const result = schema.safeParse(value);
+  if (result.success) return result.data;
+  // A malformed id in the path names nothing, exactly like an unknown one.
+  if (source === 'path') throw new ApiError('not_found', 'No such resource.', String(result.error.issues[0]?.path[0] ?? 'path'));
+  throw apiErrorFromZod(result.error, source);
+}
+
+function requireAuth(req: Request): AuthContext {
+  if (!req.auth) throw new ApiError('missing_api_key', 'Missing Authorization header.', 'Authorization');
+  return req.auth;
+}
+
+/**
+ * One definition serves validation, the handler's types and the OpenAPI document.
+ * Handlers return the response body; the status comes from the definition.
+ */
+export function defineRoute<
+  P extends z.ZodType = typeof EMPTY,
+  Q extends z.ZodType = typeof EMPTY,
+  B extends z.ZodType = z.ZodUndefined,
+  R extends z.ZodType = z.ZodUndefined,
+>(definition: RouteDefinition<P, Q, B, R>): Route {
+  const { handle, ...meta } = definition;
+  const handler: RequestHandler = async (req, res) => {
+    const auth = requireAuth(req);
+    if (meta.permission && !can(auth, meta.permission)) {
+      throw new ApiError('permission_denied', `This key lacks the '${meta.permission}' permission.`);
+    }
+    const input: RouteInput<z.output<P>, z.output<Q>, z.output<B>> = {
+      params: parse((definition.params ?? EMPTY) as P, req.params, 'path'),
+      query: parse((definition.query ?? EMPTY) as Q, req.query, 'query'),
+      body: definition.body ? parse(definition.body, req.body ?? {}, 'body') : (undefined as z.output<B>),
+      auth,
+      req,
+      res,
+    };
+    const result = await handle(input);
+    if (meta.status === 204) res.status(204).end();
+    else res.status(meta.status).json(result);
+  };
+  return { meta, handler };
+}
+
+/** `/v1/apps/{app_id}` → `/v1/apps/:app_id` */
+export function toExpressPath(openApiPath: string): string {
+  return openApiPath.replace(/\{([^}]+)\}/g, ':$1');
+}

@@ -1,0 +1,29 @@
+import { createBullBoard } from '@bull-board/api';
+import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
+import { ExpressAdapter } from '@bull-board/express';
+import { Router } from 'express';
+import type { Services } from '../../services/container';
+import { queueAdminGuard } from '../middleware/queue-admin-guard';
+
+export const QUEUE_BOARD_PATH = '/admin/queues';
+
+function queueBoard(services: Services): Router {
+  const serverAdapter = new ExpressAdapter();
+  serverAdapter.setBasePath(QUEUE_BOARD_PATH);
+  createBullBoard({ queues: services.queues.all().map((queue) => new BullMQAdapter(queue)), serverAdapter });
+  return serverAdapter.getRouter() as Router;
+}
+
+/** Unauthenticated probes, and the service-owner queue dashboard. */
+export function operationsRouter(services: Services): Router {
+  const router = Router();
+  router.get('/healthz', (_req, res) => {
+    res.json({ status: 'ok' });
+  });
+  router.get('/readyz', async (_req, res) => {
+    const report = await services.readiness();
+    res.status(report.ready ? 200 : 503).json(report);
+  });
+  router.use(QUEUE_BOARD_PATH, queueAdminGuard(services.authenticator), queueBoard(services));
+  return router;
+}

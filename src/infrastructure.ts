@@ -1,0 +1,30 @@
+import type { Logger } from 'pino';
+import type { Config } from './config/schema';
+import { createQueues } from './queue/queues';
+import { createRedis } from './queue/redis';
+import type { Infrastructure } from './services/container';
+import { createDb } from './store/db';
+
+export interface OwnedInfrastructure extends Infrastructure {
+  close(): Promise<void>;
+}
+
+/** Connects to PostgreSQL and Redis and opens the queues. */
+export function connectInfrastructure(config: Readonly<Config>, logger: Logger): OwnedInfrastructure {
+  const db = createDb(config.databaseUrl);
+  const redis = createRedis(config.redisUrl);
+  redis.on('error', (err) => logger.warn({ err }, 'redis connection error'));
+  const queues = createQueues(redis, config.redisPrefix);
+  return {
+    config,
+    logger,
+    db,
+    redis,
+    queues,
+    close: async () => {
+      await queues.close();
+      redis.disconnect();
+      await db.$disconnect();
+    },
+  };
+}

@@ -1,0 +1,33 @@
+import { Queue, type ConnectionOptions, type DefaultJobOptions } from 'bullmq';
+import { QUEUE_NAMES } from './names';
+import type { PromptReviewJob, SandboxSyncJob } from './payloads';
+
+export interface Queues {
+  sandboxSync: Queue<SandboxSyncJob>;
+  promptReview: Queue<PromptReviewJob>;
+  all(): Queue[];
+  close(): Promise<void>;
+}
+
+/** Finished jobs are kept for a while so operators can look at them in bull-board. */
+const KEEP_FINISHED: DefaultJobOptions = {
+  attempts: 3,
+  backoff: { type: 'exponential', delay: 1000 },
+  removeOnComplete: { age: 24 * 3600, count: 1000 },
+  removeOnFail: { age: 7 * 24 * 3600, count: 5000 },
+};
+
+export function createQueues(connection: ConnectionOptions, prefix: string): Queues {
+  const options = { connection, prefix, defaultJobOptions: KEEP_FINISHED };
+  const sandboxSync = new Queue<SandboxSyncJob>(QUEUE_NAMES.sandboxSync, options);
+  const promptReview = new Queue<PromptReviewJob>(QUEUE_NAMES.promptReview, options);
+  const all = (): Queue[] => [sandboxSync as Queue, promptReview as Queue];
+  return {
+    sandboxSync,
+    promptReview,
+    all,
+    close: async () => {
+      await Promise.all(all().map((queue) => queue.close()));
+    },
+  };
+}

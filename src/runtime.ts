@@ -1,0 +1,68 @@
+import { createServer, type Server } from 'node:http';
+import type { Logger } from 'pino';
+import { startWorkers, type RunningWorkers } from '../workers/index';
+import { buildApp } from './app';
+import type { Config } from './config/schema';
+import { connectInfrastructure } from './infrastructure';
+import { buildServices } from './services/container';
+
+export interface Runtime {
+  /** Bound address of the API, when this process serves it. */
+  port: number | null;
+  /** Graceful stop: no new requests or jobs, running ones finish (up to the grace period), then connections close. */
+  stop(): Promise<void>;
+}
+
+function listen(server: Server, port: number, host: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      const address = server.address();
+      resolve(typeof address === 'object' && address ? address.port : port);
+    });
+  });
+}
+
+function closeServer(server: Server): Promise<void> {
+  return new Promise((resolve) => {
+    server.close(() => resolve());
+    server.closeIdleConnections();
+  });
+}
+
+async function withDeadline(work: Promise<void>, ms: number, onTimeout: () => void): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<void>((resolve) => {
+    timer = setTimeout(() => {
+      onTimeout();
+      resolve();
+    }, ms);
+  });
+  await Promise.race([work, deadline]);
+  clearTimeout(timer);
+}
+
+/** Starts the API, the workers, or both, as `config.role` says. */
+export async function startRuntime(config: Readonly<Config>, logger: Logger): Promise<Runtime> {
+  const infra = connectInfrastructure(config, logger);
+  const services = buildServices(infra);
+  const serveApi = config.role !== 'workers';
+  const workers: RunningWorkers | null = config.role !== 'api' ? startWorkers(services) : null;
+  const server = serveApi ? createServer(buildApp({ config, logger, services })) : null;
+  const port = server ? await listen(server, config.port, config.host) : null;
+  logger.info({ role: config.role, port }, 'switchyard started');
+
+  return {
+    port,
+    stop: async () => {
+      logger.info('shutting down');
+      const draining = Promise.all([server ? closeServer(server) : undefined, workers?.close()]).then(() => undefined);
+      await withDeadline(draining, config.shutdownGraceMs, () => {
+        logger.warn({ grace_ms: config.shutdownGraceMs }, 'grace period over; closing remaining connections');
+        server?.closeAllConnections();
+      });
+      await infra.close();
+      logger.info('stopped');
+    },
+  };
+}

@@ -1,0 +1,37 @@
+import type { Express } from 'express';
+import { buildApp } from '../../src/app';
+import { loadConfig } from '../../src/config/load';
+import { connectInfrastructure } from '../../src/infrastructure';
+import { createLogger } from '../../src/logging/logger';
+import { buildServices, type Services } from '../../src/services/container';
+import { bootstrapTenant, type BootstrapInput, type BootstrapResult } from '../../src/services/tenancy/bootstrap';
+import { uniqueSuffix } from './test-database';
+
+export interface TestContext {
+  app: Express;
+  services: Services;
+  /** A new organization with a Space and an owner key. */
+  tenant(input?: Partial<BootstrapInput>): Promise<Tenant>;
+  close(): Promise<void>;
+}
+
+export interface Tenant extends BootstrapResult {
+  auth: { Authorization: string };
+}
+
+/** The real app against the run's database and Redis prefix (see global-setup). */
+export function createTestContext(): TestContext {
+  const config = loadConfig();
+  const logger = createLogger(config.logLevel);
+  const infra = connectInfrastructure(config, logger);
+  const services = buildServices(infra);
+  return {
+    app: buildApp({ config, logger, services }),
+    services,
+    tenant: async (input = {}) => {
+      const result = await bootstrapTenant(infra.db, { org: `org-${uniqueSuffix()}`, space: 'main', ...input });
+      return { ...result, auth: { Authorization: `Bearer ${result.api_key}` } };
+    },
+    close: () => infra.close(),
+  };
+}
