@@ -15,6 +15,7 @@ export function connectInfrastructure(config: Readonly<Config>, logger: Logger):
   const redis = createRedis(config.redisUrl);
   redis.on('error', (err) => logger.warn({ err }, 'redis connection error'));
   const queues = createQueues(redis, config.redisPrefix);
+  for (const queue of queues.all()) queue.on('error', (err) => logger.warn({ err, queue: queue.name }, 'queue connection error'));
   return {
     config,
     logger,

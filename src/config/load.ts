@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import type { z } from 'zod';
 import { configSchema, DEFAULT_BASE_URLS, PROVIDER_IDS, type Config, type ProviderConfig, type ProviderId } from './schema';
 
 export class ConfigError extends Error {

@@ -8,18 +8,23 @@ export interface ApiErrorBody {
 export class ApiError extends Error {
   readonly status: number;
   readonly type: string;
+  /** Extra response headers, e.g. `Retry-After`. */
+  headers: Readonly<Record<string, string>> = {};
 
   constructor(
     readonly code: ErrorCode,
     message: string,
     readonly param: string | null = null,
-    /** Extra response headers, e.g. `Retry-After`. */
-    readonly headers: Readonly<Record<string, string>> = {},
   ) {
     super(message);
     this.name = 'ApiError';
     this.status = ERROR_CODES[code].status;
     this.type = ERROR_CODES[code].type;
+  }
+
+  withHeaders(headers: Readonly<Record<string, string>>): this {
+    this.headers = { ...this.headers, ...headers };
+    return this;
   }
 
   toBody(): ApiErrorBody {

@@ -9,13 +9,19 @@ function paramOf(issue: z.core.$ZodIssue, prefix: string | null): string | null 
   return path;
 }
 
+/** Zod reports an absent value as an invalid_type issue; its default message ends in "received undefined". */
+function isMissing(issue: z.core.$ZodIssue): boolean {
+  if (issue.code !== 'invalid_type') return false;
+  return 'input' in issue ? issue.input === undefined : issue.message.endsWith('received undefined');
+}
+
 function messageOf(issue: z.core.$ZodIssue, param: string | null): string {
   const where = param ? `'${param}'` : 'the request body';
   switch (issue.code) {
     case 'unrecognized_keys':
       return `Unrecognized field ${where}.`;
     case 'invalid_type':
-      if (issue.input === undefined) return `Missing required field ${where}.`;
+      if (isMissing(issue)) return `Missing required field ${where}.`;
       return `Invalid type for ${where}: expected ${issue.expected}.`;
     default:
       return `Invalid value for ${where}: ${issue.message}.`;
@@ -30,7 +36,7 @@ export function apiErrorFromZod(error: z.ZodError, prefix: string | null = null)
   const code =
     issue.code === 'unrecognized_keys'
       ? 'unknown_field'
-      : issue.code === 'invalid_type' && issue.input === undefined
+      : isMissing(issue)
         ? 'missing_field'
         : 'invalid_value';
   return new ApiError(code, messageOf(issue, param), param);

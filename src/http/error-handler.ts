@@ -31,6 +31,8 @@ export function toApiError(err: unknown): ApiError | null {
 }
 
 /** The one place that writes error bodies. Unknown errors become a 500 naming the request id, never a stack trace. */
+// Express recognises an error handler by its four parameters.
+// eslint-disable-next-line max-params
 export const errorHandler: ErrorRequestHandler = (err, req, res, _next) => {
   const apiError =
     toApiError(err) ??

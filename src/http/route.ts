@@ -55,7 +55,7 @@ interface RouteDefinition<P extends z.ZodType, Q extends z.ZodType, B extends z.
 }
 
 function parse<S extends z.ZodType>(schema: S, value: unknown, source: 'path' | 'query' | 'body'): z.output<S> {
-  const result = schema.safeParse(value);
+  const result = schema.safeParse(value, { reportInput: true });
   if (result.success) return result.data;
   // A malformed id in the path names nothing, exactly like an unknown one.
   if (source === 'path') throw new ApiError('not_found', 'No such resource.', String(result.error.issues[0]?.path[0] ?? 'path'));

@@ -61,7 +61,7 @@ async function apply(client: Client, migration: MigrationFile): Promise<void> {
     await client.query('COMMIT');
   } catch (err) {
     await client.query('ROLLBACK');
-    throw new Error(`Migration ${migration.name} failed: ${err instanceof Error ? err.message : String(err)}`);
+    throw new Error(`Migration ${migration.name} failed: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
   }
 }
 

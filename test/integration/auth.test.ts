@@ -1,0 +1,77 @@
+import request from 'supertest';
+import { hashApiKey } from '../../src/auth/api-key';
+import { createTestContext, type Tenant, type TestContext } from '../helpers/test-context';
+
+let ctx: TestContext;
+let tenant: Tenant;
+
+beforeAll(async () => {
+  ctx = createTestContext();
+  tenant = await ctx.tenant();
+});
+afterAll(() => ctx.close());
+
+describe('bearer authentication', () => {
+  it('answers 401 with a JSON error when the header is missing', async () => {
+    const res = await request(ctx.app).get('/v1/prompts');
+    expect(res.status).toBe(401);
+    expect(res.body).toEqual({
+      error: {
+        message: 'Missing Authorization header: send "Authorization: Bearer <key>".',
+        type: 'authentication_error',
+        code: 'missing_api_key',
+        param: 'Authorization',
+      },
+    });
+  });
+
+  it.each([
+    ['an unknown key', 'Bearer sy-unknown'],
+    ['a key of another scheme', `Basic ${Buffer.from('a:b').toString('base64')}`],
+    ['an empty bearer', 'Bearer '],
+  ])('answers 401 for %s', async (_what, header) => {
+    const res = await request(ctx.app).get('/v1/prompts').set('Authorization', header);
+    expect(res.status).toBe(401);
+    expect(res.body.error).toMatchObject({ type: 'authentication_error', param: 'Authorization' });
+  });
+
+  it('accepts the key and ignores case of the scheme', async () => {
+    const res = await request(ctx.app).get('/v1/prompts').set('Authorization', `bearer ${tenant.api_key}`);
+    expect(res.status).toBe(200);
+  });
+
+  it('requires auth on unknown /v1 paths too, so they reveal nothing', async () => {
+    expect((await request(ctx.app).get('/v1/nothing-here')).status).toBe(401);
+    expect((await request(ctx.app).get('/v1/nothing-here').set(tenant.auth)).status).toBe(404);
+  });
+
+  it('stores only the SHA-256 of the key and its last four characters', async () => {
+    const rows = await ctx.services.db.apiKey.findMany({ where: { org_id: tenant.org_id } });
+    expect(rows).toHaveLength(1);
+    const [row] = rows;
+    expect(row?.hashed_key).toBe(hashApiKey(tenant.api_key));
+    expect(row?.key_end).toBe(tenant.api_key.slice(-4));
+    expect(JSON.stringify(rows)).not.toContain(tenant.api_key);
+    const app = await ctx.services.db.app.findUniqueOrThrow({ where: { id: tenant.app_id } });
+    expect(app.hashed_key).toBe(row?.hashed_key);
+  });
+
+  it('rejects a revoked key at once when the cache is off', async () => {
+    const other = await ctx.tenant();
+    await request(ctx.app).get('/v1/prompts').set(other.auth).expect(200);
+    await ctx.services.db.apiKey.updateMany({ where: { org_id: other.org_id }, data: { revoked_on: new Date() } });
+    const res = await request(ctx.app).get('/v1/prompts').set(other.auth);
+    expect(res.status).toBe(401);
+    expect(res.body.error.code).toBe('invalid_api_key');
+  });
+
+  it('forbids what the role does not allow with 403', async () => {
+    const viewer = await ctx.tenant({ role: 'viewer' });
+    await request(ctx.app).get('/v1/prompts').set(viewer.auth).expect(200);
+    const res = await request(ctx.app).post('/v1/prompts').set(viewer.auth).send({ prompt: 'p', title: 't', description: 'd' });
+    expect(res.status).toBe(403);
+    expect(res.body).toEqual({
+      error: { message: "This key lacks the 'prompts:write' permission.", type: 'permission_error', code: 'permission_denied', param: null },
+    });
+  });
+});
