@@ -1,9 +1,10 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { projectRoot } from '../src/config/project-root';
-import { createDb } from '../src/store/db';
+import type { Model } from '../src/generated/prisma/client';
+import { createDb, type Tx } from '../src/store/db';
 import { catalogSchema, type Catalog } from './catalog/schema';
-import { catalogEntryToRow } from './catalog/to-row';
+import { catalogEntryToRow, changedColumns, type CatalogRow } from './catalog/to-row';
 
 export const CATALOG_PATH = path.join(projectRoot(), 'prisma/catalog/models.json');
 
@@ -16,31 +17,44 @@ export function readCatalog(file = CATALOG_PATH): Catalog {
   return parsed.data;
 }
 
+export interface SeedResult {
+  created: number;
+  updated: number;
+  unchanged: number;
+}
+
+const targetKey = (provider: string, namespace: string): string => `${provider}\u0000${namespace}`;
+
+/** Writes one catalog row: creates it, updates it when a column differs, or leaves it alone. */
+async function upsertRow(tx: Tx, row: CatalogRow, existing: Model | undefined) {
+  if (!existing) {
+    await tx.model.create({ data: row });
+    return 'created' as const;
+  }
+  // `modified_on` is @updatedAt: any update bumps it, so an unchanged row must not be written at all.
+  if (changedColumns(existing, row).length === 0) return 'unchanged' as const;
+  await tx.model.update({ where: { id: existing.id }, data: row });
+  return 'updated' as const;
+}
+
 /**
  * Inserts or updates every catalog model (matched on provider and namespace among public models),
- * in one transaction. Running it twice changes nothing the second time.
+ * in one transaction. Rows whose columns already match are not written, so running it twice changes
+ * nothing the second time (not even `modified_on`). Models dropped from the file are left in place:
+ * logs and Spaces still refer to them; retire a model with `deprecated_on` / `until` instead.
  */
-export async function seedCatalog(databaseUrl: string, catalog: Catalog = readCatalog()): Promise<{ created: number; updated: number }> {
+export async function seedCatalog(databaseUrl: string, catalog: Catalog = readCatalog()): Promise<SeedResult> {
   const db = createDb(databaseUrl, 2);
   try {
     return await db.$transaction(async (tx) => {
-      let created = 0;
-      let updated = 0;
+      const stored = await tx.model.findMany({ where: { app_id: null, org_id: null } });
+      const existing = new Map(stored.map((row) => [targetKey(row.provider, row.namespace), row]));
+      const result: SeedResult = { created: 0, updated: 0, unchanged: 0 };
       for (const entry of catalog.models) {
         const row = catalogEntryToRow(entry);
-        const existing = await tx.model.findFirst({
-          where: { provider: row.provider, namespace: row.namespace, app_id: null, org_id: null },
-          select: { id: true },
-        });
-        if (existing) {
-          await tx.model.update({ where: { id: existing.id }, data: row });
-          updated += 1;
-        } else {
-          await tx.model.create({ data: row });
-          created += 1;
-        }
+        result[await upsertRow(tx, row, existing.get(targetKey(row.provider, row.namespace)))] += 1;
       }
-      return { created, updated };
+      return result;
     });
   } finally {
     await db.$disconnect();

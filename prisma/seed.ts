@@ -2,7 +2,7 @@ import { loadConfig } from '../src/config/load';
 import { seedCatalog } from './seed-catalog';
 
 seedCatalog(loadConfig().databaseUrl).then(
-  ({ created, updated }) => process.stdout.write(`Catalog seeded: ${created} created, ${updated} updated.\n`),
+  ({ created, updated, unchanged }) => process.stdout.write(`Catalog seeded: ${created} created, ${updated} updated, ${unchanged} unchanged.\n`),
   (err: unknown) => {
     process.stderr.write(`${err instanceof Error ? err.message : String(err)}\n`);
     process.exit(1);

@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from 'node:util';
 import type { CatalogEntry } from './schema';
 
 const PER_MILLION = 1_000_000;
@@ -13,7 +14,9 @@ export function catalogEntryToRow(entry: CatalogEntry) {
     description: entry.description,
     url: entry.url,
     context_window: entry.context_window,
+    /** USD per prompt token */
     prompt_token_cost: entry.prices.prompt_per_1m / PER_MILLION,
+    /** USD per completion token */
     completion_token_cost: entry.prices.completion_per_1m / PER_MILLION,
     price_unit: 'tokens',
     supports_functions: entry.capabilities.functions,
@@ -32,4 +35,15 @@ export function catalogEntryToRow(entry: CatalogEntry) {
     quality_profile: entry.quality,
     added_by: 'catalog',
   };
+}
+export type CatalogRow = ReturnType<typeof catalogEntryToRow>;
+export type CatalogColumn = keyof CatalogRow;
+
+/**
+ * The catalog columns whose stored value differs from `row`. Dates compare by instant and JSON by
+ * content (PostgreSQL's jsonb does not keep key order), so an unchanged entry yields none.
+ */
+export function changedColumns(stored: Record<CatalogColumn, unknown>, row: CatalogRow): CatalogColumn[] {
+  const columns = Object.keys(row) as CatalogColumn[];
+  return columns.filter((column) => !isDeepStrictEqual(stored[column], row[column]));
 }

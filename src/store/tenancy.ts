@@ -33,6 +33,32 @@ export const tenancyStore = {
     return tx.user.findUnique({ where: { org_id_idp_id: { org_id: orgId, idp_id: idpId } } });
   },
 
+  findOrganization(tx: Tx, orgId: string) {
+    return tx.organization.findUnique({ where: { id: orgId } });
+  },
+
+  /** The Space only when it belongs to the organization, so a foreign id reads as unknown. */
+  findApp(tx: Tx, orgId: string, appId: string) {
+    return tx.app.findFirst({ where: { id: appId, org_id: orgId } });
+  },
+
+  listApps(tx: Tx, orgId: string) {
+    return tx.app.findMany({
+      where: { org_id: orgId },
+      orderBy: [{ added_on: 'asc' }, { id: 'asc' }],
+      select: { id: true, name: true, is_active: true, sandbox_of: true, added_on: true },
+    });
+  },
+
+  findUsers(tx: Tx, userIds: readonly string[]) {
+    return tx.user.findMany({ where: { id: { in: [...userIds] } }, select: { id: true, idp_id: true } });
+  },
+
+  /** The key only when it belongs to the organization, revoked or not. */
+  findKey(tx: Tx, orgId: string, keyId: string) {
+    return tx.apiKey.findFirst({ where: { id: keyId, org_id: orgId }, select: { id: true, revoked_on: true } });
+  },
+
   createKey(tx: Tx, key: NewKey) {
     return tx.apiKey.create({
       data: {

@@ -3,6 +3,7 @@ import type { Role } from '../../auth/permissions';
 import { createAppWithDefaults } from '../../store/app-creation';
 import type { Db } from '../../store/db';
 import { tenancyStore } from '../../store/tenancy';
+import { ownerIdpId } from './organization';
 
 export interface BootstrapInput {
   org: string;
@@ -30,7 +31,7 @@ export async function bootstrapTenant(db: Db, input: BootstrapInput): Promise<Bo
   const key = generateApiKey();
   return db.$transaction(async (tx) => {
     const org = (await tenancyStore.findOrganizationByName(tx, input.org)) ?? (await tenancyStore.createOrganization(tx, input.org));
-    const idpId = input.idpId ?? `owner@${input.org}`;
+    const idpId = input.idpId ?? ownerIdpId(input.org);
     const user = await tenancyStore.upsertUser(tx, { orgId: org.id, idpId, name: idpId, isServiceOwner: input.serviceOwner ?? false });
     const app = await createAppWithDefaults(tx, {
       orgId: org.id,

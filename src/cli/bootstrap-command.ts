@@ -1,0 +1,56 @@
+import { Option, type Command } from 'commander';
+import type { Role } from '../auth/permissions';
+import { bootstrapTenant, type BootstrapResult } from '../services/tenancy/bootstrap';
+import type { CliContext } from './context';
+import { jsonOption, parseRateLimit, roleOption, textOption } from './options';
+import { formatFields, jsonLine, SHOWN_ONCE_WARNING } from './output';
+
+interface BootstrapOptions {
+  org: string;
+  space: string;
+  serviceOwner?: true;
+  idpId?: string;
+  role?: Role;
+  rateLimit?: number;
+  json?: true;
+}
+
+export function formatBootstrapSummary(result: BootstrapResult, options: BootstrapOptions): string {
+  const role = `${options.role ?? 'owner'}${options.serviceOwner ? ', service owner' : ''}`;
+  return (
+    formatFields([
+      ['Organization', `${result.org_id} (${options.org})`],
+      ['Space', `${result.app_id} (${options.space})`],
+      ['User', `${result.user_id} (${role})`],
+      ['API key', result.api_key],
+    ]) + `${SHOWN_ONCE_WARNING}\n`
+  );
+}
+
+export function registerBootstrapCommand(program: Command, { session, io }: CliContext): void {
+  program
+    .command('bootstrap')
+    .description('Create an organization (or reuse the one of that name), its owner, a Space with the default models and a key.')
+    .addOption(textOption('--org <name>', 'organization name; an existing organization of that name is reused').makeOptionMandatory())
+    .addOption(textOption('--space <name>', 'name of the new Space').makeOptionMandatory())
+    .addOption(new Option('--service-owner', "make the user a service owner (reviews public prompts, manages queues)"))
+    .addOption(textOption('--idp-id <id>', "identity-provider id of the owner user (default: owner@<org>)"))
+    .addOption(roleOption('role of the new key (default: owner)'))
+    .addOption(new Option('--rate-limit <n>', "the Space's requests per minute, 0 for no limit (default: 0)").argParser(parseRateLimit))
+    .addOption(jsonOption())
+    .action(async (options: BootstrapOptions) => {
+      const result = await bootstrapTenant(session.db(), {
+        org: options.org,
+        space: options.space,
+        serviceOwner: options.serviceOwner ?? false,
+        idpId: options.idpId,
+        role: options.role,
+        rateLimit: options.rateLimit,
+      });
+      io.out(
+        options.json
+          ? jsonLine({ org_id: result.org_id, app_id: result.app_id, api_key: result.api_key })
+          : formatBootstrapSummary(result, options),
+      );
+    });
+}
