@@ -6,6 +6,7 @@ import { authenticate } from './http/middleware/authenticate';
 import { jsonBody } from './http/middleware/json-body';
 import { requestLogger } from './http/middleware/request-logger';
 import { mountRoutes } from './http/mount-routes';
+import { openApiRouter } from './http/openapi/openapi-router';
 import { allRoutes } from './http/routes/index';
 import { operationsRouter } from './http/routes/operations';
 import type { Services } from './services/container';
@@ -18,14 +19,17 @@ export interface AppDeps {
 
 /** Builds the Express app; nothing listens or connects here. */
 export function buildApp({ config, logger, services }: AppDeps): Express {
+  const routes = allRoutes(services);
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', true);
   app.use(requestLogger(logger));
   app.use(operationsRouter(services));
+  // The API description is public: it names no organization, key or data.
+  app.use(openApiRouter(routes));
   app.use(jsonBody(config.bodyLimitBytes));
   app.use('/v1', authenticate(services.authenticator));
-  app.use(mountRoutes(allRoutes(services)));
+  app.use(mountRoutes(routes));
   app.use(notFoundHandler);
   app.use(errorHandler);
   return app;

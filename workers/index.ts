@@ -2,6 +2,7 @@ import { Worker, type Processor } from 'bullmq';
 import { QUEUE_NAMES, type QueueName } from '../src/queue/names';
 import type { Services } from '../src/services/container';
 import { promptReviewProcessor } from './prompt-review';
+import { sandboxSyncProcessor } from './sandbox-sync';
 
 export interface RunningWorkers {
   /** Stops taking jobs and waits for the running ones to finish. */
@@ -15,7 +16,10 @@ interface WorkerSpec {
 }
 
 function workerSpecs(services: Services): WorkerSpec[] {
-  return [{ name: QUEUE_NAMES.promptReview, processor: promptReviewProcessor(services) as Processor, concurrency: 4 }];
+  return [
+    { name: QUEUE_NAMES.promptReview, processor: promptReviewProcessor(services) as Processor, concurrency: 4 },
+    { name: QUEUE_NAMES.sandboxSync, processor: sandboxSyncProcessor(services) as Processor, concurrency: 2 },
+  ];
 }
 
 export function startWorkers(services: Services): RunningWorkers {

@@ -63,3 +63,9 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
   if (!parsed.success) throw new ConfigError(parsed.error.issues.map(describeIssue));
   return Object.freeze(parsed.data);
 }
+
+/** Every environment variable `loadConfig` reads; `.env.example` documents each (its test checks). */
+export const ENV_VARIABLES: readonly string[] = [
+  ...Object.values(ENV_NAMES),
+  ...PROVIDER_IDS.flatMap((id) => [`${id.toUpperCase()}_API_KEY`, `${id.toUpperCase()}_BASE_URL`]),
+];

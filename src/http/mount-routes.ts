@@ -9,7 +9,9 @@ export function mountRoutes(routes: Route[]): Router {
   for (const { meta, handler } of routes) {
     const path = toExpressPath(meta.path);
     router[meta.method](path, handler);
-    methodsByPath.set(path, [...(methodsByPath.get(path) ?? []), meta.method.toUpperCase()]);
+    // Express matches with or without a trailing slash, so `/x` and `/x/` are one resource.
+    const resource = path.replace(/\/$/, '');
+    methodsByPath.set(resource, [...(methodsByPath.get(resource) ?? []), meta.method.toUpperCase()]);
   }
   for (const [path, methods] of methodsByPath) {
     router.all(path, (req, res) => {

@@ -7,6 +7,15 @@ import { ApiKeyRepository } from '../store/api-keys';
 import type { Db } from '../store/db';
 import { PromptRepository } from '../store/prompts';
 import { PromptService } from './prompts/prompt-service';
+import { AppService } from './apps/app-service';
+import { AppModelService } from './apps/app-model-service';
+import { SandboxSync } from './apps/sandbox-sync';
+import { AssistantRepository } from '../store/assistants';
+import { ConversationRepository } from '../store/conversations';
+import { LogRepository } from '../store/logs';
+import { AssistantService } from './assistants/assistant-service';
+import { ConversationService } from './conversations/conversation-service';
+import { LogService } from './logs/log-service';
 import { checkReadiness, type ReadinessReport } from './readiness';
 
 export interface Infrastructure {
@@ -21,6 +30,12 @@ export interface Infrastructure {
 export interface Services extends Infrastructure {
   authenticator: Authenticator;
   prompts: PromptService;
+  apps: AppService;
+  appModels: AppModelService;
+  sandboxSync: SandboxSync;
+  assistants: AssistantService;
+  conversations: ConversationService;
+  logs: LogService;
   readiness(): Promise<ReadinessReport>;
 }
 
@@ -32,6 +47,14 @@ export function buildServices(infra: Infrastructure): Services {
     prompts: new PromptService(new PromptRepository(db), async (prompt) => {
       await queues.promptReview.add('screen', { promptId: prompt.id, publishedOn: (prompt.published_on ?? new Date()).toISOString() });
     }),
+    assistants: new AssistantService({ assistants: new AssistantRepository(db), prompts: new PromptRepository(db), autoModelName: config.autoModelName }),
+    conversations: new ConversationService(new ConversationRepository(db), new AssistantRepository(db)),
+    logs: new LogService(new LogRepository(db)),
+    apps: new AppService(db, async (job) => {
+      await queues.sandboxSync.add('sync', job);
+    }),
+    appModels: new AppModelService(db),
+    sandboxSync: new SandboxSync(db),
     readiness: () => checkReadiness(db, redis),
   };
 }

@@ -1,8 +1,13 @@
 import type { Services } from '../../services/container';
 import type { Route } from '../route';
 import { promptRoutes } from './prompts';
+import { appRoutes } from './apps';
+import { appModelRoutes } from './app-models';
+import { assistantRoutes } from './assistants';
+import { conversationRoutes } from './conversations';
+import { logRoutes } from './logs';
 
 /** Every authenticated API route, in the order the OpenAPI document lists them. */
 export function allRoutes(services: Services): Route[] {
-  return [...promptRoutes(services)];
+  return [...promptRoutes(services), ...appRoutes(services), ...appModelRoutes(services), ...assistantRoutes(services), ...conversationRoutes(services), ...logRoutes(services)];
 }

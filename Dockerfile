@@ -1,0 +1,57 @@
+# syntax=docker/dockerfile:1
+
+# One image for every process: the API (SWITCHYARD_ROLE=api), the queue workers (SWITCHYARD_ROLE=workers),
+# both at once (the default, SWITCHYARD_ROLE=all), and the one-shot `npm run db:migrate` / `npm run db:seed`.
+
+# --- build: every dependency, the generated Prisma client, TypeScript compiled to dist/ ---
+FROM node:20-bookworm-slim AS build
+WORKDIR /app
+ENV npm_config_update_notifier=false npm_config_fund=false npm_config_audit=false
+COPY package.json package-lock.json ./
+# The project needs no install scripts (see `allowScripts` in package.json); skipping them keeps
+# engine downloads and install-time telemetry out of the build.
+RUN npm ci --ignore-scripts
+COPY tsconfig.json tsconfig.build.json prisma.config.ts ./
+COPY prisma ./prisma
+COPY scripts ./scripts
+COPY src ./src
+COPY workers ./workers
+# `prebuild` runs `prisma generate`. The generated client imports its own files with a `.ts` extension,
+# which plain node cannot resolve in dist/; the flag makes tsc write `.js` instead.
+RUN npm run build -- --rewriteRelativeImportExtensions
+
+# --- deps: production dependencies only (tsx is one: db:migrate, db:seed and the CLI run through it) ---
+FROM node:20-bookworm-slim AS deps
+WORKDIR /app
+ENV npm_config_update_notifier=false npm_config_fund=false npm_config_audit=false
+COPY package.json package-lock.json ./
+RUN npm ci --omit=dev --ignore-scripts && npm cache clean --force
+
+# --- runtime ---
+FROM node:20-bookworm-slim AS runtime
+WORKDIR /app
+ENV NODE_ENV=production \
+    PORT=8080 \
+    HOST=0.0.0.0 \
+    npm_config_update_notifier=false \
+    npm_config_fund=false \
+    npm_config_audit=false
+COPY --from=deps /app/node_modules ./node_modules
+COPY package.json package-lock.json tsconfig.json ./
+COPY --from=build /app/dist ./dist
+# TypeScript sources, with the generated Prisma client, for what runs through tsx (migrations, seed, CLI).
+COPY --from=build /app/src ./src
+COPY --from=build /app/workers ./workers
+# Migrations and the model catalog are read from here at run time.
+COPY --from=build /app/prisma ./prisma
+COPY --from=build /app/scripts ./scripts
+
+# Files stay owned by root: the service can read its code but not change it.
+USER node
+EXPOSE 8080
+
+# A workers-only process serves no HTTP, so there is nothing to probe.
+HEALTHCHECK --interval=15s --timeout=5s --start-period=20s --retries=3 \
+  CMD ["node", "-e", "if (process.env.SWITCHYARD_ROLE === 'workers') process.exit(0); fetch('http://127.0.0.1:' + (process.env.PORT || 8080) + '/healthz').then((res) => process.exit(res.ok ? 0 : 1), () => process.exit(1))"]
+
+CMD ["node", "dist/src/main.js"]

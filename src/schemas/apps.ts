@@ -1,0 +1,155 @@
+import { z } from 'zod';
+import { dateTime, pageQuery, uuid } from './common';
+import { modelActiveForAppSchema, modelSchema } from './models';
+import { promptSchema } from './prompts';
+
+export const SANDBOX_STATUSES = ['none', 'syncing', 'up_to_date', 'outdated', 'failed'] as const;
+export type SandboxStatus = (typeof SANDBOX_STATUSES)[number];
+
+const weight = z.number().min(0).max(1);
+const retries = z.number().int().min(0).max(10);
+
+export const weightsSchema = z
+  .object({ cost: z.number(), latency: z.number(), quality: z.number() })
+  .meta({ id: 'Weights', description: 'How much the router values low cost, low latency and high quality, each 0 to 1.' });
+export type Weights = z.infer<typeof weightsSchema>;
+
+export const policiesSchema = z
+  .object({
+    privacy_level: z.number().int().describe('1 everything logged; 2 request and response masked; 3 nothing stored.'),
+    max_cost: z.number().nullable().describe('USD a single request may cost at most; null for no limit.'),
+    max_switch_model_retries: z.number().int().describe('Retries on a different model after a failure.'),
+    max_same_model_retries: z.number().int().describe('Retries on the same model after a failure.'),
+    optimize_internal_requests: z.number().int(),
+    prompt_id: uuid.nullable().describe('Prompt put in front of every request of the Space.'),
+  })
+  .meta({ id: 'Policies' });
+export type Policies = z.infer<typeof policiesSchema>;
+
+export const settingsSchema = z
+  .object({
+    assistant_id: uuid.nullable(),
+    assistant_version_id: uuid.nullable(),
+    instructions: z.string().nullable(),
+    max_tokens: z.number().int().nullable(),
+    temperature: z.number().nullable(),
+  })
+  .meta({ id: 'Settings' });
+export type Settings = z.infer<typeof settingsSchema>;
+
+/** Request shapes: every key optional, merged key by key into what is stored; unknown keys are rejected. */
+export const weightsPatch = z
+  .strictObject({ cost: weight.optional(), latency: weight.optional(), quality: weight.optional() })
+  .meta({ id: 'WeightsPatch', description: 'Each 0 to 1; after merging they must not all be zero.' });
+export type WeightsPatch = z.infer<typeof weightsPatch>;
+
+export const policiesPatch = z
+  .strictObject({
+    privacy_level: z.number().int().min(1).max(3).optional(),
+    max_cost: z.number().positive().nullable().optional(),
+    max_switch_model_retries: retries.optional(),
+    max_same_model_retries: retries.optional(),
+    optimize_internal_requests: z.number().int().min(0).optional(),
+    prompt_id: uuid.nullable().optional(),
+  })
+  .meta({ id: 'PoliciesPatch' });
+export type PoliciesPatch = z.infer<typeof policiesPatch>;
+
+export const settingsPatch = z
+  .strictObject({
+    assistant_id: uuid.nullable().optional(),
+    assistant_version_id: uuid.nullable().optional(),
+    instructions: z.string().max(100_000).nullable().optional(),
+    max_tokens: z.number().int().positive().nullable().optional(),
+    temperature: z.number().min(0).max(2).nullable().optional(),
+  })
+  .meta({ id: 'SettingsPatch' });
+export type SettingsPatch = z.infer<typeof settingsPatch>;
+
+const name = z.string().min(1).max(100);
+const description = z.string().max(2000);
+const appLogo = z.string().max(2048).describe('URL of the logo.');
+
+export const createAppBody = z
+  .strictObject({
+    name,
+    description: description.optional(),
+    app_logo: appLogo.optional(),
+    rate_limit: z.number().int().min(0).optional().describe('Requests per minute; 0 means no limit.'),
+    weights: weightsPatch.optional(),
+    policies: policiesPatch.optional(),
+    settings: settingsPatch.optional(),
+  })
+  .meta({ id: 'AppCreate' });
+export type CreateAppBody = z.infer<typeof createAppBody>;
+
+export const updateAppBody = z
+  .strictObject({
+    id: uuid,
+    sandbox_of: uuid.nullable().optional().describe("Must equal the Space's current value: the sandbox link cannot be changed here."),
+    use_parent_custom_data: z.boolean().optional(),
+    benchmark_model_id: uuid.nullable().optional().describe('A model available to the Space; null clears it.'),
+    name: name.optional(),
+    description: description.optional(),
+    app_logo: appLogo.optional(),
+    weights: weightsPatch.optional(),
+    policies: policiesPatch.optional(),
+    has_failover_chain: z.boolean().optional(),
+    settings: settingsPatch.optional(),
+  })
+  .meta({ id: 'AppUpdate' });
+export type UpdateAppBody = z.infer<typeof updateAppBody>;
+
+export const appListQuery = pageQuery;
+
+export const spaceSchema = z
+  .object({
+    id: uuid,
+    org_id: uuid,
+    idp_id: z.string(),
+    modified_by: z.string(),
+    prompt_id: uuid.nullable(),
+    hashed_key: z.string(),
+    key_end: z.string(),
+    name: z.string(),
+    description: z.string(),
+    app_logo: z.string(),
+    is_active: z.boolean(),
+    rate_limit: z.number().int().describe('Requests per minute; 0 means no limit.'),
+    has_failover_chain: z.boolean(),
+    weights: weightsSchema,
+    policies: policiesSchema,
+    settings: settingsSchema,
+    sandbox_of: uuid.nullable(),
+    use_parent_custom_data: z.boolean(),
+    benchmark_model_id: uuid.nullable(),
+    benchmark_model: modelSchema.nullable(),
+    prompt: promptSchema.nullable(),
+    sandbox_status: z.enum(SANDBOX_STATUSES).describe("Extra field: on a main Space, how its sandbox relates to it; 'none' on a sandbox."),
+    sandbox_synced_on: dateTime.nullable().describe('Extra field: when the sandbox was last copied from this Space.'),
+    added_on: dateTime,
+    modified_on: dateTime,
+  })
+  .meta({ id: 'Space' });
+export type SpaceView = z.input<typeof spaceSchema>;
+
+export const spaceDetailSchema = z
+  .object({
+    app: spaceSchema,
+    active_models: z.number().int(),
+    base_model_settings: z.array(modelActiveForAppSchema),
+    custom_model_settings: z.array(modelActiveForAppSchema),
+    failover_models: z.array(modelSchema),
+    current_user_permissions: z.array(z.string()),
+  })
+  .meta({ id: 'SpaceDetail' });
+export type SpaceDetailView = z.input<typeof spaceDetailSchema>;
+
+export const spacePairSchema = z
+  .object({
+    main: spaceDetailSchema,
+    sandbox: spaceDetailSchema.nullable(),
+    sandbox_status: z.enum(SANDBOX_STATUSES),
+  })
+  .meta({ id: 'SpaceUpdateResult' });
+export type SpacePairView = z.input<typeof spacePairSchema>;

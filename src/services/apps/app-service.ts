@@ -1,0 +1,76 @@
+import type { AuthContext } from '../../auth/auth-context';
+import { ApiError } from '../../errors/api-error';
+import type { SandboxSyncJob } from '../../queue/payloads';
+import type { CreateAppBody, SpaceDetailView, SpacePairView, SpaceView, UpdateAppBody } from '../../schemas/apps';
+import type { Page, PageQuery } from '../../schemas/common';
+import { createAppWithDefaults } from '../../store/app-creation';
+import { appStore } from '../../store/apps';
+import type { Db } from '../../store/db';
+import { toPage } from '../../store/pagination';
+import { presentSpace } from './present-space';
+import { findVisibleApp, lockVisibleApp } from './space-access';
+import { DEFAULT_POLICIES, DEFAULT_SETTINGS, DEFAULT_WEIGHTS, mergeConfig } from './space-config';
+import { loadSpaceDetail, loadSpacePair } from './space-detail';
+import { checkReferences } from './space-references';
+import { referencesOf, updateSpace } from './space-update';
+
+/** Puts a sandbox-sync job on the queue. */
+export type EnqueueSandboxSync = (job: SandboxSyncJob) => Promise<void>;
+
+/** Spaces: create, read, update, and ask for a sandbox copy. */
+export class AppService {
+  constructor(
+    private readonly db: Db,
+    private readonly enqueueSandboxSync: EnqueueSandboxSync,
+  ) {}
+
+  /** A new main Space with the catalog's default-active models switched on. */
+  async create(auth: AuthContext, body: CreateAppBody): Promise<SpaceDetailView> {
+    return this.db.$transaction(async (tx) => {
+      const config = mergeConfig({ weights: DEFAULT_WEIGHTS, policies: DEFAULT_POLICIES, settings: DEFAULT_SETTINGS }, body);
+      // The Space does not exist yet, so it has no assistants and no Space-level custom models.
+      await checkReferences(tx, { orgId: auth.orgId, appIds: [] }, referencesOf(body, config));
+      const created = await createAppWithDefaults(tx, {
+        orgId: auth.orgId,
+        idpId: auth.idpId,
+        name: body.name,
+        description: body.description,
+        appLogo: body.app_logo,
+        rateLimit: body.rate_limit,
+        extra: { ...config, prompt_id: config.policies.prompt_id },
+      });
+      return loadSpaceDetail(tx, auth, await findVisibleApp(tx, auth, { id: created.id, param: 'id' }));
+    });
+  }
+
+  async list(auth: AuthContext, query: PageQuery): Promise<Page<SpaceView>> {
+    return toPage(await appStore.listMain(this.db, auth.orgId, query), query, presentSpace);
+  }
+
+  async get(auth: AuthContext, appId: string): Promise<SpaceDetailView> {
+    return loadSpaceDetail(this.db, auth, await findVisibleApp(this.db, auth, { id: appId, param: 'app_id' }));
+  }
+
+  /** One transaction: a rejected update changes nothing. */
+  async update(auth: AuthContext, body: UpdateAppBody): Promise<SpacePairView> {
+    return this.db.$transaction(async (tx) => loadSpacePair(tx, auth, await updateSpace(tx, auth, body)));
+  }
+
+  /**
+   * Marks the main Space `syncing` and queues the copy. The job is queued inside the transaction
+   * that holds the main Space's lock: if queueing fails nothing changes, and a worker that picks the
+   * job up at once waits for the lock, so it never sees the status from before `syncing`.
+   */
+  async requestSandbox(auth: AuthContext, appId: string): Promise<SpacePairView> {
+    return this.db.$transaction(async (tx) => {
+      const app = await lockVisibleApp(tx, auth, { id: appId, param: 'app_id' });
+      if (app.sandbox_of) {
+        throw new ApiError('invalid_request', `Space '${app.id}' is itself a sandbox; ask for the sandbox of its main Space '${app.sandbox_of}'.`, 'app_id');
+      }
+      await appStore.setSandboxStatus(tx, app.id, { status: 'syncing' });
+      const pair = await loadSpacePair(tx, auth, app.id);
+      await this.enqueueSandboxSync({ mainAppId: app.id, requestedBy: auth.idpId });
+      return pair;
+    });
+  }
+}

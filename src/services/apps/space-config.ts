@@ -1,0 +1,76 @@
+import { z } from 'zod';
+import { ApiError } from '../../errors/api-error';
+import type { Prisma } from '../../generated/prisma/client';
+import type { Policies, PoliciesPatch, Settings, SettingsPatch, Weights, WeightsPatch } from '../../schemas/apps';
+
+/** The column defaults of `apps` (prisma/schema.prisma); a key missing from a stored object reads as these. */
+export const DEFAULT_WEIGHTS: Weights = { cost: 0.33, latency: 0.33, quality: 0.34 };
+export const DEFAULT_POLICIES: Policies = {
+  privacy_level: 1,
+  max_cost: null,
+  max_switch_model_retries: 2,
+  max_same_model_retries: 2,
+  optimize_internal_requests: 0,
+  prompt_id: null,
+};
+export const DEFAULT_SETTINGS: Settings = { assistant_id: null, assistant_version_id: null, instructions: null, max_tokens: null, temperature: null };
+
+// Each key falls back to its default when missing or malformed, so a response always has the full shape.
+const W = DEFAULT_WEIGHTS;
+const storedWeights = z
+  .object({ cost: z.number().catch(W.cost), latency: z.number().catch(W.latency), quality: z.number().catch(W.quality) })
+  .catch(W);
+
+const P = DEFAULT_POLICIES;
+const storedPolicies = z
+  .object({
+    privacy_level: z.number().int().catch(P.privacy_level),
+    max_cost: z.number().nullable().catch(P.max_cost),
+    max_switch_model_retries: z.number().int().catch(P.max_switch_model_retries),
+    max_same_model_retries: z.number().int().catch(P.max_same_model_retries),
+    optimize_internal_requests: z.number().int().catch(P.optimize_internal_requests),
+    prompt_id: z.uuid().nullable().catch(P.prompt_id),
+  })
+  .catch(P);
+
+const S = DEFAULT_SETTINGS;
+const storedSettings = z
+  .object({
+    assistant_id: z.uuid().nullable().catch(S.assistant_id),
+    assistant_version_id: z.uuid().nullable().catch(S.assistant_version_id),
+    instructions: z.string().nullable().catch(S.instructions),
+    max_tokens: z.number().int().nullable().catch(S.max_tokens),
+    temperature: z.number().nullable().catch(S.temperature),
+  })
+  .catch(S);
+
+export const readWeights = (json: Prisma.JsonValue): Weights => storedWeights.parse(json);
+export const readPolicies = (json: Prisma.JsonValue): Policies => storedPolicies.parse(json);
+export const readSettings = (json: Prisma.JsonValue): Settings => storedSettings.parse(json);
+
+export interface SpaceConfig {
+  weights: Weights;
+  policies: Policies;
+  settings: Settings;
+}
+
+export interface SpaceConfigPatch {
+  weights?: WeightsPatch;
+  policies?: PoliciesPatch;
+  settings?: SettingsPatch;
+}
+
+/** Merges a patch key by key into the stored configuration and checks what only the whole can tell. */
+export function mergeConfig(stored: SpaceConfig, patch: SpaceConfigPatch): SpaceConfig {
+  const merged: SpaceConfig = {
+    weights: { ...stored.weights, ...patch.weights },
+    policies: { ...stored.policies, ...patch.policies },
+    settings: { ...stored.settings, ...patch.settings },
+  };
+  const { cost, latency, quality } = merged.weights;
+  // All-zero weights leave the router nothing to rank by.
+  if (cost === 0 && latency === 0 && quality === 0) {
+    throw new ApiError('invalid_value', "Invalid value for 'weights': cost, latency and quality must not all be zero.", 'weights');
+  }
+  return merged;
+}

@@ -1,0 +1,58 @@
+import type { AuthContext } from '../../auth/auth-context';
+import { ApiError } from '../../errors/api-error';
+import type { SpaceDetailView, SpacePairView } from '../../schemas/apps';
+import type { ModelActiveForAppView, ModelView } from '../../schemas/models';
+import { appStore, type AppRow } from '../../store/apps';
+import type { Tx } from '../../store/db';
+import { modelStore, type ModelScope, type ModelWithParent } from '../../store/models';
+import { presentModel, presentModelForApp } from './present-model';
+import { presentSpace } from './present-space';
+
+/** The models a Space may use: the catalog, its organization's, its own and, for a sandbox, its main Space's. */
+export function scopeOf(app: Pick<AppRow, 'id' | 'org_id' | 'sandbox_of'>): ModelScope {
+  return { orgId: app.org_id, appIds: app.sandbox_of ? [app.id, app.sandbox_of] : [app.id] };
+}
+
+export interface SpaceModels {
+  active_models: number;
+  base_model_settings: ModelActiveForAppView[];
+  custom_model_settings: ModelActiveForAppView[];
+  failover_models: ModelView[];
+}
+
+/** A model without a row in the Space is off there. */
+function withStates(models: ModelWithParent[], states: Map<string, boolean>): ModelActiveForAppView[] {
+  return models.map((model) => presentModelForApp(model, states.get(model.id) ?? false));
+}
+
+export async function loadSpaceModels(tx: Tx, app: AppRow): Promise<SpaceModels> {
+  const scope = scopeOf(app);
+  const [base, custom, states, activeCount, chain] = await Promise.all([
+    modelStore.listPublic(tx),
+    modelStore.listCustom(tx, scope),
+    modelStore.activeStates(tx, app.id),
+    modelStore.countUsable(tx, app.id),
+    modelStore.failoverChain(tx, app.id),
+  ]);
+  return {
+    active_models: activeCount,
+    base_model_settings: withStates(base, states),
+    custom_model_settings: withStates(custom, states),
+    failover_models: chain.map(presentModel),
+  };
+}
+
+export async function loadSpaceDetail(tx: Tx, auth: AuthContext, app: AppRow): Promise<SpaceDetailView> {
+  return { app: presentSpace(app), ...(await loadSpaceModels(tx, app)), current_user_permissions: [...auth.permissions] };
+}
+
+/** A main Space with its sandbox, as the update and sandbox endpoints answer. */
+export async function loadSpacePair(tx: Tx, auth: AuthContext, mainId: string): Promise<SpacePairView> {
+  const [main, sandbox] = await Promise.all([appStore.findById(tx, mainId), appStore.findSandboxOf(tx, mainId)]);
+  if (!main) throw ApiError.notFound('Space', 'id');
+  return {
+    main: await loadSpaceDetail(tx, auth, main),
+    sandbox: sandbox ? await loadSpaceDetail(tx, auth, sandbox) : null,
+    sandbox_status: main.sandbox_status,
+  };
+}

@@ -1,0 +1,86 @@
+import type { Log, Model, Prisma } from '../generated/prisma/client';
+import type { PageQuery } from '../schemas/common';
+import { findSpaceRef, type SpaceRef } from './assistants';
+import type { Db } from './db';
+import { unknownCursor } from './pagination';
+
+/** A log with the model that answered (and that model's parent, for the Model shape). */
+export type LogCoreRow = Log & { model: (Model & { parent: Model | null }) | null };
+export type LogRow = LogCoreRow & { parent: LogCoreRow | null };
+
+/** Level 3 requests are never stored; should one be, it stays invisible. */
+const HIDDEN_PRIVACY_LEVEL = 3;
+const SHOWN = { privacy_level: { not: HIDDEN_PRIVACY_LEVEL } };
+
+const CORE = { model: { include: { parent: true } } } satisfies Prisma.LogInclude;
+const WITH_PARENT = { ...CORE, parent: { include: CORE } } satisfies Prisma.LogInclude;
+const OLDEST_FIRST = [{ timestamp: 'asc' as const }, { id: 'asc' as const }];
+/** `added_on` is nullable: such rows sort after every dated one. */
+const NEWEST_FIRST = [{ added_on: { sort: 'desc' as const, nulls: 'last' as const } }, { id: 'desc' as const }];
+
+/** Rows after the cursor in NEWEST_FIRST order, nulls last. */
+function afterCursor(cursor: { id: string; added_on: Date | null }): Prisma.LogWhereInput {
+  if (cursor.added_on === null) return { added_on: null, id: { lt: cursor.id } };
+  return { OR: [{ added_on: { lt: cursor.added_on } }, { added_on: cursor.added_on, id: { lt: cursor.id } }, { added_on: null }] };
+}
+
+/** The pipeline never stores level 3, so a hidden parent is only a defence. */
+function withShownParent(row: LogRow): LogRow {
+  return row.parent && row.parent.privacy_level === HIDDEN_PRIVACY_LEVEL ? { ...row, parent: null } : row;
+}
+
+export interface LogFilter {
+  orgId: string;
+  appId?: string;
+  conversationId?: string;
+  goodAnswer?: boolean;
+  includeChildren: boolean;
+}
+
+export interface LogFeedback {
+  good_answer?: boolean | null;
+  feedback?: string;
+  is_saved_for_later?: boolean;
+}
+
+export class LogRepository {
+  constructor(private readonly db: Db) {}
+
+  findSpace(appId: string): Promise<SpaceRef | null> {
+    return findSpaceRef(this.db, appId);
+  }
+
+  /** The log, if it belongs to the organization and is not hidden by its privacy level. */
+  async findShown(orgId: string, id: string): Promise<LogRow | null> {
+    const row = await this.db.log.findFirst({ where: { id, org_id: orgId, ...SHOWN }, include: WITH_PARENT });
+    return row ? withShownParent(row) : null;
+  }
+
+  /** Sub-requests of a log, oldest first. */
+  childrenOf(id: string): Promise<LogCoreRow[]> {
+    return this.db.log.findMany({ where: { parent_id: id, ...SHOWN }, include: CORE, orderBy: OLDEST_FIRST });
+  }
+
+  async list(filter: LogFilter, query: PageQuery): Promise<LogRow[]> {
+    const where: Prisma.LogWhereInput = {
+      AND: [
+        { org_id: filter.orgId, ...SHOWN },
+        filter.appId ? { app_id: filter.appId } : {},
+        filter.conversationId ? { conversation_id: filter.conversationId } : {},
+        filter.goodAnswer !== undefined ? { good_answer: filter.goodAnswer } : {},
+        filter.includeChildren ? {} : { parent_id: null },
+      ],
+    };
+    if (query.after) {
+      const cursor = await this.db.log.findFirst({ where: { AND: [where, { id: query.after }] }, select: { id: true, added_on: true } });
+      if (!cursor) throw unknownCursor();
+      where.AND = [...(where.AND as Prisma.LogWhereInput[]), afterCursor(cursor)];
+    }
+    const rows = await this.db.log.findMany({ where, orderBy: NEWEST_FIRST, take: query.limit + 1, include: WITH_PARENT });
+    return rows.map(withShownParent);
+  }
+
+  async setFeedback(id: string, data: LogFeedback): Promise<void> {
+    await this.db.log.update({ where: { id }, data });
+  }
+}
