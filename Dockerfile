@@ -18,7 +18,7 @@ COPY src ./src
 COPY workers ./workers
 # `prebuild` runs `prisma generate`. The generated client imports its own files with a `.ts` extension,
 # which plain node cannot resolve in dist/; the flag makes tsc write `.js` instead.
-RUN npm run build -- --rewriteRelativeImportExtensions
+RUN npm run build
 
 # --- deps: production dependencies only (tsx is one: db:migrate, db:seed and the CLI run through it) ---
 FROM node:20-bookworm-slim AS deps
