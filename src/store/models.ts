@@ -83,10 +83,8 @@ export const modelStore = {
 
   /** Makes `to`'s model states and failover chain equal to `from`'s. */
   async copyModelState(tx: Tx, from: string, to: string): Promise<void> {
-    const [states, links] = await Promise.all([
-      tx.appModel.findMany({ where: { app_id: from }, select: { model_id: true, active: true } }),
-      tx.failoverEntry.findMany({ where: { app_id: from }, select: { model_id: true, position: true } }),
-    ]);
+    const states = await tx.appModel.findMany({ where: { app_id: from }, select: { model_id: true, active: true } });
+    const links = await tx.failoverEntry.findMany({ where: { app_id: from }, select: { model_id: true, position: true } });
     await tx.appModel.deleteMany({ where: { app_id: to } });
     await tx.failoverEntry.deleteMany({ where: { app_id: to } });
     if (states.length > 0) await tx.appModel.createMany({ data: states.map((s) => ({ ...s, app_id: to })) });

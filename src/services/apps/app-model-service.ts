@@ -59,7 +59,8 @@ export class AppModelService {
   async setFailover(auth: AuthContext, appId: string, modelIds: string[]): Promise<{ failover_models: ModelView[] }> {
     return this.db.$transaction(async (tx) => {
       const app = await lockVisibleApp(tx, auth, { id: appId, param: 'app_id' });
-      const [models, states] = await Promise.all([modelStore.listVisible(tx, scopeOf(app), modelIds), modelStore.activeStates(tx, app.id)]);
+      const models = await modelStore.listVisible(tx, scopeOf(app), modelIds);
+      const states = await modelStore.activeStates(tx, app.id);
       const byId = new Map(models.map((model) => [model.id, model]));
       const chain = modelIds.map((id, index): ModelWithParent => {
         const model = byId.get(id);

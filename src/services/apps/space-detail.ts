@@ -25,15 +25,14 @@ function withStates(models: ModelWithParent[], states: Map<string, boolean>): Mo
   return models.map((model) => presentModelForApp(model, states.get(model.id) ?? false));
 }
 
+/** Sequential on purpose: inside a transaction all queries share one connection. */
 export async function loadSpaceModels(tx: Tx, app: AppRow): Promise<SpaceModels> {
   const scope = scopeOf(app);
-  const [base, custom, states, activeCount, chain] = await Promise.all([
-    modelStore.listPublic(tx),
-    modelStore.listCustom(tx, scope),
-    modelStore.activeStates(tx, app.id),
-    modelStore.countUsable(tx, app.id),
-    modelStore.failoverChain(tx, app.id),
-  ]);
+  const base = await modelStore.listPublic(tx);
+  const custom = await modelStore.listCustom(tx, scope);
+  const states = await modelStore.activeStates(tx, app.id);
+  const activeCount = await modelStore.countUsable(tx, app.id);
+  const chain = await modelStore.failoverChain(tx, app.id);
   return {
     active_models: activeCount,
     base_model_settings: withStates(base, states),
@@ -48,7 +47,8 @@ export async function loadSpaceDetail(tx: Tx, auth: AuthContext, app: AppRow): P
 
 /** A main Space with its sandbox, as the update and sandbox endpoints answer. */
 export async function loadSpacePair(tx: Tx, auth: AuthContext, mainId: string): Promise<SpacePairView> {
-  const [main, sandbox] = await Promise.all([appStore.findById(tx, mainId), appStore.findSandboxOf(tx, mainId)]);
+  const main = await appStore.findById(tx, mainId);
+  const sandbox = await appStore.findSandboxOf(tx, mainId);
   if (!main) throw ApiError.notFound('Space', 'id');
   return {
     main: await loadSpaceDetail(tx, auth, main),
