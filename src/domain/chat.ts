@@ -1,0 +1,120 @@
+/**
+ * Provider-neutral chat types. They follow OpenAI's chat-completions shapes, the lingua franca every
+ * adapter translates from and to.
+ */
+export type MessageRole = 'system' | 'developer' | 'user' | 'assistant' | 'tool';
+
+export interface TextPart {
+  type: 'text';
+  text: string;
+}
+
+export interface ImagePart {
+  type: 'image_url';
+  image_url: { url: string; detail?: 'auto' | 'low' | 'high' };
+}
+
+export type ContentPart = TextPart | ImagePart;
+
+export interface ToolCall {
+  id: string;
+  type: 'function';
+  function: { name: string; arguments: string };
+}
+
+export interface ChatMessage {
+  role: MessageRole;
+  content: string | ContentPart[] | null;
+  name?: string;
+  tool_calls?: ToolCall[];
+  tool_call_id?: string;
+}
+
+export interface ToolDefinition {
+  type: 'function';
+  function: { name: string; description?: string; parameters?: Record<string, unknown>; strict?: boolean };
+}
+
+export type ToolChoice = 'none' | 'auto' | 'required' | { type: 'function'; function: { name: string } };
+
+export type ResponseFormat =
+  | { type: 'text' }
+  | { type: 'json_object' }
+  | { type: 'json_schema'; json_schema: { name: string; schema?: Record<string, unknown>; strict?: boolean; description?: string } };
+
+/** What an adapter receives: the model is already the provider's own name (`namespace`). */
+export interface ChatRequest {
+  model: string;
+  messages: ChatMessage[];
+  max_tokens?: number;
+  temperature?: number;
+  top_p?: number;
+  n?: number;
+  stop?: string[];
+  presence_penalty?: number;
+  frequency_penalty?: number;
+  logit_bias?: Record<string, number>;
+  tools?: ToolDefinition[];
+  tool_choice?: ToolChoice;
+  response_format?: ResponseFormat;
+  seed?: number;
+  user?: string;
+  /**
+   * Fields the client sent that Switchyard does not interpret (e.g. `reasoning_effort`), passed on
+   * as they are to OpenAI-compatible upstreams only; other adapters ignore them.
+   */
+  extra?: Record<string, unknown>;
+}
+
+export interface Usage {
+  prompt_tokens: number;
+  completion_tokens: number;
+  total_tokens: number;
+}
+
+export type FinishReason = 'stop' | 'length' | 'tool_calls' | 'content_filter';
+
+export interface AssistantMessage {
+  role: 'assistant';
+  content: string | null;
+  tool_calls?: ToolCall[];
+}
+
+export interface ChatChoice {
+  index: number;
+  message: AssistantMessage;
+  finish_reason: FinishReason | null;
+}
+
+/** A whole answer from a provider. */
+export interface ChatResult {
+  /** The provider's response id, for tracing only. */
+  upstreamId: string;
+  /** The model the provider says answered. */
+  model: string;
+  choices: ChatChoice[];
+  usage: Usage;
+}
+
+export interface ToolCallDelta {
+  index: number;
+  id?: string;
+  type?: 'function';
+  function?: { name?: string; arguments?: string };
+}
+
+export interface ChunkChoice {
+  index: number;
+  delta: { role?: 'assistant'; content?: string; tool_calls?: ToolCallDelta[] };
+  finish_reason: FinishReason | null;
+}
+
+/** One streamed delta. The last chunk of a stream carries `usage` (possibly with no choices). */
+export interface ChatChunk {
+  choices: ChunkChoice[];
+  usage?: Usage;
+}
+
+export function sumUsage(prompt: number, completion: number): Usage {
+  return { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion };
+}

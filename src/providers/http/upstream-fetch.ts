@@ -1,0 +1,86 @@
+import type { ProviderContext } from '../types';
+import { kindForStatus, parseRetryAfter, ProviderError } from '../provider-error';
+import { Deadline } from './deadline';
+
+export interface UpstreamPost {
+  provider: string;
+  url: string;
+  headers: Record<string, string>;
+  body: unknown;
+  ctx: ProviderContext;
+  /** Reads the provider's error body into a message; the default takes OpenAI's `error.message`. */
+  errorMessage?: (body: string) => string | undefined;
+}
+
+export interface UpstreamResponse {
+  response: Response;
+  deadline: Deadline;
+}
+
+/** Longest upstream error body kept for logs, in characters. */
+const MAX_ERROR_BODY = 2000;
+
+function openAiStyleMessage(body: string): string | undefined {
+  try {
+    const parsed = JSON.parse(body) as { error?: { message?: unknown } | string; message?: unknown };
+    if (typeof parsed.error === 'string') return parsed.error;
+    if (typeof parsed.error?.message === 'string') return parsed.error.message;
+    return typeof parsed.message === 'string' ? parsed.message : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Turns a thrown fetch or body-read error into a ProviderError. */
+export function transportError(provider: string, err: unknown, deadline: Deadline, ctx: ProviderContext): ProviderError {
+  if (err instanceof ProviderError) return err;
+  if (deadline.timedOut) return new ProviderError({ kind: 'timeout', provider, message: `${provider} did not answer within ${ctx.timeoutMs} ms` });
+  if (ctx.signal.aborted) return new ProviderError({ kind: 'aborted', provider, message: 'The request was cancelled.' });
+  const cause = err instanceof Error && err.cause instanceof Error ? err.cause : err;
+  const detail = cause instanceof Error ? cause.message : String(cause);
+  return new ProviderError({ kind: 'connection', provider, message: `Could not reach ${provider}: ${detail}` });
+}
+
+/**
+ * POSTs JSON and returns the response once its status is 2xx; any other status becomes a
+ * ProviderError whose kind comes from the status. The deadline is left running for the body.
+ */
+export async function postUpstream(call: UpstreamPost): Promise<UpstreamResponse> {
+  const deadline = new Deadline(call.ctx.signal, call.ctx.timeoutMs);
+  let response: Response;
+  try {
+    response = await fetch(call.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...call.headers },
+      body: JSON.stringify(call.body),
+      signal: deadline.signal,
+    });
+  } catch (err) {
+    deadline.clear();
+    throw transportError(call.provider, err, deadline, call.ctx);
+  }
+  if (response.ok) return { response, deadline };
+  const text = await response.text().catch(() => '');
+  deadline.clear();
+  const upstreamBody = text.slice(0, MAX_ERROR_BODY);
+  throw new ProviderError({
+    kind: kindForStatus(response.status),
+    provider: call.provider,
+    status: response.status,
+    retryAfterMs: parseRetryAfter(response.headers.get('retry-after')),
+    message: (call.errorMessage ?? openAiStyleMessage)(text) ?? `${call.provider} answered HTTP ${response.status}`,
+    upstreamBody,
+  });
+}
+
+/** Reads a JSON body under the deadline. */
+export async function readJson<T>(provider: string, upstream: UpstreamResponse, ctx: ProviderContext): Promise<T> {
+  try {
+    return (await upstream.response.json()) as T;
+  } catch (err) {
+    if (err instanceof SyntaxError) throw new ProviderError({ kind: 'invalid_response', provider, message: `${provider} sent a body that is not JSON` });
+    throw transportError(provider, err, upstream.deadline, ctx);
+  } finally {
+    upstream.deadline.clear();
+  }
+}

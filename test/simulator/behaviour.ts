@@ -1,0 +1,41 @@
+/** What the simulator does with one request. */
+export type Behaviour =
+  | { kind: 'ok'; delayMs?: number }
+  | { kind: 'status'; status: number; retryAfterSeconds?: number }
+  | { kind: 'hang' }
+  | { kind: 'reset' }
+  /** Streams this many content chunks, then drops the connection (non-streaming: drops mid-body). */
+  | { kind: 'cut'; afterChunks: number };
+
+/**
+ * Faults chosen by the model name, so any client can ask for one: `sim-429`, `sim-503`, `sim-hang`,
+ * `sim-reset`, `sim-cut-2`, `sim-slow-250` (answers after 250 ms). Any other name answers normally.
+ */
+export function behaviourFromModel(model: string): Behaviour {
+  const match = /^sim-(\d{3}|hang|reset|cut-(\d+)|slow-(\d+))$/.exec(model);
+  if (!match) return { kind: 'ok' };
+  const [, what, cut, slow] = match;
+  if (what === 'hang') return { kind: 'hang' };
+  if (what === 'reset') return { kind: 'reset' };
+  if (cut !== undefined) return { kind: 'cut', afterChunks: Number(cut) };
+  if (slow !== undefined) return { kind: 'ok', delayMs: Number(slow) };
+  const status = Number(what);
+  return status === 429 ? { kind: 'status', status, retryAfterSeconds: 1 } : { kind: 'status', status };
+}
+
+/** Scripted behaviours per model name, used in order before falling back to the name's own. */
+export class BehaviourScript {
+  private readonly queues = new Map<string, Behaviour[]>();
+
+  push(model: string, behaviours: Behaviour[]): void {
+    this.queues.set(model, [...(this.queues.get(model) ?? []), ...behaviours]);
+  }
+
+  next(model: string): Behaviour {
+    return this.queues.get(model)?.shift() ?? behaviourFromModel(model);
+  }
+
+  clear(): void {
+    this.queues.clear();
+  }
+}

@@ -1,0 +1,122 @@
+import type { ServerResponse } from 'node:http';
+import { pieces, type SimAnswer, type SimConversation, type SimUsage } from './answer';
+import { SimBadRequest, type Dialect } from './dialect';
+import { sendJson, startSse } from './http';
+
+interface OpenAiMessage {
+  role?: unknown;
+  content?: unknown;
+}
+
+function textOf(content: unknown): string {
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return '';
+  return content
+    .map((part: { type?: unknown; text?: unknown }) => (part.type === 'text' && typeof part.text === 'string' ? part.text : ''))
+    .join('');
+}
+
+function toolChoiceOf(choice: unknown): string | undefined {
+  if (typeof choice === 'string') return choice;
+  const named = choice as { function?: { name?: unknown } } | undefined;
+  return typeof named?.function?.name === 'string' ? named.function.name : undefined;
+}
+
+function parse(raw: unknown): SimConversation & { includeUsage: boolean } {
+  const body = (raw ?? {}) as Record<string, unknown>;
+  if (typeof body.model !== 'string') throw new SimBadRequest("'model' is required.");
+  if (!Array.isArray(body.messages) || body.messages.length === 0) throw new SimBadRequest("'messages' must be a non-empty array.");
+  const messages = body.messages as OpenAiMessage[];
+  const last = messages.at(-1);
+  const lastUser = [...messages].reverse().find((m) => m.role === 'user');
+  const tools = Array.isArray(body.tools) ? (body.tools as { function?: { name?: string } }[]).map((t) => t.function?.name ?? 'tool') : [];
+  const format = (body.response_format as { type?: string } | undefined)?.type;
+  const maxTokens = body.max_completion_tokens ?? body.max_tokens;
+  const streamOptions = body.stream_options as { include_usage?: boolean } | undefined;
+  return {
+    model: body.model,
+    stream: body.stream === true,
+    includeUsage: streamOptions?.include_usage === true,
+    lastUserText: textOf(lastUser?.content),
+    toolResultText: last?.role === 'tool' ? textOf(last.content) : undefined,
+    tools,
+    toolChoice: toolChoiceOf(body.tool_choice),
+    json: format === 'json_object' || format === 'json_schema',
+    maxTokens: typeof maxTokens === 'number' ? maxTokens : undefined,
+    promptChars: messages.reduce((sum, m) => sum + textOf(m.content).length, 0),
+  };
+}
+
+const usageBody = (usage: SimUsage) => ({
+  prompt_tokens: usage.prompt,
+  completion_tokens: usage.completion,
+  total_tokens: usage.prompt + usage.completion,
+});
+
+function message(answer: SimAnswer) {
+  if (answer.kind === 'text') return { message: { role: 'assistant', content: answer.text, refusal: null }, finish_reason: answer.finish };
+  const call = { id: answer.id, type: 'function', function: { name: answer.name, arguments: answer.arguments } };
+  return { message: { role: 'assistant', content: null, tool_calls: [call], refusal: null }, finish_reason: 'tool_calls' };
+}
+
+/** The deltas of a streamed answer, before the finish chunk. */
+function deltas(answer: SimAnswer): object[] {
+  if (answer.kind === 'text') return pieces(answer.text).map((content) => ({ content }));
+  const half = Math.ceil(answer.arguments.length / 2);
+  return [
+    { tool_calls: [{ index: 0, id: answer.id, type: 'function', function: { name: answer.name, arguments: '' } }] },
+    { tool_calls: [{ index: 0, function: { arguments: answer.arguments.slice(0, half) } }] },
+    { tool_calls: [{ index: 0, function: { arguments: answer.arguments.slice(half) } }] },
+  ];
+}
+
+async function stream(res: ServerResponse, exchange: { conversation: ReturnType<typeof parse>; answer: SimAnswer; usage: SimUsage }, cutAfter?: number) {
+  const base = { id: 'chatcmpl-sim', object: 'chat.completion.chunk', created: Math.floor(Date.now() / 1000), model: exchange.conversation.model };
+  const write = (chunk: object) => res.write(`data: ${JSON.stringify({ ...base, ...chunk })}\n\n`);
+  startSse(res);
+  write({ choices: [{ index: 0, delta: { role: 'assistant', content: '' }, finish_reason: null }] });
+  const parts = deltas(exchange.answer);
+  for (const [index, delta] of parts.entries()) {
+    if (cutAfter !== undefined && index >= cutAfter) {
+      res.socket?.destroy();
+      return;
+    }
+    write({ choices: [{ index: 0, delta, finish_reason: null }] });
+  }
+  const finish = exchange.answer.kind === 'text' ? exchange.answer.finish : 'tool_calls';
+  write({ choices: [{ index: 0, delta: {}, finish_reason: finish }] });
+  if (exchange.conversation.includeUsage) write({ choices: [], usage: usageBody(exchange.usage) });
+  res.end('data: [DONE]\n\n');
+}
+
+/** OpenAI chat completions (`/openai/v1/chat/completions`); the OpenAI-compatible vendors speak the same. */
+export const openAiDialect: Dialect = {
+  prefix: '/openai',
+  match: (method, path) => (method === 'POST' && path === '/v1/chat/completions' ? {} : null),
+  apiKey: (req) => /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1],
+  parse: (body) => parse(body),
+  sendAnswer: async (res, exchange, options) => {
+    const conversation = exchange.conversation as ReturnType<typeof parse>;
+    if (conversation.stream) return stream(res, { ...exchange, conversation }, options.cutAfter);
+    if (options.cutAfter !== undefined) {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': 4096 });
+      res.write('{"id":"chatcmpl-sim","object":');
+      res.socket?.destroy();
+      return;
+    }
+    sendJson(res, 200, {
+      id: 'chatcmpl-sim',
+      object: 'chat.completion',
+      created: Math.floor(Date.now() / 1000),
+      model: conversation.model,
+      choices: [{ index: 0, ...message(exchange.answer), logprobs: null }],
+      usage: usageBody(exchange.usage),
+      system_fingerprint: 'fp_sim',
+    });
+  },
+  sendError: (res, error) => {
+    const type = error.status === 429 ? 'rate_limit_exceeded' : error.status >= 500 ? 'server_error' : 'invalid_request_error';
+    const headers: Record<string, string> = error.retryAfterSeconds !== undefined ? { 'retry-after': String(error.retryAfterSeconds) } : {};
+    sendJson(res, error.status, { error: { message: error.message, type, param: null, code: error.status === 401 ? 'invalid_api_key' : null } }, headers);
+  },
+};
