@@ -76,6 +76,11 @@ const catalogEntryFields = z.strictObject({
   /** Last day the provider serves the model (UTC). */
   until: z.iso.date().optional(),
   is_open_source: z.boolean().default(false),
+  /**
+   * Served under GDPR data-processing terms with EU processing (or locally). Spaces at privacy level 3
+   * route only to such models.
+   */
+  is_gdpr: z.boolean().default(false),
   /** Switched on in every new Space. */
   default_active: z.boolean().default(false),
   quality: qualityProfileSchema,

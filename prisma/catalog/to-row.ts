@@ -28,6 +28,7 @@ export function catalogEntryToRow(entry: CatalogEntry) {
     deprecated_on: dateOrNull(entry.deprecated_on),
     until: dateOrNull(entry.until),
     is_open_source: entry.is_open_source,
+    is_gdpr: entry.is_gdpr,
     is_test_model: entry.test_behaviour !== undefined,
     is_chat: true,
     is_public: true,

@@ -21,6 +21,9 @@ const ENV_NAMES: Record<string, string> = {
   shutdownGraceMs: 'SHUTDOWN_GRACE_MS',
   autoModelName: 'AUTO_MODEL_NAME',
   authCacheTtlMs: 'AUTH_CACHE_TTL_MS',
+  completionTimeoutMs: 'COMPLETION_TIMEOUT_MS',
+  upstreamTimeoutMs: 'UPSTREAM_TIMEOUT_MS',
+  completionConcurrency: 'COMPLETION_CONCURRENCY',
 };
 
 type Env = Record<string, string | undefined>;
@@ -58,6 +61,9 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     shutdownGraceMs: nonEmpty(env.SHUTDOWN_GRACE_MS),
     autoModelName: nonEmpty(env.AUTO_MODEL_NAME),
     authCacheTtlMs: nonEmpty(env.AUTH_CACHE_TTL_MS),
+    completionTimeoutMs: nonEmpty(env.COMPLETION_TIMEOUT_MS),
+    upstreamTimeoutMs: nonEmpty(env.UPSTREAM_TIMEOUT_MS),
+    completionConcurrency: nonEmpty(env.COMPLETION_CONCURRENCY),
     providers: readProviders(env),
   });
   if (!parsed.success) throw new ConfigError(parsed.error.issues.map(describeIssue));

@@ -59,6 +59,12 @@ export const configSchema = z.object({
   shutdownGraceMs: positiveInt(30_000),
   /** How long a resolved API key is reused in one process, in ms (revocation takes at most this long). */
   authCacheTtlMs: z.coerce.number().int().min(0).default(5000),
+  /** How long a completion request may take end to end before it answers 504, in ms. */
+  completionTimeoutMs: positiveInt(600_000),
+  /** Upstream time to first byte, and longest silence inside a stream, in ms. */
+  upstreamTimeoutMs: positiveInt(60_000),
+  /** Completion jobs one worker process runs at once (they wait on the network, not the CPU). */
+  completionConcurrency: positiveInt(256),
   /** Name clients send as `model` to ask for automatic selection. */
   autoModelName: z.string().min(1).default('switchyard'),
   providers: z.record(z.enum(PROVIDER_IDS), providerConfigSchema),

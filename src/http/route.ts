@@ -45,13 +45,16 @@ export interface Route {
 
 const EMPTY = z.object({});
 
+/** Returned by a handler that wrote the response itself (a stream). */
+export const RESPONDED: unique symbol = Symbol('responded');
+
 interface RouteDefinition<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType, R extends z.ZodType>
   extends Omit<RouteMeta, 'params' | 'query' | 'body' | 'response'> {
   params?: P;
   query?: Q;
   body?: B;
   response?: R;
-  handle(input: RouteInput<z.output<P>, z.output<Q>, z.output<B>>): Promise<z.input<R>>;
+  handle(input: RouteInput<z.output<P>, z.output<Q>, z.output<B>>): Promise<z.input<R> | typeof RESPONDED>;
 }
 
 function parse<S extends z.ZodType>(schema: S, value: unknown, source: 'path' | 'query' | 'body'): z.output<S> {
@@ -92,6 +95,7 @@ export function defineRoute<
       res,
     };
     const result = await handle(input);
+    if (result === RESPONDED) return;
     if (meta.status === 204) res.status(204).end();
     else res.status(meta.status).json(result);
   };

@@ -1,4 +1,9 @@
 import type { Config } from '../config/schema';
+import { anthropicProvider } from './anthropic/provider';
+import { geminiProvider } from './gemini/provider';
+import { OpenAiCompatibleProvider } from './openai-compatible/provider';
+import { OPENAI_COMPATIBLE_VENDORS } from './openai-compatible/vendors';
+import { testProvider } from './test/provider';
 import type { Provider } from './types';
 
 /** A provider ready to call: its adapter and where and how to reach it. */
@@ -19,6 +24,10 @@ const KEYLESS = new Set(['test', 'ollama', 'vllm']);
 /** Every adapter, by the provider id the catalog uses. The only place that names adapters. */
 export function builtInProviders(): Map<string, Provider> {
   const providers = new Map<string, Provider>();
+  providers.set(anthropicProvider.id, anthropicProvider);
+  providers.set(geminiProvider.id, geminiProvider);
+  for (const vendor of OPENAI_COMPATIBLE_VENDORS) providers.set(vendor.id, new OpenAiCompatibleProvider(vendor));
+  providers.set(testProvider.id, testProvider);
   return providers;
 }
 

@@ -1,3 +1,5 @@
+import type { CompletionRequest, FeatureFlag } from '../schemas/chat-completions';
+
 /** Copies a main Space's configuration, models and failover chain into its sandbox. */
 export interface SandboxSyncJob {
   mainAppId: string;
@@ -10,4 +12,22 @@ export interface PromptReviewJob {
   promptId: string;
   /** The `published_on` this job was enqueued for; a newer submission makes the job stale. */
   publishedOn: string;
+}
+
+/** A chat completion to run. Job id = request id = log id. */
+export interface CompletionJob {
+  requestId: string;
+  orgId: string;
+  appId: string;
+  idpId: string;
+  /** The validated request body, as the client sent it. */
+  request: CompletionRequest;
+  /** Flags from the `Service-Feature-Flags` header, merged with `custom_headers.feature_flags` by the worker. */
+  headerFlags: Partial<Record<FeatureFlag, boolean>>;
+  /** Redis channel of the API process waiting for the answer. */
+  replyTo: string;
+  /** Epoch ms after which nobody waits for the answer. */
+  deadline: number;
+  /** Epoch ms the API accepted the request. */
+  receivedAt: number;
 }

@@ -3,6 +3,12 @@ import { pieces, type SimAnswer, type SimConversation, type SimUsage } from './a
 import { SimBadRequest, type Dialect } from './dialect';
 import { sendJson, startSse } from './http';
 
+/**
+ * Besides the shared faults, the model `sim-stream-error` streams one delta and then an `{"error": ...}`
+ * event, as OpenAI does when it fails after answering 200.
+ */
+const MID_STREAM_ERROR_MODEL = 'sim-stream-error';
+
 interface OpenAiMessage {
   role?: unknown;
   content?: unknown;
@@ -22,11 +28,26 @@ function toolChoiceOf(choice: unknown): string | undefined {
   return typeof named?.function?.name === 'string' ? named.function.name : undefined;
 }
 
+const ROLES = new Set(['system', 'developer', 'user', 'assistant', 'tool']);
+
+/** Models that refuse `max_tokens` ("Use 'max_completion_tokens' instead"), as OpenAI's reasoning and GPT-5 models do. */
+const COMPLETION_TOKENS_ONLY = /^(o\d|gpt-5)/;
+
+/** Checks OpenAI makes that the adapters' quirks exist for. */
+function validate(body: Record<string, unknown>, messages: OpenAiMessage[]): void {
+  const role = messages.find((m) => typeof m.role !== 'string' || !ROLES.has(m.role))?.role;
+  if (role !== undefined) throw new SimBadRequest(`Invalid value: '${String(role)}'. Supported values are: ${[...ROLES].join(', ')}.`);
+  if (typeof body.model === 'string' && COMPLETION_TOKENS_ONLY.test(body.model) && body.max_tokens !== undefined) {
+    throw new SimBadRequest("Unsupported parameter: 'max_tokens' is not supported with this model. Use 'max_completion_tokens' instead.");
+  }
+}
+
 function parse(raw: unknown): SimConversation & { includeUsage: boolean } {
   const body = (raw ?? {}) as Record<string, unknown>;
   if (typeof body.model !== 'string') throw new SimBadRequest("'model' is required.");
   if (!Array.isArray(body.messages) || body.messages.length === 0) throw new SimBadRequest("'messages' must be a non-empty array.");
   const messages = body.messages as OpenAiMessage[];
+  validate(body, messages);
   const last = messages.at(-1);
   const lastUser = [...messages].reverse().find((m) => m.role === 'user');
   const tools = Array.isArray(body.tools) ? (body.tools as { function?: { name?: string } }[]).map((t) => t.function?.name ?? 'tool') : [];
@@ -72,20 +93,30 @@ function deltas(answer: SimAnswer): object[] {
 
 async function stream(res: ServerResponse, exchange: { conversation: ReturnType<typeof parse>; answer: SimAnswer; usage: SimUsage }, cutAfter?: number) {
   const base = { id: 'chatcmpl-sim', object: 'chat.completion.chunk', created: Math.floor(Date.now() / 1000), model: exchange.conversation.model };
-  const write = (chunk: object) => res.write(`data: ${JSON.stringify({ ...base, ...chunk })}\n\n`);
+  // With include_usage, OpenAI sends `usage: null` on every chunk but the last.
+  const nullUsage = exchange.conversation.includeUsage ? { usage: null } : {};
+  // Each event is awaited until handed to the socket, so a deliberate cut comes after what was sent.
+  const send = (text: string) => new Promise<void>((resolve) => res.write(text, () => resolve()));
+  const write = (chunk: object) => send(`data: ${JSON.stringify({ ...base, ...nullUsage, ...chunk })}\n\n`);
   startSse(res);
-  write({ choices: [{ index: 0, delta: { role: 'assistant', content: '' }, finish_reason: null }] });
+  await write({ choices: [{ index: 0, delta: { role: 'assistant', content: '' }, finish_reason: null }] });
   const parts = deltas(exchange.answer);
   for (const [index, delta] of parts.entries()) {
     if (cutAfter !== undefined && index >= cutAfter) {
-      res.socket?.destroy();
+      // Ending the socket without the chunked terminator is, to the client, a body that broke off;
+      // destroying it at once could reset it before the client has read the earlier events.
+      res.socket?.end();
       return;
     }
-    write({ choices: [{ index: 0, delta, finish_reason: null }] });
+    await write({ choices: [{ index: 0, delta, finish_reason: null }] });
+    if (exchange.conversation.model === MID_STREAM_ERROR_MODEL) {
+      res.end(`data: ${JSON.stringify({ error: { message: 'Simulated failure during generation.', type: 'server_error', param: null, code: null } })}\n\n`);
+      return;
+    }
   }
   const finish = exchange.answer.kind === 'text' ? exchange.answer.finish : 'tool_calls';
-  write({ choices: [{ index: 0, delta: {}, finish_reason: finish }] });
-  if (exchange.conversation.includeUsage) write({ choices: [], usage: usageBody(exchange.usage) });
+  await write({ choices: [{ index: 0, delta: {}, finish_reason: finish }] });
+  if (exchange.conversation.includeUsage) await write({ choices: [], usage: usageBody(exchange.usage) });
   res.end('data: [DONE]\n\n');
 }
 

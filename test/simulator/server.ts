@@ -1,9 +1,11 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { answerFor, usageFor } from './answer';
+import { anthropicDialect } from './anthropic';
 import { BehaviourScript, type Behaviour } from './behaviour';
 import { SimBadRequest, type Dialect } from './dialect';
 import { readJsonBody, sleep } from './http';
+import { geminiDialect } from './gemini';
 import { openAiDialect } from './openai';
 
 /** A key every simulated provider refuses with 401. */
@@ -124,5 +126,5 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
 }
 
 function defaultDialects(): Dialect[] {
-  return [openAiDialect];
+  return [openAiDialect, geminiDialect, anthropicDialect];
 }

@@ -1,0 +1,117 @@
+import type { Queue } from 'bullmq';
+import type { Redis } from 'ioredis';
+import type { Logger } from 'pino';
+import { ApiError, type ApiErrorBody } from '../errors/api-error';
+import type { CompletionJob } from '../queue/payloads';
+import type { CompletionResponse } from '../schemas/chat-completions';
+import { cancelChannel, type Reply } from './replies';
+import type { ReplyListener } from './reply-listener';
+
+/** What the HTTP layer does with the replies of one request. */
+export interface CompletionSink {
+  chunk(data: string): void;
+  done(response: CompletionResponse | undefined): void;
+  error(failure: { status: number; body: ApiErrorBody; headers?: Record<string, string> }): void;
+}
+
+export interface GatewayOptions {
+  queue: Queue<CompletionJob>;
+  listener: ReplyListener;
+  publisher: Redis;
+  prefix: string;
+  logger: Logger;
+  /** How often a waiting request checks that its job is still alive, in ms. */
+  livenessIntervalMs?: number;
+}
+
+/** Finished jobs kept for bull-board; privacy level 3 keeps nothing once the job ends. */
+const KEEP = { removeOnComplete: { age: 3600, count: 500 }, removeOnFail: { age: 24 * 3600, count: 1000 } } as const;
+const KEEP_NOTHING = { removeOnComplete: true, removeOnFail: true } as const;
+
+/**
+ * API side of a completion: enqueue the job, then relay what the worker publishes on this process's
+ * reply channel until the answer is complete, the client leaves, or the deadline passes.
+ */
+export class CompletionGateway {
+  constructor(private readonly options: GatewayOptions) {}
+
+  async run(job: CompletionJob, sink: CompletionSink, { signal, privacyLevel }: { signal: AbortSignal; privacyLevel: number }): Promise<void> {
+    const { queue, listener } = this.options;
+    await new Promise<void>((resolve) => {
+      const relay = new Relay(sink, () => finish());
+      const finish = () => {
+        clearTimeout(deadlineTimer);
+        clearInterval(livenessTimer);
+        signal.removeEventListener('abort', onAbort);
+        listener.off(job.requestId);
+        resolve();
+      };
+      const onAbort = () => {
+        this.cancel(job.requestId);
+        finish();
+      };
+      const deadlineTimer = setTimeout(() => relay.fail(new ApiError('timeout', 'The completion did not finish in time.')), Math.max(0, job.deadline - Date.now()));
+      const livenessTimer = setInterval(() => this.checkAlive(job.requestId, relay), this.options.livenessIntervalMs ?? 5000);
+      signal.addEventListener('abort', onAbort, { once: true });
+      listener.on(job.requestId, (reply) => relay.accept(reply));
+      queue.add('completion', job, { jobId: job.requestId, attempts: 1, ...(privacyLevel >= 3 ? KEEP_NOTHING : KEEP) }).catch((err: unknown) => {
+        this.options.logger.error({ err, request_id: job.requestId }, 'could not enqueue completion');
+        relay.fail(new ApiError('service_unavailable', 'The completion queue is unavailable; try again shortly.'));
+      });
+    });
+  }
+
+  /** Tells workers to stop the request, and drops the job if no worker has taken it yet. */
+  private cancel(requestId: string): void {
+    const { publisher, prefix, queue, logger } = this.options;
+    publisher.publish(cancelChannel(prefix), requestId).catch((err: unknown) => logger.warn({ err }, 'cancel not published'));
+    queue.remove(requestId).catch(() => undefined);
+  }
+
+  /** A job whose worker died is retried by BullMQ (stalled) or ends up failed: a failed one answers now. */
+  private checkAlive(requestId: string, relay: Relay): void {
+    this.options.queue
+      .getJobState(requestId)
+      .then((state) => {
+        if (state === 'failed') relay.fail(new ApiError('internal_error', 'The worker running this completion failed.'));
+        else if (state === 'unknown') relay.fail(new ApiError('internal_error', 'The completion job was lost.'));
+      })
+      .catch(() => undefined);
+  }
+}
+
+/** Forwards one run's replies; a second run after chunks were sent (a restarted job) ends the stream. */
+class Relay {
+  private run: string | undefined;
+  private started = false;
+  private finished = false;
+
+  constructor(
+    private readonly sink: CompletionSink,
+    private readonly onFinish: () => void,
+  ) {}
+
+  accept(reply: Reply): void {
+    if (this.finished) return;
+    if (this.run !== undefined && reply.run !== this.run) {
+      if (this.started) return this.fail(new ApiError('internal_error', 'The worker restarted while streaming; the answer is incomplete.'));
+    }
+    this.run = reply.run;
+    if (reply.type === 'chunk') {
+      this.started = true;
+      this.sink.chunk(reply.data);
+      return;
+    }
+    this.finished = true;
+    if (reply.type === 'done') this.sink.done(reply.response);
+    else this.sink.error({ status: reply.status, body: reply.body, headers: reply.headers });
+    this.onFinish();
+  }
+
+  fail(error: ApiError): void {
+    if (this.finished) return;
+    this.finished = true;
+    this.sink.error({ status: error.status, body: error.toBody(), headers: { ...error.headers } });
+    this.onFinish();
+  }
+}

@@ -1,0 +1,75 @@
+import { randomUUID } from 'node:crypto';
+import type { AuthContext } from '../auth/auth-context';
+import { ApiError } from '../errors/api-error';
+import type { CompletionJob } from '../queue/payloads';
+import type { CompletionRequest } from '../schemas/chat-completions';
+import type { CompletionGateway, CompletionSink } from './completion-gateway';
+import { parseFeatureFlagsHeader } from './feature-flags';
+import { rateLimitHeaders, type RateLimiter } from './rate-limiter';
+import type { SpaceGate, SpaceLookup } from './space-lookup';
+
+export interface IntakeDeps {
+  spaces: SpaceLookup;
+  rateLimiter: RateLimiter;
+  gateway: CompletionGateway;
+  replyChannel: string;
+  timeoutMs: number;
+}
+
+export interface Submission {
+  auth: AuthContext;
+  request: CompletionRequest;
+  featureFlagsHeader: string | undefined;
+  signal: AbortSignal;
+  /** Headers to put on the response whatever its outcome (rate-limit state). */
+  setHeaders(headers: Record<string, string>): void;
+  /** Called once the request is accepted, with the sink that receives the replies. */
+  sink: CompletionSink;
+}
+
+/** The stricter of the Space's privacy level and the request's own: a request can hide more, never less. */
+function privacyOf(space: SpaceGate, request: CompletionRequest): number {
+  return Math.max(space.privacyLevel, request.custom_headers?.policies?.privacy_level ?? 1);
+}
+
+/** API side of `POST /v1/chat/completions`: checks the Space and its rate limit, then hands the job to the gateway. */
+export class CompletionIntake {
+  constructor(private readonly deps: IntakeDeps) {}
+
+  async submit(submission: Submission): Promise<void> {
+    const { auth, request } = submission;
+    const headerFlags = parseFeatureFlagsHeader(submission.featureFlagsHeader);
+    const space = await this.spaceOf(auth);
+    if (space.rateLimit > 0) {
+      const decision = await this.deps.rateLimiter.take(space.id, space.rateLimit);
+      const headers = rateLimitHeaders(decision);
+      submission.setHeaders(headers);
+      if (!decision.allowed) {
+        throw new ApiError('rate_limit_exceeded', `Rate limit of ${space.rateLimit} requests per minute reached for this Space.`).withHeaders(headers);
+      }
+    }
+    const receivedAt = Date.now();
+    const job: CompletionJob = {
+      requestId: randomUUID(),
+      orgId: auth.orgId,
+      appId: space.id,
+      idpId: auth.idpId,
+      request,
+      headerFlags,
+      replyTo: this.deps.replyChannel,
+      deadline: receivedAt + this.deps.timeoutMs,
+      receivedAt,
+    };
+    await this.deps.gateway.run(job, submission.sink, { signal: submission.signal, privacyLevel: privacyOf(space, request) });
+  }
+
+  private async spaceOf(auth: AuthContext): Promise<SpaceGate> {
+    if (!auth.appId) {
+      throw new ApiError('invalid_request', 'This key is not bound to a Space; completions need a Space key (see `cli keys create --app-id`).', 'Authorization');
+    }
+    const space = await this.deps.spaces.find(auth.appId);
+    if (!space || space.orgId !== auth.orgId) throw ApiError.notFound('Space', 'Authorization');
+    if (!space.isActive) throw new ApiError('space_inactive', 'This Space is deactivated.');
+    return space;
+  }
+}

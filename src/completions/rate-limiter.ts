@@ -1,0 +1,82 @@
+import type { Redis } from 'ioredis';
+
+const WINDOW_MS = 60_000;
+
+/**
+ * Sliding-window estimate over two fixed one-minute windows, in one round trip: the previous window's
+ * count weighted by how much of it still overlaps, plus the current count. Rejected requests are not
+ * counted, so a client that backs off gets through as soon as the estimate allows.
+ */
+const SCRIPT = `
+local current = tonumber(redis.call('GET', KEYS[1]) or '0')
+local previous = tonumber(redis.call('GET', KEYS[2]) or '0')
+local weight = 1 - tonumber(ARGV[2]) / tonumber(ARGV[3])
+local limit = tonumber(ARGV[1])
+if previous * weight + current + 1 > limit then
+  return {0, current, previous}
+end
+current = redis.call('INCR', KEYS[1])
+if current == 1 then redis.call('PEXPIRE', KEYS[1], tonumber(ARGV[3]) * 2) end
+return {1, current, previous}
+`;
+
+export interface RateDecision {
+  allowed: boolean;
+  limit: number;
+  remaining: number;
+  /** Until the window resets, in ms. */
+  resetMs: number;
+  /** When rejected: how long until a request would pass, in ms. */
+  retryAfterMs: number;
+}
+
+type RedisWithLimiter = Redis & {
+  switchyardRateLimit(current: string, previous: string, limit: number, elapsed: number, window: number): Promise<[number, number, number]>;
+};
+
+export class RateLimiter {
+  private readonly redis: RedisWithLimiter;
+
+  constructor(
+    redis: Redis,
+    private readonly prefix: string,
+  ) {
+    redis.defineCommand('switchyardRateLimit', { numberOfKeys: 2, lua: SCRIPT });
+    this.redis = redis as RedisWithLimiter;
+  }
+
+  /** Counts one request of the Space against `limit` requests per minute. */
+  async take(appId: string, limit: number, now = Date.now()): Promise<RateDecision> {
+    const window = Math.floor(now / WINDOW_MS);
+    const elapsed = now - window * WINDOW_MS;
+    const key = (w: number) => `${this.prefix}:ratelimit:${appId}:${w}`;
+    const [allowed, current, previous] = await this.redis.switchyardRateLimit(key(window), key(window - 1), limit, elapsed, WINDOW_MS);
+    const weight = 1 - elapsed / WINDOW_MS;
+    const used = previous * weight + current;
+    return {
+      allowed: allowed === 1,
+      limit,
+      remaining: Math.max(0, Math.floor(limit - used)),
+      resetMs: WINDOW_MS - elapsed,
+      retryAfterMs: allowed === 1 ? 0 : retryAfter({ current, previous, limit, elapsed }),
+    };
+  }
+}
+
+/** The wait until `previous * (1 - t/W) + current + 1 <= limit`, or the next window when current alone is full. */
+function retryAfter({ current, previous, limit, elapsed }: { current: number; previous: number; limit: number; elapsed: number }): number {
+  if (current + 1 > limit || previous === 0) return WINDOW_MS - elapsed;
+  const overlapNeeded = (limit - current - 1) / previous;
+  return Math.max(1, Math.min(WINDOW_MS - elapsed, Math.ceil(WINDOW_MS * (1 - overlapNeeded) - elapsed)));
+}
+
+/** OpenAI's header names, plus `Retry-After` when rejected. */
+export function rateLimitHeaders(decision: RateDecision): Record<string, string> {
+  const headers: Record<string, string> = {
+    'x-ratelimit-limit-requests': String(decision.limit),
+    'x-ratelimit-remaining-requests': String(decision.remaining),
+    'x-ratelimit-reset-requests': `${Math.ceil(decision.resetMs / 1000)}s`,
+  };
+  if (!decision.allowed) headers['retry-after'] = String(Math.max(1, Math.ceil(decision.retryAfterMs / 1000)));
+  return headers;
+}

@@ -1,0 +1,55 @@
+import type { Redis } from 'ioredis';
+import type { Logger } from 'pino';
+import type { Reply } from './replies';
+
+export type ReplyHandler = (reply: Reply) => void;
+
+/**
+ * The API process's one subscription to its own reply channel; replies are handed to the request
+ * waiting for them, without any polling.
+ */
+export class ReplyListener {
+  private readonly handlers = new Map<string, ReplyHandler>();
+  private ready: Promise<unknown> | undefined;
+
+  constructor(
+    private readonly subscriber: Redis,
+    readonly channel: string,
+    private readonly logger: Logger,
+  ) {}
+
+  start(): Promise<unknown> {
+    this.ready ??= this.subscriber.subscribe(this.channel).then(() => {
+      this.subscriber.on('message', (_channel: string, message: string) => this.dispatch(message));
+    });
+    return this.ready;
+  }
+
+  on(requestId: string, handler: ReplyHandler): void {
+    this.handlers.set(requestId, handler);
+  }
+
+  off(requestId: string): void {
+    this.handlers.delete(requestId);
+  }
+
+  get waiting(): number {
+    return this.handlers.size;
+  }
+
+  async close(): Promise<void> {
+    this.handlers.clear();
+    this.subscriber.disconnect();
+  }
+
+  private dispatch(message: string): void {
+    let reply: Reply;
+    try {
+      reply = JSON.parse(message) as Reply;
+    } catch (err) {
+      this.logger.warn({ err }, 'unreadable reply');
+      return;
+    }
+    this.handlers.get(reply.requestId)?.(reply);
+  }
+}

@@ -1,0 +1,34 @@
+/** A model as routing, pricing and the providers need it: the catalog row, without storage details. */
+export interface RoutableModel {
+  id: string;
+  /** The name clients send. */
+  model: string;
+  provider: string;
+  /** The provider's own model name. */
+  namespace: string;
+  owner: string;
+  at: string;
+  contextWindow: number;
+  /** USD per prompt token. */
+  promptTokenCost: number;
+  /** USD per completion token. */
+  completionTokenCost: number;
+  /** USD per request. */
+  baseCost: number;
+  supports: { functions: boolean; json: boolean; vision: boolean; stream: boolean; n: boolean; penalties: boolean };
+  /** Processed under GDPR terms in the EU, or locally: the only models privacy level 3 routes to. */
+  isGdpr: boolean;
+  deprecatedOn: Date | null;
+  until: Date | null;
+  /** Probability of a good answer, overall and per kind of prompt (the catalog's prior). */
+  quality: { overall: number; categories: Record<string, number> };
+}
+
+export function isDeprecated(model: RoutableModel, now: Date): boolean {
+  return model.deprecatedOn !== null && model.deprecatedOn <= now;
+}
+
+/** Past `until` the provider no longer serves the model. */
+export function isRetired(model: RoutableModel, now: Date): boolean {
+  return model.until !== null && model.until < now;
+}

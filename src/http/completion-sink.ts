@@ -1,0 +1,53 @@
+import type { Response } from 'express';
+import type { CompletionSink } from '../completions/completion-gateway';
+
+const SSE_HEADERS = {
+  'content-type': 'text/event-stream; charset=utf-8',
+  'cache-control': 'no-cache',
+  connection: 'keep-alive',
+  /** Tells nginx-style proxies not to buffer the stream. */
+  'x-accel-buffering': 'no',
+};
+
+/** Writes a completion as one JSON body. */
+export function jsonSink(res: Response): CompletionSink {
+  return {
+    chunk: () => undefined,
+    done: (response) => {
+      res.status(200).json(response);
+    },
+    error: ({ status, body, headers }) => {
+      res.set(headers ?? {}).status(status).json(body);
+    },
+  };
+}
+
+/**
+ * Writes a completion as OpenAI's server-sent events. Headers go out with the first chunk, so a failure
+ * before anything was streamed still answers with a real status and a JSON body.
+ */
+export function sseSink(res: Response): CompletionSink {
+  let started = false;
+  const start = () => {
+    if (started) return;
+    started = true;
+    res.writeHead(200, SSE_HEADERS);
+  };
+  return {
+    chunk: (data) => {
+      start();
+      res.write(`data: ${data}\n\n`);
+    },
+    done: () => {
+      start();
+      res.end('data: [DONE]\n\n');
+    },
+    error: ({ status, body, headers }) => {
+      if (!started) {
+        res.set(headers ?? {}).status(status).json(body);
+        return;
+      }
+      res.end(`data: ${JSON.stringify(body)}\n\n`);
+    },
+  };
+}

@@ -1,0 +1,36 @@
+import type { Usage } from '../domain/chat';
+import type { RoutableModel } from '../domain/routable-model';
+import type { ProviderError, ProviderErrorKind } from '../providers/provider-error';
+
+/** One upstream call: what it cost and how it ended. Each becomes a child log. */
+export interface AttemptRecord {
+  model: RoutableModel;
+  /** 0 for the first call to this model, 1 for its first retry, ... */
+  retry: number;
+  startedAt: number;
+  latencyMs: number;
+  statusCode: number;
+  usage: Usage;
+  error?: ProviderError;
+}
+
+export const NO_USAGE: Usage = { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 };
+
+/** The status logged for a failed call: the upstream's own, or ours for failures without one. */
+const STATUS_WITHOUT_RESPONSE: Record<ProviderErrorKind, number> = {
+  rate_limited: 429,
+  server_error: 500,
+  timeout: 504,
+  connection: 502,
+  stream_cut: 502,
+  bad_request: 400,
+  authentication: 401,
+  permission: 403,
+  not_found: 404,
+  invalid_response: 502,
+  aborted: 499,
+};
+
+export function statusOfError(error: ProviderError): number {
+  return error.status ?? STATUS_WITHOUT_RESPONSE[error.kind];
+}

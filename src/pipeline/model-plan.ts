@@ -1,0 +1,106 @@
+import { isDeprecated, type RoutableModel } from '../domain/routable-model';
+import { ApiError } from '../errors/api-error';
+import type { ProviderRegistry } from '../providers/registry';
+import { exclusionReason, type Limits } from '../routing/hard-limits';
+import type { RequestProfile } from '../routing/request-profile';
+import { scoreCandidates, type CandidateScore, type ScoringInputs } from '../routing/scorer';
+import type { PreparedCompletion } from './prepare-request';
+import type { SpaceContext } from './space-context';
+
+export interface CandidateView {
+  model: string;
+  provider: string;
+  score: number;
+  quality: number;
+  cost: number;
+  latency: number;
+}
+
+/** Which models to try, in order, and why. */
+export interface ModelPlan {
+  attempts: RoutableModel[];
+  scores: { best_models: string[]; candidates: CandidateView[] };
+  /** The first model's score (0 when it was named and not scored). */
+  score: number;
+  warnings: string[];
+}
+
+export interface PlanInputs {
+  prepared: PreparedCompletion;
+  space: SpaceContext;
+  profile: RequestProfile;
+  registry: ProviderRegistry;
+  scoring: ScoringInputs;
+  now: Date;
+  /** Whether a model of this name exists at all for the Space's organization (for a precise error). */
+  modelExists(name: string): Promise<boolean>;
+}
+
+const view = (c: CandidateScore): CandidateView => ({ model: c.model.model, provider: c.model.provider, score: c.score, quality: c.quality, cost: c.cost, latency: c.latency });
+
+function uniqueById(models: RoutableModel[]): RoutableModel[] {
+  const seen = new Set<string>();
+  return models.filter((m) => !seen.has(m.id) && seen.add(m.id));
+}
+
+function limitsOf(inputs: PlanInputs): Limits {
+  return { maxCost: inputs.prepared.policies.max_cost, privacyLevel: inputs.prepared.policies.privacy_level, now: inputs.now };
+}
+
+/** The models that can take this request in the Space: reachable provider, not deprecated, within the hard limits. */
+function eligible(inputs: PlanInputs, models: RoutableModel[]): { models: RoutableModel[]; reasons: string[] } {
+  const limits = limitsOf(inputs);
+  const reasons: string[] = [];
+  const ok = models.filter((model) => {
+    const reason = !inputs.registry.resolve(model.provider)
+      ? `provider '${model.provider}' is not configured`
+      : isDeprecated(model, inputs.now)
+        ? 'deprecated'
+        : exclusionReason(model, inputs.profile, limits);
+    if (reason) reasons.push(`${model.model}: ${reason}`);
+    return reason === null;
+  });
+  return { models: ok, reasons };
+}
+
+/** Alternatives after the first model: the failover chain first (when switched on), then the ranking. */
+function withAlternatives(first: RoutableModel, inputs: PlanInputs, ranked: RoutableModel[]): RoutableModel[] {
+  const chain = inputs.space.hasFailoverChain ? eligible(inputs, inputs.space.failoverChain).models : [];
+  const all = uniqueById([first, ...chain, ...ranked]);
+  return all.slice(0, inputs.prepared.policies.max_switch_model_retries + 1);
+}
+
+async function planNamed(inputs: PlanInputs, name: string, scored: CandidateScore[]): Promise<ModelPlan> {
+  const model = inputs.space.models.find((m) => m.model === name || `${m.provider}/${m.namespace}` === name);
+  if (!model) {
+    if (await inputs.modelExists(name)) throw new ApiError('model_not_available', `Model '${name}' is not active in this Space.`, 'model');
+    throw new ApiError('not_found', `Model '${name}' does not exist.`, 'model');
+  }
+  if (!inputs.registry.resolve(model.provider)) {
+    throw new ApiError('model_not_available', `Model '${name}' is unavailable: its provider '${model.provider}' is not configured.`, 'model');
+  }
+  const reason = exclusionReason(model, inputs.profile, { ...limitsOf(inputs), maxCost: null });
+  if (reason) throw new ApiError('model_not_available', `Model '${name}' cannot take this request: ${reason}.`, 'model');
+  const warnings = isDeprecated(model, inputs.now) ? [`Model '${name}' is deprecated${model.until ? ` and will be retired on ${model.until.toISOString().slice(0, 10)}` : ''}.`] : [];
+  const chain = inputs.space.hasFailoverChain ? eligible(inputs, inputs.space.failoverChain).models : [];
+  const attempts = uniqueById([model, ...chain]).slice(0, inputs.prepared.policies.max_switch_model_retries + 1);
+  return { attempts, scores: { best_models: scored.slice(0, 3).map((c) => c.model.model), candidates: scored.map(view) }, score: scored.find((c) => c.model.id === model.id)?.score ?? 0, warnings };
+}
+
+/** Named model if the request names one, else the best-scored eligible models. */
+export async function planModels(inputs: PlanInputs): Promise<ModelPlan> {
+  const { models, reasons } = eligible(inputs, inputs.space.models);
+  const scored = scoreCandidates(models, inputs.profile, { ...inputs.scoring, weights: inputs.prepared.weights });
+  if (inputs.prepared.requestedModel !== null) return planNamed(inputs, inputs.prepared.requestedModel, scored);
+  const best = scored[0];
+  if (!best) {
+    const why = reasons.length > 0 ? ` (${reasons.slice(0, 5).join('; ')})` : ' (no model is active)';
+    throw new ApiError('model_not_available', `No model of this Space can take this request${why}.`, 'model');
+  }
+  return {
+    attempts: withAlternatives(best.model, inputs, scored.map((c) => c.model)),
+    scores: { best_models: scored.slice(0, 3).map((c) => c.model.model), candidates: scored.map(view) },
+    score: best.score,
+    warnings: [],
+  };
+}

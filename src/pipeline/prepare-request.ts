@@ -1,0 +1,117 @@
+import type { ChatMessage, ChatRequest, ResponseFormat } from '../domain/chat';
+import { ApiError } from '../errors/api-error';
+import { mergeFeatureFlags, type FeatureFlags } from '../completions/feature-flags';
+import type { CompletionJob } from '../queue/payloads';
+import type { Policies, Weights } from '../schemas/apps';
+import { assistantConfigSchema, type AssistantConfig } from '../schemas/assistants';
+import type { CompletionRequest } from '../schemas/chat-completions';
+import type { CompletionSources } from '../store/completion-sources';
+import { turnsToMessages } from './conversation-turns';
+import type { SpaceContext } from './space-context';
+
+/** A request with the Space's, the assistant's and the conversation's contributions merged in. */
+export interface PreparedCompletion {
+  /** `model` is filled in per attempt with the provider's name for the model. */
+  chat: Omit<ChatRequest, 'model'>;
+  /** The model the caller (or the assistant) named; null asks for automatic selection. */
+  requestedModel: string | null;
+  weights: Weights;
+  policies: Policies;
+  flags: FeatureFlags;
+  labels: Record<string, string | number | boolean>;
+  plugins: string[];
+  stream: boolean;
+}
+
+/** Request fields Switchyard interprets; the rest pass through to OpenAI-compatible upstreams. */
+const KNOWN_FIELDS = new Set([
+  'model', 'messages', 'max_tokens', 'max_completion_tokens', 'temperature', 'top_p', 'n', 'logprobs', 'best_of', 'stream',
+  'stream_options', 'stop', 'presence_penalty', 'frequency_penalty', 'logit_bias', 'tools', 'tool_choice', 'response_format',
+  'seed', 'user', 'assistant_id', 'assistant_version_id', 'conversation_id', 'parent_request_id', 'plugins', 'images', 'files',
+  'custom_headers',
+]);
+
+function extraFields(request: CompletionRequest): Record<string, unknown> | undefined {
+  const extra = Object.fromEntries(Object.entries(request).filter(([key]) => !KNOWN_FIELDS.has(key)));
+  return Object.keys(extra).length > 0 ? extra : undefined;
+}
+
+async function assistantOf(job: CompletionJob, space: SpaceContext, sources: CompletionSources): Promise<AssistantConfig | null> {
+  const assistantId = job.request.assistant_id ?? space.settings.assistant_id;
+  if (!assistantId) return null;
+  const versionId = job.request.assistant_version_id ?? (job.request.assistant_id ? null : space.settings.assistant_version_id);
+  const found = await sources.assistantConfig(space.id, assistantId, versionId);
+  const param = job.request.assistant_id ? 'assistant_id' : 'settings.assistant_id';
+  if (!found) throw new ApiError('invalid_value', 'No such assistant (or version) in this Space.', param);
+  const parsed = assistantConfigSchema.nullable().safeParse(found.config);
+  return parsed.success ? parsed.data : null;
+}
+
+async function historyOf(job: CompletionJob, space: SpaceContext, sources: CompletionSources): Promise<ChatMessage[]> {
+  const conversationId = job.request.conversation_id;
+  if (!conversationId) return [];
+  if (!(await sources.conversationExists(space.id, conversationId))) throw ApiError.notFound('Conversation', 'conversation_id');
+  return turnsToMessages(await sources.history(conversationId));
+}
+
+/** System instructions go first unless the request brings its own. */
+function withInstructions(messages: ChatMessage[], instructions: string | null | undefined): ChatMessage[] {
+  const hasSystem = messages.some((m) => m.role === 'system' || m.role === 'developer');
+  return instructions && !hasSystem ? [{ role: 'system', content: instructions }, ...messages] : messages;
+}
+
+/** Earlier turns go after the leading system messages and before the new ones. */
+function withHistory(messages: ChatMessage[], history: ChatMessage[]): ChatMessage[] {
+  if (history.length === 0) return messages;
+  const leading = messages.findIndex((m) => m.role !== 'system' && m.role !== 'developer');
+  const split = leading === -1 ? messages.length : leading;
+  return [...messages.slice(0, split), ...history, ...messages.slice(split)];
+}
+
+function stopOf(stop: CompletionRequest['stop']): string[] | undefined {
+  if (stop === undefined || stop === null || stop === '') return undefined;
+  return typeof stop === 'string' ? [stop] : stop.filter((s) => s !== '');
+}
+
+export interface PrepareInputs {
+  job: CompletionJob;
+  space: SpaceContext;
+  sources: CompletionSources;
+  autoModelName: string;
+}
+
+export async function prepareCompletion({ job, space, sources, autoModelName }: PrepareInputs): Promise<PreparedCompletion> {
+  const { request } = job;
+  const [assistant, history] = [await assistantOf(job, space, sources), await historyOf(job, space, sources)];
+  const overrides = request.custom_headers ?? {};
+  const policies: Policies = { ...space.policies, ...overrides.policies };
+  policies.privacy_level = Math.max(space.policies.privacy_level, overrides.policies?.privacy_level ?? 1);
+  const named = request.model ?? assistant?.model ?? null;
+  const messages = withHistory(withInstructions(request.messages as ChatMessage[], assistant?.instructions ?? space.settings.instructions), history);
+  return {
+    chat: {
+      messages,
+      max_tokens: request.max_tokens ?? request.max_completion_tokens ?? assistant?.max_tokens ?? space.settings.max_tokens ?? undefined,
+      temperature: request.temperature ?? assistant?.temperature ?? space.settings.temperature ?? undefined,
+      top_p: request.top_p ?? assistant?.top_p,
+      n: request.n,
+      stop: stopOf(request.stop),
+      presence_penalty: request.presence_penalty,
+      frequency_penalty: request.frequency_penalty,
+      logit_bias: request.logit_bias,
+      tools: request.tools?.map((tool) => ({ ...tool, function: { ...tool.function, strict: tool.function.strict ?? undefined } })),
+      tool_choice: request.tool_choice,
+      response_format: (request.response_format ?? assistant?.response_format) as ResponseFormat | undefined,
+      seed: request.seed,
+      user: request.user,
+      extra: extraFields(request),
+    },
+    requestedModel: named === null || named === autoModelName ? null : named,
+    weights: { ...space.weights, ...overrides.weights },
+    policies,
+    flags: mergeFeatureFlags(job.headerFlags, overrides.feature_flags),
+    labels: overrides.labels ?? {},
+    plugins: [...new Set([...(assistant?.plugins ?? []), ...(request.plugins ?? [])])],
+    stream: request.stream,
+  };
+}

@@ -1,0 +1,95 @@
+import { z } from 'zod';
+import { TtlCache } from '../cache/ttl-cache';
+import type { RoutableModel } from '../domain/routable-model';
+import type { Model } from '../generated/prisma/client';
+import type { Policies, Settings, Weights } from '../schemas/apps';
+import { readPolicies, readSettings, readWeights } from '../services/apps/space-config';
+import type { Db } from '../store/db';
+
+/** A Space's configuration as a completion needs it. */
+export interface SpaceContext {
+  id: string;
+  orgId: string;
+  /** A sandbox Space: its requests are logged with `is_test`. */
+  isSandbox: boolean;
+  weights: Weights;
+  policies: Policies;
+  settings: Settings;
+  hasFailoverChain: boolean;
+  /** Active in the Space and not globally disabled, in catalog order. */
+  models: RoutableModel[];
+  failoverChain: RoutableModel[];
+  benchmark: RoutableModel | null;
+}
+
+const qualityProfile = z
+  .object({ overall: z.number().catch(0.5), categories: z.record(z.string(), z.number()).catch({}) })
+  .catch({ overall: 0.5, categories: {} });
+
+export function toRoutableModel(row: Model): RoutableModel {
+  return {
+    id: row.id,
+    model: row.model,
+    provider: row.provider,
+    namespace: row.namespace,
+    owner: row.owner,
+    at: row.at,
+    contextWindow: row.context_window,
+    promptTokenCost: row.prompt_token_cost,
+    completionTokenCost: row.completion_token_cost,
+    baseCost: row.base_cost,
+    supports: {
+      functions: row.supports_functions,
+      json: row.supports_json,
+      vision: row.supports_vision,
+      stream: row.supports_stream,
+      n: row.supports_n,
+      penalties: row.supports_penalties,
+    },
+    isGdpr: row.is_gdpr,
+    deprecatedOn: row.deprecated_on,
+    until: row.until,
+    quality: qualityProfile.parse(row.quality_profile),
+  };
+}
+
+async function load(db: Db, appId: string): Promise<SpaceContext | null> {
+  const app = await db.app.findUnique({
+    where: { id: appId },
+    include: {
+      models: { where: { active: true, model: { globally_disabled: false } }, include: { model: true } },
+      failover_chain: { orderBy: { position: 'asc' }, include: { model: true } },
+      benchmark_model: true,
+    },
+  });
+  if (!app) return null;
+  const models = app.models.map((link) => toRoutableModel(link.model)).sort((a, b) => a.model.localeCompare(b.model));
+  return {
+    id: app.id,
+    orgId: app.org_id,
+    isSandbox: app.sandbox_of !== null,
+    weights: readWeights(app.weights),
+    policies: readPolicies(app.policies),
+    settings: readSettings(app.settings),
+    hasFailoverChain: app.has_failover_chain,
+    models,
+    failoverChain: app.failover_chain.filter((link) => !link.model.globally_disabled).map((link) => toRoutableModel(link.model)),
+    benchmark: app.benchmark_model ? toRoutableModel(app.benchmark_model) : null,
+  };
+}
+
+/** Space contexts reused for a moment by the worker, so a busy Space costs one query per interval. */
+export class SpaceContextLoader {
+  private readonly cache: TtlCache<SpaceContext | null>;
+
+  constructor(
+    private readonly db: Db,
+    ttlMs: number,
+  ) {
+    this.cache = new TtlCache(ttlMs);
+  }
+
+  load(appId: string): Promise<SpaceContext | null> {
+    return this.cache.get(appId, () => load(this.db, appId));
+  }
+}

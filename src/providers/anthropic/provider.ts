@@ -1,0 +1,41 @@
+import type { ChatChunk, ChatRequest, ChatResult } from '../../domain/chat';
+import { readSse } from '../http/sse';
+import { postUpstream, readJson, type UpstreamResponse } from '../http/upstream-fetch';
+import type { Provider, ProviderContext } from '../types';
+import { anthropicErrorMessage } from './errors';
+import { messagesHeaders, messagesUrl, toMessagesRequest } from './request';
+import { toChatResult } from './response';
+import { AnthropicStreamTranslator } from './stream';
+
+const PROVIDER = 'anthropic';
+
+function post(request: ChatRequest, ctx: ProviderContext, stream: boolean): Promise<UpstreamResponse> {
+  return postUpstream({
+    provider: PROVIDER,
+    url: messagesUrl(ctx.baseUrl),
+    headers: messagesHeaders(ctx.apiKey),
+    body: toMessagesRequest(request, { stream }),
+    ctx,
+    errorMessage: anthropicErrorMessage,
+  });
+}
+
+/** Anthropic's Messages API (`POST /v1/messages`). Translation lives in request.ts, response.ts and stream.ts. */
+export const anthropicProvider: Provider = {
+  id: PROVIDER,
+
+  async chat(request: ChatRequest, ctx: ProviderContext): Promise<ChatResult> {
+    const upstream = await post(request, ctx, false);
+    return toChatResult(await readJson<unknown>(PROVIDER, upstream, ctx));
+  },
+
+  async *chatStream(request: ChatRequest, ctx: ProviderContext): AsyncIterable<ChatChunk> {
+    const upstream = await post(request, ctx, true);
+    const translator = new AnthropicStreamTranslator();
+    for await (const event of readSse(PROVIDER, upstream, ctx)) {
+      yield* translator.feed(event);
+      if (translator.done) break;
+    }
+    translator.end();
+  },
+};

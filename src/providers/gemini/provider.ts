@@ -1,0 +1,39 @@
+import type { ChatChunk, ChatRequest, ChatResult } from '../../domain/chat';
+import { postUpstream, readJson, type UpstreamResponse } from '../http/upstream-fetch';
+import { readSse } from '../http/sse';
+import { ProviderError } from '../provider-error';
+import type { Provider, ProviderContext } from '../types';
+import { geminiErrorMessage, refineGeminiError } from './errors';
+import { toGeminiCall } from './request';
+import { fromGeminiResponse } from './response';
+import { GeminiStreamState } from './stream';
+import type { GeminiResponse } from './wire';
+
+const PROVIDER = 'gemini';
+
+async function post(request: ChatRequest, ctx: ProviderContext, stream: boolean): Promise<UpstreamResponse> {
+  const call = toGeminiCall(request, { baseUrl: ctx.baseUrl, apiKey: ctx.apiKey, stream });
+  try {
+    return await postUpstream({ provider: PROVIDER, ...call, ctx, errorMessage: geminiErrorMessage });
+  } catch (err) {
+    throw err instanceof ProviderError ? refineGeminiError(err) : err;
+  }
+}
+
+async function chat(request: ChatRequest, ctx: ProviderContext): Promise<ChatResult> {
+  const upstream = await post(request, ctx, false);
+  const body = await readJson<GeminiResponse>(PROVIDER, upstream, ctx);
+  return fromGeminiResponse(body, request.model);
+}
+
+async function* chatStream(request: ChatRequest, ctx: ProviderContext): AsyncGenerator<ChatChunk> {
+  const upstream = await post(request, ctx, true);
+  const state = new GeminiStreamState();
+  for await (const event of readSse(PROVIDER, upstream, ctx)) {
+    yield* state.push(event.data);
+  }
+  yield* state.finish();
+}
+
+/** Google Gemini through its own API (`generateContent` / `streamGenerateContent`), not its OpenAI-compatible one. */
+export const geminiProvider: Provider = { id: PROVIDER, chat, chatStream };

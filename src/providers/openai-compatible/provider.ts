@@ -1,0 +1,39 @@
+import type { ChatChunk, ChatRequest, ChatResult } from '../../domain/chat';
+import { readSse } from '../http/sse';
+import { postUpstream, readJson, type UpstreamResponse } from '../http/upstream-fetch';
+import type { Provider, ProviderContext } from '../types';
+import { errorBodyMessage } from './errors';
+import { outgoingCall, type CallMode } from './request';
+import { chatResultOf } from './response';
+import { OpenAiStreamTranslator } from './stream';
+import type { OpenAiCompatibleVendor } from './vendors';
+
+/** The Provider for one OpenAI-compatible vendor: only I/O; translation lives in the pure modules beside it. */
+export class OpenAiCompatibleProvider implements Provider {
+  readonly id: string;
+
+  constructor(private readonly vendor: OpenAiCompatibleVendor) {
+    this.id = vendor.id;
+  }
+
+  async chat(request: ChatRequest, ctx: ProviderContext): Promise<ChatResult> {
+    const upstream = await this.post(request, ctx, 'whole');
+    return chatResultOf(this.id, await readJson<unknown>(this.id, upstream, ctx));
+  }
+
+  async *chatStream(request: ChatRequest, ctx: ProviderContext): AsyncGenerator<ChatChunk> {
+    const upstream = await this.post(request, ctx, 'stream');
+    const translator = new OpenAiStreamTranslator(this.vendor);
+    for await (const event of readSse(this.id, upstream, ctx)) {
+      yield* translator.push(event);
+      // Stop at [DONE] rather than wait for the server to close the connection.
+      if (translator.complete) break;
+    }
+    yield* translator.end();
+  }
+
+  private post(request: ChatRequest, ctx: ProviderContext, mode: CallMode): Promise<UpstreamResponse> {
+    const call = outgoingCall(this.vendor, request, { baseUrl: ctx.baseUrl, apiKey: ctx.apiKey, mode });
+    return postUpstream({ provider: this.id, ...call, ctx, errorMessage: errorBodyMessage });
+  }
+}

@@ -1,0 +1,128 @@
+import { sumUsage, type ChatChunk, type ChunkChoice, type ToolCallDelta, type Usage } from '../../domain/chat';
+import { ProviderError } from '../provider-error';
+import { streamCut, type SseEvent } from '../http/sse';
+import { errorInPayload } from './errors';
+import { argumentsText, contentText, finishReasonOf, isRecord, usageOf, type WireCompletion, type WireToolCall } from './wire';
+import type { OpenAiCompatibleVendor } from './vendors';
+
+/**
+ * Gives each streamed tool call delta its `index`. Most vendors send it; for those that do not, a new
+ * id starts a new call and a delta without id continues the last one.
+ */
+class ToolCallIndexer {
+  private readonly byId = new Map<string, number>();
+  private next = 0;
+  private last = -1;
+
+  indexOf(raw: WireToolCall, position: number): number {
+    const id = typeof raw.id === 'string' && raw.id !== '' ? raw.id : undefined;
+    let index: number;
+    if (typeof raw.index === 'number') index = raw.index;
+    else if (id !== undefined) index = this.byId.get(id) ?? this.next;
+    else index = this.last >= 0 ? this.last : position;
+    if (id !== undefined) this.byId.set(id, index);
+    this.next = Math.max(this.next, index + 1);
+    this.last = index;
+    return index;
+  }
+}
+
+/** What one choice index has shown so far. */
+interface ChoiceState {
+  tools: ToolCallIndexer;
+  hadToolCalls: boolean;
+  finished: boolean;
+}
+
+function toolCallDelta(raw: WireToolCall, index: number): ToolCallDelta {
+  const delta: ToolCallDelta = { index };
+  if (typeof raw.id === 'string' && raw.id !== '') {
+    delta.id = raw.id;
+    delta.type = 'function';
+  }
+  const name = typeof raw.function?.name === 'string' && raw.function.name !== '' ? raw.function.name : undefined;
+  const args = argumentsText(raw.function?.arguments);
+  if (name !== undefined || args !== undefined) delta.function = { ...(name !== undefined && { name }), ...(args !== undefined && { arguments: args }) };
+  return delta;
+}
+
+/**
+ * Translates one OpenAI-compatible SSE stream into ChatChunks, event by event, with no I/O: feed each
+ * event to `push`, then call `end` when the upstream body ends. Usage may come on any chunk (OpenAI's
+ * trailing usage chunk, Mistral's and DeepSeek's finish chunk, Groq's `x_groq`); the latest wins and
+ * is yielded last, on a chunk of its own.
+ */
+export class OpenAiStreamTranslator {
+  private readonly choices = new Map<number, ChoiceState>();
+  private usage: Usage | undefined;
+  private done = false;
+
+  constructor(private readonly vendor: Pick<OpenAiCompatibleVendor, 'id' | 'streamEnd'>) {}
+
+  /** True once `data: [DONE]` arrived: nothing after it matters. */
+  get complete(): boolean {
+    return this.done;
+  }
+
+  push(event: SseEvent): ChatChunk[] {
+    if (this.done) return [];
+    if (event.data.trim() === '[DONE]') {
+      this.done = true;
+      return [];
+    }
+    const payload = this.parse(event.data);
+    const error = errorInPayload(this.vendor.id, payload) ?? (event.event === 'error' ? errorInPayload(this.vendor.id, { error: payload }) : null);
+    if (error) throw error;
+    this.usage = usageOf(payload) ?? this.usage;
+    const raw = Array.isArray(payload.choices) ? payload.choices : [];
+    const choices = raw.flatMap((choice, position) => this.choiceOf(choice, position) ?? []);
+    return choices.length > 0 ? [{ choices }] : [];
+  }
+
+  /** The closing usage chunk; throws `stream_cut` when the stream ended before it was complete. */
+  end(): ChatChunk[] {
+    if (!this.done && !(this.vendor.streamEnd === 'done_or_finish' && this.allFinished())) throw streamCut(this.vendor.id);
+    // Zeros when the vendor reported no usage at all, as for a whole answer without `usage`.
+    return [{ choices: [], usage: this.usage ?? sumUsage(0, 0) }];
+  }
+
+  private allFinished(): boolean {
+    return this.choices.size > 0 && [...this.choices.values()].every((choice) => choice.finished);
+  }
+
+  private parse(data: string): WireCompletion {
+    try {
+      const parsed: unknown = JSON.parse(data);
+      if (isRecord(parsed)) return parsed as WireCompletion;
+    } catch {
+      // Reported below.
+    }
+    throw new ProviderError({ kind: 'invalid_response', provider: this.vendor.id, message: `${this.vendor.id} sent a stream event that is not a JSON object` });
+  }
+
+  private stateOf(index: number): ChoiceState {
+    let state = this.choices.get(index);
+    if (!state) this.choices.set(index, (state = { tools: new ToolCallIndexer(), hadToolCalls: false, finished: false }));
+    return state;
+  }
+
+  /** One wire choice as a ChunkChoice; null when it says nothing (the role-only opening delta). */
+  private choiceOf(raw: unknown, position: number): ChunkChoice | null {
+    if (!isRecord(raw)) return null;
+    const index = typeof raw.index === 'number' ? raw.index : position;
+    const state = this.stateOf(index);
+    const wire = isRecord(raw.delta) ? raw.delta : {};
+    const content = contentText(wire.content);
+    const calls = Array.isArray(wire.tool_calls) ? (wire.tool_calls.filter(isRecord) as WireToolCall[]) : [];
+    const deltas = calls.map((call, i) => toolCallDelta(call, state.tools.indexOf(call, i)));
+    state.hadToolCalls ||= deltas.length > 0;
+    const finish = finishReasonOf(raw.finish_reason, state.hadToolCalls);
+    state.finished ||= finish !== null;
+    const delta: ChunkChoice['delta'] = {};
+    if (content) delta.content = content;
+    if (deltas.length > 0) delta.tool_calls = deltas;
+    if (Object.keys(delta).length === 0 && finish === null) return null;
+    if (wire.role === 'assistant') delta.role = 'assistant';
+    return { index, delta, finish_reason: finish };
+  }
+}

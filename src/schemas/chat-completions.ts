@@ -1,0 +1,162 @@
+import { z } from 'zod';
+import { policiesPatch, weightsPatch } from './apps';
+import { PLUGIN_IDS } from './assistants';
+import { uuid } from './common';
+
+/**
+ * The chat completion request: OpenAI's fields plus Switchyard's. Known fields are typed and
+ * checked; unknown top-level fields are kept and passed on to OpenAI-compatible upstreams.
+ */
+const textPart = z.strictObject({ type: z.literal('text'), text: z.string() });
+const imagePart = z.strictObject({
+  type: z.literal('image_url'),
+  image_url: z.strictObject({ url: z.string().min(1), detail: z.enum(['auto', 'low', 'high']).optional() }),
+});
+const contentPart = z.discriminatedUnion('type', [textPart, imagePart]);
+
+const toolCall = z.object({
+  id: z.string().min(1),
+  type: z.literal('function'),
+  function: z.object({ name: z.string().min(1), arguments: z.string() }),
+});
+
+export const messageSchema = z
+  .object({
+    role: z.enum(['system', 'developer', 'user', 'assistant', 'tool']),
+    content: z.union([z.string(), z.array(contentPart), z.null()]).optional(),
+    name: z.string().optional(),
+    tool_calls: z.array(toolCall).optional(),
+    tool_call_id: z.string().optional(),
+  })
+  .superRefine((message, ctx) => {
+    if (message.role === 'tool' && !message.tool_call_id) ctx.addIssue({ code: 'custom', message: 'a tool message needs tool_call_id', path: ['tool_call_id'] });
+    if (message.role !== 'assistant' && (message.content === undefined || message.content === null)) {
+      ctx.addIssue({ code: 'custom', message: `a ${message.role} message needs content`, path: ['content'] });
+    }
+  });
+
+const toolSchema = z.object({
+  type: z.literal('function'),
+  function: z.object({
+    name: z.string().regex(/^[a-zA-Z0-9_-]{1,64}$/, 'letters, digits, _ and -, at most 64'),
+    description: z.string().optional(),
+    parameters: z.record(z.string(), z.unknown()).optional(),
+    strict: z.boolean().nullable().optional(),
+  }),
+});
+
+const toolChoice = z.union([
+  z.enum(['none', 'auto', 'required']),
+  z.object({ type: z.literal('function'), function: z.object({ name: z.string().min(1) }) }),
+]);
+
+const responseFormat = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('text') }),
+  z.object({ type: z.literal('json_object') }),
+  z.object({
+    type: z.literal('json_schema'),
+    json_schema: z.object({
+      name: z.string().min(1),
+      description: z.string().optional(),
+      schema: z.record(z.string(), z.unknown()).optional(),
+      strict: z.boolean().nullable().optional(),
+    }),
+  }),
+]);
+
+export const FEATURE_FLAGS = ['citations', 'auto_tools', 'smart_learn'] as const;
+export type FeatureFlag = (typeof FEATURE_FLAGS)[number];
+
+export const customHeadersSchema = z.strictObject({
+  labels: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).optional(),
+  headers: z.record(z.string(), z.string()).optional(),
+  weights: weightsPatch.optional(),
+  policies: policiesPatch.optional(),
+  feature_flags: z.partialRecord(z.enum(FEATURE_FLAGS), z.boolean()).optional(),
+});
+export type CustomHeaders = z.infer<typeof customHeadersSchema>;
+
+export const completionRequestSchema = z
+  .looseObject({
+    model: z.string().min(1).max(200).optional(),
+    messages: z.array(messageSchema).min(1),
+    max_tokens: z.number().int().positive().optional(),
+    max_completion_tokens: z.number().int().positive().optional(),
+    temperature: z.number().min(0).max(2).optional(),
+    top_p: z.number().min(0).max(1).optional(),
+    n: z.number().int().min(1).max(16).optional(),
+    logprobs: z.union([z.boolean(), z.number().int().min(0).max(20)]).optional(),
+    best_of: z.number().int().min(1).max(16).optional(),
+    stream: z.boolean().default(false),
+    stream_options: z.strictObject({ include_usage: z.boolean().optional() }).nullable().optional(),
+    stop: z.union([z.string(), z.array(z.string()).max(4)]).nullable().optional(),
+    presence_penalty: z.number().min(-2).max(2).optional(),
+    frequency_penalty: z.number().min(-2).max(2).optional(),
+    logit_bias: z.record(z.string(), z.number().min(-100).max(100)).optional(),
+    tools: z.array(toolSchema).max(128).optional(),
+    tool_choice: toolChoice.optional(),
+    response_format: responseFormat.optional(),
+    seed: z.number().int().optional(),
+    user: z.string().optional(),
+    assistant_id: uuid.optional(),
+    assistant_version_id: uuid.optional(),
+    conversation_id: uuid.optional(),
+    parent_request_id: uuid.optional(),
+    plugins: z.array(z.enum(PLUGIN_IDS)).optional(),
+    images: z.array(z.string()).optional(),
+    files: z.array(z.string()).optional(),
+    custom_headers: customHeadersSchema.optional(),
+  })
+  .meta({ id: 'CompletionRequest' });
+export type CompletionRequest = z.infer<typeof completionRequestSchema>;
+
+const costs = z.object({ total_tokens: z.number(), prompt_tokens: z.number(), completion_tokens: z.number() });
+const candidateScore = z.object({
+  model: z.string(),
+  provider: z.string(),
+  score: z.number(),
+  quality: z.number(),
+  cost: z.number().describe('Estimated USD for this request.'),
+  latency: z.number().describe('Expected latency, ms.'),
+});
+
+export const completionMetadataSchema = z.object({
+  app_id: z.string(),
+  model: z.object({ model: z.string(), namespace: z.string(), provider: z.string(), owner: z.string(), at: z.string() }),
+  costs,
+  cost_savings: costs,
+  generated_artifacts: z.object({ items: z.array(z.unknown()) }),
+  search_results: z.object({ items: z.array(z.unknown()) }),
+  latency: z.number().describe('Milliseconds the model took to answer.'),
+  labels: z.record(z.string(), z.unknown()),
+  error: z.string(),
+  scores: z.object({ best_models: z.array(z.string()), candidates: z.array(candidateScore) }),
+  score: z.number(),
+  temperature: z.number().nullable(),
+  max_tokens: z.number().int().nullable(),
+  status_code: z.number().int(),
+  retries: z.number().int(),
+  extra: z.record(z.string(), z.unknown()),
+  warning: z.string(),
+});
+export type CompletionMetadata = z.infer<typeof completionMetadataSchema>;
+
+export const completionResponseSchema = z
+  .object({
+    id: z.string().describe('The id of the request log.'),
+    object: z.literal('chat.completion'),
+    model: z.string(),
+    created: z.number().int(),
+    choices: z.array(
+      z.object({
+        index: z.number().int(),
+        message: z.object({ role: z.literal('assistant'), content: z.string().nullable(), tool_calls: z.array(toolCall).optional() }),
+        finish_reason: z.string().nullable(),
+        logprobs: z.null(),
+      }),
+    ),
+    usage: z.object({ prompt_tokens: z.number().int(), completion_tokens: z.number().int(), total_tokens: z.number().int() }),
+    metadata: completionMetadataSchema,
+  })
+  .meta({ id: 'ChatCompletion' });
+export type CompletionResponse = z.infer<typeof completionResponseSchema>;

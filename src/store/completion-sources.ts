@@ -1,0 +1,43 @@
+import type { Prisma } from '../generated/prisma/client';
+import type { Db } from './db';
+
+/** Earlier turns replayed into a conversation, at most. */
+export const MAX_HISTORY_TURNS = 50;
+
+export interface StoredTurn {
+  payload: Prisma.JsonValue;
+  response: Prisma.JsonValue;
+}
+
+/** Reads what a completion builds on: assistants' configurations and a conversation's earlier turns. */
+export class CompletionSources {
+  constructor(private readonly db: Db) {}
+
+  /** The config of the assistant's given version, or of its newest one; null when the assistant is not in this Space. */
+  async assistantConfig(appId: string, assistantId: string, versionId: string | null): Promise<{ config: Prisma.JsonValue } | null> {
+    const assistant = await this.db.assistant.findFirst({
+      where: { id: assistantId, app_id: appId },
+      select: { versions: { where: versionId ? { id: versionId } : {}, orderBy: { version: 'desc' }, take: 1, select: { assistant_config: true } } },
+    });
+    const version = assistant?.versions[0];
+    return assistant && version ? { config: version.assistant_config } : null;
+  }
+
+  conversationExists(appId: string, conversationId: string): Promise<boolean> {
+    return this.db.conversation.count({ where: { id: conversationId, app_id: appId, deleted_on: null } }).then((n) => n > 0);
+  }
+
+  /**
+   * The conversation's answered turns, oldest first. Only privacy level 1 turns keep their text, so
+   * only they can be replayed.
+   */
+  async history(conversationId: string): Promise<StoredTurn[]> {
+    const rows = await this.db.log.findMany({
+      where: { conversation_id: conversationId, parent_id: null, privacy_level: 1, status_code: 200 },
+      orderBy: { timestamp: 'desc' },
+      take: MAX_HISTORY_TURNS,
+      select: { payload: true, response: true },
+    });
+    return rows.reverse();
+  }
+}
