@@ -1,3 +1,5 @@
+import { randomUUID } from 'node:crypto';
+import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { Config } from './config/schema';
 import { createQueues } from './queue/queues';
@@ -15,6 +17,7 @@ export function connectInfrastructure(config: Readonly<Config>, logger: Logger):
   const redis = createRedis(config.redisUrl);
   redis.on('error', (err) => logger.warn({ err }, 'redis connection error'));
   const queues = createQueues(redis, config.redisPrefix);
+  const extraConnections: Redis[] = [];
   for (const queue of queues.all()) queue.on('error', (err) => logger.warn({ err, queue: queue.name }, 'queue connection error'));
   return {
     config,
@@ -22,8 +25,16 @@ export function connectInfrastructure(config: Readonly<Config>, logger: Logger):
     db,
     redis,
     queues,
+    instanceId: randomUUID(),
+    dedicatedRedis: () => {
+      const connection = redis.duplicate({ lazyConnect: true });
+      connection.on('error', (err) => logger.warn({ err }, 'redis connection error'));
+      extraConnections.push(connection);
+      return connection;
+    },
     close: async () => {
       await queues.close();
+      extraConnections.forEach((connection) => connection.disconnect());
       redis.disconnect();
       await db.$disconnect();
     },

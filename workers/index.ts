@@ -1,6 +1,7 @@
 import { Worker, type Processor } from 'bullmq';
 import { QUEUE_NAMES, type QueueName } from '../src/queue/names';
 import type { Services } from '../src/services/container';
+import { completionProcessing } from './completions';
 import { promptReviewProcessor } from './prompt-review';
 import { sandboxSyncProcessor } from './sandbox-sync';
 
@@ -15,15 +16,17 @@ interface WorkerSpec {
   concurrency: number;
 }
 
-function workerSpecs(services: Services): WorkerSpec[] {
+function workerSpecs(services: Services, completions: Processor): WorkerSpec[] {
   return [
+    { name: QUEUE_NAMES.completions, processor: completions, concurrency: services.config.completionConcurrency },
     { name: QUEUE_NAMES.promptReview, processor: promptReviewProcessor(services) as Processor, concurrency: 4 },
     { name: QUEUE_NAMES.sandboxSync, processor: sandboxSyncProcessor(services) as Processor, concurrency: 2 },
   ];
 }
 
 export function startWorkers(services: Services): RunningWorkers {
-  const workers = workerSpecs(services).map(
+  const completions = completionProcessing(services);
+  const workers = workerSpecs(services, completions.process as Processor).map(
     ({ name, processor, concurrency }) =>
       new Worker(name, processor, { connection: services.redis, prefix: services.config.redisPrefix, concurrency }),
   );
@@ -34,6 +37,7 @@ export function startWorkers(services: Services): RunningWorkers {
   return {
     close: async () => {
       await Promise.all(workers.map((worker) => worker.close()));
+      await completions.close();
     },
   };
 }

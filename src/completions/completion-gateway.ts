@@ -37,6 +37,7 @@ export class CompletionGateway {
 
   async run(job: CompletionJob, sink: CompletionSink, { signal, privacyLevel }: { signal: AbortSignal; privacyLevel: number }): Promise<void> {
     const { queue, listener } = this.options;
+    await listener.start();
     await new Promise<void>((resolve) => {
       const relay = new Relay(sink, () => finish());
       const finish = () => {

@@ -1,8 +1,10 @@
 import { Queue, type ConnectionOptions, type DefaultJobOptions } from 'bullmq';
 import { QUEUE_NAMES } from './names';
-import type { PromptReviewJob, SandboxSyncJob } from './payloads';
+import type { CompletionJob, PromptReviewJob, SandboxSyncJob } from './payloads';
 
 export interface Queues {
+  /** Per-job retention is set when a completion is added (privacy level 3 keeps nothing). */
+  completions: Queue<CompletionJob>;
   sandboxSync: Queue<SandboxSyncJob>;
   promptReview: Queue<PromptReviewJob>;
   all(): Queue[];
@@ -19,10 +21,12 @@ const KEEP_FINISHED: DefaultJobOptions = {
 
 export function createQueues(connection: ConnectionOptions, prefix: string): Queues {
   const options = { connection, prefix, defaultJobOptions: KEEP_FINISHED };
+  const completions = new Queue<CompletionJob>(QUEUE_NAMES.completions, { connection, prefix });
   const sandboxSync = new Queue<SandboxSyncJob>(QUEUE_NAMES.sandboxSync, options);
   const promptReview = new Queue<PromptReviewJob>(QUEUE_NAMES.promptReview, options);
-  const all = (): Queue[] => [sandboxSync as Queue, promptReview as Queue];
+  const all = (): Queue[] => [completions as Queue, sandboxSync as Queue, promptReview as Queue];
   return {
+    completions,
     sandboxSync,
     promptReview,
     all,

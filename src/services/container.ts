@@ -16,6 +16,8 @@ import { LogRepository } from '../store/logs';
 import { AssistantService } from './assistants/assistant-service';
 import { ConversationService } from './conversations/conversation-service';
 import { LogService } from './logs/log-service';
+import { buildCompletionIntake } from '../completions/build-intake';
+import type { CompletionIntake } from '../completions/completion-intake';
 import { checkReadiness, type ReadinessReport } from './readiness';
 
 export interface Infrastructure {
@@ -24,6 +26,10 @@ export interface Infrastructure {
   db: Db;
   redis: Redis;
   queues: Queues;
+  /** Identifies this process, e.g. in the name of its reply channel. */
+  instanceId: string;
+  /** A separate connection (for subscriptions), closed with the rest. */
+  dedicatedRedis(): Redis;
 }
 
 /** Everything the HTTP layer and the workers call, built once from the infrastructure. */
@@ -36,6 +42,7 @@ export interface Services extends Infrastructure {
   assistants: AssistantService;
   conversations: ConversationService;
   logs: LogService;
+  completions: CompletionIntake;
   readiness(): Promise<ReadinessReport>;
 }
 
@@ -55,6 +62,7 @@ export function buildServices(infra: Infrastructure): Services {
     }),
     appModels: new AppModelService(db),
     sandboxSync: new SandboxSync(db),
+    completions: buildCompletionIntake(infra),
     readiness: () => checkReadiness(db, redis),
   };
 }

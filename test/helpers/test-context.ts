@@ -1,6 +1,7 @@
 import type { Express } from 'express';
 import { buildApp } from '../../src/app';
 import { loadConfig } from '../../src/config/load';
+import type { Config } from '../../src/config/schema';
 import { connectInfrastructure } from '../../src/infrastructure';
 import { createLogger } from '../../src/logging/logger';
 import { buildServices, type Services } from '../../src/services/container';
@@ -20,8 +21,8 @@ export interface Tenant extends BootstrapResult {
 }
 
 /** The real app against the run's database and Redis prefix (see global-setup). */
-export function createTestContext(): TestContext {
-  const config = loadConfig();
+export function createTestContext(overrides: Partial<Config> = {}): TestContext {
+  const config = { ...loadConfig(), ...overrides };
   const logger = createLogger(config.logLevel);
   const infra = connectInfrastructure(config, logger);
   const services = buildServices(infra);

@@ -1,5 +1,6 @@
 import type { Services } from '../../services/container';
 import type { Route } from '../route';
+import { chatCompletionRoutes } from './chat-completions';
 import { promptRoutes } from './prompts';
 import { appRoutes } from './apps';
 import { appModelRoutes } from './app-models';
@@ -9,5 +10,7 @@ import { logRoutes } from './logs';
 
 /** Every authenticated API route, in the order the OpenAPI document lists them. */
 export function allRoutes(services: Services): Route[] {
-  return [...promptRoutes(services), ...appRoutes(services), ...appModelRoutes(services), ...assistantRoutes(services), ...conversationRoutes(services), ...logRoutes(services)];
+  return [
+    ...chatCompletionRoutes(services),
+    ...promptRoutes(services), ...appRoutes(services), ...appModelRoutes(services), ...assistantRoutes(services), ...conversationRoutes(services), ...logRoutes(services)];
 }

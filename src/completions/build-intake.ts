@@ -1,0 +1,24 @@
+import type { Infrastructure } from '../services/container';
+import { CompletionGateway } from './completion-gateway';
+import { CompletionIntake } from './completion-intake';
+import { RateLimiter } from './rate-limiter';
+import { replyChannel } from './replies';
+import { ReplyListener } from './reply-listener';
+import { SpaceLookup } from './space-lookup';
+
+/** How long the API reuses a Space's rate limit and state, in ms. */
+const SPACE_CACHE_MS = 2000;
+
+/** The API side of completions, wired to this process's reply channel. */
+export function buildCompletionIntake(infra: Infrastructure): CompletionIntake {
+  const { config, logger, redis, queues, db } = infra;
+  const channel = replyChannel(config.redisPrefix, infra.instanceId);
+  const listener = new ReplyListener(infra.dedicatedRedis(), channel, logger);
+  return new CompletionIntake({
+    spaces: new SpaceLookup(db, SPACE_CACHE_MS),
+    rateLimiter: new RateLimiter(redis, config.redisPrefix),
+    gateway: new CompletionGateway({ queue: queues.completions, listener, publisher: redis, prefix: config.redisPrefix, logger }),
+    replyChannel: channel,
+    timeoutMs: config.completionTimeoutMs,
+  });
+}

@@ -1,0 +1,118 @@
+import type { Logger } from 'pino';
+import { ZERO_COSTS } from '../accounting/costs';
+import type { Reply } from '../completions/replies';
+import { ApiError } from '../errors/api-error';
+import type { CompletionJob } from '../queue/payloads';
+import type { ProviderRegistry } from '../providers/registry';
+import type { LatencyTracker } from '../routing/latency-tracker';
+import { profileRequest } from '../routing/request-profile';
+import type { QualityEstimator } from '../routing/scorer';
+import type { CompletionSources } from '../store/completion-sources';
+import { NO_USAGE, type AttemptRecord } from './attempt-record';
+import { AttemptsExhausted } from './attempt-runner';
+import type { LogBatcher } from './log-batcher';
+import { logRowsFor, type RequestOutcome } from './log-rows';
+import { planModels } from './model-plan';
+import { prepareCompletion } from './prepare-request';
+import type { RunContext } from './run-context';
+import type { SpaceContext, SpaceContextLoader } from './space-context';
+import { streamCompletion } from './stream-completion';
+import { failureToApiError } from './upstream-failure';
+import { wholeCompletion } from './whole-completion';
+
+export interface RunnerDeps {
+  spaces: SpaceContextLoader;
+  sources: CompletionSources;
+  registry: ProviderRegistry;
+  latency: LatencyTracker;
+  quality: QualityEstimator;
+  logs: LogBatcher;
+  logger: Logger;
+  autoModelName: string;
+  upstreamTimeoutMs: number;
+  publish(channel: string, reply: Reply): Promise<void>;
+  /** Whether the organization can see a model of that name at all (for a precise error). */
+  modelExists(orgId: string, name: string): Promise<boolean>;
+}
+
+export interface RunSummary {
+  statusCode: number;
+  model: string | null;
+}
+
+/** Turns what went wrong into the client's error and the request's log. */
+function failure(err: unknown): { error: ApiError; records: AttemptRecord[] } {
+  if (err instanceof AttemptsExhausted) {
+    const allRateLimited = err.records.length > 0 && err.records.every((r) => r.error?.kind === 'rate_limited');
+    return { error: failureToApiError(err.last, { allRateLimited }), records: err.records };
+  }
+  if (err instanceof ApiError) return { error: err, records: [] };
+  throw err;
+}
+
+/** Worker side of a completion: prepare, plan, call, reply, log. */
+export class CompletionRunner {
+  constructor(private readonly deps: RunnerDeps) {}
+
+  async run(job: CompletionJob, signal: AbortSignal, run: string): Promise<RunSummary> {
+    const reply = (message: Reply) => this.deps.publish(job.replyTo, message);
+    const logger = this.deps.logger.child({ request_id: job.requestId, app_id: job.appId });
+    let space: SpaceContext | null = null;
+    let outcome: RequestOutcome;
+    try {
+      space = await this.deps.spaces.load(job.appId);
+      if (!space) throw ApiError.notFound('Space', 'Authorization');
+      outcome = await this.answer(job, { space, signal, run, reply, logger });
+    } catch (err) {
+      const { error, records } = failure(err);
+      await reply({ type: 'error', requestId: job.requestId, run, status: error.status, body: error.toBody(), headers: { ...error.headers } });
+      outcome = this.failureOutcome(job, space, { error, records });
+    }
+    // A Space deleted meanwhile has nothing left to attach a log to.
+    if (space) await this.writeLog(outcome, logger);
+    return { statusCode: outcome.statusCode, model: outcome.model?.model ?? null };
+  }
+
+  private async answer(job: CompletionJob, inputs: Pick<RunContext, 'space' | 'signal' | 'run' | 'reply' | 'logger'>): Promise<RequestOutcome> {
+    const { space } = inputs;
+    const prepared = await prepareCompletion({ job, space, sources: this.deps.sources, autoModelName: this.deps.autoModelName });
+    const profile = profileRequest({ ...prepared.chat, model: '' });
+    const plan = await planModels({
+      prepared,
+      space,
+      profile,
+      registry: this.deps.registry,
+      scoring: { weights: prepared.weights, quality: this.deps.quality, expectedLatency: (model) => this.deps.latency.expected(model.id) },
+      now: new Date(),
+      modelExists: (name) => this.deps.modelExists(job.orgId, name),
+    });
+    const warnings = prepared.plugins.length > 0 ? [`Plugins are not available in this version and were not run: ${prepared.plugins.join(', ')}.`] : [];
+    const ctx: RunContext = { ...inputs, job, prepared, plan, registry: this.deps.registry, latency: this.deps.latency, upstreamTimeoutMs: this.deps.upstreamTimeoutMs, warnings };
+    return prepared.stream ? streamCompletion(ctx, profile.promptTokens) : wholeCompletion(ctx);
+  }
+
+  private failureOutcome(job: CompletionJob, space: SpaceContext | null, { error, records }: { error: ApiError; records: AttemptRecord[] }): RequestOutcome {
+    const privacyLevel = Math.max(space?.policies.privacy_level ?? 1, job.request.custom_headers?.policies?.privacy_level ?? 1);
+    return {
+      job,
+      privacyLevel,
+      isTest: space?.isSandbox ?? false,
+      model: records.at(-1)?.model ?? null,
+      statusCode: error.status,
+      response: error.toBody(),
+      responseText: '',
+      usage: NO_USAGE,
+      costs: ZERO_COSTS,
+      savings: ZERO_COSTS,
+      latencyMs: -1,
+      labels: job.request.custom_headers?.labels ?? {},
+      records,
+    };
+  }
+
+  private async writeLog(outcome: RequestOutcome, logger: Logger): Promise<void> {
+    const rows = logRowsFor(outcome);
+    if (!rows) return;
+    await this.deps.logs.write(rows).catch((err: unknown) => logger.error({ err }, 'request log lost'));
+  }
+}

@@ -1,0 +1,20 @@
+/** What stands in for masked text at privacy level 2. */
+export const MASK = '[masked]';
+
+export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+
+/** Keys whose string values (or arrays of strings) carry what the user or the model said. */
+const CONTENT_KEYS = new Set(['content', 'text', 'arguments', 'url', 'refusal', 'images', 'files', 'instructions']);
+
+/**
+ * A copy with every piece of conversation text replaced by MASK, keeping the structure (roles, tool
+ * names, parameters, usage), so a log at privacy level 2 still shows what kind of request it was.
+ */
+export function maskContent(value: unknown, key?: string): Json {
+  if (typeof value === 'string') return key !== undefined && CONTENT_KEYS.has(key) ? MASK : value;
+  if (Array.isArray(value)) return value.map((item) => maskContent(item, key));
+  if (value !== null && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).map(([inner, item]) => [inner, maskContent(item, inner)]));
+  }
+  return (value ?? null) as Json;
+}

@@ -1,0 +1,93 @@
+import type { ChatChunk, Usage } from '../domain/chat';
+import { ApiError } from '../errors/api-error';
+import { ProviderError } from '../providers/provider-error';
+import { countTokens } from '../text/token-count';
+import { statusOfError } from './attempt-record';
+import { isSubstantive, runAttempts, type Success } from './attempt-runner';
+import type { RequestOutcome } from './log-rows';
+import { buildMetadata, buildResponse, chunkData, finalChunkData, type ChunkIdentity } from './response-builder';
+import { attemptOptions, factsOf, successOutcome, type RunContext } from './run-context';
+import { StreamAssembler } from './stream-assembler';
+
+interface OpenedStream {
+  /** Chunks read before (and including) the first one a client would see. */
+  head: ChatChunk[];
+  rest: AsyncIterator<ChatChunk>;
+}
+
+/** Opens a stream and reads up to its first substantive chunk: failures until then may still fail over. */
+async function open(stream: AsyncIterable<ChatChunk>): Promise<OpenedStream> {
+  const rest = stream[Symbol.asyncIterator]();
+  const head: ChatChunk[] = [];
+  for (;;) {
+    const next = await rest.next();
+    if (next.done) break;
+    head.push(next.value);
+    if (isSubstantive(next.value)) break;
+  }
+  return { head, rest };
+}
+
+async function* chunksOf(opened: OpenedStream): AsyncGenerator<ChatChunk> {
+  yield* opened.head;
+  for (;;) {
+    const next = await opened.rest.next();
+    if (next.done) return;
+    yield next.value;
+  }
+}
+
+/** Usage when the upstream reported none: counted from the prompt profile's text and the answer. */
+function usageOrEstimate(assembler: StreamAssembler, promptTokens: number): { usage: Usage; estimated: boolean } {
+  if (assembler.usage && assembler.usage.total_tokens > 0) return { usage: assembler.usage, estimated: false };
+  const completion = countTokens(assembler.text());
+  return { usage: { prompt_tokens: promptTokens, completion_tokens: completion, total_tokens: promptTokens + completion }, estimated: true };
+}
+
+/** Relays the stream; a failure after the first chunk ends it with an error event (no failover any more). */
+async function relay(ctx: RunContext, success: Success<OpenedStream>, assembler: StreamAssembler): Promise<ProviderError | null> {
+  const identity: ChunkIdentity = { requestId: ctx.job.requestId, created: Math.floor(ctx.job.receivedAt / 1000), model: success.model.model };
+  try {
+    for await (const chunk of chunksOf(success.value)) {
+      assembler.add(chunk);
+      if (chunk.choices.length > 0) await ctx.reply({ type: 'chunk', requestId: ctx.job.requestId, run: ctx.run, data: chunkData(identity, chunk) });
+    }
+    return null;
+  } catch (err) {
+    return err instanceof ProviderError ? err : new ProviderError({ kind: 'invalid_response', provider: success.model.provider, message: String(err) });
+  }
+}
+
+/** A streaming completion: retries and failover until the first chunk, then chunks relayed as they arrive. */
+export async function streamCompletion(ctx: RunContext, promptTokens: number): Promise<RequestOutcome> {
+  const success = await runAttempts(attemptOptions(ctx), async ({ provider, ctx: callCtx, request }) => ({
+    value: await open(provider.chatStream(request, callCtx)),
+    usage: { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 },
+  }));
+  const assembler = new StreamAssembler();
+  const broken = await relay(ctx, success, assembler);
+  const answering = success.records.at(-1);
+  const latencyMs = answering ? Date.now() - answering.startedAt : 0;
+  const { usage, estimated } = usageOrEstimate(assembler, promptTokens);
+  if (answering) Object.assign(answering, { latencyMs, usage, ...(broken ? { statusCode: statusOfError(broken), error: broken } : {}) });
+  const facts = factsOf(ctx, {
+    model: success.model,
+    usage,
+    records: success.records,
+    dropped: success.dropped,
+    latencyMs,
+    extraWarnings: estimated ? ['The provider reported no usage; token counts are estimated.'] : [],
+  });
+  const choices = assembler.choices();
+  if (broken) {
+    const error = new ApiError('upstream_error', `The provider ${broken.provider} broke off the stream (${broken.kind}).`);
+    await ctx.reply({ type: 'error', requestId: ctx.job.requestId, run: ctx.run, status: error.status, body: error.toBody() });
+    const failed = { ...facts, statusCode: statusOfError(broken), error: broken.message };
+    return successOutcome(ctx, failed, { response: { ...buildResponse(failed, choices), error: error.toBody().error }, choices, records: success.records });
+  }
+  ctx.latency.record(success.model.id, latencyMs);
+  const identity = { requestId: ctx.job.requestId, created: facts.created, model: success.model.model };
+  await ctx.reply({ type: 'chunk', requestId: ctx.job.requestId, run: ctx.run, data: finalChunkData(identity, usage, buildMetadata(facts)) });
+  await ctx.reply({ type: 'done', requestId: ctx.job.requestId, run: ctx.run });
+  return successOutcome(ctx, facts, { response: buildResponse(facts, choices), choices, records: success.records });
+}

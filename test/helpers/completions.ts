@@ -1,0 +1,56 @@
+import request from 'supertest';
+import type { Express } from 'express';
+import { startWorkers, type RunningWorkers } from '../../workers/index';
+import type { Config } from '../../src/config/schema';
+import type { Simulator } from '../simulator/server';
+import { createTestContext, type Tenant, type TestContext } from './test-context';
+
+export interface CompletionsHarness extends TestContext {
+  workers: RunningWorkers;
+}
+
+/** Providers pointed at the simulator, each with a key, so their catalog models are available. */
+export function simulatedProviders(sim: Simulator): Config['providers'] {
+  const openAiLike = { apiKey: 'sim-key', baseUrl: sim.baseUrls.openai };
+  return {
+    openai: openAiLike,
+    anthropic: { apiKey: 'sim-key', baseUrl: sim.baseUrls.anthropic },
+    gemini: { apiKey: 'sim-key', baseUrl: sim.baseUrls.gemini },
+    mistral: openAiLike,
+    groq: openAiLike,
+    together: openAiLike,
+    deepseek: openAiLike,
+    fireworks: openAiLike,
+    xai: openAiLike,
+    openrouter: openAiLike,
+    ollama: { baseUrl: sim.baseUrls.openai },
+    vllm: { baseUrl: sim.baseUrls.openai },
+  };
+}
+
+/** The app and the workers in this process, as `SWITCHYARD_ROLE=all` runs them. */
+export function startCompletionsHarness(overrides: Partial<Config> = {}): CompletionsHarness {
+  const ctx = createTestContext({ upstreamTimeoutMs: 2000, ...overrides });
+  const workers = startWorkers(ctx.services);
+  return {
+    ...ctx,
+    workers,
+    close: async () => {
+      await workers.close();
+      await ctx.close();
+    },
+  };
+}
+
+/** Switches catalog models on (or off) in the tenant's Space, by name. */
+export async function setModels(app: Express, tenant: Tenant, names: Record<string, boolean>): Promise<Record<string, string>> {
+  const listing = await request(app).get(`/v1/apps/${tenant.app_id}/models`).set(tenant.auth).expect(200);
+  const ids: Record<string, string> = {};
+  for (const [name, active] of Object.entries(names)) {
+    const model = (listing.body.base_model_settings as { id: string; model: string }[]).find((m) => m.model === name);
+    if (!model) throw new Error(`no catalog model ${name}`);
+    ids[name] = model.id;
+    await request(app).put(`/v1/apps/${tenant.app_id}/models/${model.id}`).set(tenant.auth).send({ active }).expect(200);
+  }
+  return ids;
+}

@@ -1,0 +1,61 @@
+import { randomUUID } from 'node:crypto';
+import type { Job } from 'bullmq';
+import { Cancellations } from '../src/completions/cancellations';
+import { ApiError } from '../src/errors/api-error';
+import { CompletionRunner, type RunSummary } from '../src/pipeline/completion-runner';
+import { LogBatcher } from '../src/pipeline/log-batcher';
+import { SpaceContextLoader } from '../src/pipeline/space-context';
+import { createProviderRegistry } from '../src/providers/registry';
+import type { CompletionJob } from '../src/queue/payloads';
+import { LatencyTracker } from '../src/routing/latency-tracker';
+import { catalogQuality } from '../src/routing/scorer';
+import type { Services } from '../src/services/container';
+import { CompletionSources } from '../src/store/completion-sources';
+
+/** How long a worker reuses a Space's configuration and models, in ms. */
+const SPACE_CONTEXT_MS = 2000;
+
+export interface CompletionProcessing {
+  process(job: Job<CompletionJob>): Promise<RunSummary>;
+  close(): Promise<void>;
+}
+
+/** Everything a completion worker needs, built once per process. */
+export function completionProcessing(services: Services): CompletionProcessing {
+  const { db, redis, config, logger } = services;
+  const cancellations = new Cancellations(services.dedicatedRedis(), config.redisPrefix);
+  const logs = new LogBatcher(db, logger);
+  const runner = new CompletionRunner({
+    spaces: new SpaceContextLoader(db, SPACE_CONTEXT_MS),
+    sources: new CompletionSources(db),
+    registry: createProviderRegistry(config),
+    latency: new LatencyTracker(),
+    quality: catalogQuality,
+    logs,
+    logger,
+    autoModelName: config.autoModelName,
+    upstreamTimeoutMs: config.upstreamTimeoutMs,
+    publish: async (channel, reply) => {
+      await redis.publish(channel, JSON.stringify(reply));
+    },
+    modelExists: async (orgId, name) =>
+      (await db.model.count({ where: { model: name, OR: [{ app_id: null, org_id: null, is_public: true }, { org_id: orgId }] } })) > 0,
+  });
+  return {
+    async process(job) {
+      await cancellations.start();
+      const { signal, release } = cancellations.track(job.data.requestId);
+      try {
+        if (Date.now() > job.data.deadline) {
+          const error = new ApiError('timeout', 'The completion waited in the queue past its deadline.');
+          await redis.publish(job.data.replyTo, JSON.stringify({ type: 'error', requestId: job.data.requestId, run: 'expired', status: error.status, body: error.toBody() }));
+          return { statusCode: error.status, model: null };
+        }
+        return await runner.run(job.data, signal, randomUUID());
+      } finally {
+        release();
+      }
+    },
+    close: () => logs.close(),
+  };
+}
