@@ -1,0 +1,107 @@
+import pino from 'pino';
+import type { ChatResult } from '../../src/domain/chat';
+import { AttemptsExhausted, runAttempts, type AttemptOptions } from '../../src/pipeline/attempt-runner';
+import type { PreparedCompletion } from '../../src/pipeline/prepare-request';
+import { ProviderError, type ProviderErrorKind } from '../../src/providers/provider-error';
+import type { Provider } from '../../src/providers/types';
+import { routable } from '../helpers/routable-model';
+
+const prepared: PreparedCompletion = {
+  chat: { messages: [{ role: 'user', content: 'hi' }] },
+  requestedModel: null,
+  weights: { cost: 0.3, latency: 0.3, quality: 0.4 },
+  policies: { privacy_level: 1, max_cost: null, max_switch_model_retries: 2, max_same_model_retries: 2, optimize_internal_requests: 0, prompt_id: null },
+  flags: {},
+  labels: {},
+  plugins: [],
+  stream: false,
+};
+
+const ok: ChatResult = { upstreamId: 'u', model: 'x', choices: [], usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 } };
+const fail = (kind: ProviderErrorKind, retryAfterMs?: number) => new ProviderError({ kind, provider: 'p', message: kind, retryAfterMs });
+
+/** Answers each call with the next scripted outcome for the model it was asked for. */
+function scripted(script: Record<string, (ProviderError | 'ok')[]>) {
+  const calls: string[] = [];
+  const provider: Provider = {
+    id: 'p',
+    chat: async (request) => {
+      calls.push(request.model);
+      const next = script[request.model]?.shift() ?? 'ok';
+      if (next === 'ok') return ok;
+      throw next;
+    },
+    chatStream: () => {
+      throw new Error('not used');
+    },
+  };
+  return { provider, calls };
+}
+
+function options(provider: Provider, overrides: Partial<AttemptOptions> = {}) {
+  const waits: number[] = [];
+  const opts: AttemptOptions = {
+    prepared,
+    attempts: [routable({ id: 'a', model: 'a', namespace: 'a' }), routable({ id: 'b', model: 'b', namespace: 'b' })],
+    maxSameModelRetries: 2,
+    registry: { resolve: () => ({ provider, apiKey: 'k', baseUrl: 'http://x' }) },
+    signal: new AbortController().signal,
+    upstreamTimeoutMs: 1000,
+    deadline: Date.now() + 60_000,
+    logger: pino({ level: 'silent' }),
+    sleep: async (ms) => {
+      waits.push(ms);
+    },
+    ...overrides,
+  };
+  return { opts, waits };
+}
+
+const call = async ({ provider, ctx, request }: Parameters<Parameters<typeof runAttempts<ChatResult>>[1]>[0]) => {
+  const result = await provider.chat(request, ctx);
+  return { value: result, usage: result.usage };
+};
+
+describe('runAttempts', () => {
+  it('retries the same model with growing backoff, then succeeds', async () => {
+    const { provider, calls } = scripted({ a: [fail('server_error'), fail('timeout')] });
+    const { opts, waits } = options(provider);
+    const success = await runAttempts(opts, call);
+    expect(calls).toEqual(['a', 'a', 'a']);
+    expect(waits).toEqual([250, 500]);
+    expect(success.model.model).toBe('a');
+    expect(success.records.map((r) => r.statusCode)).toEqual([500, 504, 200]);
+  });
+
+  it('honours a longer Retry-After, and switches model when it is too long', async () => {
+    const { provider, calls } = scripted({ a: [fail('rate_limited', 2000), fail('rate_limited', 60_000)] });
+    const { opts, waits } = options(provider);
+    const success = await runAttempts(opts, call);
+    expect(waits).toEqual([2000]);
+    expect(calls).toEqual(['a', 'a', 'b']);
+    expect(success.model.model).toBe('b');
+  });
+
+  it('fails over after the same-model retries are spent', async () => {
+    const { provider, calls } = scripted({ a: [fail('server_error'), fail('server_error'), fail('server_error')] });
+    const success = await runAttempts(options(provider).opts, call);
+    expect(calls).toEqual(['a', 'a', 'a', 'b']);
+    expect(success.records).toHaveLength(4);
+  });
+
+  it('fails fast on errors that a retry cannot fix', async () => {
+    const { provider, calls } = scripted({ a: [fail('bad_request')] });
+    const error = await runAttempts(options(provider).opts, call).catch((err: unknown) => err);
+    expect(error).toBeInstanceOf(AttemptsExhausted);
+    expect((error as AttemptsExhausted).last.kind).toBe('bad_request');
+    expect(calls).toEqual(['a']);
+  });
+
+  it('gives up with every record when all models fail', async () => {
+    const { provider, calls } = scripted({ a: Array(3).fill(fail('server_error')), b: Array(3).fill(fail('connection')) });
+    const error = (await runAttempts(options(provider, { maxSameModelRetries: 1 }).opts, call).catch((err: unknown) => err)) as AttemptsExhausted;
+    expect(calls).toEqual(['a', 'a', 'b', 'b']);
+    expect(error.records.map((r) => r.statusCode)).toEqual([500, 500, 502, 502]);
+    expect(error.last.kind).toBe('connection');
+  });
+});
