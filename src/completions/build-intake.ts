@@ -9,15 +9,20 @@ import { SpaceLookup } from './space-lookup';
 /** How long the API reuses a Space's rate limit and state, in ms. */
 const SPACE_CACHE_MS = 2000;
 
+export interface IntakeOptions {
+  /** How often a waiting request checks that its job is still alive, in ms (the gateway's default otherwise). */
+  livenessIntervalMs?: number;
+}
+
 /** The API side of completions, wired to this process's reply channel. */
-export function buildCompletionIntake(infra: Infrastructure): CompletionIntake {
+export function buildCompletionIntake(infra: Infrastructure, options: IntakeOptions = {}): CompletionIntake {
   const { config, logger, redis, queues, db } = infra;
   const channel = replyChannel(config.redisPrefix, infra.instanceId);
   const listener = new ReplyListener(infra.dedicatedRedis(), channel, logger);
   return new CompletionIntake({
     spaces: new SpaceLookup(db, SPACE_CACHE_MS),
     rateLimiter: new RateLimiter(redis, config.redisPrefix),
-    gateway: new CompletionGateway({ queue: queues.completions, listener, publisher: redis, prefix: config.redisPrefix, logger }),
+    gateway: new CompletionGateway({ queue: queues.completions, listener, publisher: redis, prefix: config.redisPrefix, logger, ...options }),
     replyChannel: channel,
     timeoutMs: config.completionTimeoutMs,
   });

@@ -51,7 +51,12 @@ export class CompletionGateway {
         this.cancel(job.requestId);
         finish();
       };
-      const deadlineTimer = setTimeout(() => relay.fail(new ApiError('timeout', 'The completion did not finish in time.')), Math.max(0, job.deadline - Date.now()));
+      // Past the deadline nobody waits for the answer: stop the worker too, so the upstream call ends now.
+      const onDeadline = () => {
+        this.cancel(job.requestId);
+        relay.fail(new ApiError('timeout', 'The completion did not finish in time.'));
+      };
+      const deadlineTimer = setTimeout(onDeadline, Math.max(0, job.deadline - Date.now()));
       const livenessTimer = setInterval(() => this.checkAlive(job.requestId, relay), this.options.livenessIntervalMs ?? 5000);
       signal.addEventListener('abort', onAbort, { once: true });
       listener.on(job.requestId, (reply) => relay.accept(reply));

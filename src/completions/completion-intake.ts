@@ -60,6 +60,8 @@ export class CompletionIntake {
       deadline: receivedAt + this.deps.timeoutMs,
       receivedAt,
     };
+    // Also on errors, so a client can find the log of a request that failed.
+    submission.setHeaders({ 'x-switchyard-log-id': job.requestId });
     await this.deps.gateway.run(job, submission.sink, { signal: submission.signal, privacyLevel: privacyOf(space, request) });
   }
 

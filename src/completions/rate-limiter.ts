@@ -63,9 +63,14 @@ export class RateLimiter {
   }
 }
 
-/** The wait until `previous * (1 - t/W) + current + 1 <= limit`, or the next window when current alone is full. */
+/**
+ * The wait until `previous * (1 - t/W) + current + 1 <= limit`. When the current window alone is full,
+ * its count becomes the next window's `previous`, still weighing fully at that window's start: the
+ * wait runs on until enough of it has faded, `W * (current + 1 - limit) / current` into the next window.
+ */
 function retryAfter({ current, previous, limit, elapsed }: { current: number; previous: number; limit: number; elapsed: number }): number {
-  if (current + 1 > limit || previous === 0) return WINDOW_MS - elapsed;
+  if (current + 1 > limit) return WINDOW_MS - elapsed + Math.ceil((WINDOW_MS * (current + 1 - limit)) / Math.max(current, 1));
+  if (previous === 0) return WINDOW_MS - elapsed;
   const overlapNeeded = (limit - current - 1) / previous;
   return Math.max(1, Math.min(WINDOW_MS - elapsed, Math.ceil(WINDOW_MS * (1 - overlapNeeded) - elapsed)));
 }

@@ -50,6 +50,14 @@ function failure(err: unknown): { error: ApiError; records: AttemptRecord[] } {
   throw err;
 }
 
+/** nginx's "client closed request": what the log of a request whose client left says. */
+const CLIENT_CLOSED_REQUEST = 499;
+
+/** A cancelled request's logged status: its deadline passed (504), or else its client left. */
+function cancelledStatus(job: CompletionJob): number {
+  return Date.now() >= job.deadline ? 504 : CLIENT_CLOSED_REQUEST;
+}
+
 /** Worker side of a completion: prepare, plan, call, reply, log. */
 export class CompletionRunner {
   constructor(private readonly deps: RunnerDeps) {}
@@ -67,6 +75,7 @@ export class CompletionRunner {
       const { error, records } = failure(err);
       await reply({ type: 'error', requestId: job.requestId, run, status: error.status, body: error.toBody(), headers: { ...error.headers } });
       outcome = this.failureOutcome(job, space, { error, records });
+      if (signal.aborted) outcome.statusCode = cancelledStatus(job);
     }
     // A Space deleted meanwhile has nothing left to attach a log to.
     if (space) await this.writeLog(outcome, logger);

@@ -44,13 +44,29 @@ function usageOrEstimate(assembler: StreamAssembler, promptTokens: number): { us
   return { usage: { prompt_tokens: promptTokens, completion_tokens: completion, total_tokens: promptTokens + completion }, estimated: true };
 }
 
+/**
+ * As OpenAI does, the first delta of each choice names the role: adapters drop the upstream's role-only
+ * opening chunk, and clients such as the OpenAI SDK's stream helper refuse a choice without a role.
+ */
+function withRole(chunk: ChatChunk, opened: Set<number>): ChatChunk {
+  return {
+    ...chunk,
+    choices: chunk.choices.map((choice) => {
+      if (opened.has(choice.index)) return choice;
+      opened.add(choice.index);
+      return { ...choice, delta: { role: 'assistant', ...choice.delta } };
+    }),
+  };
+}
+
 /** Relays the stream; a failure after the first chunk ends it with an error event (no failover any more). */
 async function relay(ctx: RunContext, success: Success<OpenedStream>, assembler: StreamAssembler): Promise<ProviderError | null> {
   const identity: ChunkIdentity = { requestId: ctx.job.requestId, created: Math.floor(ctx.job.receivedAt / 1000), model: success.model.model };
+  const opened = new Set<number>();
   try {
     for await (const chunk of chunksOf(success.value)) {
       assembler.add(chunk);
-      if (chunk.choices.length > 0) await ctx.reply({ type: 'chunk', requestId: ctx.job.requestId, run: ctx.run, data: chunkData(identity, chunk) });
+      if (chunk.choices.length > 0) await ctx.reply({ type: 'chunk', requestId: ctx.job.requestId, run: ctx.run, data: chunkData(identity, withRole(chunk, opened)) });
     }
     return null;
   } catch (err) {

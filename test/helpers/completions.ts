@@ -3,7 +3,8 @@ import type { Express } from 'express';
 import { startWorkers, type RunningWorkers } from '../../workers/index';
 import type { Config } from '../../src/config/schema';
 import type { Simulator } from '../simulator/server';
-import { createTestContext, type Tenant, type TestContext } from './test-context';
+import { createTestContext, type Tenant, type TestContext, type TestContextOptions } from './test-context';
+import { uniqueSuffix } from './test-database';
 
 export interface CompletionsHarness extends TestContext {
   workers: RunningWorkers;
@@ -28,9 +29,15 @@ export function simulatedProviders(sim: Simulator): Config['providers'] {
   };
 }
 
-/** The app and the workers in this process, as `SWITCHYARD_ROLE=all` runs them. */
-export function startCompletionsHarness(overrides: Partial<Config> = {}): CompletionsHarness {
-  const ctx = createTestContext({ upstreamTimeoutMs: 2000, ...overrides });
+/**
+ * The app and the workers in this process, as `SWITCHYARD_ROLE=all` runs them. Each harness gets its
+ * own Redis prefix under the run's (so global teardown still removes it): test files run in parallel,
+ * and a shared completions queue would let one file's workers take another's jobs, calling the other
+ * file's providers.
+ */
+export function startCompletionsHarness(overrides: Partial<Config> = {}, options: TestContextOptions = {}): CompletionsHarness {
+  const redisPrefix = `${process.env.REDIS_PREFIX ?? 'sytest'}_${uniqueSuffix()}`;
+  const ctx = createTestContext({ upstreamTimeoutMs: 2000, redisPrefix, ...overrides }, options);
   const workers = startWorkers(ctx.services);
   return {
     ...ctx,

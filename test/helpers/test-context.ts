@@ -1,4 +1,5 @@
 import type { Express } from 'express';
+import type { Logger } from 'pino';
 import { buildApp } from '../../src/app';
 import { loadConfig } from '../../src/config/load';
 import type { Config } from '../../src/config/schema';
@@ -20,10 +21,15 @@ export interface Tenant extends BootstrapResult {
   auth: { Authorization: string };
 }
 
+export interface TestContextOptions {
+  /** Instead of the silent default, e.g. a logger writing to a buffer the test reads. */
+  logger?: Logger;
+}
+
 /** The real app against the run's database and Redis prefix (see global-setup). */
-export function createTestContext(overrides: Partial<Config> = {}): TestContext {
+export function createTestContext(overrides: Partial<Config> = {}, options: TestContextOptions = {}): TestContext {
   const config = { ...loadConfig(), ...overrides };
-  const logger = createLogger(config.logLevel);
+  const logger = options.logger ?? createLogger(config.logLevel);
   const infra = connectInfrastructure(config, logger);
   const services = buildServices(infra);
   return {

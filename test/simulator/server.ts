@@ -16,6 +16,10 @@ export interface RecordedRequest {
   path: string;
   headers: IncomingMessage['headers'];
   body: unknown;
+  /** Epoch ms when the request's body had arrived. */
+  receivedAt: number;
+  /** Epoch ms when the exchange ended: answered, or the connection closed (a client that gave up). */
+  closedAt?: number;
 }
 
 export interface Simulator {
@@ -84,7 +88,11 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
       return;
     }
     const body = await readJsonBody(req).catch(() => undefined);
-    if (options.record !== false) requests.push({ dialect: dialect.prefix, path: url.pathname + url.search, headers: req.headers, body });
+    if (options.record !== false) {
+      const recorded: RecordedRequest = { dialect: dialect.prefix, path: url.pathname + url.search, headers: req.headers, body, receivedAt: Date.now() };
+      requests.push(recorded);
+      res.on('close', () => (recorded.closedAt = Date.now()));
+    }
     const key = dialect.apiKey(req);
     if (!key || key === SIM_BAD_KEY) return dialect.sendError(res, { status: 401, message: statusMessage(401) });
     try {

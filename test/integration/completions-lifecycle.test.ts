@@ -1,0 +1,176 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Worker } from 'bullmq';
+import type { Express } from 'express';
+import { buildApp } from '../../src/app';
+import { buildCompletionIntake } from '../../src/completions/build-intake';
+import { QUEUE_NAMES } from '../../src/queue/names';
+import { simulatedProviders, setModels, startCompletionsHarness, type CompletionsHarness } from '../helpers/completions';
+import { callsTo, complete, completeStream, eventually, isolatedSpace, nth, onlyLogOf, userMessage } from '../helpers/completion-fixtures';
+import { createTestContext, type Tenant, type TestContext } from '../helpers/test-context';
+import { uniqueSuffix } from '../helpers/test-database';
+import type { RecordedRequest } from '../simulator/server';
+import { startSimulator, type Simulator } from '../simulator/server';
+
+let sim: Simulator;
+
+beforeAll(async () => {
+  sim = await startSimulator();
+});
+afterAll(() => sim.close());
+
+/** Starts a completion over a raw connection, so the test can drop it like a client that gives up. */
+function rawCompletion(app: Express, tenant: Tenant, body: object): { drop(): void; close(): Promise<void> } {
+  const server = app.listen(0, '127.0.0.1');
+  const send = () => {
+    const req = http.request({
+      host: '127.0.0.1',
+      port: (server.address() as AddressInfo).port,
+      method: 'POST',
+      path: '/v1/chat/completions',
+      headers: { ...tenant.auth, 'content-type': 'application/json' },
+    });
+    req.on('error', () => undefined);
+    req.end(JSON.stringify(body));
+    return req;
+  };
+  let req: http.ClientRequest | undefined;
+  server.on('listening', () => (req = send()));
+  return {
+    drop: () => req?.destroy(),
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}
+
+describe('a client that disconnects', () => {
+  let h: CompletionsHarness;
+
+  beforeAll(() => {
+    // A long upstream timeout, so only the cancellation can explain an upstream call that ends early.
+    h = startCompletionsHarness({ providers: simulatedProviders(sim), upstreamTimeoutMs: 10_000 });
+  });
+  afterAll(() => h.close());
+
+  it.each([false, true])('cancels the job and closes the upstream connection within a second (stream: %s)', async (stream) => {
+    const { tenant, models } = await isolatedSpace(h, { models: [{ name: 'hanging', namespace: 'sim-hang' }] });
+    const client = rawCompletion(h.app, tenant, { messages: userMessage('Are you still there?'), stream });
+    const upstream: RecordedRequest = await eventually(() => callsTo(sim, models.hanging).find((r) => r.closedAt === undefined));
+    const droppedAt = Date.now();
+    client.drop();
+    const closedAt = await eventually(() => upstream.closedAt, 3000);
+    expect(closedAt - droppedAt).toBeLessThan(1000);
+    await client.close();
+
+    // Still logged: the parent says the client left, the child the cancelled call.
+    const { parent, children } = await onlyLogOf(h, tenant);
+    expect(parent).toMatchObject({ status_code: 499, model_id: models.hanging.id, prompt: 'Are you still there?' });
+    expect(children).toHaveLength(1);
+    expect(children[0]).toMatchObject({ status_code: 499, costs_incurred: false });
+    expect(nth(children, 0).latency).toBeLessThan(2000);
+    expect(await h.services.queues.completions.getJobState(parent.id)).toBe('completed');
+  });
+});
+
+describe('the completion timeout', () => {
+  let h: CompletionsHarness;
+  const TIMEOUT_MS = 1000;
+
+  beforeAll(() => {
+    h = startCompletionsHarness({ providers: simulatedProviders(sim), completionTimeoutMs: TIMEOUT_MS, upstreamTimeoutMs: 10_000 });
+  });
+  afterAll(() => h.close());
+
+  it('answers 504 when the upstream never answers, and stops the upstream call', async () => {
+    const { tenant, models } = await isolatedSpace(h, { models: [{ name: 'hanging', namespace: 'sim-hang' }] });
+    const startedAt = Date.now();
+    const res = await complete(h, tenant, { messages: userMessage('Hello?') });
+    expect(res.status).toBe(504);
+    expect(res.body.error).toMatchObject({ code: 'timeout', type: 'timeout_error' });
+    expect(Date.now() - startedAt).toBeGreaterThanOrEqual(TIMEOUT_MS - 50);
+    const upstream = nth(callsTo(sim, models.hanging), 0);
+    const closedAt = await eventually(() => upstream.closedAt, 3000);
+    expect(closedAt - startedAt).toBeLessThan(TIMEOUT_MS + 1000);
+    const { parent, children } = await onlyLogOf(h, tenant);
+    expect(parent.status_code).toBe(504);
+    expect(children.map((c) => c.status_code)).toEqual([499]);
+  });
+
+  it('answers a stream that never started with a JSON 504', async () => {
+    const { tenant } = await isolatedSpace(h, { models: [{ name: 'hanging', namespace: 'sim-hang' }] });
+    const res = await completeStream(h, tenant, { messages: userMessage('Hello?') });
+    expect(res.status).toBe(504);
+    expect(res.type).toMatch(/^application\/json/);
+    expect(JSON.parse(res.text).error).toMatchObject({ code: 'timeout' });
+  });
+
+  it('answers 504 when the built-in slow test model takes longer than the timeout', async () => {
+    const tenant = await h.tenant();
+    await setModels(h.app, tenant, { 'test-slow': true });
+    const res = await complete(h, tenant, { model: 'test-slow', messages: userMessage('Take your time.') });
+    expect(res.status).toBe(504);
+    expect(res.body.error).toMatchObject({ code: 'timeout' });
+    expect((await onlyLogOf(h, tenant)).parent.status_code).toBe(504);
+  });
+});
+
+describe('a job whose worker dies', () => {
+  let ctx: TestContext;
+  let app: Express;
+  const LIVENESS_MS = 200;
+
+  beforeAll(() => {
+    // No completion workers here, and a Redis prefix of its own so no other file's workers take the jobs.
+    ctx = createTestContext({ providers: simulatedProviders(sim), redisPrefix: `${process.env.REDIS_PREFIX}_${uniqueSuffix()}`, completionTimeoutMs: 20_000 });
+    const completions = buildCompletionIntake(ctx.services, { livenessIntervalMs: LIVENESS_MS });
+    app = buildApp({ config: ctx.services.config, logger: ctx.services.logger, services: { ...ctx.services, completions } });
+  });
+  afterAll(() => ctx.close());
+
+  const queue = () => ctx.services.queues.completions;
+  const waitingJobOf = (tenant: Tenant) => eventually(async () => (await queue().getWaiting()).find((job) => job.data.appId === tenant.app_id));
+
+  it('answers a clear error soon after the job failed', async () => {
+    const tenant = await ctx.tenant();
+    const pending = complete({ app }, tenant, { messages: userMessage('Hello?') }).then((res) => ({ res, at: Date.now() }));
+    const job = await waitingJobOf(tenant);
+    // A worker that dies while running the job: BullMQ marks it failed (a completion job has one attempt).
+    const crashing = new Worker(
+      QUEUE_NAMES.completions,
+      async () => {
+        throw new Error('worker process died');
+      },
+      { connection: ctx.services.redis, prefix: ctx.services.config.redisPrefix },
+    );
+    try {
+      await eventually(async () => ((await queue().getJobState(job.id ?? '')) === 'failed' ? true : null));
+      const failedAt = Date.now();
+      const { res, at } = await pending;
+      expect(res.status).toBe(500);
+      expect(res.body.error).toMatchObject({ code: 'internal_error', message: 'The worker running this completion failed.' });
+      // Found by the liveness check, well before the 20 s completion timeout.
+      expect(at - failedAt).toBeLessThan(LIVENESS_MS + 2000);
+    } finally {
+      await crashing.close();
+    }
+  });
+
+  it('answers a clear error when the job disappeared', async () => {
+    const tenant = await ctx.tenant();
+    // `then` sends the request now (supertest sends only once awaited).
+    const pending = complete({ app }, tenant, { messages: userMessage('Hello?') }).then((res) => res);
+    const job = await waitingJobOf(tenant);
+    await job.remove();
+    const res = await pending;
+    expect(res.status).toBe(500);
+    expect(res.body.error).toMatchObject({ code: 'internal_error', message: 'The completion job was lost.' });
+  });
+
+  it('drops a queued job whose client disconnected before any worker took it', async () => {
+    const tenant = await ctx.tenant();
+    const client = rawCompletion(app, tenant, { messages: userMessage('Never mind.') });
+    const job = await waitingJobOf(tenant);
+    client.drop();
+    await eventually(async () => ((await queue().getJob(job.id ?? '')) ? null : true), 3000);
+    await client.close();
+  });
+});
