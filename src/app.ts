@@ -22,6 +22,8 @@ export function buildApp({ config, logger, services }: AppDeps): Express {
   const routes = allRoutes(services);
   const app = express();
   app.disable('x-powered-by');
+  // Every body is fresh (completions, logs); hashing each one for an ETag only costs CPU.
+  app.set('etag', false);
   app.set('trust proxy', true);
   app.use(requestLogger(logger));
   app.use(operationsRouter(services));

@@ -66,7 +66,10 @@ async function relay(ctx: RunContext, success: Success<OpenedStream>, assembler:
   try {
     for await (const chunk of chunksOf(success.value)) {
       assembler.add(chunk);
-      if (chunk.choices.length > 0) await ctx.reply({ type: 'chunk', requestId: ctx.job.requestId, run: ctx.run, data: chunkData(identity, withRole(chunk, opened)) });
+      // Not awaited: one Redis connection keeps the order, and a chunk need not wait for the last one's round trip.
+      if (chunk.choices.length > 0) {
+        ctx.reply({ type: 'chunk', requestId: ctx.job.requestId, run: ctx.run, data: chunkData(identity, withRole(chunk, opened)) }).catch((err: unknown) => ctx.logger.warn({ err }, 'chunk not published'));
+      }
     }
     return null;
   } catch (err) {

@@ -5,12 +5,13 @@ import { Deadline } from '../../src/providers/http/deadline';
 import { readSse } from '../../src/providers/http/sse';
 import { ProviderError } from '../../src/providers/provider-error';
 import type { ProviderContext } from '../../src/providers/types';
+import { upstreamResponse } from '../helpers/upstream-response';
 
 const ctx: ProviderContext = { apiKey: 'k', baseUrl: 'http://x', signal: new AbortController().signal, timeoutMs: 5000, logger: pino({ level: 'silent' }) };
 
 /** Raw SSE text through the shared parser and the translator, as the provider does it. */
 async function translate(raw: string, received: ChatChunk[] = []): Promise<ChatChunk[]> {
-  const upstream = { response: new Response(raw), deadline: new Deadline(ctx.signal, ctx.timeoutMs) };
+  const upstream = { response: upstreamResponse(raw), deadline: new Deadline(ctx.signal, ctx.timeoutMs) };
   const translator = new AnthropicStreamTranslator();
   for await (const event of readSse('anthropic', upstream, ctx)) received.push(...translator.feed(event));
   translator.end();

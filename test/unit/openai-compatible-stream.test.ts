@@ -6,6 +6,7 @@ import { ProviderError } from '../../src/providers/provider-error';
 import { OpenAiStreamTranslator } from '../../src/providers/openai-compatible/stream';
 import { OPENAI_COMPATIBLE_VENDORS } from '../../src/providers/openai-compatible/vendors';
 import type { ProviderContext } from '../../src/providers/types';
+import { upstreamResponse } from '../helpers/upstream-response';
 
 const vendor = (id: string) => {
   const found = OPENAI_COMPATIBLE_VENDORS.find((v) => v.id === id);
@@ -17,7 +18,7 @@ const ctx: ProviderContext = { apiKey: '', baseUrl: '', signal: new AbortControl
 
 /** Raw SSE text through the real SSE reader (over an in-memory body) and the translator. */
 async function translate(vendorId: string, sse: string): Promise<ChatChunk[]> {
-  const upstream = { response: new Response(sse), deadline: new Deadline(ctx.signal, ctx.timeoutMs) };
+  const upstream = { response: upstreamResponse(sse), deadline: new Deadline(ctx.signal, ctx.timeoutMs) };
   const translator = new OpenAiStreamTranslator(vendor(vendorId));
   const chunks: ChatChunk[] = [];
   for await (const event of readSse(vendorId, upstream, ctx)) {

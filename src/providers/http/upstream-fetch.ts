@@ -1,6 +1,7 @@
 import type { ProviderContext } from '../types';
 import { kindForStatus, parseRetryAfter, ProviderError } from '../provider-error';
 import { Deadline } from './deadline';
+import { httpPost, type UpstreamHttpResponse } from './http-post';
 
 export interface UpstreamPost {
   provider: string;
@@ -13,7 +14,7 @@ export interface UpstreamPost {
 }
 
 export interface UpstreamResponse {
-  response: Response;
+  response: UpstreamHttpResponse;
   deadline: Deadline;
 }
 
@@ -31,7 +32,7 @@ function openAiStyleMessage(body: string): string | undefined {
   }
 }
 
-/** Turns a thrown fetch or body-read error into a ProviderError. */
+/** Turns a thrown request or body-read error into a ProviderError. */
 export function transportError(provider: string, err: unknown, deadline: Deadline, ctx: ProviderContext): ProviderError {
   if (err instanceof ProviderError) return err;
   if (deadline.timedOut) return new ProviderError({ kind: 'timeout', provider, message: `${provider} did not answer within ${ctx.timeoutMs} ms` });
@@ -47,10 +48,10 @@ export function transportError(provider: string, err: unknown, deadline: Deadlin
  */
 export async function postUpstream(call: UpstreamPost): Promise<UpstreamResponse> {
   const deadline = new Deadline(call.ctx.signal, call.ctx.timeoutMs);
-  let response: Response;
+  let response: UpstreamHttpResponse;
   try {
-    response = await fetch(call.url, {
-      method: 'POST',
+    response = await httpPost({
+      url: call.url,
       headers: { 'content-type': 'application/json', ...call.headers },
       body: JSON.stringify(call.body),
       signal: deadline.signal,

@@ -1,0 +1,113 @@
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { closeSync, existsSync, openSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import path from 'node:path';
+import { createInterface } from 'node:readline';
+
+export const ROOT = path.resolve(__dirname, '..');
+/** Where the benchmark compiles the service (ignored by git, like everything under node_modules). */
+export const BUILD_DIR = path.join(ROOT, 'node_modules/.cache/switchyard-bench');
+const TSX_LOADER = ['--import', 'tsx'];
+
+/**
+ * How the service is run: compiled JavaScript as in production (`build` compiles first; `prebuilt` runs
+ * what BUILD_DIR holds, e.g. with a change tried by hand), or TypeScript through tsx.
+ */
+export type Runner = 'build' | 'prebuilt' | 'tsx';
+
+/** Compiles the service with the production tsconfig into BUILD_DIR (not dist/, which others use). */
+export function buildService(): { ms: number; warnings: string[] } {
+  const started = Date.now();
+  const tsc = path.join(ROOT, 'node_modules/.bin/tsc');
+  const result = spawnSync(tsc, ['-p', 'tsconfig.build.json', '--outDir', BUILD_DIR], { cwd: ROOT, encoding: 'utf8' });
+  const main = path.join(BUILD_DIR, 'src/main.js');
+  if (!existsSync(main)) throw new Error(`tsc produced no ${main}:\n${result.stdout}${result.stderr}`);
+  // tsc emits despite type errors (someone else's work in progress): say so, run anyway.
+  const warnings = result.status === 0 ? [] : (result.stdout + result.stderr).split('\n').filter((l) => l.includes('error TS')).slice(0, 5);
+  return { ms: Date.now() - started, warnings };
+}
+
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  if (!address || typeof address === 'string') throw new Error('no free port');
+  return address.port;
+}
+
+export interface Managed {
+  name: string;
+  child: ChildProcess;
+  logFile: string;
+  stop(): Promise<void>;
+}
+
+function exited(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => child.once('exit', () => resolve()));
+}
+
+/** SIGTERM (the service drains), then SIGKILL after `graceMs`. */
+async function stopChild(child: ChildProcess, graceMs: number): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
+  await exited(child);
+  clearTimeout(timer);
+}
+
+export interface ServiceProcess {
+  name: string;
+  runner: Runner;
+  env: Record<string, string>;
+  logFile: string;
+  /** Writes a V8 CPU profile into this folder when the process exits. */
+  cpuProfileDir?: string;
+}
+
+/** Starts `src/main.ts` (or its build) as a separate process; its stdout and stderr go to `logFile`. */
+export function startService(spec: ServiceProcess): Managed {
+  const entry = spec.runner === 'tsx' ? [...TSX_LOADER, path.join(ROOT, 'src/main.ts')] : [path.join(BUILD_DIR, 'src/main.js')];
+  const profile = spec.cpuProfileDir ? ['--cpu-prof', '--cpu-prof-dir', spec.cpuProfileDir, '--cpu-prof-name', `${spec.name}.cpuprofile`] : [];
+  const out = openSync(spec.logFile, 'w');
+  const child = spawn(process.execPath, [...profile, ...entry], { cwd: ROOT, env: { ...process.env, ...spec.env }, stdio: ['ignore', out, out] });
+  closeSync(out);
+  return { name: spec.name, child, logFile: spec.logFile, stop: () => stopChild(child, 15_000) };
+}
+
+/** The last lines a process wrote, to explain a failure. */
+export function tailOf(file: string, lines = 15): string {
+  try {
+    return readFileSync(file, 'utf8').trimEnd().split('\n').slice(-lines).join('\n');
+  } catch {
+    return '';
+  }
+}
+
+/** Starts the upstream (simulator or minimal server) in its own process and waits for its URL. */
+export async function startUpstream(kind: 'simulator' | 'minimal'): Promise<Managed & { url: string }> {
+  const child = spawn(process.execPath, [...TSX_LOADER, path.join(__dirname, 'upstream.ts'), kind], { cwd: ROOT, stdio: ['pipe', 'pipe', 'inherit'] });
+  const lines = createInterface({ input: child.stdout as NodeJS.ReadableStream });
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('upstream did not start within 20 s')), 20_000);
+    child.once('exit', (code) => reject(new Error(`upstream exited with ${code}`)));
+    lines.once('line', (line) => {
+      clearTimeout(timer);
+      resolve((JSON.parse(line) as { url: string }).url);
+    });
+  });
+  return { name: `upstream (${kind})`, child, logFile: '', url, stop: () => stopChild(child, 5000) };
+}
+
+/** Polls `GET <url>` until it answers 200, or fails after `timeoutMs`. */
+export async function waitFor200(url: string, timeoutMs: number, alive: () => boolean): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (!alive()) throw new Error(`process exited before ${url} answered`);
+    const status = await fetch(url).then((r) => r.status, () => 0);
+    if (status === 200) return;
+    if (Date.now() > deadline) throw new Error(`${url} not ready within ${timeoutMs} ms (last status ${status})`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}

@@ -1,0 +1,245 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { CpuMeter } from './cpu';
+import { BENCH_MODEL, createBenchEnvironment, type BenchEnvironment } from './environment';
+import { runLoad, type LoadTarget } from './load';
+import { buildService, freePort, startService, startUpstream, tailOf, waitFor200, type Managed, type Runner } from './processes';
+import { summariseProfile, type ProfileSummary, type Window } from './profile-summary';
+import { cellsTable, compare, comparisonTable, cpuTable, otherCpuMs, profileTables, type Cell, type Mode, type Path } from './report';
+
+/**
+ * `npm run bench`: the upstream called directly and through Switchyard (API process → BullMQ →
+ * worker process → upstream → reply over Redis, request log written), JSON and streaming, at 1 and 64
+ * clients. Options: --duration and --warmup (seconds per cell), --concurrency 1,64, --modes json,stream,
+ * --runner build|prebuilt|tsx, --upstream simulator|minimal, --log-level warn, --privacy-level 1 (3 writes no request
+ * logs; needs a GDPR model such as --model mistral-small-2506), --model gpt-4o-mini, --workers 1 (worker
+ * processes), --profile, --out <file>.
+ */
+const { values: args } = parseArgs({
+  options: {
+    duration: { type: 'string', default: '8' },
+    warmup: { type: 'string', default: '2' },
+    concurrency: { type: 'string', default: '1,64' },
+    modes: { type: 'string', default: 'json,stream' },
+    runner: { type: 'string', default: 'build' },
+    upstream: { type: 'string', default: 'simulator' },
+    'log-level': { type: 'string', default: 'warn' },
+    'privacy-level': { type: 'string', default: '1' },
+    workers: { type: 'string', default: '1' },
+    model: { type: 'string', default: BENCH_MODEL },
+    profile: { type: 'boolean', default: false },
+    out: { type: 'string', default: path.join(__dirname, 'results.json') },
+  },
+});
+
+const say = (text: string) => process.stdout.write(`${text}\n`);
+const PROMPT = 'Say hello to the benchmark.';
+
+/** Things to undo, newest first, whether the run succeeds or not. */
+const cleanups: { name: string; run: () => Promise<unknown> }[] = [];
+async function cleanUp(): Promise<void> {
+  while (cleanups.length > 0) {
+    const step = cleanups.pop();
+    if (!step) break;
+    await step.run().catch((err: unknown) => say(`cleanup "${step.name}" failed: ${String(err)}`));
+  }
+}
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    say(`\n${signal}: cleaning up`);
+    cleanUp().finally(() => process.exit(130));
+  });
+}
+
+function machineInfo() {
+  const cpus = os.cpus();
+  return {
+    cpu_model: cpus[0]?.model ?? 'unknown',
+    cores: cpus.length,
+    memory_gib: Number((os.totalmem() / 2 ** 30).toFixed(1)),
+    node: process.version,
+    os: `${os.type()} ${os.release()}`,
+    date: new Date().toISOString(),
+    /** Other work on the machine skews every number: the load average says whether there was any. */
+    load_average_at_start: os.loadavg().map((l) => Number(l.toFixed(2))),
+  };
+}
+
+function targetFor(pathKind: Path, mode: Mode, endpoints: { upstream: string; switchyard: string; apiKey: string; model: string }): LoadTarget {
+  const body = { model: endpoints.model, messages: [{ role: 'user', content: PROMPT }], ...(mode === 'stream' ? { stream: true } : {}) };
+  return pathKind === 'direct'
+    ? { url: `${endpoints.upstream}/openai/v1/chat/completions`, headers: { authorization: 'Bearer bench' }, body, stream: mode === 'stream' }
+    : { url: `${endpoints.switchyard}/v1/chat/completions`, headers: { authorization: `Bearer ${endpoints.apiKey}` }, body, stream: mode === 'stream' };
+}
+
+/** One request through Switchyard until it answers 200 with the bench model: the worker is up and routing works. */
+async function firstCompletion(url: string, { apiKey, model, alive }: { apiKey: string; model: string; alive: () => boolean }): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  let last = '';
+  while (Date.now() < deadline && alive()) {
+    const res = await fetch(`${url}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ model, messages: [{ role: 'user', content: PROMPT }] }),
+      signal: AbortSignal.timeout(10_000),
+    }).catch((err: unknown) => ({ status: 0, text: async () => String(err) }));
+    last = `${res.status} ${await res.text()}`;
+    if (res.status === 200 && last.includes(model)) return;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error(`no completion through Switchyard: ${last.slice(0, 400)}`);
+}
+
+interface Stack {
+  env: BenchEnvironment;
+  upstream: Managed & { url: string };
+  api: Managed;
+  workers: Managed[];
+  apiUrl: string;
+  profileDir: string | null;
+}
+
+async function startStack(runner: Runner, scratch: string): Promise<Stack> {
+  const env = await createBenchEnvironment({ privacyLevel: Number(args['privacy-level']), model: args.model });
+  cleanups.push({ name: 'database and Redis keys', run: () => env.destroy() });
+  const upstream = await startUpstream(args.upstream === 'minimal' ? 'minimal' : 'simulator');
+  cleanups.push({ name: 'upstream', run: () => upstream.stop() });
+  const port = await freePort();
+  const profileDir = args.profile ? path.join(scratch, 'profiles') : null;
+  const shared = {
+    NODE_ENV: 'production',
+    DATABASE_URL: env.databaseUrl,
+    REDIS_URL: env.redisUrl,
+    REDIS_PREFIX: env.redisPrefix,
+    OPENAI_API_KEY: 'bench',
+    OPENAI_BASE_URL: `${upstream.url}/openai/v1`,
+    [`${env.model.provider.toUpperCase()}_API_KEY`]: 'bench',
+    [`${env.model.provider.toUpperCase()}_BASE_URL`]: `${upstream.url}/openai/v1`,
+    LOG_LEVEL: args['log-level'] ?? 'warn',
+    SHUTDOWN_GRACE_MS: '5000',
+  };
+  const workers = Array.from({ length: Math.max(1, Number(args.workers)) }, (_, i) => {
+    const name = i === 0 ? 'worker' : `worker${i + 1}`;
+    const worker = startService({ name, runner, logFile: path.join(scratch, `${name}.log`), cpuProfileDir: profileDir ?? undefined, env: { ...shared, SWITCHYARD_ROLE: 'workers' } });
+    cleanups.push({ name: `${name} process`, run: () => worker.stop() });
+    return worker;
+  });
+  const api = startService({ name: 'api', runner, logFile: path.join(scratch, 'api.log'), cpuProfileDir: profileDir ?? undefined, env: { ...shared, SWITCHYARD_ROLE: 'api', PORT: String(port), HOST: '127.0.0.1' } });
+  cleanups.push({ name: 'API process', run: () => api.stop() });
+  const apiUrl = `http://127.0.0.1:${port}`;
+  const alive = () => [api, ...workers].every((p) => p.child.exitCode === null);
+  try {
+    await waitFor200(`${apiUrl}/readyz`, 30_000, alive);
+    await firstCompletion(apiUrl, { apiKey: env.apiKey, model: env.model.name, alive });
+  } catch (err) {
+    for (const p of [api, ...workers]) say(`--- ${p.name}.log ---\n${tailOf(p.logFile)}`);
+    throw err;
+  }
+  return { env, upstream, api, workers, apiUrl, profileDir };
+}
+
+const nowUs = () => Number(process.hrtime.bigint() / 1000n);
+
+async function runCells(stack: Stack, meter: CpuMeter): Promise<{ cells: Cell[]; sentThrough: number; windows: Window[] }> {
+  const durationMs = Number(args.duration) * 1000;
+  const warmupMs = Number(args.warmup) * 1000;
+  const modes = (args.modes ?? 'json,stream').split(',') as Mode[];
+  const levels = (args.concurrency ?? '1,64').split(',').map(Number);
+  const endpoints = { upstream: stack.upstream.url, switchyard: stack.apiUrl, apiKey: stack.env.apiKey, model: stack.env.model.name };
+  const cells: Cell[] = [];
+  const windows: Window[] = [];
+  let sentThrough = 1;
+  for (const mode of modes) {
+    for (const concurrency of levels) {
+      // Direct and through Switchyard back to back, so both see the same machine state.
+      for (const pathKind of ['direct', 'switchyard'] as Path[]) {
+        const target = targetFor(pathKind, mode, endpoints);
+        const timeoutMs = 30_000;
+        const warm = await runLoad(target, { concurrency, durationMs: warmupMs, maxRequests: 1_000_000, timeoutMs });
+        const before = meter.read();
+        const from = nowUs();
+        const result = await runLoad(target, { concurrency, durationMs, maxRequests: 1_000_000, timeoutMs });
+        if (pathKind === 'switchyard') windows.push([from, nowUs()]);
+        const cpuMs = CpuMeter.since(before, meter.read());
+        if (pathKind === 'switchyard') sentThrough += warm.requests + result.requests;
+        cells.push({ path: pathKind, mode, concurrency, result, cpuMs });
+        const other = otherCpuMs({ path: pathKind, mode, concurrency, result, cpuMs });
+        if (other / result.wallMs > 0.2) say(`  (other processes used ${((other / result.wallMs) * 100).toFixed(0)}% of a core during this cell: numbers are skewed)`);
+        const errors = result.errors > 0 ? `, ${result.errors} errors (${result.errorSamples.join('; ')})` : '';
+        say(`  ${pathKind.padEnd(10)} ${mode.padEnd(6)} c=${String(concurrency).padEnd(3)} ${result.rps.toFixed(0).padStart(6)} req/s  p50 ${result.latency.p50.toFixed(2)} ms  p99 ${result.latency.p99.toFixed(2)} ms${result.ttft ? `  TTFT p50 ${result.ttft.p50.toFixed(2)} ms` : ''}${errors}`);
+      }
+    }
+  }
+  return { cells, sentThrough, windows };
+}
+
+/** Logs are batched a few ms after each reply: wait until the count stops moving. */
+async function settledLogs(env: BenchEnvironment): Promise<{ parents: number; children: number }> {
+  let last = await env.countLogs();
+  for (let i = 0; i < 20; i += 1) {
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    const now = await env.countLogs();
+    if (now.parents === last.parents && now.children === last.children) return now;
+    last = now;
+  }
+  return last;
+}
+
+async function main(): Promise<void> {
+  const started = Date.now();
+  const runner: Runner = args.runner === 'tsx' || args.runner === 'prebuilt' ? args.runner : 'build';
+  const machine = machineInfo();
+  say(`Switchyard benchmark on ${machine.cpu_model} × ${machine.cores}, Node ${machine.node}`);
+  const scratch = mkdtempSync(path.join(os.tmpdir(), 'switchyard-bench-'));
+  cleanups.push({ name: 'scratch folder', run: async () => rmSync(scratch, { recursive: true, force: true }) });
+  let build: { ms: number; warnings: string[] } | null = null;
+  if (runner === 'build') {
+    build = buildService();
+    say(`compiled the service with tsc in ${(build.ms / 1000).toFixed(1)} s${build.warnings.length ? ` (type errors, emitted anyway: ${build.warnings.join(' | ')})` : ''}`);
+  }
+  const stack = await startStack(runner, scratch);
+  say(`upstream: ${args.upstream} at ${stack.upstream.url}; Switchyard at ${stack.apiUrl} (${runner}, LOG_LEVEL=${args['log-level']}, privacy level ${args['privacy-level']}, ${stack.workers.length} worker process(es)); ready after ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  const pids = () => ({ api: stack.api.child.pid, ...Object.fromEntries(stack.workers.map((w) => [w.name, w.child.pid])), upstream: stack.upstream.child.pid });
+  const meter = new CpuMeter(pids, stack.env.databaseName);
+  const { cells, sentThrough, windows } = await runCells(stack, meter);
+  // Stopping drains the log batcher and, with --profile, writes the CPU profiles.
+  await stack.api.stop();
+  await Promise.all(stack.workers.map((w) => w.stop()));
+  const logs = await settledLogs(stack.env);
+  const profiles: ProfileSummary[] = stack.profileDir
+    ? ['api', ...stack.workers.map((w) => w.name)].map((name) => summariseProfile(path.join(stack.profileDir ?? '', `${name}.cpuprofile`), { root: path.resolve(__dirname, '..'), windows }))
+    : [];
+  const comparisons = compare(cells);
+  const json = comparisons.find((c) => c.mode === 'json' && c.concurrency === 1);
+  const json64 = cells.find((c) => c.path === 'switchyard' && c.mode === 'json' && c.concurrency === 64);
+  const targets = {
+    added_p50_ms_at_1_client: { target: 3, measured: json?.addedP50Ms ?? null, met: json ? json.addedP50Ms <= 3 : null },
+    completions_per_second_at_64_clients: { target: 1500, measured: json64 ? Number(json64.result.rps.toFixed(1)) : null, met: json64 ? json64.result.rps >= 1500 : null },
+  };
+  say(`\n${cellsTable(cells)}\n\n${comparisonTable(comparisons)}\n\nCPU per completion (ms of one core):\n${cpuTable(cells, machine.cores)}`);
+  say(`\nrequest logs written: ${logs.parents} (of ${sentThrough} completions through Switchyard), ${logs.children} upstream-call rows`);
+  say(`targets: added p50 at 1 client ≤ 3 ms: ${targets.added_p50_ms_at_1_client.measured} ms (${targets.added_p50_ms_at_1_client.met ? 'met' : 'NOT met'}); ≥ 1500/s at 64 clients: ${targets.completions_per_second_at_64_clients.measured}/s (${targets.completions_per_second_at_64_clients.met ? 'met' : 'NOT met'})`);
+  if (profiles.length > 0) say(`\nCPU profiles (self time):\n${profileTables(profiles)}`);
+  const report = {
+    machine,
+    settings: { runner, upstream: args.upstream, log_level: args['log-level'], privacy_level: Number(args['privacy-level']), worker_processes: stack.workers.length, duration_s: Number(args.duration), warmup_s: Number(args.warmup), model: stack.env.model, prompt: PROMPT, node_env: 'production' },
+    build,
+    cells,
+    comparisons,
+    targets,
+    logs: { ...logs, completions_through_switchyard: sentThrough },
+    profiles,
+    total_seconds: Number(((Date.now() - started) / 1000).toFixed(1)),
+  };
+  writeFileSync(args.out ?? path.join(__dirname, 'results.json'), `${JSON.stringify(report, null, 2)}\n`);
+  say(`\nwrote ${args.out} in ${report.total_seconds} s`);
+}
+
+main()
+  .catch((err: unknown) => {
+    say(`benchmark failed: ${err instanceof Error ? err.stack : String(err)}`);
+    process.exitCode = 1;
+  })
+  .finally(() => cleanUp());
