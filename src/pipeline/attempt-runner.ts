@@ -38,7 +38,7 @@ export interface Success<T> {
   model: RoutableModel;
   value: T;
   records: AttemptRecord[];
-  dropped: string[];
+  notes: string[];
 }
 
 /** Every attempt failed; `records` holds each of them. */
@@ -89,14 +89,14 @@ export async function runAttempts<T>(options: AttemptOptions, call: (attempt: At
   for (const model of options.attempts) {
     const binding = options.registry.resolve(model.provider);
     if (!binding) continue;
-    const { request, dropped } = fitRequest(options.prepared, model);
+    const { request, notes } = fitRequest(options.prepared, model);
     for (let retry = 0; ; retry += 1) {
       const startedAt = Date.now();
       const ctx: ProviderContext = { apiKey: binding.apiKey, baseUrl: binding.baseUrl, signal: options.signal, timeoutMs: options.upstreamTimeoutMs, logger: options.logger };
       try {
         const { value, usage } = await call({ model, provider: binding.provider, ctx, request });
         records.push({ model, retry, startedAt, latencyMs: Date.now() - startedAt, statusCode: 200, usage });
-        return { model, value, records, dropped };
+        return { model, value, records, notes };
       } catch (err) {
         const error = asProviderError(err, model.provider);
         last = error;

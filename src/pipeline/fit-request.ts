@@ -4,13 +4,17 @@ import type { PreparedCompletion } from './prepare-request';
 
 export interface FittedRequest {
   request: ChatRequest;
-  /** Parameters dropped because the model does not support them. */
-  dropped: string[];
+  /** Sentences for `metadata.warning` about what was changed to fit the model. */
+  notes: string[];
 }
 
+/** Highest temperature a provider accepts, where it is below OpenAI's 2. */
+const MAX_TEMPERATURE: Record<string, number> = { anthropic: 1 };
+
 /**
- * The request as one model gets it: its provider's model name, without the parameters the catalog
- * says it does not support (noted in `metadata.warning` rather than failing the request).
+ * The request as one model gets it: its provider's model name, without the parameters the catalog says
+ * it does not support, and with values brought into the provider's range. Each change is noted for
+ * `metadata.warning` rather than failing the request.
  */
 export function fitRequest(prepared: PreparedCompletion, model: RoutableModel): FittedRequest {
   const request: ChatRequest = { ...prepared.chat, model: model.namespace };
@@ -25,5 +29,11 @@ export function fitRequest(prepared: PreparedCompletion, model: RoutableModel): 
       delete request[key];
     }
   }
-  return { request, dropped };
+  const notes = dropped.length > 0 ? [`Not supported by ${model.model} and left out: ${dropped.join(', ')}.`] : [];
+  const maxTemperature = MAX_TEMPERATURE[model.provider];
+  if (maxTemperature !== undefined && request.temperature !== undefined && request.temperature > maxTemperature) {
+    notes.push(`temperature lowered from ${request.temperature} to ${maxTemperature}, the highest ${model.model} accepts.`);
+    request.temperature = maxTemperature;
+  }
+  return { request, notes };
 }

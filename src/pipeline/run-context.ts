@@ -49,7 +49,7 @@ export interface Answer {
   model: RoutableModel;
   usage: Usage;
   records: AttemptRecord[];
-  dropped: string[];
+  notes: string[];
   latencyMs: number;
   extraWarnings?: string[];
 }
@@ -57,7 +57,6 @@ export interface Answer {
 /** The figures of a successful answer, for its response and its log. */
 export function factsOf(ctx: RunContext, answer: Answer): CompletionFacts {
   const costs = costOf(answer.model, answer.usage);
-  const dropped = answer.dropped.length > 0 ? [`Not supported by ${answer.model.model} and left out: ${answer.dropped.join(', ')}.`] : [];
   return {
     requestId: ctx.job.requestId,
     appId: ctx.space.id,
@@ -70,7 +69,7 @@ export function factsOf(ctx: RunContext, answer: Answer): CompletionFacts {
     latencyMs: answer.latencyMs,
     retries: answer.records.length - 1,
     statusCode: 200,
-    warnings: [...ctx.plan.warnings, ...dropped, ...ctx.warnings, ...(answer.extraWarnings ?? [])],
+    warnings: [...ctx.plan.warnings, ...answer.notes, ...ctx.warnings, ...(answer.extraWarnings ?? [])],
     labels: ctx.prepared.labels,
     temperature: ctx.prepared.chat.temperature,
     maxTokens: ctx.prepared.chat.max_tokens,

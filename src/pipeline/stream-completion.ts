@@ -93,7 +93,7 @@ export async function streamCompletion(ctx: RunContext, promptTokens: number): P
     model: success.model,
     usage,
     records: success.records,
-    dropped: success.dropped,
+    notes: success.notes,
     latencyMs,
     extraWarnings: estimated ? ['The provider reported no usage; token counts are estimated.'] : [],
   });

@@ -12,7 +12,7 @@ export async function wholeCompletion(ctx: RunContext): Promise<RequestOutcome> 
   const answering = success.records.at(-1);
   const latencyMs = answering?.latencyMs ?? 0;
   ctx.latency.record(success.model.id, latencyMs);
-  const facts = factsOf(ctx, { model: success.model, usage: success.value.usage, records: success.records, dropped: success.dropped, latencyMs });
+  const facts = factsOf(ctx, { model: success.model, usage: success.value.usage, records: success.records, notes: success.notes, latencyMs });
   const response = buildResponse(facts, success.value.choices);
   await ctx.reply({ type: 'done', requestId: ctx.job.requestId, run: ctx.run, response });
   return successOutcome(ctx, facts, { response, choices: success.value.choices, records: success.records });
