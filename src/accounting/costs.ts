@@ -35,11 +35,3 @@ export function savingsOf(benchmark: Priced | null, usage: Usage, actual: Costs)
     total_tokens: usd(reference.total_tokens - actual.total_tokens),
   };
 }
-
-export function addCosts(a: Costs, b: Costs): Costs {
-  return {
-    prompt_tokens: usd(a.prompt_tokens + b.prompt_tokens),
-    completion_tokens: usd(a.completion_tokens + b.completion_tokens),
-    total_tokens: usd(a.total_tokens + b.total_tokens),
-  };
-}

@@ -26,8 +26,4 @@ export class TtlCache<V> {
     }
     return value;
   }
-
-  delete(key: string): void {
-    this.entries.delete(key);
-  }
 }

@@ -5,6 +5,7 @@ import type { CompletionJob } from '../queue/payloads';
 import type { CompletionRequest } from '../schemas/chat-completions';
 import type { CompletionGateway, CompletionSink } from './completion-gateway';
 import { parseFeatureFlagsHeader } from './feature-flags';
+import { effectivePrivacyLevel } from './privacy-level';
 import { rateLimitHeaders, type RateLimiter } from './rate-limiter';
 import type { SpaceGate, SpaceLookup } from './space-lookup';
 
@@ -25,11 +26,6 @@ export interface Submission {
   setHeaders(headers: Record<string, string>): void;
   /** Called once the request is accepted, with the sink that receives the replies. */
   sink: CompletionSink;
-}
-
-/** The stricter of the Space's privacy level and the request's own: a request can hide more, never less. */
-function privacyOf(space: SpaceGate, request: CompletionRequest): number {
-  return Math.max(space.privacyLevel, request.custom_headers?.policies?.privacy_level ?? 1);
 }
 
 /** API side of `POST /v1/chat/completions`: checks the Space and its rate limit, then hands the job to the gateway. */
@@ -62,7 +58,7 @@ export class CompletionIntake {
     };
     // Also on errors, so a client can find the log of a request that failed.
     submission.setHeaders({ 'x-switchyard-log-id': job.requestId });
-    await this.deps.gateway.run(job, submission.sink, { signal: submission.signal, privacyLevel: privacyOf(space, request) });
+    await this.deps.gateway.run(job, submission.sink, { signal: submission.signal, privacyLevel: effectivePrivacyLevel(space.privacyLevel, request) });
   }
 
   private async spaceOf(auth: AuthContext): Promise<SpaceGate> {

@@ -33,10 +33,6 @@ export class ReplyListener {
     this.handlers.delete(requestId);
   }
 
-  get waiting(): number {
-    return this.handlers.size;
-  }
-
   async close(): Promise<void> {
     this.handlers.clear();
     this.subscriber.disconnect();

@@ -34,7 +34,6 @@ export const DEFAULT_BASE_URLS: Record<ProviderId, string> = {
 };
 
 export const PROCESS_ROLES = ['all', 'api', 'workers'] as const;
-export type ProcessRole = (typeof PROCESS_ROLES)[number];
 
 const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
 

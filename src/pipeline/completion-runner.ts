@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import { ZERO_COSTS } from '../accounting/costs';
+import { effectivePrivacyLevel } from '../completions/privacy-level';
 import type { Reply } from '../completions/replies';
 import { ApiError } from '../errors/api-error';
 import type { CompletionJob } from '../queue/payloads';
@@ -101,7 +102,7 @@ export class CompletionRunner {
   }
 
   private failureOutcome(job: CompletionJob, space: SpaceContext | null, { error, records }: { error: ApiError; records: AttemptRecord[] }): RequestOutcome {
-    const privacyLevel = Math.max(space?.policies.privacy_level ?? 1, job.request.custom_headers?.policies?.privacy_level ?? 1);
+    const privacyLevel = effectivePrivacyLevel(space?.policies.privacy_level ?? 1, job.request);
     return {
       job,
       privacyLevel,

@@ -1,6 +1,7 @@
 import type { ChatMessage, ChatRequest, ResponseFormat } from '../domain/chat';
 import { ApiError } from '../errors/api-error';
 import { mergeFeatureFlags, type FeatureFlags } from '../completions/feature-flags';
+import { effectivePrivacyLevel } from '../completions/privacy-level';
 import type { CompletionJob } from '../queue/payloads';
 import type { Policies, Weights } from '../schemas/apps';
 import { assistantConfigSchema, type AssistantConfig } from '../schemas/assistants';
@@ -84,8 +85,7 @@ export async function prepareCompletion({ job, space, sources, autoModelName }: 
   const { request } = job;
   const [assistant, history] = [await assistantOf(job, space, sources), await historyOf(job, space, sources)];
   const overrides = request.custom_headers ?? {};
-  const policies: Policies = { ...space.policies, ...overrides.policies };
-  policies.privacy_level = Math.max(space.policies.privacy_level, overrides.policies?.privacy_level ?? 1);
+  const policies: Policies = { ...space.policies, ...overrides.policies, privacy_level: effectivePrivacyLevel(space.policies.privacy_level, request) };
   const named = request.model ?? assistant?.model ?? null;
   const messages = withHistory(withInstructions(request.messages as ChatMessage[], assistant?.instructions ?? space.settings.instructions), history);
   return {

@@ -2,7 +2,7 @@ import type { ChatChunk, Usage } from '../domain/chat';
 import { ApiError } from '../errors/api-error';
 import { ProviderError } from '../providers/provider-error';
 import { countTokens } from '../text/token-count';
-import { statusOfError } from './attempt-record';
+import { NO_USAGE, statusOfError } from './attempt-record';
 import { isSubstantive, runAttempts, type Success } from './attempt-runner';
 import type { RequestOutcome } from './log-rows';
 import { buildMetadata, buildResponse, chunkData, finalChunkData, type ChunkIdentity } from './response-builder';
@@ -60,8 +60,8 @@ function withRole(chunk: ChatChunk, opened: Set<number>): ChatChunk {
 }
 
 /** Relays the stream; a failure after the first chunk ends it with an error event (no failover any more). */
-async function relay(ctx: RunContext, success: Success<OpenedStream>, assembler: StreamAssembler): Promise<ProviderError | null> {
-  const identity: ChunkIdentity = { requestId: ctx.job.requestId, created: Math.floor(ctx.job.receivedAt / 1000), model: success.model.model };
+async function relay(ctx: RunContext, success: Success<OpenedStream>, stream: { identity: ChunkIdentity; assembler: StreamAssembler }): Promise<ProviderError | null> {
+  const { identity, assembler } = stream;
   const opened = new Set<number>();
   try {
     for await (const chunk of chunksOf(success.value)) {
@@ -81,10 +81,11 @@ async function relay(ctx: RunContext, success: Success<OpenedStream>, assembler:
 export async function streamCompletion(ctx: RunContext, promptTokens: number): Promise<RequestOutcome> {
   const success = await runAttempts(attemptOptions(ctx), async ({ provider, ctx: callCtx, request }) => ({
     value: await open(provider.chatStream(request, callCtx)),
-    usage: { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 },
+    usage: NO_USAGE,
   }));
   const assembler = new StreamAssembler();
-  const broken = await relay(ctx, success, assembler);
+  const identity: ChunkIdentity = { requestId: ctx.job.requestId, created: Math.floor(ctx.job.receivedAt / 1000), model: success.model.model };
+  const broken = await relay(ctx, success, { identity, assembler });
   const answering = success.records.at(-1);
   const latencyMs = answering ? Date.now() - answering.startedAt : 0;
   const { usage, estimated } = usageOrEstimate(assembler, promptTokens);
@@ -105,7 +106,6 @@ export async function streamCompletion(ctx: RunContext, promptTokens: number): P
     return successOutcome(ctx, failed, { response: { ...buildResponse(failed, choices), error: error.toBody().error }, choices, records: success.records });
   }
   ctx.latency.record(success.model.id, latencyMs);
-  const identity = { requestId: ctx.job.requestId, created: facts.created, model: success.model.model };
   await ctx.reply({ type: 'chunk', requestId: ctx.job.requestId, run: ctx.run, data: finalChunkData(identity, usage, buildMetadata(facts)) });
   await ctx.reply({ type: 'done', requestId: ctx.job.requestId, run: ctx.run });
   return successOutcome(ctx, facts, { response: buildResponse(facts, choices), choices, records: success.records });

@@ -6,7 +6,6 @@ export type Visibility = (typeof VISIBILITIES)[number];
 
 /** The plugin ids of the contract's plugin table. */
 export const PLUGIN_IDS = ['space-search', 'web-search', 'image-generation-generic', 'transcribe-audio', 'social-post', 'legacy-file-search'] as const;
-export type PluginId = (typeof PLUGIN_IDS)[number];
 
 const visibility = z.enum(VISIBILITIES);
 

@@ -74,7 +74,6 @@ export const customHeadersSchema = z.strictObject({
   policies: policiesPatch.optional(),
   feature_flags: z.partialRecord(z.enum(FEATURE_FLAGS), z.boolean()).optional(),
 });
-export type CustomHeaders = z.infer<typeof customHeadersSchema>;
 
 export const completionRequestSchema = z
   .looseObject({

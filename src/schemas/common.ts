@@ -3,9 +3,6 @@ import { z } from 'zod';
 export const uuid = z.uuid();
 export const dateTime = z.iso.datetime({ offset: true });
 
-/** A path parameter that must be a uuid; a malformed one is a 404, as an unknown id is. */
-export const uuidParam = z.string();
-
 export const pageQuery = z.object({
   limit: z.coerce.number().int().min(1).max(100).default(20).describe('How many items to return, 1 to 100.'),
   after: z.uuid().optional().describe('Return the items that come after this id (the `last_id` of the previous page).'),

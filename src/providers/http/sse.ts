@@ -47,7 +47,7 @@ export async function* readSse(provider: string, upstream: UpstreamResponse, ctx
     const rest = parseBlock(buffer.trim());
     if (rest) yield rest;
   } catch (err) {
-    const error = transportError(provider, err, upstream.deadline, ctx);
+    const error = transportError(provider, err, { deadline: upstream.deadline, ctx });
     if (error.kind === 'connection') throw new ProviderError({ kind: 'stream_cut', provider, message: `${provider} stream broke off: ${error.message}` });
     throw error;
   } finally {

@@ -33,7 +33,7 @@ function openAiStyleMessage(body: string): string | undefined {
 }
 
 /** Turns a thrown request or body-read error into a ProviderError. */
-export function transportError(provider: string, err: unknown, deadline: Deadline, ctx: ProviderContext): ProviderError {
+export function transportError(provider: string, err: unknown, { deadline, ctx }: { deadline: Deadline; ctx: ProviderContext }): ProviderError {
   if (err instanceof ProviderError) return err;
   if (deadline.timedOut) return new ProviderError({ kind: 'timeout', provider, message: `${provider} did not answer within ${ctx.timeoutMs} ms` });
   if (ctx.signal.aborted) return new ProviderError({ kind: 'aborted', provider, message: 'The request was cancelled.' });
@@ -58,7 +58,7 @@ export async function postUpstream(call: UpstreamPost): Promise<UpstreamResponse
     });
   } catch (err) {
     deadline.clear();
-    throw transportError(call.provider, err, deadline, call.ctx);
+    throw transportError(call.provider, err, { deadline, ctx: call.ctx });
   }
   if (response.ok) return { response, deadline };
   const text = await response.text().catch(() => '');
@@ -80,7 +80,7 @@ export async function readJson<T>(provider: string, upstream: UpstreamResponse, 
     return (await upstream.response.json()) as T;
   } catch (err) {
     if (err instanceof SyntaxError) throw new ProviderError({ kind: 'invalid_response', provider, message: `${provider} sent a body that is not JSON` });
-    throw transportError(provider, err, upstream.deadline, ctx);
+    throw transportError(provider, err, { deadline: upstream.deadline, ctx });
   } finally {
     upstream.deadline.clear();
   }

@@ -17,13 +17,6 @@ export interface WireMessage {
   tool_calls?: unknown;
 }
 
-export interface WireChoice {
-  index?: unknown;
-  message?: WireMessage | null;
-  delta?: WireMessage | null;
-  finish_reason?: unknown;
-}
-
 /** A `chat.completion` or a `chat.completion.chunk`. */
 export interface WireCompletion {
   id?: unknown;
