@@ -1,5 +1,6 @@
 import request from 'supertest';
 import type { Prisma } from '../../src/generated/prisma/client';
+import type { CandidateView as Candidate } from '../../src/pipeline/model-plan';
 import type { Tenant } from '../helpers/test-context';
 import { simulatedProviders, startCompletionsHarness, type CompletionsHarness } from '../helpers/completions';
 import { uniqueSuffix } from '../helpers/test-database';
@@ -29,15 +30,6 @@ beforeEach(() => sim.reset());
 
 /** A prompt no category signal matches, so each candidate's quality is its catalog overall figure. */
 const HELLO = [{ role: 'user', content: 'Hello there' }];
-
-interface Candidate {
-  model: string;
-  provider: string;
-  score: number;
-  quality: number;
-  cost: number;
-  latency: number;
-}
 
 interface SpaceSetup {
   /** Catalog models active in the Space; every other catalog model is switched off. */

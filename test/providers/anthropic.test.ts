@@ -1,23 +1,16 @@
-import pino from 'pino';
 import type { ChatChunk, ChatRequest } from '../../src/domain/chat';
 import { anthropicProvider } from '../../src/providers/anthropic/provider';
 import { ProviderError } from '../../src/providers/provider-error';
 import type { ProviderContext } from '../../src/providers/types';
 import { startSimulator, type Simulator } from '../simulator/server';
+import { collect, failure, simulatorContext } from './call-helpers';
 import { describeProviderScenarios } from './scenarios';
 
 describeProviderScenarios({ provider: anthropicProvider, baseUrl: (sim) => sim.baseUrls.anthropic });
 
 describe('anthropic adapter against the simulator, beyond the scenario table', () => {
   let sim: Simulator;
-  const ctx = (overrides: Partial<ProviderContext> = {}): ProviderContext => ({
-    apiKey: 'sim-key',
-    baseUrl: sim.baseUrls.anthropic,
-    signal: new AbortController().signal,
-    timeoutMs: 5000,
-    logger: pino({ level: 'silent' }),
-    ...overrides,
-  });
+  const ctx = (overrides: Partial<ProviderContext> = {}) => simulatorContext(sim.baseUrls.anthropic, overrides);
   const ask = (model: string, extra: Partial<ChatRequest> = {}): ChatRequest => ({
     model,
     messages: [
@@ -26,12 +19,6 @@ describe('anthropic adapter against the simulator, beyond the scenario table', (
     ],
     ...extra,
   });
-  const collect = async (stream: AsyncIterable<ChatChunk>) => {
-    const chunks: ChatChunk[] = [];
-    for await (const chunk of stream) chunks.push(chunk);
-    return chunks;
-  };
-  const failure = (promise: Promise<unknown>) => promise.then(() => undefined, (err: unknown) => err as ProviderError);
 
   beforeAll(async () => {
     sim = await startSimulator();

@@ -1,23 +1,16 @@
-import pino from 'pino';
 import type { ChatRequest } from '../../src/domain/chat';
 import { geminiProvider } from '../../src/providers/gemini/provider';
 import { builtInProviders } from '../../src/providers/registry';
 import type { ProviderContext } from '../../src/providers/types';
 import { startSimulator, type Simulator } from '../simulator/server';
+import { simulatorContext } from './call-helpers';
 import { describeProviderScenarios } from './scenarios';
 
 describeProviderScenarios({ provider: geminiProvider, baseUrl: (sim) => sim.baseUrls.gemini });
 
 describe('gemini adapter against the simulator, beyond the scenario table', () => {
   let sim: Simulator;
-  const ctx = (overrides: Partial<ProviderContext> = {}): ProviderContext => ({
-    apiKey: 'sim-key',
-    baseUrl: sim.baseUrls.gemini,
-    signal: new AbortController().signal,
-    timeoutMs: 5000,
-    logger: pino({ level: 'silent' }),
-    ...overrides,
-  });
+  const ctx = (overrides: Partial<ProviderContext> = {}) => simulatorContext(sim.baseUrls.gemini, overrides);
 
   beforeAll(async () => {
     sim = await startSimulator();

@@ -1,10 +1,10 @@
-import pino from 'pino';
 import type { ChatChunk, ChatRequest } from '../../src/domain/chat';
 import { ProviderError } from '../../src/providers/provider-error';
 import { OpenAiCompatibleProvider } from '../../src/providers/openai-compatible/provider';
 import { OPENAI_COMPATIBLE_VENDORS, type OpenAiCompatibleVendor } from '../../src/providers/openai-compatible/vendors';
 import type { ProviderContext } from '../../src/providers/types';
 import { startSimulator, type Simulator } from '../simulator/server';
+import { collect, failure, simulatorContext } from './call-helpers';
 import { describeProviderScenarios, type ScenarioSubject } from './scenarios';
 
 const optOuts: Partial<Record<OpenAiCompatibleVendor['id'], ScenarioSubject['optOut']>> = {
@@ -33,14 +33,7 @@ describe('OpenAI-compatible adapters against the simulator, beyond the scenario 
   const openai = new OpenAiCompatibleProvider(vendorById('openai'));
   const mistral = new OpenAiCompatibleProvider(vendorById('mistral'));
   const ollama = new OpenAiCompatibleProvider(vendorById('ollama'));
-  const ctx = (overrides: Partial<ProviderContext> = {}): ProviderContext => ({
-    apiKey: 'sim-key',
-    baseUrl: sim.baseUrls.openai,
-    signal: new AbortController().signal,
-    timeoutMs: 5000,
-    logger: pino({ level: 'silent' }),
-    ...overrides,
-  });
+  const ctx = (overrides: Partial<ProviderContext> = {}) => simulatorContext(sim.baseUrls.openai, overrides);
   const ask = (model: string, extra: Partial<ChatRequest> = {}): ChatRequest => ({
     model,
     messages: [
@@ -49,16 +42,6 @@ describe('OpenAI-compatible adapters against the simulator, beyond the scenario 
     ],
     ...extra,
   });
-  const collect = async (stream: AsyncIterable<ChatChunk>) => {
-    const chunks: ChatChunk[] = [];
-    for await (const chunk of stream) chunks.push(chunk);
-    return chunks;
-  };
-  const failure = (promise: Promise<unknown>) =>
-    promise.then(
-      () => undefined,
-      (err: unknown) => err as ProviderError,
-    );
   const lastBody = () => sim.requests.at(-1)?.body as Record<string, unknown>;
 
   beforeAll(async () => {

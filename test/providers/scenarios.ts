@@ -1,8 +1,8 @@
-import pino from 'pino';
 import type { ChatChunk, ChatRequest, ToolCallDelta } from '../../src/domain/chat';
 import { ProviderError, type ProviderErrorKind } from '../../src/providers/provider-error';
 import type { Provider, ProviderContext } from '../../src/providers/types';
 import { SIM_BAD_KEY, startSimulator, type Simulator } from '../simulator/server';
+import { collect, simulatorContext } from './call-helpers';
 
 /**
  * The scenario table every provider adapter must pass against the simulator. A case that cannot apply
@@ -34,7 +34,6 @@ export interface ScenarioSubject {
   optOut?: Partial<Record<ScenarioName, string>>;
 }
 
-const logger = pino({ level: 'silent' });
 const question = 'hello there';
 const tools: ChatRequest['tools'] = [
   { type: 'function', function: { name: 'get_weather', description: 'Weather in a city', parameters: { type: 'object', properties: { query: { type: 'string' } }, required: ['query'] } } },
@@ -42,12 +41,6 @@ const tools: ChatRequest['tools'] = [
 
 function request(model: string, extra: Partial<ChatRequest> = {}): ChatRequest {
   return { model, messages: [{ role: 'system', content: 'Be brief.' }, { role: 'user', content: question }], ...extra };
-}
-
-async function collect(stream: AsyncIterable<ChatChunk>): Promise<ChatChunk[]> {
-  const chunks: ChatChunk[] = [];
-  for await (const chunk of stream) chunks.push(chunk);
-  return chunks;
 }
 
 const textOf = (chunks: ChatChunk[]) => chunks.flatMap((c) => c.choices.map((choice) => choice.delta.content ?? '')).join('');
@@ -76,14 +69,7 @@ async function expectKind(promise: Promise<unknown>, kind: ProviderErrorKind): P
 
 export function describeProviderScenarios(subject: ScenarioSubject): void {
   let sim: Simulator;
-  const ctx = (overrides: Partial<ProviderContext> = {}): ProviderContext => ({
-    apiKey: 'sim-key',
-    baseUrl: subject.baseUrl(sim),
-    signal: new AbortController().signal,
-    timeoutMs: 5000,
-    logger,
-    ...overrides,
-  });
+  const ctx = (overrides: Partial<ProviderContext> = {}) => simulatorContext(subject.baseUrl(sim), overrides);
   const scenario = (name: ScenarioName, body: () => Promise<void>) => {
     const reason = subject.optOut?.[name];
     if (reason) it.skip(`${name} (opted out: ${reason})`, body);

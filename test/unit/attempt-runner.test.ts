@@ -1,21 +1,12 @@
 import pino from 'pino';
 import type { ChatResult } from '../../src/domain/chat';
 import { AttemptsExhausted, runAttempts, type AttemptOptions } from '../../src/pipeline/attempt-runner';
-import type { PreparedCompletion } from '../../src/pipeline/prepare-request';
 import { ProviderError, type ProviderErrorKind } from '../../src/providers/provider-error';
 import type { Provider } from '../../src/providers/types';
+import { preparedCompletion } from '../helpers/prepared-completion';
 import { routable } from '../helpers/routable-model';
 
-const prepared: PreparedCompletion = {
-  chat: { messages: [{ role: 'user', content: 'hi' }] },
-  requestedModel: null,
-  weights: { cost: 0.3, latency: 0.3, quality: 0.4 },
-  policies: { privacy_level: 1, max_cost: null, max_switch_model_retries: 2, max_same_model_retries: 2, optimize_internal_requests: 0, prompt_id: null },
-  flags: {},
-  labels: {},
-  plugins: [],
-  stream: false,
-};
+const prepared = preparedCompletion();
 
 const ok: ChatResult = { upstreamId: 'u', model: 'x', choices: [], usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 } };
 const fail = (kind: ProviderErrorKind, retryAfterMs?: number) => new ProviderError({ kind, provider: 'p', message: kind, retryAfterMs });

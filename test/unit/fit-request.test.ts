@@ -1,17 +1,8 @@
 import { fitRequest } from '../../src/pipeline/fit-request';
-import type { PreparedCompletion } from '../../src/pipeline/prepare-request';
+import { preparedCompletion } from '../helpers/prepared-completion';
 import { routable } from '../helpers/routable-model';
 
-const prepared = (chat: Partial<PreparedCompletion['chat']>): PreparedCompletion => ({
-  chat: { messages: [{ role: 'user', content: 'hi' }], ...chat },
-  requestedModel: null,
-  weights: { cost: 0.3, latency: 0.3, quality: 0.4 },
-  policies: { privacy_level: 1, max_cost: null, max_switch_model_retries: 2, max_same_model_retries: 2, optimize_internal_requests: 0, prompt_id: null },
-  flags: {},
-  labels: {},
-  plugins: [],
-  stream: false,
-});
+const prepared = preparedCompletion;
 
 describe('fitRequest', () => {
   it("sends the provider's model name and keeps what the model supports", () => {

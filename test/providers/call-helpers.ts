@@ -1,0 +1,25 @@
+import pino from 'pino';
+import type { ChatChunk } from '../../src/domain/chat';
+import type { ProviderError } from '../../src/providers/provider-error';
+import type { ProviderContext } from '../../src/providers/types';
+
+const silent = pino({ level: 'silent' });
+
+/** A call context against a simulator base URL, with the simulator's accepted key. */
+export function simulatorContext(baseUrl: string, overrides: Partial<ProviderContext> = {}): ProviderContext {
+  return { apiKey: 'sim-key', baseUrl, signal: new AbortController().signal, timeoutMs: 5000, logger: silent, ...overrides };
+}
+
+export async function collect(stream: AsyncIterable<ChatChunk>): Promise<ChatChunk[]> {
+  const chunks: ChatChunk[] = [];
+  for await (const chunk of stream) chunks.push(chunk);
+  return chunks;
+}
+
+/** The error a call rejects with, or undefined when it succeeds. */
+export function failure(promise: Promise<unknown>): Promise<ProviderError | undefined> {
+  return promise.then(
+    () => undefined,
+    (err: unknown) => err as ProviderError,
+  );
+}
