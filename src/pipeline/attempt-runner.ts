@@ -89,7 +89,7 @@ export async function runAttempts<T>(options: AttemptOptions, call: (attempt: At
   for (const model of options.attempts) {
     const binding = options.registry.resolve(model.provider);
     if (!binding) continue;
-    const { request, notes } = fitRequest(options.prepared, model);
+    const { request, notes } = fitRequest(options.prepared, model, binding.provider);
     for (let retry = 0; ; retry += 1) {
       const startedAt = Date.now();
       const ctx: ProviderContext = { apiKey: binding.apiKey, baseUrl: binding.baseUrl, signal: options.signal, timeoutMs: options.upstreamTimeoutMs, logger: options.logger };

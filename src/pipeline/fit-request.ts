@@ -1,5 +1,6 @@
 import type { ChatRequest } from '../domain/chat';
 import type { RoutableModel } from '../domain/routable-model';
+import type { Provider } from '../providers/types';
 import type { PreparedCompletion } from './prepare-request';
 
 export interface FittedRequest {
@@ -8,15 +9,12 @@ export interface FittedRequest {
   notes: string[];
 }
 
-/** Highest temperature a provider accepts, where it is below OpenAI's 2. */
-const MAX_TEMPERATURE: Record<string, number> = { anthropic: 1 };
-
 /**
  * The request as one model gets it: its provider's model name, without the parameters the catalog says
  * it does not support, and with values brought into the provider's range. Each change is noted for
  * `metadata.warning` rather than failing the request.
  */
-export function fitRequest(prepared: PreparedCompletion, model: RoutableModel): FittedRequest {
+export function fitRequest(prepared: PreparedCompletion, model: RoutableModel, provider: Pick<Provider, 'maxTemperature'>): FittedRequest {
   const request: ChatRequest = { ...prepared.chat, model: model.namespace };
   const dropped: string[] = [];
   if (request.n !== undefined && request.n > 1 && !model.supports.n) {
@@ -30,7 +28,7 @@ export function fitRequest(prepared: PreparedCompletion, model: RoutableModel): 
     }
   }
   const notes = dropped.length > 0 ? [`Not supported by ${model.model} and left out: ${dropped.join(', ')}.`] : [];
-  const maxTemperature = MAX_TEMPERATURE[model.provider];
+  const maxTemperature = provider.maxTemperature;
   if (maxTemperature !== undefined && request.temperature !== undefined && request.temperature > maxTemperature) {
     notes.push(`temperature lowered from ${request.temperature} to ${maxTemperature}, the highest ${model.model} accepts.`);
     request.temperature = maxTemperature;

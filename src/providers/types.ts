@@ -18,6 +18,8 @@ export interface ProviderContext {
  */
 export interface Provider {
   readonly id: string;
+  /** Highest temperature the provider accepts, when below OpenAI's 2; the pipeline lowers it and says so. */
+  readonly maxTemperature?: number;
   chat(request: ChatRequest, ctx: ProviderContext): Promise<ChatResult>;
   /** Deltas as they arrive; the last chunk carries usage. */
   chatStream(request: ChatRequest, ctx: ProviderContext): AsyncIterable<ChatChunk>;

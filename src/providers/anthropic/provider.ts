@@ -3,7 +3,7 @@ import { readSse } from '../http/sse';
 import { postUpstream, readJson, type UpstreamResponse } from '../http/upstream-fetch';
 import type { Provider, ProviderContext } from '../types';
 import { anthropicErrorMessage } from './errors';
-import { messagesHeaders, messagesUrl, toMessagesRequest } from './request';
+import { ANTHROPIC_MAX_TEMPERATURE, messagesHeaders, messagesUrl, toMessagesRequest } from './request';
 import { toChatResult } from './response';
 import { AnthropicStreamTranslator } from './stream';
 
@@ -23,6 +23,7 @@ function post(request: ChatRequest, ctx: ProviderContext, stream: boolean): Prom
 /** Anthropic's Messages API (`POST /v1/messages`). Translation lives in request.ts, response.ts and stream.ts. */
 export const anthropicProvider: Provider = {
   id: PROVIDER,
+  maxTemperature: ANTHROPIC_MAX_TEMPERATURE,
 
   async chat(request: ChatRequest, ctx: ProviderContext): Promise<ChatResult> {
     const upstream = await post(request, ctx, false);

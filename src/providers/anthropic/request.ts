@@ -38,9 +38,12 @@ function toolChoiceParam(choice: ToolChoice): ToolChoiceParam {
   return { type: 'tool', name: choice.function.name };
 }
 
-/** Anthropic's temperature runs 0..1; OpenAI's 0..2. Values above 1 are clamped to 1. */
+/** Anthropic's temperature runs 0..1; OpenAI's 0..2. */
+export const ANTHROPIC_MAX_TEMPERATURE = 1;
+
+/** Values above the maximum are clamped (the pipeline has already lowered them and noted it). */
 export function clampTemperature(temperature: number): number {
-  return Math.min(1, Math.max(0, temperature));
+  return Math.min(ANTHROPIC_MAX_TEMPERATURE, Math.max(0, temperature));
 }
 
 function joinSystem(...parts: (string | undefined)[]): string | undefined {
