@@ -52,7 +52,7 @@ function statusMessage(status: number): string {
   return messages[status] ?? `Simulated HTTP ${status}.`;
 }
 
-async function perform(behaviour: Behaviour, res: ServerResponse, send: (cutAfter?: number) => Promise<void>, dialect: Dialect): Promise<void> {
+async function perform(behaviour: Behaviour, { res, send, dialect }: { res: ServerResponse; send: (cutAfter?: number) => Promise<void>; dialect: Dialect }): Promise<void> {
   switch (behaviour.kind) {
     case 'hang':
       await new Promise<void>((resolve) => res.on('close', () => resolve()));
@@ -100,7 +100,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
       const answer = answerFor(conversation);
       const usage = usageFor(conversation, answer);
       const send = (cutAfter?: number) => dialect.sendAnswer(res, { conversation, answer, usage }, { cutAfter });
-      await perform(script.next(conversation.model), res, send, dialect);
+      await perform(script.next(conversation.model), { res, send, dialect });
     } catch (err) {
       if (!(err instanceof SimBadRequest)) throw err;
       dialect.sendError(res, { status: 400, message: err.message });
