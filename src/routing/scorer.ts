@@ -2,6 +2,7 @@ import type { RoutableModel } from '../domain/routable-model';
 import type { Weights } from '../schemas/apps';
 import { estimatedCost } from './hard-limits';
 import type { RequestProfile } from './request-profile';
+import { weightedScores } from './weighted-score';
 
 /** Probability that a model answers this request well. The learned predictor plugs in here. */
 export interface QualityEstimator {
@@ -29,11 +30,6 @@ export interface ScoringInputs {
   expectedLatency(model: RoutableModel): number;
 }
 
-/** 1 for the best value among the candidates, 0 for the worst (lower is better). */
-function closeness(value: number, best: number, worst: number): number {
-  return worst === best ? 1 : (worst - value) / (worst - best);
-}
-
 const round = (value: number, digits = 6) => Math.round(value * 10 ** digits) / 10 ** digits;
 
 /**
@@ -48,21 +44,13 @@ export function scoreCandidates(models: RoutableModel[], profile: RequestProfile
     cost: estimatedCost(model, profile),
     latency: inputs.expectedLatency(model),
   }));
-  const costs = raw.map((c) => c.cost);
-  const latencies = raw.map((c) => c.latency);
-  const { cost: wc, latency: wl, quality: wq } = inputs.weights;
-  const total = wc + wl + wq || 1;
-  const scored = raw.map((c) => ({
+  const scores = weightedScores(raw, inputs.weights);
+  const scored = raw.map((c, i) => ({
     ...c,
     cost: round(c.cost, 9),
     latency: round(c.latency, 1),
     quality: round(c.quality, 4),
-    score: round(
-      (wq * c.quality +
-        wc * closeness(c.cost, Math.min(...costs), Math.max(...costs)) +
-        wl * closeness(c.latency, Math.min(...latencies), Math.max(...latencies))) /
-        total,
-    ),
+    score: round(scores[i]),
   }));
   return scored.sort((a, b) => b.score - a.score || a.cost - b.cost || a.model.model.localeCompare(b.model.model));
 }

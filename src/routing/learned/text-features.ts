@@ -1,0 +1,90 @@
+import { fromEntries, type SparseVector } from './sparse-vector';
+import { lastUserText, type PromptShape } from './prompt-shape';
+
+/**
+ * Features of a prompt that say what kind of prompt it is and how hard, computed in process:
+ * hashed word unigrams and bigrams and character trigrams of the last user message (L2-normalised
+ * together), plus a few dense signals (length, digits, maths and code markers, language, turns, tools)
+ * in the last `DENSE_FEATURES` slots.
+ */
+export const DENSE_FEATURES = 16;
+
+/** Only the first this many characters of the last user message are read, so cost stays bounded. */
+const MAX_CHARS = 6000;
+const TOKEN = /[a-z]+|\d+(?:\.\d+)?|[^\s\w]/g;
+
+/** FNV-1a over a string, 32 bits. */
+function hash(text: string, seed: number): number {
+  let h = 0x811c9dc5 ^ seed;
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
+  return h >>> 0;
+}
+
+function addHashed(entries: Map<number, number>, key: string, buckets: number, weight: number): void {
+  const h = hash(key, 0);
+  const index = h % buckets;
+  const sign = h & 0x80000000 ? -1 : 1;
+  entries.set(index, (entries.get(index) ?? 0) + sign * weight);
+}
+
+/** Numbers become a shape token (`<num3>` = three digits) so that values do not fragment the vocabulary. */
+function normalisedTokens(text: string): string[] {
+  return (text.toLowerCase().match(TOKEN) ?? []).map((token) => (/^\d/.test(token) ? `<num${Math.min(token.length, 6)}>` : token));
+}
+
+function hashedNgrams(text: string, buckets: number): Map<number, number> {
+  const entries = new Map<number, number>();
+  const tokens = normalisedTokens(text);
+  for (let i = 0; i < tokens.length; i++) {
+    addHashed(entries, tokens[i], buckets, 1);
+    if (i > 0) addHashed(entries, `${tokens[i - 1]} ${tokens[i]}`, buckets, 1);
+    const word = tokens[i];
+    if (word.length > 3) for (let j = 0; j + 3 <= word.length + 2; j++) addHashed(entries, `#${` ${word} `.slice(j, j + 3)}`, buckets, 0.5);
+  }
+  let norm = 0;
+  for (const value of entries.values()) norm += value * value;
+  norm = Math.sqrt(norm) || 1;
+  for (const [index, value] of entries) entries.set(index, value / norm);
+  return entries;
+}
+
+function share(text: string, pattern: RegExp): number {
+  return text.length === 0 ? 0 : (text.match(pattern)?.length ?? 0) / text.length;
+}
+
+/** Dense signals, each scaled to roughly [0, 1]. */
+export function denseSignals(shape: PromptShape, text: string): number[] {
+  const all = shape.messages.map((m) => m.content).join('\n');
+  return [
+    1,
+    Math.log1p(text.length) / 10,
+    Math.log1p(all.length) / 10,
+    Math.min(share(text, /\d/g) * 10, 1),
+    Math.min(share(text, /[=+*/^<>]/g) * 20, 1),
+    /\\(frac|sqrt|int|sum)|\$[^$]+\$/.test(text) ? 1 : 0,
+    /```|\b(def|function|class|return|import|const|var)\b|[{};]\s*$/m.test(text) ? 1 : 0,
+    Math.min(share(text, /[^\u0020-\u007e\s]/g) * 5, 1),
+    Math.min((text.match(/\?/g)?.length ?? 0) / 5, 1),
+    Math.min(text.split('\n').length / 50, 1),
+    Math.min(shape.messages.length / 10, 1),
+    shape.messages.some((m) => m.role === 'system' || m.role === 'developer') ? 1 : 0,
+    Math.min(shape.tools / 5, 1),
+    /\b(write|story|poem|essay|email|rewrite)\b/i.test(text) ? 1 : 0,
+    /\b(prove|derive|calculate|compute|solve|find the)\b/i.test(text) ? 1 : 0,
+    Math.min((text.match(/\b[0-9]+(\.[0-9]+)?\b/g)?.length ?? 0) / 20, 1),
+  ];
+}
+
+/** The feature vector of a prompt, with `buckets` hashed slots followed by the dense signals. */
+export function promptFeatures(shape: PromptShape, buckets: number): SparseVector {
+  const text = lastUserText(shape).slice(0, MAX_CHARS);
+  const entries = hashedNgrams(text, buckets);
+  denseSignals(shape, text).forEach((value, i) => {
+    if (value !== 0) entries.set(buckets + i, value);
+  });
+  return sortedVector(entries);
+}
+
+function sortedVector(entries: Map<number, number>): SparseVector {
+  return fromEntries(new Map([...entries].sort((a, b) => a[0] - b[0])));
+}

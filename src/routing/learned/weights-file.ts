@@ -1,0 +1,66 @@
+import { readFileSync } from 'node:fs';
+import { z } from 'zod';
+import { pack, packedSchema, unpack } from './packed-weights';
+import type { RouterModel } from './router-model';
+import { DENSE_FEATURES } from './text-features';
+
+/**
+ * The shipped router weights: what transfers to any model (the kind classifier, the shared ease
+ * weights, completion length) and nothing about the models it was trained on, since catalog models
+ * are routed by their quality profiles. Written by `npm run router:train`.
+ */
+export const weightsFileSchema = z.object({
+  format: z.literal('switchyard-router-weights/1'),
+  version: z.string().min(1),
+  training: z.object({ seed: z.number().int(), sets: z.record(z.string(), z.number().int()), models: z.number().int() }),
+  buckets: z.number().int().positive(),
+  kinds: z.array(z.string().min(1)).min(1),
+  classifier: z.array(packedSchema),
+  ease: packedSchema,
+  ease_by_kind: z.array(z.number()),
+  profile_slope: z.number(),
+  length: z.object({ typical: z.number(), weights: packedSchema }),
+});
+export type WeightsFile = z.infer<typeof weightsFileSchema>;
+
+export function toWeightsFile(model: RouterModel, training: WeightsFile['training']): WeightsFile {
+  const { kinds, weights, dimension } = model.classifier;
+  return {
+    format: 'switchyard-router-weights/1',
+    version: model.version,
+    training,
+    buckets: model.buckets,
+    kinds,
+    classifier: kinds.map((_, k) => pack(weights.subarray(k * dimension, (k + 1) * dimension))),
+    ease: pack(model.outcome.ease),
+    ease_by_kind: Array.from(model.easeByKind, (value) => Math.round(value * 1e6) / 1e6),
+    profile_slope: Math.round(model.profileSlope * 1e6) / 1e6,
+    length: { typical: Math.round(model.length.typical * 1e6) / 1e6, weights: pack(model.length.weights) },
+  };
+}
+
+/** The router a weights file describes: no per-model parts, every model is routed by its profile. */
+export function fromWeightsFile(file: WeightsFile): RouterModel {
+  const dimension = file.buckets + DENSE_FEATURES;
+  const rows = file.classifier.map(unpack);
+  if (rows.length !== file.kinds.length || rows.some((row) => row.length !== dimension)) {
+    throw new Error(`Router weights ${file.version}: the classifier does not match ${file.kinds.length} kinds of ${dimension} features.`);
+  }
+  const classifierWeights = new Float64Array(file.kinds.length * dimension);
+  rows.forEach((row, k) => classifierWeights.set(row, k * dimension));
+  return {
+    version: file.version,
+    buckets: file.buckets,
+    classifier: { kinds: file.kinds, weights: classifierWeights, dimension },
+    outcome: { models: [], kinds: file.kinds, dimension, theta: new Float64Array(0), slope: new Float64Array(0), ease: unpack(file.ease), residual: new Float64Array(0) },
+    easeByKind: Float64Array.from(file.ease_by_kind),
+    length: { models: [], bias: new Float64Array(0), typical: file.length.typical, weights: unpack(file.length.weights) },
+    profileSlope: file.profile_slope,
+  };
+}
+
+export function loadWeightsFile(path: string): RouterModel {
+  const parsed = weightsFileSchema.safeParse(JSON.parse(readFileSync(path, 'utf8')));
+  if (!parsed.success) throw new Error(`Router weights ${path} are invalid: ${parsed.error.issues[0]?.path.join('.')} ${parsed.error.issues[0]?.message}`);
+  return fromWeightsFile(parsed.data);
+}
