@@ -27,7 +27,7 @@ function outcomeFor(env: { orgId: string; appId: string }, model: ReturnType<typ
   const requestId = randomUUID();
   const usage = { prompt_tokens: 7, completion_tokens: 6, total_tokens: 13 };
   const costs = costOf(model, usage);
-  const plan = { attempts: [model], scores: { best_models: [model.model], candidates: [{ model: model.model, provider: model.provider, score: 0.8, quality: 0.8, cost: 0.9, latency: 0.7 }] }, score: 0.8, warnings: [] };
+  const plan = { attempts: [model], scores: { best_models: [model.model], candidates: [{ model: model.model, provider: model.provider, score: 0.8, quality: 0.8, offline_quality: 0.8, cost: 0.9, latency: 0.7 }], router: { version: 'bench', kind: 'chat', smart_learn: false, explored: false } }, score: 0.8, warnings: [] };
   const facts = { requestId, appId: env.appId, created: Math.floor(Date.now() / 1000), model, plan, usage, costs, savings: ZERO_COSTS, latencyMs: 1.2, retries: 0, statusCode: 200, warnings: [], labels: {}, temperature: undefined, maxTokens: undefined };
   const message = { role: 'assistant' as const, content: 'Echo: Say hello to the benchmark.' };
   const response = buildResponse(facts, [{ index: 0, message, finish_reason: 'stop' }]);

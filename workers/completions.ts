@@ -7,8 +7,10 @@ import { LogBatcher } from '../src/pipeline/log-batcher';
 import { SpaceContextLoader } from '../src/pipeline/space-context';
 import { createProviderRegistry } from '../src/providers/registry';
 import type { CompletionJob } from '../src/queue/payloads';
+import { loadWeightsFile } from '../src/routing/learned/weights-file';
 import { LatencyTracker } from '../src/routing/latency-tracker';
-import { catalogQuality } from '../src/routing/scorer';
+import { SpaceFeedbackLoader } from '../src/routing/online/space-feedback-loader';
+import { learnedQuality } from '../src/routing/scorer';
 import type { Services } from '../src/services/container';
 import { CompletionSources } from '../src/store/completion-sources';
 
@@ -25,12 +27,15 @@ export function completionProcessing(services: Services): CompletionProcessing {
   const { db, redis, config, logger } = services;
   const cancellations = new Cancellations(services.dedicatedRedis(), config.redisPrefix);
   const logs = new LogBatcher(db, logger);
+  const router = loadWeightsFile(config.routerWeightsFile);
   const runner = new CompletionRunner({
     spaces: new SpaceContextLoader(db, SPACE_CONTEXT_MS),
     sources: new CompletionSources(db),
     registry: createProviderRegistry(config),
     latency: new LatencyTracker(),
-    quality: catalogQuality,
+    router,
+    quality: learnedQuality(router),
+    feedback: new SpaceFeedbackLoader(db, SPACE_CONTEXT_MS),
     logs,
     logger,
     autoModelName: config.autoModelName,

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DEFAULT_WEIGHTS_FILE } from '../routing/learned/weights-location';
 
 /** Providers whose key and base URL come from `<PROVIDER>_API_KEY` / `<PROVIDER>_BASE_URL`. */
 export const PROVIDER_IDS = [
@@ -66,6 +67,8 @@ export const configSchema = z.object({
   completionConcurrency: positiveInt(256),
   /** Name clients send as `model` to ask for automatic selection. */
   autoModelName: z.string().min(1).default('switchyard'),
+  /** The learned router's weights file (written by `npm run router:train`). */
+  routerWeightsFile: z.string().min(1).default(DEFAULT_WEIGHTS_FILE),
   providers: z.record(z.enum(PROVIDER_IDS), providerConfigSchema),
 });
 export type Config = z.infer<typeof configSchema>;

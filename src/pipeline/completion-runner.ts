@@ -7,6 +7,8 @@ import type { CompletionJob } from '../queue/payloads';
 import type { ProviderRegistry } from '../providers/registry';
 import type { LatencyTracker } from '../routing/latency-tracker';
 import { profileRequest } from '../routing/request-profile';
+import type { RouterModel } from '../routing/learned/router-model';
+import type { SpaceFeedback } from '../routing/online/space-feedback';
 import type { QualityEstimator } from '../routing/scorer';
 import type { CompletionSources } from '../store/completion-sources';
 import { NO_USAGE, type AttemptRecord } from './attempt-record';
@@ -26,7 +28,11 @@ export interface RunnerDeps {
   sources: CompletionSources;
   registry: ProviderRegistry;
   latency: LatencyTracker;
+  /** The learned router: reads prompts; `quality` turns its reading into each catalog model's estimate. */
+  router: RouterModel;
   quality: QualityEstimator;
+  /** Each Space's ratings, for requests with `smart_learn` on. */
+  feedback: SpaceFeedbackSource;
   logs: LogBatcher;
   logger: Logger;
   autoModelName: string;
@@ -34,6 +40,10 @@ export interface RunnerDeps {
   publish(channel: string, reply: Reply): Promise<void>;
   /** Whether the organization can see a model of that name at all (for a precise error). */
   modelExists(orgId: string, name: string): Promise<boolean>;
+}
+
+export interface SpaceFeedbackSource {
+  load(appId: string): Promise<SpaceFeedback>;
 }
 
 export interface RunSummary {
@@ -86,13 +96,21 @@ export class CompletionRunner {
   private async answer(job: CompletionJob, inputs: Pick<RunContext, 'space' | 'signal' | 'run' | 'reply' | 'logger'>): Promise<RequestOutcome> {
     const { space } = inputs;
     const prepared = await prepareCompletion({ job, space, sources: this.deps.sources, autoModelName: this.deps.autoModelName });
-    const profile = profileRequest({ ...prepared.chat, model: '' });
+    const profile = profileRequest({ ...prepared.chat, model: '' }, this.deps.router);
+    const feedback = prepared.flags.smart_learn === true ? await this.deps.feedback.load(space.id) : null;
     const plan = await planModels({
       prepared,
       space,
       profile,
       registry: this.deps.registry,
-      scoring: { weights: prepared.weights, quality: this.deps.quality, expectedLatency: (model) => this.deps.latency.expected(model.id) },
+      scoring: {
+        weights: prepared.weights,
+        quality: this.deps.quality,
+        online: feedback ?? undefined,
+        expectedLatency: (model) => this.deps.latency.expected(model.id),
+      },
+      routerVersion: this.deps.router.version,
+      learning: feedback && { requestId: job.requestId, ratings: (modelId) => feedback.ratings(modelId) },
       now: new Date(),
       modelExists: (name) => this.deps.modelExists(job.orgId, name),
     });

@@ -2,6 +2,7 @@ import { isDeprecated, type RoutableModel } from '../domain/routable-model';
 import { ApiError } from '../errors/api-error';
 import type { ProviderRegistry } from '../providers/registry';
 import { exclusionReason, type Limits } from '../routing/hard-limits';
+import { chooseWithExploration } from '../routing/online/exploration';
 import type { RequestProfile } from '../routing/request-profile';
 import { scoreCandidates, type CandidateScore, type ScoringInputs } from '../routing/scorer';
 import type { PreparedCompletion } from './prepare-request';
@@ -12,14 +13,32 @@ export interface CandidateView {
   provider: string;
   score: number;
   quality: number;
+  offline_quality: number;
   cost: number;
   latency: number;
+}
+
+/** How the router decided, for `metadata.scores.router` (and for learning from the answer's rating). */
+export interface RouterDecision {
+  /** Version of the router weights. */
+  version: string;
+  /** The kind of prompt the router took the request for. */
+  kind: string;
+  smart_learn: boolean;
+  /** Whether this request tried a near-best, little-rated model (smart_learn's bounded exploration). */
+  explored: boolean;
+}
+
+/** What `smart_learn` adds to a decision: the request id that decides exploration, and the Space's rating counts. */
+export interface LearningInputs {
+  requestId: string;
+  ratings(modelId: string): number;
 }
 
 /** Which models to try, in order, and why. */
 export interface ModelPlan {
   attempts: RoutableModel[];
-  scores: { best_models: string[]; candidates: CandidateView[] };
+  scores: { best_models: string[]; candidates: CandidateView[]; router: RouterDecision };
   /** The first model's score (0 when it was named and not scored). */
   score: number;
   warnings: string[];
@@ -31,12 +50,40 @@ export interface PlanInputs {
   profile: RequestProfile;
   registry: ProviderRegistry;
   scoring: ScoringInputs;
+  routerVersion: string;
+  /** Present when `smart_learn` is on for the request. */
+  learning: LearningInputs | null;
   now: Date;
   /** Whether a model of this name exists at all for the Space's organization (for a precise error). */
   modelExists(name: string): Promise<boolean>;
 }
 
-const view = (c: CandidateScore): CandidateView => ({ model: c.model.model, provider: c.model.provider, score: c.score, quality: c.quality, cost: c.cost, latency: c.latency });
+const view = (c: CandidateScore): CandidateView => ({
+  model: c.model.model,
+  provider: c.model.provider,
+  score: c.score,
+  quality: c.quality,
+  offline_quality: c.offlineQuality,
+  cost: c.cost,
+  latency: c.latency,
+});
+
+function scoresOf(inputs: PlanInputs, scored: CandidateScore[], explored: boolean): ModelPlan['scores'] {
+  return {
+    best_models: scored.slice(0, 3).map((c) => c.model.model),
+    candidates: scored.map(view),
+    router: { version: inputs.routerVersion, kind: inputs.profile.kind, smart_learn: inputs.learning !== null, explored },
+  };
+}
+
+/** The candidate to answer with: the best, or under `smart_learn` rarely a near-best model the Space has rated little. */
+function firstChoice(inputs: PlanInputs, scored: CandidateScore[]): { first: CandidateScore | null; explored: boolean } {
+  const { learning } = inputs;
+  if (!learning) return { first: scored[0] ?? null, explored: false };
+  const ranked = scored.map((c) => ({ candidate: c, modelId: c.model.id, score: c.score, ratings: learning.ratings(c.model.id) }));
+  const { chosen, explored } = chooseWithExploration(learning.requestId, ranked);
+  return { first: chosen?.candidate ?? null, explored };
+}
 
 function uniqueById(models: RoutableModel[]): RoutableModel[] {
   const seen = new Set<string>();
@@ -84,7 +131,7 @@ async function planNamed(inputs: PlanInputs, name: string, scored: CandidateScor
   const warnings = isDeprecated(model, inputs.now) ? [`Model '${name}' is deprecated${model.until ? ` and will be retired on ${model.until.toISOString().slice(0, 10)}` : ''}.`] : [];
   const chain = inputs.space.hasFailoverChain ? eligible(inputs, inputs.space.failoverChain).models : [];
   const attempts = uniqueById([model, ...chain]).slice(0, inputs.prepared.policies.max_switch_model_retries + 1);
-  return { attempts, scores: { best_models: scored.slice(0, 3).map((c) => c.model.model), candidates: scored.map(view) }, score: scored.find((c) => c.model.id === model.id)?.score ?? 0, warnings };
+  return { attempts, scores: scoresOf(inputs, scored, false), score: scored.find((c) => c.model.id === model.id)?.score ?? 0, warnings };
 }
 
 /** Named model if the request names one, else the best-scored eligible models. */
@@ -92,14 +139,14 @@ export async function planModels(inputs: PlanInputs): Promise<ModelPlan> {
   const { models, reasons } = eligible(inputs, inputs.space.models);
   const scored = scoreCandidates(models, inputs.profile, { ...inputs.scoring, weights: inputs.prepared.weights });
   if (inputs.prepared.requestedModel !== null) return planNamed(inputs, inputs.prepared.requestedModel, scored);
-  const best = scored[0];
+  const { first: best, explored } = firstChoice(inputs, scored);
   if (!best) {
     const why = reasons.length > 0 ? ` (${reasons.slice(0, 5).join('; ')})` : ' (no model is active)';
     throw new ApiError('model_not_available', `No model of this Space can take this request${why}.`, 'model');
   }
   return {
     attempts: withAlternatives(best.model, inputs, scored.map((c) => c.model)),
-    scores: { best_models: scored.slice(0, 3).map((c) => c.model.model), candidates: scored.map(view) },
+    scores: scoresOf(inputs, scored, explored),
     score: best.score,
     warnings: [],
   };

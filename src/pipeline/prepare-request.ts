@@ -109,7 +109,7 @@ export async function prepareCompletion({ job, space, sources, autoModelName }: 
     requestedModel: named === null || named === autoModelName ? null : named,
     weights: { ...space.weights, ...overrides.weights },
     policies,
-    flags: mergeFeatureFlags(job.headerFlags, overrides.feature_flags),
+    flags: mergeFeatureFlags({ ...space.settings.feature_flags, ...job.headerFlags }, overrides.feature_flags),
     labels: overrides.labels ?? {},
     plugins: [...new Set([...(assistant?.plugins ?? []), ...(request.plugins ?? [])])],
     stream: request.stream,

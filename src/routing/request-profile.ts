@@ -1,18 +1,20 @@
 import type { ChatMessage, ChatRequest } from '../domain/chat';
 import { countTokens } from '../text/token-count';
+import type { PromptShape } from './learned/prompt-shape';
+import { completionTokens, readPrompt, type PromptReading, type RouterModel } from './learned/router-model';
 
 /** What routing needs to know about a request. */
 export interface RequestProfile {
   promptTokens: number;
-  /** Completion tokens expected, for the cost estimate. */
+  /** Completion tokens expected (the learned length model, capped by `max_tokens`), for the cost estimate. */
   expectedCompletionTokens: number;
   needs: { functions: boolean; vision: boolean; json: boolean };
-  /** A quality-profile category the prompt looks like, or null for the overall figure. */
-  category: string | null;
+  /** The quality-profile category the router takes the prompt for. */
+  kind: string;
+  /** The router's reading of the prompt, shared by every candidate's quality estimate. */
+  reading: PromptReading;
 }
 
-/** Completion length assumed when the request sets no `max_tokens`. */
-const DEFAULT_COMPLETION_TOKENS = 500;
 /** Tokens a message costs beyond its text (role and separators), as OpenAI counts them. */
 const PER_MESSAGE_OVERHEAD = 4;
 
@@ -22,32 +24,26 @@ function textOf(message: ChatMessage): string {
   return message.content.map((part) => (part.type === 'text' ? part.text : '')).join(' ');
 }
 
-/** Keyword signals of the catalog's categories; the learned router replaces this guess. */
-const CATEGORY_SIGNALS: ReadonlyArray<{ category: string; pattern: RegExp }> = [
-  { category: 'code', pattern: /```|\b(function|class|def|const|import|stack trace|exception|compile|regex|sql|typescript|python|javascript)\b/i },
-  { category: 'math', pattern: /\b(solve|equation|integral|derivative|probability|theorem|prove|calculate)\b|\d+\s*[-+*/^=]\s*\d+/i },
-  { category: 'writing', pattern: /\b(write|rewrite|poem|story|essay|email|letter|summari[sz]e|draft)\b/i },
-  { category: 'law', pattern: /\b(law|legal|contract|court|statute|liability)\b/i },
-  { category: 'health', pattern: /\b(symptom|diagnos\w*|medicine|medical|disease|dose)\b/i },
-  { category: 'reasoning', pattern: /\b(why|explain|reason|logic|puzzle|step by step)\b/i },
-];
-
-function guessCategory(text: string): string | null {
-  return CATEGORY_SIGNALS.find(({ pattern }) => pattern.test(text))?.category ?? null;
+/** What the router reads of a request: each message's role and text, and how many tools it offers. */
+export function shapeOfRequest(request: ChatRequest): PromptShape {
+  return { messages: request.messages.map((m) => ({ role: m.role, content: textOf(m) })), tools: request.tools?.length ?? 0 };
 }
 
-export function profileRequest(request: ChatRequest): RequestProfile {
-  const texts = request.messages.map(textOf);
-  const promptTokens = texts.reduce((sum, text) => sum + countTokens(text) + PER_MESSAGE_OVERHEAD, 0);
-  const lastUser = [...request.messages].reverse().find((m) => m.role === 'user');
+/** Counts the prompt exactly and reads it with the learned router (kind, ease, expected answer length). */
+export function profileRequest(request: ChatRequest, router: RouterModel): RequestProfile {
+  const shape = shapeOfRequest(request);
+  const promptTokens = shape.messages.reduce((sum, m) => sum + countTokens(m.content) + PER_MESSAGE_OVERHEAD, 0);
+  const reading = readPrompt(router, shape);
+  const predicted = Math.round(completionTokens(router, '', reading));
   return {
     promptTokens,
-    expectedCompletionTokens: request.max_tokens ?? DEFAULT_COMPLETION_TOKENS,
+    expectedCompletionTokens: Math.min(request.max_tokens ?? predicted, predicted),
     needs: {
-      functions: (request.tools?.length ?? 0) > 0,
+      functions: shape.tools > 0,
       vision: request.messages.some((m) => Array.isArray(m.content) && m.content.some((part) => part.type === 'image_url')),
       json: request.response_format !== undefined && request.response_format.type !== 'text',
     },
-    category: lastUser ? guessCategory(textOf(lastUser)) : null,
+    kind: reading.kind,
+    reading,
   };
 }

@@ -1,22 +1,35 @@
 import type { RoutableModel } from '../domain/routable-model';
 import type { Weights } from '../schemas/apps';
 import { estimatedCost } from './hard-limits';
+import { profileQuality, type RouterModel } from './learned/router-model';
 import type { RequestProfile } from './request-profile';
 import { weightedScores } from './weighted-score';
 
-/** Probability that a model answers this request well. The learned predictor plugs in here. */
+/** Probability that a model answers this request well, before what a Space's ratings teach. */
 export interface QualityEstimator {
   estimate(model: RoutableModel, profile: RequestProfile): number;
 }
 
-/** The catalog's per-category prior, or its overall figure when the category is unknown. */
-export const catalogQuality: QualityEstimator = {
-  estimate: (model, profile) => (profile.category !== null ? model.quality.categories[profile.category] : undefined) ?? model.quality.overall,
-};
+/**
+ * The learned router's estimate for a catalog model: its quality profile (per kind of prompt, the
+ * overall figure for a kind it does not list) read through the prompt's kind posterior and ease.
+ */
+export function learnedQuality(router: RouterModel): QualityEstimator {
+  return {
+    estimate: (model, profile) => profileQuality(router, (kind) => model.quality.categories[kind] ?? model.quality.overall, profile.reading),
+  };
+}
+
+/** A Space's correction of the offline estimate from its own ratings (`smart_learn`). */
+export interface OnlineQuality {
+  quality(modelId: string, kind: string, offline: number): number;
+}
 
 export interface CandidateScore {
   model: RoutableModel;
+  /** The estimate the decision used: the offline one, corrected by the Space's ratings under `smart_learn`. */
   quality: number;
+  offlineQuality: number;
   /** Estimated USD for this request. */
   cost: number;
   /** Expected latency, ms. */
@@ -27,6 +40,8 @@ export interface CandidateScore {
 export interface ScoringInputs {
   weights: Weights;
   quality: QualityEstimator;
+  /** Present when `smart_learn` is on for the request. */
+  online?: OnlineQuality;
   expectedLatency(model: RoutableModel): number;
 }
 
@@ -38,18 +53,23 @@ const round = (value: number, digits = 6) => Math.round(value * 10 ** digits) / 
  * by name, so the same inputs always give the same order.
  */
 export function scoreCandidates(models: RoutableModel[], profile: RequestProfile, inputs: ScoringInputs): CandidateScore[] {
-  const raw = models.map((model) => ({
-    model,
-    quality: inputs.quality.estimate(model, profile),
+  const raw = models.map((model) => {
+    const offlineQuality = inputs.quality.estimate(model, profile);
+    return {
+      model,
+      offlineQuality,
+      quality: inputs.online ? inputs.online.quality(model.id, profile.kind, offlineQuality) : offlineQuality,
     cost: estimatedCost(model, profile),
-    latency: inputs.expectedLatency(model),
-  }));
+      latency: inputs.expectedLatency(model),
+    };
+  });
   const scores = weightedScores(raw, inputs.weights);
   const scored = raw.map((c, i) => ({
     ...c,
     cost: round(c.cost, 9),
     latency: round(c.latency, 1),
     quality: round(c.quality, 4),
+    offlineQuality: round(c.offlineQuality, 4),
     score: round(scores[i]),
   }));
   return scored.sort((a, b) => b.score - a.score || a.cost - b.cost || a.model.model.localeCompare(b.model.model));

@@ -114,7 +114,8 @@ const candidateScore = z.object({
   model: z.string(),
   provider: z.string(),
   score: z.number(),
-  quality: z.number(),
+  quality: z.number().describe('Predicted probability of a good answer that the decision used (with smart_learn, corrected by the Space\'s ratings).'),
+  offline_quality: z.number().describe('Extra field: the offline router\'s predicted probability of a good answer.'),
   cost: z.number().describe('Estimated USD for this request.'),
   latency: z.number().describe('Expected latency, ms.'),
 });
@@ -129,7 +130,13 @@ export const completionMetadataSchema = z.object({
   latency: z.number().describe('Milliseconds the model took to answer.'),
   labels: z.record(z.string(), z.unknown()),
   error: z.string(),
-  scores: z.object({ best_models: z.array(z.string()), candidates: z.array(candidateScore) }),
+  scores: z.object({
+    best_models: z.array(z.string()),
+    candidates: z.array(candidateScore),
+    router: z
+      .object({ version: z.string(), kind: z.string(), smart_learn: z.boolean(), explored: z.boolean() })
+      .describe('Extra field: the router weights\' version, the kind of prompt it saw, whether smart_learn was on and whether this request explored.'),
+  }),
   score: z.number(),
   temperature: z.number().nullable(),
   max_tokens: z.number().int().nullable(),

@@ -3,6 +3,7 @@ import type { PageQuery } from '../schemas/common';
 import { findSpaceRef, type SpaceRef } from './assistants';
 import type { Db } from './db';
 import { unknownCursor } from './pagination';
+import { routingFeedbackStore, type FeedbackChange } from './routing-feedback';
 
 /** A log with the model that answered (and that model's parent, for the Model shape). */
 export type LogCoreRow = Log & { model: (Model & { parent: Model | null }) | null };
@@ -43,6 +44,9 @@ export interface LogFeedback {
   is_saved_for_later?: boolean;
 }
 
+/** What else a change of rating must write, worked out from the log as it was before the change. */
+export type RatingEffect = (before: LogCoreRow, goodAnswer: boolean | null) => FeedbackChange | null;
+
 export class LogRepository {
   constructor(private readonly db: Db) {}
 
@@ -82,5 +86,20 @@ export class LogRepository {
 
   async setFeedback(id: string, data: LogFeedback): Promise<void> {
     await this.db.log.update({ where: { id }, data });
+  }
+
+  /**
+   * Sets the rating and writes what it teaches the router in one transaction. The log's row is
+   * locked first, so the rating it had is the one this change replaces even when two ratings of the
+   * same log race; re-sending the rating it already has changes no count.
+   */
+  async setRating(id: string, data: LogFeedback & { good_answer: boolean | null }, effect: RatingEffect): Promise<void> {
+    await this.db.$transaction(async (tx) => {
+      await tx.$queryRaw`SELECT id FROM logs WHERE id = ${id}::uuid FOR UPDATE`;
+      const before = await tx.log.findUnique({ where: { id }, include: CORE });
+      await tx.log.update({ where: { id }, data });
+      const change = before ? effect(before, data.good_answer) : null;
+      if (change) await routingFeedbackStore.apply(tx, change);
+    });
   }
 }

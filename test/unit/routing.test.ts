@@ -1,16 +1,22 @@
 import { exclusionReason } from '../../src/routing/hard-limits';
 import type { RequestProfile } from '../../src/routing/request-profile';
 import { profileRequest } from '../../src/routing/request-profile';
-import { catalogQuality, scoreCandidates } from '../../src/routing/scorer';
+import { readPrompt } from '../../src/routing/learned/router-model';
+import { shapeOf } from '../../src/routing/learned/prompt-shape';
+import { learnedQuality, scoreCandidates } from '../../src/routing/scorer';
 import { routable } from '../helpers/routable-model';
+import { shippedRouter } from '../helpers/shipped-router';
 
+const codePrompt = readPrompt(shippedRouter(), shapeOf('Write a Python function that parses this JSON and returns the keys sorted.'));
 const profile = (overrides: Partial<RequestProfile> = {}): RequestProfile => ({
   promptTokens: 100,
   expectedCompletionTokens: 100,
   needs: { functions: false, vision: false, json: false },
-  category: null,
+  kind: codePrompt.kind,
+  reading: codePrompt,
   ...overrides,
 });
+const catalogQuality = learnedQuality(shippedRouter());
 const now = new Date('2026-06-01T00:00:00Z');
 const limits = { maxCost: null, privacyLevel: 1, now };
 
@@ -22,11 +28,11 @@ describe('profileRequest', () => {
       tools: [{ type: 'function', function: { name: 'f' } }],
       response_format: { type: 'json_object' },
       max_tokens: 42,
-    });
+    }, shippedRouter());
     expect(p.promptTokens).toBeGreaterThan(4);
-    expect(p.expectedCompletionTokens).toBe(42);
+    expect(p.expectedCompletionTokens).toBeLessThanOrEqual(42);
     expect(p.needs).toEqual({ functions: true, vision: true, json: true });
-    expect(p.category).toBe('math');
+    expect(p.kind).toBe('math');
   });
 });
 
@@ -60,13 +66,16 @@ describe('scoreCandidates', () => {
     expect(byCost.map((c) => c.model.model)).toEqual(['cheap', 'strong']);
     const byQuality = scoreCandidates([cheap, strong], profile(), { weights: { cost: 0, latency: 0, quality: 1 }, quality: catalogQuality, expectedLatency: latency });
     expect(byQuality.map((c) => c.model.model)).toEqual(['strong', 'cheap']);
-    expect(byQuality[0]).toMatchObject({ quality: 0.9, score: 0.9, latency: 1000 });
+    expect(byQuality[0].score).toBeCloseTo(byQuality[0].quality, 4);
+    expect(byQuality[0]).toMatchObject({ latency: 1000, offlineQuality: byQuality[0].quality });
   });
 
-  it('uses the category figure when the prompt has one, and is deterministic', () => {
+  it('reads the profile of the kind the prompt is, and is deterministic', () => {
+    expect(codePrompt.kind).toBe('code');
     const inputs = { weights: { cost: 0.5, latency: 0, quality: 0.5 }, quality: catalogQuality, expectedLatency: latency };
-    const first = scoreCandidates([cheap, strong], profile({ category: 'code' }), inputs);
-    expect(first.find((c) => c.model.model === 'strong')?.quality).toBe(0.95);
-    expect(scoreCandidates([strong, cheap], profile({ category: 'code' }), inputs)).toEqual(first);
+    const first = scoreCandidates([cheap, strong], profile(), inputs);
+    const codeStrong = routable({ ...strong, id: 'code-strong', quality: { overall: 0.9, categories: { code: 0.6 } } });
+    expect(first.find((c) => c.model.model === 'strong')!.quality).toBeGreaterThan(scoreCandidates([codeStrong], profile(), inputs)[0].quality);
+    expect(scoreCandidates([strong, cheap], profile(), inputs)).toEqual(first);
   });
 });

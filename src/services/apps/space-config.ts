@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ApiError } from '../../errors/api-error';
 import type { Prisma } from '../../generated/prisma/client';
-import type { Policies, PoliciesPatch, Settings, SettingsPatch, Weights, WeightsPatch } from '../../schemas/apps';
+import type { Policies, PoliciesPatch, Settings, SettingsPatch, SpaceFeatureFlags, Weights, WeightsPatch } from '../../schemas/apps';
 
 /** The column defaults of `apps` (prisma/schema.prisma); a key missing from a stored object reads as these. */
 export const DEFAULT_WEIGHTS: Weights = { cost: 0.33, latency: 0.33, quality: 0.34 };
@@ -33,6 +33,14 @@ const storedPolicies = z
   })
   .catch(P);
 
+/** A malformed flag reads as unset; `feature_flags` stays absent unless it was stored. */
+const storedFlag = z.boolean().optional().catch(undefined);
+const storedFeatureFlags = z
+  .object({ citations: storedFlag, auto_tools: storedFlag, smart_learn: storedFlag })
+  .transform((flags): SpaceFeatureFlags => Object.fromEntries(Object.entries(flags).filter(([, on]) => on !== undefined)))
+  .optional()
+  .catch(undefined);
+
 const S = DEFAULT_SETTINGS;
 const storedSettings = z
   .object({
@@ -41,7 +49,9 @@ const storedSettings = z
     instructions: z.string().nullable().catch(S.instructions),
     max_tokens: z.number().int().nullable().catch(S.max_tokens),
     temperature: z.number().nullable().catch(S.temperature),
+    feature_flags: storedFeatureFlags,
   })
+  .transform(({ feature_flags, ...rest }): Settings => (feature_flags === undefined ? rest : { ...rest, feature_flags }))
   .catch(S);
 
 export const readWeights = (json: Prisma.JsonValue): Weights => storedWeights.parse(json);
@@ -60,12 +70,19 @@ export interface SpaceConfigPatch {
   settings?: SettingsPatch;
 }
 
+/** Settings merge key by key, and `feature_flags` flag by flag. */
+function mergeSettings(stored: Settings, patch: SettingsPatch | undefined): Settings {
+  const merged: Settings = { ...stored, ...patch };
+  if (patch?.feature_flags) merged.feature_flags = { ...stored.feature_flags, ...patch.feature_flags };
+  return merged;
+}
+
 /** Merges a patch key by key into the stored configuration and checks what only the whole can tell. */
 export function mergeConfig(stored: SpaceConfig, patch: SpaceConfigPatch): SpaceConfig {
   const merged: SpaceConfig = {
     weights: { ...stored.weights, ...patch.weights },
     policies: { ...stored.policies, ...patch.policies },
-    settings: { ...stored.settings, ...patch.settings },
+    settings: mergeSettings(stored.settings, patch.settings),
   };
   const { cost, latency, quality } = merged.weights;
   // All-zero weights leave the router nothing to rank by.

@@ -1,5 +1,6 @@
 import type { AuthContext } from '../../auth/auth-context';
 import { ApiError } from '../../errors/api-error';
+import { learnFromRating } from '../../routing/online/rating-lesson';
 import type { Page } from '../../schemas/common';
 import type { LogListQuery, LogView } from '../../schemas/logs';
 import type { LogFeedback, LogRepository, LogRow } from '../../store/logs';
@@ -36,9 +37,14 @@ export class LogService {
     return toPage(rows, query, (row) => presentLog(row));
   }
 
-  /** Sets the rating; `feedback` left out keeps the current text. */
-  rate(auth: AuthContext, id: string, rating: { good_answer: boolean | null; feedback?: string }): Promise<LogView> {
-    return this.change(auth, id, rating);
+  /**
+   * Sets the rating; `feedback` left out keeps the current text. A rating of a log routed with
+   * `smart_learn` also updates the Space's online routing feedback, in the same transaction.
+   */
+  async rate(auth: AuthContext, id: string, rating: { good_answer: boolean | null; feedback?: string }): Promise<LogView> {
+    const row = await this.find(auth, id);
+    await this.logs.setRating(row.id, rating, learnFromRating);
+    return presentLog(await this.find(auth, id));
   }
 
   save(auth: AuthContext, id: string, isSavedForLater: boolean): Promise<LogView> {
