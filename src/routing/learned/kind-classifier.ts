@@ -4,23 +4,23 @@ import type { SparseVector } from './sparse-vector';
 /** Softmax regression from prompt features to a kind of prompt (a quality-profile category). */
 export interface KindClassifier {
   kinds: string[];
-  /** Row-major: `kinds.length` rows of `dimension` weights. */
+  /** Feature-major: weight of feature i for kind k at `i * kinds.length + k`, so one prompt reads contiguous memory. */
   weights: Float64Array;
   dimension: number;
 }
 
 /** Probability of each kind, in the order of `kinds`. */
 export function kindPosterior(classifier: KindClassifier, features: SparseVector): Float64Array {
-  const { kinds, weights, dimension } = classifier;
-  const out = new Float64Array(kinds.length);
-  let max = -Infinity;
-  for (let k = 0; k < kinds.length; k++) {
-    let z = 0;
-    const offset = k * dimension;
-    for (let i = 0; i < features.indices.length; i++) z += weights[offset + features.indices[i]] * features.values[i];
-    out[k] = z;
-    if (z > max) max = z;
+  const { kinds, weights } = classifier;
+  const K = kinds.length;
+  const out = new Float64Array(K);
+  for (let i = 0; i < features.indices.length; i++) {
+    const base = features.indices[i] * K;
+    const value = features.values[i];
+    for (let k = 0; k < K; k++) out[k] += weights[base + k] * value;
   }
+  let max = -Infinity;
+  for (let k = 0; k < K; k++) if (out[k] > max) max = out[k];
   let sum = 0;
   for (let k = 0; k < out.length; k++) sum += out[k] = Math.exp(out[k] - max);
   for (let k = 0; k < out.length; k++) out[k] /= sum;
@@ -51,9 +51,8 @@ export function trainKindClassifier(examples: KindExample[], options: KindTraini
       const posterior = kindPosterior(classifier, features);
       for (let k = 0; k < kinds.length; k++) {
         const error = posterior[k] - (k === target[n] ? 1 : 0);
-        const offset = k * options.dimension;
         for (let i = 0; i < features.indices.length; i++) {
-          const index = offset + features.indices[i];
+          const index = features.indices[i] * kinds.length + k;
           optimiser.step(index, error * features.values[i] + options.l2 * classifier.weights[index]);
         }
       }

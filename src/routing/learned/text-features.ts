@@ -21,7 +21,10 @@ function hash(text: string, seed: number): number {
 }
 
 function addHashed(entries: Map<number, number>, key: string, buckets: number, weight: number): void {
-  const h = hash(key, 0);
+  addHash(entries, hash(key, 0), buckets, weight);
+}
+
+function addHash(entries: Map<number, number>, h: number, buckets: number, weight: number): void {
   const index = h % buckets;
   const sign = h & 0x80000000 ? -1 : 1;
   entries.set(index, (entries.get(index) ?? 0) + sign * weight);
@@ -32,14 +35,28 @@ function normalisedTokens(text: string): string[] {
   return (text.toLowerCase().match(TOKEN) ?? []).map((token) => (/^\d/.test(token) ? `<num${Math.min(token.length, 6)}>` : token));
 }
 
+const SPACE = 32;
+const TRIGRAM_MARK = 35;
+
+/** Character trigrams of ` word ` (with boundary spaces), hashed from char codes without building strings. */
+function addTrigrams(entries: Map<number, number>, word: string, buckets: number): void {
+  const code = (j: number) => (j === 0 || j === word.length + 1 ? SPACE : word.charCodeAt(j - 1));
+  for (let j = 0; j + 3 <= word.length + 2; j++) {
+    let h = Math.imul(0x811c9dc5 ^ TRIGRAM_MARK, 0x01000193);
+    h = Math.imul(h ^ code(j), 0x01000193);
+    h = Math.imul(h ^ code(j + 1), 0x01000193);
+    h = Math.imul(h ^ code(j + 2), 0x01000193);
+    addHash(entries, h >>> 0, buckets, 0.5);
+  }
+}
+
 function hashedNgrams(text: string, buckets: number): Map<number, number> {
   const entries = new Map<number, number>();
   const tokens = normalisedTokens(text);
   for (let i = 0; i < tokens.length; i++) {
     addHashed(entries, tokens[i], buckets, 1);
     if (i > 0) addHashed(entries, `${tokens[i - 1]} ${tokens[i]}`, buckets, 1);
-    const word = tokens[i];
-    if (word.length > 3) for (let j = 0; j + 3 <= word.length + 2; j++) addHashed(entries, `#${` ${word} `.slice(j, j + 3)}`, buckets, 0.5);
+    if (tokens[i].length > 3) addTrigrams(entries, tokens[i], buckets);
   }
   let norm = 0;
   for (const value of entries.values()) norm += value * value;

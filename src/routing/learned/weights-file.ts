@@ -31,7 +31,7 @@ export function toWeightsFile(model: RouterModel, training: WeightsFile['trainin
     training,
     buckets: model.buckets,
     kinds,
-    classifier: kinds.map((_, k) => pack(weights.subarray(k * dimension, (k + 1) * dimension))),
+    classifier: kinds.map((_, k) => pack(Float64Array.from({ length: dimension }, (_, i) => weights[i * kinds.length + k]))),
     ease: pack(model.outcome.ease),
     ease_by_kind: Array.from(model.easeByKind, (value) => Math.round(value * 1e6) / 1e6),
     profile_slope: Math.round(model.profileSlope * 1e6) / 1e6,
@@ -47,7 +47,8 @@ export function fromWeightsFile(file: WeightsFile): RouterModel {
     throw new Error(`Router weights ${file.version}: the classifier does not match ${file.kinds.length} kinds of ${dimension} features.`);
   }
   const classifierWeights = new Float64Array(file.kinds.length * dimension);
-  rows.forEach((row, k) => classifierWeights.set(row, k * dimension));
+  const K = file.kinds.length;
+  rows.forEach((row, k) => row.forEach((value, i) => (classifierWeights[i * K + k] = value)));
   return {
     version: file.version,
     buckets: file.buckets,
