@@ -61,6 +61,13 @@ function plan(ask: Ask) {
   return planModels(inputs);
 }
 
+/** The candidate of that name in a plan's explanation. */
+function candidate(p: { scores: { candidates: Array<{ model: string; quality: number; offline_quality: number; cost: number }> } }, name: string) {
+  const found = p.scores.candidates.find((c) => c.model === name);
+  if (!found) throw new Error(`no candidate ${name}`);
+  return found;
+}
+
 const CODE = 'Write a TypeScript function that debounces another function, with a unit test.';
 const CHAT = 'Hi! Can you recommend a good book for a long train ride?';
 
@@ -82,7 +89,7 @@ describe('the learned router decides', () => {
 
   it('after the hard limits: a cost ceiling removes dear models before scoring', async () => {
     const free = await plan({ text: CHAT });
-    const strongCost = free.scores.candidates.find((c) => c.model === 'strong')!.cost;
+    const strongCost = candidate(free, 'strong').cost;
     const capped = await plan({ text: CHAT, maxCost: strongCost / 2 });
     expect(capped.scores.candidates.map((c) => c.model)).not.toContain('strong');
     expect(capped.attempts[0].model).not.toBe('strong');
@@ -115,23 +122,25 @@ describe('the learned router decides', () => {
     const hard = await plan({ text: 'Prove that for every prime p > 3, p^2 - 1 is divisible by 24, and derive the general form of the divisor for p^k - 1.' });
     expect(easy.scores.router.kind).toBe('math');
     expect(hard.scores.router.kind).toBe('math');
-    for (const c of hard.scores.candidates) expect(c.quality).toBeLessThan(easy.scores.candidates.find((e) => e.model === c.model)!.quality);
+    for (const c of hard.scores.candidates) expect(c.quality).toBeLessThan(candidate(easy, c.model).quality);
   });
 });
 
 describe('smart_learn in the decision', () => {
-  const rows = (modelId: string, ratings: number, goodRate: number, expected: number) => [{ modelId, kind: 'chat', ratings, good: Math.round(ratings * goodRate), expected: ratings * expected }];
+  const rows = (modelId: string, { ratings, goodRate, expected }: { ratings: number; goodRate: number; expected: number }) => [
+    { modelId, kind: 'chat', ratings, good: Math.round(ratings * goodRate), expected: ratings * expected },
+  ];
 
   it('drifts towards the models the Space rates well, once there are enough ratings', async () => {
     const offline = await plan({ text: CHAT, feedback: SpaceFeedback.EMPTY });
     expect(offline.attempts[0].model).toBe('strong');
-    const strongOffline = offline.scores.candidates.find((c) => c.model === 'strong')!.offline_quality;
-    const few = new SpaceFeedback(rows('strong', 5, 0, strongOffline));
+    const strongOffline = candidate(offline, 'strong').offline_quality;
+    const few = new SpaceFeedback(rows('strong', { ratings: 5, goodRate: 0, expected: strongOffline }));
     const fewPlan = await plan({ text: CHAT, feedback: few });
-    const fewStrong = fewPlan.scores.candidates.find((c) => c.model === 'strong')!;
+    const fewStrong = candidate(fewPlan, 'strong');
     expect(fewStrong.quality).toBeLessThan(fewStrong.offline_quality);
     expect(fewPlan.attempts[0].model).toBe('strong');
-    const many = new SpaceFeedback([...rows('strong', 4 * MIN_RATINGS, 0.3, strongOffline)]);
+    const many = new SpaceFeedback(rows('strong', { ratings: 4 * MIN_RATINGS, goodRate: 0.3, expected: strongOffline }));
     const manyPlan = await plan({ text: CHAT, feedback: many });
     expect(manyPlan.attempts[0].model).not.toBe('strong');
     expect(manyPlan.scores.router.smart_learn).toBe(true);

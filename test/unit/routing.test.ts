@@ -75,7 +75,7 @@ describe('scoreCandidates', () => {
     const inputs = { weights: { cost: 0.5, latency: 0, quality: 0.5 }, quality: catalogQuality, expectedLatency: latency };
     const first = scoreCandidates([cheap, strong], profile(), inputs);
     const codeStrong = routable({ ...strong, id: 'code-strong', quality: { overall: 0.9, categories: { code: 0.6 } } });
-    expect(first.find((c) => c.model.model === 'strong')!.quality).toBeGreaterThan(scoreCandidates([codeStrong], profile(), inputs)[0].quality);
+    expect(first.find((c) => c.model.model === 'strong')?.quality).toBeGreaterThan(scoreCandidates([codeStrong], profile(), inputs)[0].quality);
     expect(scoreCandidates([strong, cheap], profile(), inputs)).toEqual(first);
   });
 });

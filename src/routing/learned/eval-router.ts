@@ -3,7 +3,7 @@ import { priced, promptTokens } from '../evaluation/costs';
 import type { RouterTrainer } from '../evaluation/eval-router';
 import type { LabelledPrompt } from '../evaluation/labelled-prompt';
 import { shapeOf } from './prompt-shape';
-import { completionTokens, knownModelQuality, readPrompt, type PromptReading } from './router-model';
+import { completionTokens, knownModelQuality, readPrompt, withKnownKind, type PromptReading } from './router-model';
 import { ROUTER_BUCKETS } from './router-version';
 import { trainRouterModel } from './train-router';
 
@@ -12,7 +12,8 @@ const UNKNOWN_MODEL_QUALITY = 0.5;
 
 /**
  * Switchyard's router as `router:eval` trains and scores it: every part (kind classifier, profiles,
- * ease, per-model residuals, completion lengths) learned from `--train` alone. Costs are the prompt's
+ * ease, per-model residuals, completion lengths) learned from `--train` alone. A test line's `category`,
+ * when it names a kind seen in training, is taken as given (as the per-category baseline takes it). Costs are the prompt's
  * tokens plus the predicted completion tokens at the given prices; for models whose training lines carry
  * `cost` instead, their mean training cost.
  */
@@ -24,7 +25,8 @@ export const trainSwitchyardRouter: RouterTrainer = (training) => {
   const read = (line: LabelledPrompt): PromptReading => {
     const cached = readings.get(line);
     if (cached) return cached;
-    const reading = readPrompt(model, shapeOf(line.prompt));
+    const read = readPrompt(model, shapeOf(line.prompt));
+    const reading = line.category === undefined ? read : withKnownKind(model, read, line.category);
     readings.set(line, reading);
     return reading;
   };

@@ -20,14 +20,21 @@ function hash(text: string, seed: number): number {
   return h >>> 0;
 }
 
-function addHashed(entries: Map<number, number>, key: string, buckets: number, weight: number): void {
-  addHash(entries, hash(key, 0), buckets, weight);
-}
+/** Hashed feature counts: the hash picks the slot, its top bit the sign (so collisions cancel out on average). */
+class HashedCounts {
+  readonly entries = new Map<number, number>();
 
-function addHash(entries: Map<number, number>, h: number, buckets: number, weight: number): void {
-  const index = h % buckets;
-  const sign = h & 0x80000000 ? -1 : 1;
-  entries.set(index, (entries.get(index) ?? 0) + sign * weight);
+  constructor(private readonly buckets: number) {}
+
+  add(h: number, weight: number): void {
+    const index = h % this.buckets;
+    const sign = h & 0x80000000 ? -1 : 1;
+    this.entries.set(index, (this.entries.get(index) ?? 0) + sign * weight);
+  }
+
+  addText(key: string, weight: number): void {
+    this.add(hash(key, 0), weight);
+  }
 }
 
 /** Numbers become a shape token (`<num3>` = three digits) so that values do not fragment the vocabulary. */
@@ -39,25 +46,26 @@ const SPACE = 32;
 const TRIGRAM_MARK = 35;
 
 /** Character trigrams of ` word ` (with boundary spaces), hashed from char codes without building strings. */
-function addTrigrams(entries: Map<number, number>, word: string, buckets: number): void {
+function addTrigrams(counts: HashedCounts, word: string): void {
   const code = (j: number) => (j === 0 || j === word.length + 1 ? SPACE : word.charCodeAt(j - 1));
   for (let j = 0; j + 3 <= word.length + 2; j++) {
     let h = Math.imul(0x811c9dc5 ^ TRIGRAM_MARK, 0x01000193);
     h = Math.imul(h ^ code(j), 0x01000193);
     h = Math.imul(h ^ code(j + 1), 0x01000193);
     h = Math.imul(h ^ code(j + 2), 0x01000193);
-    addHash(entries, h >>> 0, buckets, 0.5);
+    counts.add(h >>> 0, 0.5);
   }
 }
 
 function hashedNgrams(text: string, buckets: number): Map<number, number> {
-  const entries = new Map<number, number>();
+  const counts = new HashedCounts(buckets);
   const tokens = normalisedTokens(text);
   for (let i = 0; i < tokens.length; i++) {
-    addHashed(entries, tokens[i], buckets, 1);
-    if (i > 0) addHashed(entries, `${tokens[i - 1]} ${tokens[i]}`, buckets, 1);
-    if (tokens[i].length > 3) addTrigrams(entries, tokens[i], buckets);
+    counts.addText(tokens[i], 1);
+    if (i > 0) counts.addText(`${tokens[i - 1]} ${tokens[i]}`, 1);
+    if (tokens[i].length > 3) addTrigrams(counts, tokens[i]);
   }
+  const { entries } = counts;
   let norm = 0;
   for (const value of entries.values()) norm += value * value;
   norm = Math.sqrt(norm) || 1;

@@ -31,7 +31,7 @@ const PRIOR_COUNTS = 10;
 const orderFor = (size: number, seed: number) => (epoch: number) => seededShuffle([...Array(size).keys()], seed * 1009 + epoch);
 
 /** Smoothed mean outcome of each model in each kind, as logits: where θ starts. */
-function startingProfiles(lines: LabelledPrompt[], kinds: string[], models: string[], kindOf: (line: LabelledPrompt) => string): Float64Array {
+function startingProfiles(lines: LabelledPrompt[], { kinds, models, kindOf }: { kinds: string[]; models: string[]; kindOf: (line: LabelledPrompt) => string }): Float64Array {
   const K = kinds.length;
   const sums = new Float64Array(models.length * (K + 1));
   const counts = new Float64Array(models.length * (K + 1));
@@ -70,7 +70,7 @@ export function trainRouterModel(lines: LabelledPrompt[], options: RouterTrainin
     models,
     kinds: classifier.kinds,
     dimension,
-    theta: startingProfiles(lines, classifier.kinds, models, kindOf),
+    theta: startingProfiles(lines, { kinds: classifier.kinds, models, kindOf }),
     slope: new Float64Array(models.length).fill(1),
     ease: new Float64Array(dimension),
     residual: new Float64Array(options.residuals ? models.length * dimension : 0),
