@@ -258,6 +258,23 @@ describe('conversations', () => {
 });
 
 describe('feature flags', () => {
+  it('smart_learn: the answer says so, and rating its log teaches the Space (one cell per model and kind)', async () => {
+    const tenant = await h.tenant();
+    const res = await complete(tenant, { model: undefined }, { 'Service-Feature-Flags': '{"smart_learn": "true"}' });
+    expect(res.status).toBe(200);
+    const { router, candidates } = res.body.metadata.scores;
+    expect(router).toMatchObject({ smart_learn: true, explored: false });
+    expect(candidates.every((c: { offline_quality: number }) => c.offline_quality > 0 && c.offline_quality < 1)).toBe(true);
+    await logOf(tenant, res.body.id);
+    const rated = await request(h.app).put(`/v1/logs/${res.body.id}/rating`).set(tenant.auth).send({ good_answer: true });
+    expect(rated.status).toBe(200);
+    const cells = await h.services.db.routingFeedback.findMany({ where: { app_id: tenant.app_id } });
+    expect(cells).toHaveLength(1);
+    expect(cells[0]).toMatchObject({ kind: router.kind, ratings: 1, good: 1 });
+    const chosen = candidates.find((c: { model: string }) => c.model === res.body.model);
+    expect(cells[0].expected).toBeCloseTo(chosen.offline_quality, 4);
+  });
+
   it('are accepted from the Service-Feature-Flags header', async () => {
     const tenant = await h.tenant();
     const res = await complete(tenant, {}, { 'Service-Feature-Flags': '{"auto_tools": "true"}' });
