@@ -1,7 +1,7 @@
 import { ApiError } from '../errors/api-error';
-import { FEATURE_FLAGS, type FeatureFlag } from '../schemas/chat-completions';
+import { FEATURE_FLAGS, type FeatureFlag, type FeatureFlags } from '../schemas/feature-flags';
 
-export type FeatureFlags = Partial<Record<FeatureFlag, boolean>>;
+export type { FeatureFlags };
 
 const TRUE_VALUES = new Set(['true', '1', 'yes', 'on']);
 const FALSE_VALUES = new Set(['false', '0', 'no', 'off', '']);

@@ -1,4 +1,5 @@
-import type { CompletionRequest, FeatureFlag } from '../schemas/chat-completions';
+import type { CompletionRequest } from '../schemas/chat-completions';
+import type { FeatureFlags } from '../schemas/feature-flags';
 
 /** Copies a main Space's configuration, models and failover chain into its sandbox. */
 export interface SandboxSyncJob {
@@ -23,7 +24,7 @@ export interface CompletionJob {
   /** The validated request body, as the client sent it. */
   request: CompletionRequest;
   /** Flags from the `Service-Feature-Flags` header, merged with `custom_headers.feature_flags` by the worker. */
-  headerFlags: Partial<Record<FeatureFlag, boolean>>;
+  headerFlags: FeatureFlags;
   /** Redis channel of the API process waiting for the answer. */
   replyTo: string;
   /** Epoch ms after which nobody waits for the answer. */

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import type { FeatureFlag } from './chat-completions';
 import { dateTime, pageQuery, uuid } from './common';
+import { featureFlagsSchema } from './feature-flags';
 import { modelActiveForAppSchema, modelSchema } from './models';
 import { promptSchema } from './prompts';
 
@@ -27,17 +27,8 @@ export const policiesSchema = z
   .meta({ id: 'Policies' });
 export type Policies = z.infer<typeof policiesSchema>;
 
-/** Every known flag, each optional; `satisfies` keeps the names those of `custom_headers.feature_flags`. */
-const featureFlagFields = {
-  citations: z.boolean().optional(),
-  auto_tools: z.boolean().optional(),
-  smart_learn: z.boolean().optional(),
-} satisfies Record<FeatureFlag, z.ZodOptional<z.ZodBoolean>>;
 const FEATURE_FLAGS_DESCRIPTION =
   'Extra field: feature flags for every request of the Space. The `Service-Feature-Flags` header, then `custom_headers.feature_flags`, override them per request.';
-
-export const spaceFeatureFlagsSchema = z.object(featureFlagFields).meta({ id: 'SpaceFeatureFlags' });
-export type SpaceFeatureFlags = z.infer<typeof spaceFeatureFlagsSchema>;
 
 export const settingsSchema = z
   .object({
@@ -46,7 +37,7 @@ export const settingsSchema = z
     instructions: z.string().nullable(),
     max_tokens: z.number().int().nullable(),
     temperature: z.number().nullable(),
-    feature_flags: spaceFeatureFlagsSchema.optional().describe(FEATURE_FLAGS_DESCRIPTION),
+    feature_flags: featureFlagsSchema.optional().describe(FEATURE_FLAGS_DESCRIPTION),
   })
   .meta({ id: 'Settings' });
 export type Settings = z.infer<typeof settingsSchema>;
@@ -76,8 +67,7 @@ export const settingsPatch = z
     instructions: z.string().max(100_000).nullable().optional(),
     max_tokens: z.number().int().positive().nullable().optional(),
     temperature: z.number().min(0).max(2).nullable().optional(),
-    feature_flags: z
-      .strictObject(featureFlagFields)
+    feature_flags: featureFlagsSchema
       .optional()
       .describe(`${FEATURE_FLAGS_DESCRIPTION} Merged flag by flag into the stored ones; unknown flags are rejected.`),
   })

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { policiesPatch, weightsPatch } from './apps';
 import { PLUGIN_IDS } from './assistants';
 import { uuid } from './common';
+import { featureFlagsSchema } from './feature-flags';
 
 /**
  * The chat completion request: OpenAI's fields plus Switchyard's. Known fields are typed and
@@ -64,15 +65,12 @@ const responseFormat = z.discriminatedUnion('type', [
   }),
 ]);
 
-export const FEATURE_FLAGS = ['citations', 'auto_tools', 'smart_learn'] as const;
-export type FeatureFlag = (typeof FEATURE_FLAGS)[number];
-
 export const customHeadersSchema = z.strictObject({
   labels: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).optional(),
   headers: z.record(z.string(), z.string()).optional(),
   weights: weightsPatch.optional(),
   policies: policiesPatch.optional(),
-  feature_flags: z.partialRecord(z.enum(FEATURE_FLAGS), z.boolean()).optional(),
+  feature_flags: featureFlagsSchema.optional(),
 });
 
 export const completionRequestSchema = z

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { ApiError } from '../../errors/api-error';
 import type { Prisma } from '../../generated/prisma/client';
-import type { Policies, PoliciesPatch, Settings, SettingsPatch, SpaceFeatureFlags, Weights, WeightsPatch } from '../../schemas/apps';
+import type { Policies, PoliciesPatch, Settings, SettingsPatch, Weights, WeightsPatch } from '../../schemas/apps';
+import { FEATURE_FLAGS, type FeatureFlags } from '../../schemas/feature-flags';
 
 /** The column defaults of `apps` (prisma/schema.prisma); a key missing from a stored object reads as these. */
 export const DEFAULT_WEIGHTS: Weights = { cost: 0.33, latency: 0.33, quality: 0.34 };
@@ -33,11 +34,10 @@ const storedPolicies = z
   })
   .catch(P);
 
-/** A malformed flag reads as unset; `feature_flags` stays absent unless it was stored. */
-const storedFlag = z.boolean().optional().catch(undefined);
+/** Known flags stored as booleans; anything else reads as unset. `feature_flags` stays absent unless it was stored. */
 const storedFeatureFlags = z
-  .object({ citations: storedFlag, auto_tools: storedFlag, smart_learn: storedFlag })
-  .transform((flags): SpaceFeatureFlags => Object.fromEntries(Object.entries(flags).filter(([, on]) => on !== undefined)))
+  .record(z.string(), z.unknown())
+  .transform((stored): FeatureFlags => Object.fromEntries(FEATURE_FLAGS.flatMap((flag) => (typeof stored[flag] === 'boolean' ? [[flag, stored[flag]]] : []))))
   .optional()
   .catch(undefined);
 
