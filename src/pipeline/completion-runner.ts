@@ -103,14 +103,9 @@ export class CompletionRunner {
       space,
       profile,
       registry: this.deps.registry,
-      scoring: {
-        weights: prepared.weights,
-        quality: this.deps.quality,
-        online: feedback ?? undefined,
-        expectedLatency: (model) => this.deps.latency.expected(model.id),
-      },
+      scoring: { weights: prepared.weights, quality: this.deps.quality, expectedLatency: (model) => this.deps.latency.expected(model.id) },
       routerVersion: this.deps.router.version,
-      learning: feedback && { requestId: job.requestId, ratings: (modelId) => feedback.ratings(modelId) },
+      learning: feedback && { requestId: job.requestId, feedback },
       now: new Date(),
       modelExists: (name) => this.deps.modelExists(job.orgId, name),
     });

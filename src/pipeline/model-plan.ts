@@ -3,6 +3,7 @@ import { ApiError } from '../errors/api-error';
 import type { ProviderRegistry } from '../providers/registry';
 import { exclusionReason, type Limits } from '../routing/hard-limits';
 import { chooseWithExploration } from '../routing/online/exploration';
+import type { SpaceFeedback } from '../routing/online/space-feedback';
 import type { RequestProfile } from '../routing/request-profile';
 import { scoreCandidates, type CandidateScore, type ScoringInputs } from '../routing/scorer';
 import type { PreparedCompletion } from './prepare-request';
@@ -29,10 +30,10 @@ export interface RouterDecision {
   explored: boolean;
 }
 
-/** What `smart_learn` adds to a decision: the request id that decides exploration, and the Space's rating counts. */
+/** What `smart_learn` adds to a decision: the Space's ratings (which correct the quality), and the request id that decides exploration. */
 export interface LearningInputs {
   requestId: string;
-  ratings(modelId: string): number;
+  feedback: SpaceFeedback;
 }
 
 /** Which models to try, in order, and why. */
@@ -49,7 +50,8 @@ export interface PlanInputs {
   space: SpaceContext;
   profile: RequestProfile;
   registry: ProviderRegistry;
-  scoring: ScoringInputs;
+  /** Weights, quality and latency estimators; the quality's online correction comes from `learning`. */
+  scoring: Omit<ScoringInputs, 'online'>;
   routerVersion: string;
   /** Present when `smart_learn` is on for the request. */
   learning: LearningInputs | null;
@@ -72,7 +74,7 @@ function scoresOf(inputs: PlanInputs, scored: CandidateScore[], explored: boolea
   return {
     best_models: scored.slice(0, 3).map((c) => c.model.model),
     candidates: scored.map(view),
-    router: { version: inputs.routerVersion, kind: inputs.profile.kind, smart_learn: inputs.learning !== null, explored },
+    router: { version: inputs.routerVersion, kind: inputs.profile.reading.kind, smart_learn: inputs.learning !== null, explored },
   };
 }
 
@@ -80,7 +82,7 @@ function scoresOf(inputs: PlanInputs, scored: CandidateScore[], explored: boolea
 function firstChoice(inputs: PlanInputs, scored: CandidateScore[]): { first: CandidateScore | null; explored: boolean } {
   const { learning } = inputs;
   if (!learning) return { first: scored[0] ?? null, explored: false };
-  const ranked = scored.map((c) => ({ candidate: c, modelId: c.model.id, score: c.score, ratings: learning.ratings(c.model.id) }));
+  const ranked = scored.map((c) => ({ candidate: c, modelId: c.model.id, score: c.score, ratings: learning.feedback.ratings(c.model.id) }));
   const { chosen, explored } = chooseWithExploration(learning.requestId, ranked);
   return { first: chosen?.candidate ?? null, explored };
 }
@@ -137,7 +139,7 @@ async function planNamed(inputs: PlanInputs, name: string, scored: CandidateScor
 /** Named model if the request names one, else the best-scored eligible models. */
 export async function planModels(inputs: PlanInputs): Promise<ModelPlan> {
   const { models, reasons } = eligible(inputs, inputs.space.models);
-  const scored = scoreCandidates(models, inputs.profile, { ...inputs.scoring, weights: inputs.prepared.weights });
+  const scored = scoreCandidates(models, inputs.profile, { ...inputs.scoring, weights: inputs.prepared.weights, online: inputs.learning?.feedback });
   if (inputs.prepared.requestedModel !== null) return planNamed(inputs, inputs.prepared.requestedModel, scored);
   const { first: best, explored } = firstChoice(inputs, scored);
   if (!best) {

@@ -9,9 +9,7 @@ export interface RequestProfile {
   /** Completion tokens expected (the learned length model, capped by `max_tokens`), for the cost estimate. */
   expectedCompletionTokens: number;
   needs: { functions: boolean; vision: boolean; json: boolean };
-  /** The quality-profile category the router takes the prompt for. */
-  kind: string;
-  /** The router's reading of the prompt, shared by every candidate's quality estimate. */
+  /** The router's reading of the prompt (its kind, ease, expected length), shared by every candidate's quality estimate. */
   reading: PromptReading;
 }
 
@@ -34,16 +32,14 @@ export function profileRequest(request: ChatRequest, router: RouterModel): Reque
   const shape = shapeOfRequest(request);
   const promptTokens = shape.messages.reduce((sum, m) => sum + countTokens(m.content) + PER_MESSAGE_OVERHEAD, 0);
   const reading = readPrompt(router, shape);
-  const predicted = Math.round(completionTokens(router, '', reading));
   return {
     promptTokens,
-    expectedCompletionTokens: Math.min(request.max_tokens ?? predicted, predicted),
+    expectedCompletionTokens: Math.min(request.max_tokens ?? Infinity, Math.round(completionTokens(router, '', reading))),
     needs: {
       functions: shape.tools > 0,
       vision: request.messages.some((m) => Array.isArray(m.content) && m.content.some((part) => part.type === 'image_url')),
       json: request.response_format !== undefined && request.response_format.type !== 'text',
     },
-    kind: reading.kind,
     reading,
   };
 }

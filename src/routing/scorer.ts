@@ -58,7 +58,7 @@ export function scoreCandidates(models: RoutableModel[], profile: RequestProfile
     return {
       model,
       offlineQuality,
-      quality: inputs.online ? inputs.online.quality(model.id, profile.kind, offlineQuality) : offlineQuality,
+      quality: inputs.online ? inputs.online.quality(model.id, profile.reading.kind, offlineQuality) : offlineQuality,
     cost: estimatedCost(model, profile),
       latency: inputs.expectedLatency(model),
     };

@@ -52,9 +52,9 @@ function plan(ask: Ask) {
     space: space(ask.models),
     profile: profileRequest({ ...prepared.chat, model: '' }, router),
     registry,
-    scoring: { weights: prepared.weights, quality: learnedQuality(router), online: ask.feedback, expectedLatency: () => 800 },
+    scoring: { weights: prepared.weights, quality: learnedQuality(router), expectedLatency: () => 800 },
     routerVersion: router.version,
-    learning: ask.feedback ? { requestId: ask.requestId ?? 'request-1', ratings: (id) => ask.feedback?.ratings(id) ?? 0 } : null,
+    learning: ask.feedback ? { requestId: ask.requestId ?? 'request-1', feedback: ask.feedback } : null,
     now: new Date('2026-11-21T00:00:00Z'),
     modelExists: async () => false,
   };

@@ -12,7 +12,6 @@ const profile = (overrides: Partial<RequestProfile> = {}): RequestProfile => ({
   promptTokens: 100,
   expectedCompletionTokens: 100,
   needs: { functions: false, vision: false, json: false },
-  kind: codePrompt.kind,
   reading: codePrompt,
   ...overrides,
 });
@@ -32,7 +31,7 @@ describe('profileRequest', () => {
     expect(p.promptTokens).toBeGreaterThan(4);
     expect(p.expectedCompletionTokens).toBeLessThanOrEqual(42);
     expect(p.needs).toEqual({ functions: true, vision: true, json: true });
-    expect(p.kind).toBe('math');
+    expect(p.reading.kind).toBe('math');
   });
 });
 
