@@ -23,7 +23,7 @@ function textOf(message: ChatMessage): string {
 }
 
 /** What the router reads of a request: each message's role and text, and how many tools it offers. */
-export function shapeOfRequest(request: ChatRequest): PromptShape {
+function shapeOfRequest(request: ChatRequest): PromptShape {
   return { messages: request.messages.map((m) => ({ role: m.role, content: textOf(m) })), tools: request.tools?.length ?? 0 };
 }
 

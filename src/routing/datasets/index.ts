@@ -24,10 +24,6 @@ const CONVERTERS: Record<DatasetName, (dataDir: string, options: ContaminationOp
   alpaca_eval: (dataDir) => convertAlpacaEval(dataDir),
 };
 
-export function isDatasetName(name: string): name is DatasetName {
-  return (DATASETS as readonly string[]).includes(name);
-}
-
 /**
  * The named set as evaluation lines, in a fixed order (the source files' order). `dataDir` is the
  * folder holding the sets (`../shared/data/routing`). RouteLLM's contaminated prompts are left out

@@ -1,5 +1,5 @@
 import { shapeOf } from '../learned/prompt-shape';
-import type { SparseVector } from '../learned/sparse-vector';
+import { norm, type SparseVector } from '../learned/sparse-vector';
 import { DENSE_FEATURES, promptFeatures } from '../learned/text-features';
 import { trainCostEstimate } from './cost-estimate';
 import type { RouterTrainer } from './eval-router';
@@ -21,12 +21,6 @@ function featuresOf(line: LabelledPrompt): SparseVector {
     featureCache.set(line, features);
   }
   return features;
-}
-
-function norm(vector: SparseVector): number {
-  let sum = 0;
-  for (const value of vector.values) sum += value * value;
-  return Math.sqrt(sum) || 1;
 }
 
 /** The training vectors transposed (feature → lines), so a query only touches lines sharing a feature. */
@@ -51,7 +45,7 @@ function invertedIndex(vectors: readonly SparseVector[]): InvertedIndex {
       values[at] = v.values[j];
     }
   });
-  return { offsets, lines, values, norms: Float64Array.from(vectors, norm) };
+  return { offsets, lines, values, norms: Float64Array.from(vectors, (v) => norm(v) || 1) };
 }
 
 /** The `K` training lines most cosine-similar to the query; ties go to the earlier line. */

@@ -24,22 +24,8 @@ export function fromEntries(entries: Map<number, number>): SparseVector {
   return { indices, values };
 }
 
-/** Cosine similarity of two vectors whose indices are sorted ascending. */
-export function cosineSorted(a: SparseVector, b: SparseVector): number {
-  let i = 0;
-  let j = 0;
-  let sum = 0;
-  while (i < a.indices.length && j < b.indices.length) {
-    const ai = a.indices[i];
-    const bj = b.indices[j];
-    if (ai === bj) sum += a.values[i++] * b.values[j++];
-    else if (ai < bj) i++;
-    else j++;
-  }
-  return sum / (norm(a) * norm(b) || 1);
-}
-
-function norm(vector: SparseVector): number {
+/** Euclidean length of the vector. */
+export function norm(vector: SparseVector): number {
   let sum = 0;
   for (const value of vector.values) sum += value * value;
   return Math.sqrt(sum);

@@ -78,7 +78,7 @@ function share(text: string, pattern: RegExp): number {
 }
 
 /** Dense signals, each scaled to roughly [0, 1]. */
-export function denseSignals(shape: PromptShape, text: string): number[] {
+function denseSignals(shape: PromptShape, text: string): number[] {
   const all = shape.messages.map((m) => m.content).join('\n');
   return [
     1,
