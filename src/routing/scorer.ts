@@ -3,7 +3,7 @@ import type { Weights } from '../schemas/apps';
 import { estimatedCost } from './hard-limits';
 import { profileQuality, type RouterModel } from './learned/router-model';
 import type { RequestProfile } from './request-profile';
-import { weightedScores } from './weighted-score';
+import { byDecision, weightedScores } from './weighted-score';
 
 /** Probability that a model answers this request well, before what a Space's ratings teach. */
 export interface QualityEstimator {
@@ -72,5 +72,5 @@ export function scoreCandidates(models: RoutableModel[], profile: RequestProfile
     offlineQuality: round(c.offlineQuality, 4),
     score: round(scores[i]),
   }));
-  return scored.sort((a, b) => b.score - a.score || a.cost - b.cost || a.model.model.localeCompare(b.model.model));
+  return scored.sort((a, b) => byDecision({ ...a, name: a.model.model }, { ...b, name: b.model.model }));
 }

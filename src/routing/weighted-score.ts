@@ -30,3 +30,16 @@ export function weightedScores(estimates: readonly CandidateEstimate[], weights:
     (c) => (weights.quality * c.quality + weights.cost * closeness(c.cost, cheapest, dearest) + weights.latency * closeness(c.latency, fastest, slowest)) / total,
   );
 }
+
+/** A candidate as the decision orders it. */
+export interface ScoredCandidate {
+  score: number;
+  /** Estimated USD. */
+  cost: number;
+  name: string;
+}
+
+/** The decision's order: higher score first, then the lower estimated cost, then the name, so ties never depend on input order. */
+export function byDecision(a: ScoredCandidate, b: ScoredCandidate): number {
+  return b.score - a.score || a.cost - b.cost || a.name.localeCompare(b.name);
+}

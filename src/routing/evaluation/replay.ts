@@ -1,10 +1,10 @@
 import { seededShuffle } from '../datasets/seeded-random';
-import { adjustedQuality } from '../online/adjusted-quality';
 import { chooseWithExploration, type ExplorationOptions } from '../online/exploration';
-import { addCells, EMPTY_CELL, type FeedbackCell } from '../online/feedback-cell';
-import { weightedScores } from '../weighted-score';
+import { SpaceFeedback } from '../online/space-feedback';
+import { byDecision, weightedScores } from '../weighted-score';
 import type { EvalRouter, RouterEstimate } from './eval-router';
 import type { LabelledPrompt, PriceTable } from './labelled-prompt';
+import { askRouter } from './sweep';
 import { buildTestTable, type CostQuality, type TestTable } from './test-table';
 
 /** An outcome at or above this counts as a good rating (outcomes are 0 to 1; binary sets give 0 or 1). */
@@ -54,54 +54,29 @@ export interface ReplayReport {
   points: ReplayPoint[];
 }
 
-/** A single Space's ratings as the replay accumulates them, by pool index and kind. */
-class Tally {
-  private readonly cells = new Map<string, FeedbackCell>();
-  private readonly totals: FeedbackCell[];
-
-  constructor(models: number) {
-    this.totals = Array.from({ length: models }, () => EMPTY_CELL);
-  }
-
-  cell(model: number, kind: string): FeedbackCell | undefined {
-    return this.cells.get(`${model}\u0000${kind}`);
-  }
-
-  total(model: number): FeedbackCell {
-    return this.totals[model];
-  }
-
-  rate(model: number, kind: string, rating: FeedbackCell): void {
-    const key = `${model}\u0000${kind}`;
-    this.cells.set(key, addCells(this.cells.get(key) ?? EMPTY_CELL, rating));
-    this.totals[model] = addCells(this.totals[model], rating);
-  }
-}
-
 interface Ranked {
   index: number;
   modelId: string;
+  name: string;
   score: number;
+  cost: number;
   ratings: number;
 }
 
 interface RankingContext {
   pool: readonly string[];
   costWeight: number;
-  tally: Tally;
+  feedback: SpaceFeedback;
 }
 
-/**
- * The candidates best first, by the service's rule (as `chooseModel` of the sweep): `weightedScores`
- * with latency weighted 0, ties going to the lower estimated cost, then to the model name.
- */
-function ranking(estimates: readonly RouterEstimate[], { pool, costWeight, tally }: RankingContext): Ranked[] {
+/** The candidates best first, by the service's rule (`weightedScores`, latency weighted 0, `byDecision`). */
+function ranking(estimates: readonly RouterEstimate[], { pool, costWeight, feedback }: RankingContext): Ranked[] {
   const scores = weightedScores(
     estimates.map((e) => ({ ...e, latency: 0 })),
     { quality: 1 - costWeight, cost: costWeight, latency: 0 },
   );
-  const ranked = pool.map((modelId, index) => ({ index, modelId, score: scores[index], ratings: tally.total(index).ratings }));
-  return ranked.sort((a, b) => b.score - a.score || estimates[a.index].cost - estimates[b.index].cost || a.modelId.localeCompare(b.modelId));
+  const ranked = pool.map((modelId, index) => ({ index, modelId, name: modelId, score: scores[index], cost: estimates[index].cost, ratings: feedback.ratings(modelId) }));
+  return ranked.sort(byDecision);
 }
 
 interface StreamInputs {
@@ -131,17 +106,17 @@ function streamParts(offline: readonly number[], online: readonly number[]): Str
 /** One pass over the stream at one cost weight, starting from a Space with no ratings. */
 function replayAt(inputs: StreamInputs, costWeight: number): ReplayPoint {
   const { table, order, estimates, kinds } = inputs;
-  const tally = new Tally(table.pool.length);
+  const feedback = new SpaceFeedback([]);
   const offlineQuality: number[] = [];
   const onlineQuality: number[] = [];
   let [offlineCost, onlineCost, explored] = [0, 0, 0];
-  const context = { pool: table.pool, costWeight, tally };
+  const context = { pool: table.pool, costWeight, feedback };
   for (const i of order) {
     const offlinePick = ranking(estimates[i], context)[0].index;
     offlineQuality.push(table.outcomes[i][offlinePick]);
     offlineCost += table.costs[i][offlinePick];
 
-    const online = estimates[i].map((e, m) => ({ ...e, quality: adjustedQuality(e.quality, { model: tally.total(m), kind: tally.cell(m, kinds[i]) }) }));
+    const online = estimates[i].map((e, m) => ({ ...e, quality: feedback.quality(table.pool[m], kinds[i], e.quality) }));
     const { chosen, explored: wasExplored } = chooseWithExploration(table.lines[i].id, ranking(online, context), inputs.exploration);
     const pick = chosen?.index ?? offlinePick;
     const outcome = table.outcomes[i][pick];
@@ -149,7 +124,7 @@ function replayAt(inputs: StreamInputs, costWeight: number): ReplayPoint {
     onlineCost += table.costs[i][pick];
     if (wasExplored) explored += 1;
     // Only the answer given is rated; `expected` is what the offline model predicted for it.
-    tally.rate(pick, kinds[i], { ratings: 1, good: outcome >= GOOD_OUTCOME ? 1 : 0, expected: estimates[i][pick].quality });
+    feedback.record(table.pool[pick], kinds[i], { ratings: 1, good: outcome >= GOOD_OUTCOME ? 1 : 0, expected: estimates[i][pick].quality });
   }
   const n = order.length || 1;
   return {
@@ -159,13 +134,6 @@ function replayAt(inputs: StreamInputs, costWeight: number): ReplayPoint {
     explored_share: explored / n,
     stream: streamParts(offlineQuality, onlineQuality),
   };
-}
-
-function checkOutcomes(table: TestTable): void {
-  table.outcomes.forEach((row, i) => {
-    const missing = row.findIndex((outcome) => outcome === undefined);
-    if (missing !== -1) throw new Error(`Line '${table.lines[i].id}' has no outcome for '${table.pool[missing]}', a model of the pool.`);
-  });
 }
 
 /**
@@ -178,16 +146,11 @@ function checkOutcomes(table: TestTable): void {
  */
 export function replayEvaluation(options: ReplayOptions): ReplayReport {
   const table = buildTestTable(options.test, options.pool, options.prices);
-  checkOutcomes(table);
   const order = seededShuffle(
     table.lines.map((_, i) => i),
     options.seed,
   );
-  const estimates = table.lines.map((line) => {
-    const answer = options.router.estimate(line, table.pool);
-    if (answer.length !== table.pool.length) throw new Error(`The router gave ${answer.length} estimates for ${table.pool.length} models.`);
-    return answer;
-  });
+  const estimates = askRouter(options.router, table);
   const kinds = table.lines.map((line) => options.router.kindOf(line));
   const inputs: StreamInputs = { table, order, estimates, kinds, exploration: options.exploration ?? {} };
   return {

@@ -1,4 +1,4 @@
-import { weightedScores, type CandidateEstimate } from '../weighted-score';
+import { byDecision, weightedScores, type CandidateEstimate } from '../weighted-score';
 import type { EvalRouter, RouterEstimate } from './eval-router';
 import { meanOf, type CostQuality, type TestTable } from './test-table';
 
@@ -27,24 +27,24 @@ const GRID_WEIGHTS = COST_WEIGHTS.map((w) => ({ quality: 1 - w, cost: w, latency
  */
 export function chooseModel(candidates: readonly CandidateEstimate[], models: readonly string[], k: number): number {
   const scores = weightedScores(candidates, GRID_WEIGHTS[k]);
+  const scored = models.map((name, m) => ({ score: scores[m], cost: candidates[m].cost, name }));
   let best = 0;
-  for (let m = 1; m < models.length; m++) {
-    const better =
-      scores[m] > scores[best] ||
-      (scores[m] === scores[best] &&
-        (candidates[m].cost < candidates[best].cost || (candidates[m].cost === candidates[best].cost && models[m].localeCompare(models[best]) < 0)));
-    if (better) best = m;
-  }
+  for (let m = 1; m < models.length; m++) if (byDecision(scored[m], scored[best]) < 0) best = m;
   return best;
 }
 
-/** Asks the router once per test prompt, then decides at every cost weight of the grid. */
-export function sweepRouter(router: EvalRouter, table: TestTable): Sweep {
-  const estimates = table.lines.map((line) => {
+/** The router's estimates for every test prompt, models in pool order. */
+export function askRouter(router: EvalRouter, table: TestTable): RouterEstimate[][] {
+  return table.lines.map((line) => {
     const answer = router.estimate(line, table.pool);
     if (answer.length !== table.pool.length) throw new Error(`The router gave ${answer.length} estimates for ${table.pool.length} models.`);
     return answer;
   });
+}
+
+/** Asks the router once per test prompt, then decides at every cost weight of the grid. */
+export function sweepRouter(router: EvalRouter, table: TestTable): Sweep {
+  const estimates = askRouter(router, table);
   const candidates = estimates.map((e) => e.map(({ quality, cost }) => ({ quality, cost, latency: 0 })));
   const choices = COST_WEIGHTS.map((_, k) => candidates.map((c) => chooseModel(c, table.pool, k)));
   const points = COST_WEIGHTS.map((costWeight, k) => {

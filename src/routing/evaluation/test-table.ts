@@ -26,13 +26,20 @@ export function evaluationPool(test: readonly LabelledPrompt[]): string[] {
   return [...pool].sort((a, b) => a.localeCompare(b));
 }
 
+/** The table of the pool's labels; every test line must have an outcome for every pool model. */
 export function buildTestTable(test: readonly LabelledPrompt[], pool: readonly string[], prices: PriceTable | null): TestTable {
   return {
     lines: test,
     pool,
-    outcomes: test.map((line) => pool.map((model) => line.outcomes[model])),
+    outcomes: test.map((line) => pool.map((model) => outcomeOf(line, model))),
     costs: test.map((line) => pool.map((model) => actualCost(line, model, prices))),
   };
+}
+
+function outcomeOf(line: LabelledPrompt, model: string): number {
+  const outcome = line.outcomes[model];
+  if (outcome === undefined) throw new Error(`Line '${line.id}' has no outcome for '${model}', a model of the pool.`);
+  return outcome;
 }
 
 /** A model's (or a router's) mean outcome and mean USD per prompt on the test set. */

@@ -9,19 +9,22 @@ export interface FeedbackRow extends FeedbackCell {
 
 /** Everything one Space's ratings taught the router, indexed for the decision. */
 export class SpaceFeedback {
+  /** A Space with no ratings; shared, so nothing records into it. */
   static readonly EMPTY = new SpaceFeedback([]);
 
   private readonly cells = new Map<string, Map<string, FeedbackCell>>();
   private readonly totals = new Map<string, FeedbackCell>();
 
   constructor(rows: readonly FeedbackRow[]) {
-    for (const { modelId, kind, ratings, good, expected } of rows) {
-      const cell = { ratings, good, expected };
-      const kinds = this.cells.get(modelId) ?? new Map<string, FeedbackCell>();
-      kinds.set(kind, cell);
-      this.cells.set(modelId, kinds);
-      this.totals.set(modelId, addCells(this.totals.get(modelId) ?? EMPTY_CELL, cell));
-    }
+    for (const { modelId, kind, ...cell } of rows) this.record(modelId, kind, cell);
+  }
+
+  /** Adds ratings to the model's cell of that kind (the replay's stream of ratings; never on EMPTY). */
+  record(modelId: string, kind: string, cell: FeedbackCell): void {
+    const kinds = this.cells.get(modelId) ?? new Map<string, FeedbackCell>();
+    kinds.set(kind, addCells(kinds.get(kind) ?? EMPTY_CELL, cell));
+    this.cells.set(modelId, kinds);
+    this.totals.set(modelId, addCells(this.totals.get(modelId) ?? EMPTY_CELL, cell));
   }
 
   /** The model's ratings on this kind of prompt; undefined when there are none. */
