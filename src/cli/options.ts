@@ -28,6 +28,22 @@ export function parseRateLimit(value: string): number {
   return limit;
 }
 
+/** A count or a seed: digits only. */
+export function parseWholeNumber(value: string): number {
+  if (!/^\d+$/.test(value)) throw new InvalidArgumentError('It must be a whole number.');
+  return Number(value);
+}
+
+/** A comma-separated list of names (models), blanks dropped, at least one left. */
+export function parseNameList(value: string): string[] {
+  const names = value
+    .split(',')
+    .map((name) => name.trim())
+    .filter((name) => name !== '');
+  if (names.length === 0) throw new InvalidArgumentError('It must name at least one model.');
+  return names;
+}
+
 /** Names and identity-provider ids: surrounding spaces dropped, something left. */
 export function parseText(value: string): string {
   const trimmed = value.trim();

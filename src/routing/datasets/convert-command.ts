@@ -1,12 +1,9 @@
 import path from 'node:path';
-import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import { Command, CommanderError, Option } from 'commander';
+import type { CliOutput } from '../../cli/context';
+import { parseNameList, parseWholeNumber } from '../../cli/options';
 import type { LabelledPrompt } from '../evaluation/labelled-prompt';
 import { convertDataset, DATASETS, type DatasetName, modelsOf, restrictModels, splitFolds, writeJsonl } from './index';
-
-export interface ConvertIo {
-  out(text: string): void;
-  err(text: string): void;
-}
 
 interface ConvertOptions {
   set: DatasetName | 'all';
@@ -18,26 +15,15 @@ interface ConvertOptions {
   keepContaminated?: boolean;
 }
 
-function parseWhole(value: string): number {
-  if (!/^\d+$/.test(value)) throw new InvalidArgumentError('It must be a whole number.');
-  return Number(value);
-}
-
-function parseModels(value: string): string[] {
-  const models = value.split(',').map((model) => model.trim()).filter((model) => model !== '');
-  if (models.length === 0) throw new InvalidArgumentError('It must name at least one model.');
-  return models;
-}
-
-function buildConvertProgram(io: ConvertIo, run: (options: ConvertOptions) => void): Command {
+function buildConvertProgram(io: CliOutput, run: (options: ConvertOptions) => void): Command {
   return new Command('router:convert')
     .description('Converts the shared routing sets to the router evaluation format (JSONL), optionally with cross-validation folds.')
     .addOption(new Option('--set <name>', 'the set to convert, or all').choices([...DATASETS, 'all']).makeOptionMandatory())
     .option('--out <dir>', 'folder to write <set>.jsonl (and the folds) to', 'build/routing-data')
     .option('--data <dir>', 'folder holding the shared sets', '../shared/data/routing')
-    .option('--folds <k>', 'also write K cross-validation folds, <set>.fold<k>.train.jsonl / .test.jsonl (k from 1)', parseWhole)
-    .option('--seed <n>', 'seed of the fold shuffle (default 0)', parseWhole)
-    .option('--models <a,b,c>', 'keep only these models in the test folds (the train folds keep every model)', parseModels)
+    .option('--folds <k>', 'also write K cross-validation folds, <set>.fold<k>.train.jsonl / .test.jsonl (k from 1)', parseWholeNumber)
+    .option('--seed <n>', 'seed of the fold shuffle (default 0)', parseWholeNumber)
+    .option('--models <a,b,c>', 'keep only these models in the test folds (the train folds keep every model)', parseNameList)
     .option('--keep-contaminated', 'keep the prompts RouteLLM lists as contaminated (left out by default)')
     .configureOutput({ writeOut: (text) => io.out(text), writeErr: (text) => io.err(text) })
     .exitOverride()
@@ -45,7 +31,7 @@ function buildConvertProgram(io: ConvertIo, run: (options: ConvertOptions) => vo
 }
 
 /** Runs `router:convert` on `argv` (the arguments after the script) and answers the exit code. */
-export function runConvert(argv: readonly string[], io: ConvertIo, cwd: string): number {
+export function runConvert(argv: readonly string[], io: CliOutput, cwd: string): number {
   try {
     buildConvertProgram(io, (options) => convert(options, io, cwd)).parse([...argv], { from: 'user' });
     return 0;
@@ -57,7 +43,7 @@ export function runConvert(argv: readonly string[], io: ConvertIo, cwd: string):
   }
 }
 
-function convert(options: ConvertOptions, io: ConvertIo, cwd: string): void {
+function convert(options: ConvertOptions, io: CliOutput, cwd: string): void {
   if (options.folds === undefined && (options.seed !== undefined || options.models !== undefined)) {
     throw new Error('--seed and --models apply to the folds: give --folds too.');
   }

@@ -1,21 +1,10 @@
-import { type Command, CommanderError, InvalidArgumentError } from 'commander';
+import { type Command, CommanderError } from 'commander';
 import type { CliOutput } from '../../cli/context';
+import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE } from '../../cli/failure';
 import { EvalInputError } from './eval-inputs';
-
-export const EXIT_OK = 0;
-/** A bug or an environment failure: the message and its stack go to stderr. */
-export const EXIT_FAILURE = 1;
-/** The command was used wrongly or given bad input: one line on stderr, no stack. */
-export const EXIT_USAGE = 2;
 
 /** The seed of the random baseline, the trainers and the fold split, unless `--seed` says otherwise. */
 export const DEFAULT_SEED = 7;
-
-/** A whole number option value, rejected by commander when it is not one. */
-export function wholeNumber(text: string): number {
-  if (!/^\d+$/.test(text)) throw new InvalidArgumentError('expected a whole number.');
-  return Number(text);
-}
 
 /**
  * Runs a command line (without the node and script arguments) through `program` and answers the exit
@@ -35,6 +24,7 @@ export async function runCommand(program: Command, argv: readonly string[], io: 
       io.err(`error: ${err.message}\n`);
       return EXIT_USAGE;
     }
+    // A bug or an environment failure: the stack goes with the message.
     io.err(`error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
     return EXIT_FAILURE;
   }

@@ -1,8 +1,9 @@
 import path from 'node:path';
-import { Command, InvalidArgumentError, Option } from 'commander';
+import { Command, Option } from 'commander';
 import type { CliOutput } from '../../cli/context';
 import { convertDataset, DATASETS, type DatasetName } from '../datasets/index';
-import { DEFAULT_SEED, runCommand, wholeNumber } from './command-runner';
+import { parseNameList, parseWholeNumber } from '../../cli/options';
+import { DEFAULT_SEED, runCommand } from './command-runner';
 import { CONTENDERS } from './contenders';
 import { crossValidate } from './cross-validation';
 import { cvMarkdown } from './cv-table';
@@ -26,15 +27,6 @@ interface CvOptions {
   priceSet?: string;
   data: string;
   out?: string;
-}
-
-function modelList(text: string): string[] {
-  const models = text
-    .split(',')
-    .map((m) => m.trim())
-    .filter((m) => m !== '');
-  if (models.length === 0) throw new InvalidArgumentError('expected at least one model name.');
-  return models;
 }
 
 /** --prices as given, else the set's table in the data folder's `prices.json`. */
@@ -89,9 +81,9 @@ export function cvProgram(io: CliOutput): Command {
   return new Command('router:cv')
     .description('K-fold cross-validation of Switchyard\'s router and the baselines on one of the shared routing sets; prints a Markdown table.')
     .addOption(new Option('--set <name>', 'the shared set').choices([...DATASETS]).makeOptionMandatory())
-    .option('--folds <k>', 'number of folds', wholeNumber, 5)
-    .option('--seed <n>', 'seed of the fold split, the random baseline and the trainers', wholeNumber, DEFAULT_SEED)
-    .option('--models <a,b,c>', 'the pool; test folds keep only these models, train folds keep all', modelList)
+    .option('--folds <k>', 'number of folds', parseWholeNumber, 5)
+    .option('--seed <n>', 'seed of the fold split, the random baseline and the trainers', parseWholeNumber, DEFAULT_SEED)
+    .option('--models <a,b,c>', 'the pool; test folds keep only these models, train folds keep all', parseNameList)
     .option('--prices <file>', "price table, or a file of named tables with --price-set (default: the set's table in <data>/prices.json)")
     .option('--price-set <name>', 'which table of the prices file to use')
     .option('--data <dir>', 'folder holding the shared sets', '../shared/data/routing')

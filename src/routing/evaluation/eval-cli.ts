@@ -1,6 +1,7 @@
 import { Command } from 'commander';
 import type { CliOutput } from '../../cli/context';
-import { DEFAULT_SEED, runCommand, wholeNumber } from './command-runner';
+import { parseWholeNumber } from '../../cli/options';
+import { DEFAULT_SEED, runCommand } from './command-runner';
 import { CONTENDERS, SWITCHYARD } from './contenders';
 import { decisionLines, writeDecisions } from './decisions';
 import { checkCosts, checkTest, readLabelledFile, readPriceTable, writeUserFile } from './eval-inputs';
@@ -64,7 +65,7 @@ export function evalProgram(io: CliOutput): Command {
     .option('--prices <file>', 'price table {model: [USD/1M prompt, USD/1M completion]}, or a file of named tables with --price-set')
     .option('--price-set <name>', 'which table of --prices to use (e.g. mmlu_pro in prices.json)')
     .option('--decisions <file>', 'write {"id", "cost_weight", "model"} per test prompt and cost weight (our router)')
-    .option('--seed <n>', 'seed of the random baseline and the trainers', wholeNumber, DEFAULT_SEED)
+    .option('--seed <n>', 'seed of the random baseline and the trainers', parseWholeNumber, DEFAULT_SEED)
     .action((options: EvalOptions) => evaluateFiles(options, io));
 }
 
