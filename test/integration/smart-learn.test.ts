@@ -105,6 +105,21 @@ describe('rating a log routed with smart_learn', () => {
     expect(feedback.ratings(model.id)).toBe(2);
   });
 
+  it("is read by the worker once per Space per interval: a rating shows up only after the interval", async () => {
+    const space = await ctx.tenant();
+    const other = await ctx.tenant();
+    const [first, second] = await Promise.all([insertLog(space), insertLog(space)]);
+    await rate(space, first.id, true).expect(200);
+    const loader = new SpaceFeedbackLoader(ctx.services.db, 60_000);
+    const [a, b] = await Promise.all([loader.load(space.app_id), loader.load(space.app_id)]);
+    expect(a).toBe(b);
+    expect(a.cell(model.id, 'math')).toEqual({ ratings: 1, good: 1, expected: 0.75 });
+    await rate(space, second.id, false).expect(200);
+    expect((await loader.load(space.app_id)).cell(model.id, 'math')).toEqual({ ratings: 1, good: 1, expected: 0.75 });
+    expect((await loader.load(other.app_id)).ratings(model.id)).toBe(0);
+    expect((await new SpaceFeedbackLoader(ctx.services.db, 0).load(space.app_id)).cell(model.id, 'math')).toEqual({ ratings: 2, good: 1, expected: 1.5 });
+  });
+
   it('counts concurrent ratings of different logs of the same cell once each', async () => {
     const space = await ctx.tenant();
     const logs = await Promise.all(Array.from({ length: 6 }, () => insertLog(space)));

@@ -176,7 +176,7 @@ describe('router:eval', () => {
     const report = JSON.parse(result.stdout);
     expect(Object.keys(report.routers)).toEqual(['switchyard', 'random', 'always-best-single', 'always-cheapest', 'best-model-per-category', 'knn', 'oracle']);
     expect(report.pool).toEqual(['big', 'mid', 'small']);
-    expect(report.replay).toBeDefined();
+    expect(report.replay).toMatchObject({ prompts: 30, points: [{ cost_weight: 0 }, { cost_weight: 0.5 }] });
     const labels = new Map(syntheticSet(30, 500).map((line) => [line.id, line.outcomes]));
     const lines = readFileSync(decisions, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { id: string; cost_weight: number; model: keyof typeof PRICES });
     expect(lines).toHaveLength(30 * COST_WEIGHTS.length);

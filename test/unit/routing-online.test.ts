@@ -6,8 +6,6 @@ import { chooseWithExploration, explorationPick, shouldExplore } from '../../src
 import { MIN_RATINGS, type FeedbackCell } from '../../src/routing/online/feedback-cell';
 import { learnFromRating, ratingDelta, type RatedLog } from '../../src/routing/online/rating-lesson';
 import { SpaceFeedback } from '../../src/routing/online/space-feedback';
-import { SpaceFeedbackLoader } from '../../src/routing/online/space-feedback-loader';
-import type { Db } from '../../src/store/db';
 
 const logit = (p: number) => Math.log(p / (1 - p));
 /** `n` ratings of which a share `goodRate` good, where the offline model expected `expectedRate`. */
@@ -159,18 +157,6 @@ describe('SpaceFeedback', () => {
     expect(feedback.quality('a', 'math', 0.7)).toBe(adjustedQuality(0.7, { model: feedback.modelCell('a'), kind: feedback.cell('a', 'math') }));
     expect(feedback.quality('c', 'math', 0.7)).toBe(0.7);
     expect(SpaceFeedback.EMPTY.ratings('a')).toBe(0);
-  });
-
-  it('is loaded once per Space per interval', async () => {
-    const findMany = jest.fn(async () => [{ model_id: 'a', kind: 'math', ratings: 3, good: 1, expected: 2 }]);
-    const loader = new SpaceFeedbackLoader({ routingFeedback: { findMany } } as unknown as Db, 60_000);
-    const [first, second] = await Promise.all([loader.load('space-1'), loader.load('space-1')]);
-    await loader.load('space-1');
-    expect(first).toBe(second);
-    expect(first.cell('a', 'math')).toEqual({ ratings: 3, good: 1, expected: 2 });
-    expect(findMany).toHaveBeenCalledTimes(1);
-    await loader.load('space-2');
-    expect(findMany).toHaveBeenCalledTimes(2);
   });
 });
 
