@@ -79,11 +79,12 @@ function share(text: string, pattern: RegExp): number {
 
 /** Dense signals, each scaled to roughly [0, 1]. */
 function denseSignals(shape: PromptShape, text: string): number[] {
-  const all = shape.messages.map((m) => m.content).join('\n');
+  // The whole conversation's length, newlines between messages counted, without joining it into one string.
+  const allChars = shape.messages.reduce((sum, m) => sum + m.content.length, 0) + Math.max(shape.messages.length - 1, 0);
   return [
     1,
     Math.log1p(text.length) / 10,
-    Math.log1p(all.length) / 10,
+    Math.log1p(allChars) / 10,
     Math.min(share(text, /\d/g) * 10, 1),
     Math.min(share(text, /[=+*/^<>]/g) * 20, 1),
     /\\(frac|sqrt|int|sum)|\$[^$]+\$/.test(text) ? 1 : 0,
