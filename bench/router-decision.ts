@@ -8,6 +8,7 @@ import { shapeOf } from '../src/routing/learned/prompt-shape';
 import { readPrompt } from '../src/routing/learned/router-model';
 import { loadWeightsFile } from '../src/routing/learned/weights-file';
 import { DEFAULT_WEIGHTS_FILE } from '../src/routing/learned/weights-location';
+import { toRoutableModel } from '../src/pipeline/space-context';
 import { profileRequest } from '../src/routing/request-profile';
 import { learnedQuality, scoreCandidates } from '../src/routing/scorer';
 import { countTokens } from '../src/text/token-count';
@@ -43,15 +44,7 @@ function candidates(count: number): RoutableModel[] {
   return catalog.models
     .filter((entry) => entry.test_behaviour === undefined)
     .slice(0, count)
-    .map((entry, i) => {
-      const row = catalogEntryToRow(entry);
-      return {
-        id: `m${i}`, model: row.model, provider: row.provider, namespace: row.namespace, owner: row.owner, at: '', contextWindow: row.context_window,
-        promptTokenCost: row.prompt_token_cost, completionTokenCost: row.completion_token_cost, baseCost: 0,
-        supports: { functions: row.supports_functions, json: row.supports_json, vision: row.supports_vision, stream: row.supports_stream, n: row.supports_n, penalties: row.supports_penalties },
-        isGdpr: row.is_gdpr, deprecatedOn: null, until: null, quality: entry.quality,
-      };
-    });
+    .map((entry, i) => toRoutableModel({ ...catalogEntryToRow(entry), id: `m${i}`, at: '', base_cost: 0 }));
 }
 
 function timeEach(texts: string[], work: (text: string) => unknown): Distribution {

@@ -26,7 +26,15 @@ const qualityProfile = z
   .object({ overall: z.number().catch(0.5), categories: z.record(z.string(), z.number()).catch({}) })
   .catch({ overall: 0.5, categories: {} });
 
-export function toRoutableModel(row: Model): RoutableModel {
+/** The columns of a `models` row that routing reads. */
+export type RoutableRow = Pick<
+  Model,
+  | 'id' | 'model' | 'provider' | 'namespace' | 'owner' | 'at' | 'context_window' | 'prompt_token_cost' | 'completion_token_cost' | 'base_cost'
+  | 'supports_functions' | 'supports_json' | 'supports_vision' | 'supports_stream' | 'supports_n' | 'supports_penalties'
+  | 'is_gdpr' | 'deprecated_on' | 'until' | 'quality_profile'
+>;
+
+export function toRoutableModel(row: RoutableRow): RoutableModel {
   return {
     id: row.id,
     model: row.model,
