@@ -1,6 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { convertDataset, type DatasetName } from '../datasets';
 import type { LabelledPrompt } from '../evaluation/labelled-prompt';
+import { SHIPPED_BUCKETS } from '../learned/router-version';
 import { trainRouterModel } from '../learned/train-router';
 import { toWeightsFile } from '../learned/weights-file';
 import { trainingKind } from './training-kinds';
@@ -9,8 +10,6 @@ import { trainingKind } from './training-kinds';
 export const TRAINING_SETS: readonly DatasetName[] = ['mmlu_pro', 'alpaca_eval', 'routellm_gsm8k', 'mt_bench'];
 /** AlpacaEval's reference column: a constant 0.5 against itself, no information. */
 const CONSTANT_COLUMNS = new Set(['gpt4_1106_preview']);
-/** Hashed feature slots of the shipped weights (2^15 keeps the file under a megabyte). */
-export const SHIPPED_BUCKETS = 1 << 15;
 
 export interface TrainCommand {
   dataDir: string;
