@@ -1,4 +1,4 @@
-/** Hashed feature slots of the router's prompt features (2^16). */
+/** Hashed feature slots of the router that `router:eval` trains from `--train` (2^16). */
 export const ROUTER_BUCKETS = 1 << 16;
 
 /** Version of the shipped weights; bump it with every retraining that changes them. */
