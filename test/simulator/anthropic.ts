@@ -267,12 +267,12 @@ export const anthropicDialect: Dialect = {
       res.socket?.destroy();
       return;
     }
-    sendJson(res, 200, messageBody(conversation.model, outcome, false));
+    sendJson(res, { status: 200, body: messageBody(conversation.model, outcome, false) });
   },
   sendError: (res, error) => {
     const type = ERROR_TYPES[error.status] ?? (error.status >= 500 ? 'api_error' : 'invalid_request_error');
     const headers: Record<string, string> = { 'request-id': 'req_sim_01' };
     if (error.retryAfterSeconds !== undefined) headers['retry-after'] = String(error.retryAfterSeconds);
-    sendJson(res, error.status, { type: 'error', error: { type, message: error.message }, request_id: 'req_sim_01' }, headers);
+    sendJson(res, { status: error.status, body: { type: 'error', error: { type, message: error.message }, request_id: 'req_sim_01' }, headers });
   },
 };

@@ -144,7 +144,7 @@ async function stream(res: ServerResponse, exchange: { conversation: SimConversa
     responseId: RESPONSE_ID,
   }));
   if (!/[?&]alt=sse(&|$)/.test(res.req.url ?? '')) {
-    sendJson(res, 200, events); // Without alt=sse Gemini streams one JSON array.
+    sendJson(res, { status: 200, body: events }); // Without alt=sse Gemini streams one JSON array.
     return;
   }
   startSse(res);
@@ -183,7 +183,7 @@ function keyOf(req: IncomingMessage): string | undefined {
 }
 
 function sendStatus(res: ServerResponse, status: number, error: Json): void {
-  sendJson(res, status, { error: { code: status, status: STATUS_NAMES[status] ?? 'UNKNOWN', ...error } });
+  sendJson(res, { status, body: { error: { code: status, status: STATUS_NAMES[status] ?? 'UNKNOWN', ...error } } });
 }
 
 export const geminiDialect: Dialect = {
@@ -203,7 +203,7 @@ export const geminiDialect: Dialect = {
       res.socket?.destroy();
       return;
     }
-    sendJson(res, 200, wholeAnswer(exchange));
+    sendJson(res, { status: 200, body: wholeAnswer(exchange) });
   },
   sendError: (res, error) => {
     if (error.status === 401 && !keyOf(res.req)) {

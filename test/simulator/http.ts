@@ -7,7 +7,14 @@ export async function readJsonBody(req: IncomingMessage): Promise<unknown> {
   return text ? (JSON.parse(text) as unknown) : {};
 }
 
-export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+/** What the simulator answers with: a status, a JSON body and any extra headers. */
+export interface JsonReply {
+  status: number;
+  body: unknown;
+  headers?: Record<string, string>;
+}
+
+export function sendJson(res: ServerResponse, { status, body, headers = {} }: JsonReply): void {
   const text = JSON.stringify(body);
   res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), ...headers });
   res.end(text);

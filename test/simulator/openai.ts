@@ -135,19 +135,26 @@ export const openAiDialect: Dialect = {
       res.socket?.destroy();
       return;
     }
-    sendJson(res, 200, {
-      id: 'chatcmpl-sim',
-      object: 'chat.completion',
-      created: Math.floor(Date.now() / 1000),
-      model: conversation.model,
-      choices: [{ index: 0, ...message(exchange.answer), logprobs: null }],
-      usage: usageBody(exchange.usage),
-      system_fingerprint: 'fp_sim',
+    sendJson(res, {
+      status: 200,
+      body: {
+        id: 'chatcmpl-sim',
+        object: 'chat.completion',
+        created: Math.floor(Date.now() / 1000),
+        model: conversation.model,
+        choices: [{ index: 0, ...message(exchange.answer), logprobs: null }],
+        usage: usageBody(exchange.usage),
+        system_fingerprint: 'fp_sim',
+      },
     });
   },
   sendError: (res, error) => {
     const type = error.status === 429 ? 'rate_limit_exceeded' : error.status >= 500 ? 'server_error' : 'invalid_request_error';
     const headers: Record<string, string> = error.retryAfterSeconds !== undefined ? { 'retry-after': String(error.retryAfterSeconds) } : {};
-    sendJson(res, error.status, { error: { message: error.message, type, param: null, code: error.status === 401 ? 'invalid_api_key' : null } }, headers);
+    sendJson(res, {
+      status: error.status,
+      body: { error: { message: error.message, type, param: null, code: error.status === 401 ? 'invalid_api_key' : null } },
+      headers,
+    });
   },
 };
