@@ -1,14 +1,14 @@
 import path from 'node:path';
 import { Command, Option } from 'commander';
 import type { CliOutput } from '../../cli/context';
-import { convertDataset, DATASETS, type DatasetName } from '../datasets/index';
+import { DATASETS, type DatasetName } from '../datasets/index';
 import { parseNameList, parseWholeNumber } from '../../cli/options';
 import { DEFAULT_SEED, runCommand } from './command-runner';
 import { CONTENDERS } from './contenders';
 import { crossValidate } from './cross-validation';
 import { cvMarkdown } from './cv-table';
-import { EvalInputError, readPriceTable, writeUserFile } from './eval-inputs';
-import type { LabelledPrompt, PriceTable } from './labelled-prompt';
+import { readPriceTable, readSharedSet, writeUserFile } from './eval-inputs';
+import type { PriceTable } from './labelled-prompt';
 
 /** The table of `prices.json` each set's models are priced from when no --prices is given. */
 const DEFAULT_PRICE_SETS: Partial<Record<DatasetName, string>> = {
@@ -36,15 +36,6 @@ function pricesFor(options: CvOptions, dataDir: string): PriceTable | null {
   return set !== undefined ? readPriceTable(path.join(dataDir, 'prices.json'), set) : null;
 }
 
-/** The set as evaluation lines; a missing or broken data folder is the user's to fix. */
-function readSet(set: DatasetName, dataDir: string): LabelledPrompt[] {
-  try {
-    return convertDataset(set, dataDir);
-  } catch (err) {
-    throw new EvalInputError(`Cannot read the set '${set}' from ${dataDir}: ${err instanceof Error ? err.message : String(err)}`);
-  }
-}
-
 /** `--out` and the JSON next to it (`x.md` → `x.json`), claimed before the work so a bad path fails at once. */
 function outputFiles(markdown: string): { markdown: string; json: string } {
   const files = { markdown, json: `${markdown.replace(/\.md$/i, '')}.json` };
@@ -55,7 +46,7 @@ function outputFiles(markdown: string): { markdown: string; json: string } {
 
 function runCrossValidation(options: CvOptions, io: CliOutput): void {
   const dataDir = path.resolve(options.data);
-  const lines = readSet(options.set, dataDir);
+  const lines = readSharedSet(options.set, dataDir);
   const prices = pricesFor(options, dataDir);
   const out = options.out !== undefined ? outputFiles(options.out) : null;
   const started = performance.now();

@@ -31,6 +31,7 @@ const COLUMNS: readonly Column[] = [
   { header: 'Cost, USD per 1k prompts (w = 0)', value: (r) => r.cost * 1000, format: fixed(4) },
   { header: 'CostSave', value: (r) => r.cost_save, format: percent },
   { header: 'AIQ', value: (r) => r.aiq, format: fixed(4) },
+  { header: 'CostSave, told true costs', value: (r) => r.cost_save_known_costs, format: percent },
 ];
 
 const TWO_MODEL_COLUMNS: readonly Column[] = [

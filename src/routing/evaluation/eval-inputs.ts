@@ -1,4 +1,5 @@
 import { readFileSync, writeFileSync } from 'node:fs';
+import { convertDataset, type DatasetName } from '../datasets/index';
 import { readJsonl } from '../datasets/jsonl';
 import { priceTableSchema, type LabelledPrompt, type PriceTable } from './labelled-prompt';
 
@@ -15,6 +16,15 @@ export function readLabelledFile(file: string): LabelledPrompt[] {
   }
   if (lines.length === 0) throw new EvalInputError(`${file}: no labelled lines.`);
   return lines;
+}
+
+/** One of the shared sets as evaluation lines; a missing or broken data folder is the user's to fix. */
+export function readSharedSet(set: DatasetName, dataDir: string): LabelledPrompt[] {
+  try {
+    return convertDataset(set, dataDir);
+  } catch (err) {
+    throw new EvalInputError(`Cannot read the set '${set}' from ${dataDir}: ${err instanceof Error ? err.message : String(err)}`);
+  }
 }
 
 /** The errno code of a file system error (`ENOENT`, `EACCES`, ...), if it is one. */

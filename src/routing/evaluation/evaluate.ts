@@ -1,4 +1,5 @@
 import type { EvalRouter, RouterTrainer } from './eval-router';
+import { knownCostCurve } from './known-costs';
 import type { LabelledPrompt, PriceTable } from './labelled-prompt';
 import { aiq, bestSingle, cheapestSingle, costSave } from './metrics';
 import { sweepRouter, type Sweep } from './sweep';
@@ -29,6 +30,8 @@ export interface RouterReport {
   /** Mean USD per prompt at quality-only weights. */
   cost: number;
   cost_save: number | null;
+  /** CostSave when the router is told each answer's true cost (`knownCostCurve`): not reachable live. */
+  cost_save_known_costs: number | null;
   aiq: number;
   /** Two-model pools only. */
   apgr?: number | null;
@@ -75,6 +78,7 @@ export function evaluateRouters(options: EvaluationOptions): Evaluation {
       quality: first.quality,
       cost: first.cost,
       cost_save: costSave(sweep.points, best),
+      cost_save_known_costs: costSave(knownCostCurve(sweep.estimates, table), best),
       aiq: aiq(sweep.points, { cheapest, maxCost }),
       ...(table.pool.length === 2 ? pairMetrics(table, singles, sweep) : {}),
       curve: sweep.points.map((p) => ({ cost_weight: p.costWeight, quality: p.quality, cost: p.cost })),

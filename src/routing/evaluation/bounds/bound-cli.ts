@@ -1,0 +1,70 @@
+import path from 'node:path';
+import { Command, Option } from 'commander';
+import type { CliOutput } from '../../../cli/context';
+import { parseNameList, parseWholeNumber } from '../../../cli/options';
+import { DATASETS, splitFolds, type DatasetName } from '../../datasets/index';
+import { DEFAULT_SEED, runCommand } from '../command-runner';
+import { EvalInputError, readSharedSet } from '../eval-inputs';
+import { spread } from '../cv-table';
+import { informedBound } from './informed-bound';
+
+interface BoundOptions {
+  set: DatasetName;
+  models: string[];
+  folds: number;
+  seed: number;
+  data: string;
+}
+
+/** The informed bound on every fold of the split `router:cv` uses (same set, folds and seed), as JSON. */
+function runBound(options: BoundOptions, io: CliOutput): void {
+  const lines = readSharedSet(options.set, path.resolve(options.data));
+  if (!Number.isInteger(options.folds) || options.folds < 2 || options.folds > lines.length) {
+    throw new EvalInputError(`--folds must be between 2 and the number of lines (${lines.length}), not ${options.folds}.`);
+  }
+  let folds;
+  try {
+    folds = splitFolds(lines, options.folds, options.seed).map((fold, k) => ({ fold: k + 1, ...informedBound(fold.train, fold.test, options.models) }));
+  } catch (err) {
+    throw new EvalInputError(err instanceof Error ? err.message : String(err));
+  }
+  const summary = (values: number[]) => {
+    const s = spread(values);
+    return s && { mean: s.mean, sd: s.sd };
+  };
+  const report = {
+    set: options.set,
+    pool: options.models,
+    folds: options.folds,
+    seed: options.seed,
+    informants: folds[0].informants,
+    quality: summary(folds.map((f) => f.quality)),
+    best_single_quality: summary(folds.map((f) => f.bestSingleQuality)),
+    per_fold: folds.map(({ fold, lines: scored, quality, bestSingleQuality }) => ({ fold, lines: scored, quality, best_single_quality: bestSingleQuality })),
+  };
+  io.out(`${JSON.stringify(report, null, 2)}\n`);
+}
+
+export function boundProgram(io: CliOutput): Command {
+  return new Command('router:bound')
+    .description(
+      'The informed bound: the quality at quality-only weights of a picker that knows each prompt\'s category and every model outside the pool\'s outcome on it — a ceiling for routers that only read the prompt.',
+    )
+    .addOption(new Option('--set <name>', 'the shared set (it must carry models outside the pool)').choices([...DATASETS]).makeOptionMandatory())
+    .requiredOption('--models <a,b,c>', 'the pool', parseNameList)
+    .option('--folds <k>', 'number of folds', parseWholeNumber, 5)
+    .option('--seed <n>', 'seed of the fold split', parseWholeNumber, DEFAULT_SEED)
+    .option('--data <dir>', 'folder holding the shared sets', '../shared/data/routing')
+    .action((options: BoundOptions) => runBound(options, io));
+}
+
+/** Runs `router:bound` with these arguments and answers the exit code. */
+export function runBoundCli(argv: readonly string[], io: CliOutput): Promise<number> {
+  return runCommand(boundProgram(io), argv, io);
+}
+
+if (require.main === module) {
+  runBoundCli(process.argv.slice(2), { out: (text) => process.stdout.write(text), err: (text) => process.stderr.write(text) }).then((code) => {
+    process.exitCode = code;
+  });
+}
