@@ -146,7 +146,7 @@ describe('evaluation', () => {
     const results = crossValidate({ lines: train, folds: 3, seed: 1, models: ['big', 'small'], prices: PRICES, contenders: BASELINES.slice(0, 2) });
     expect(results.map((r) => r.report.prompts.test)).toEqual([100, 100, 100]);
     const table = cvMarkdown(results, 'toy');
-    expect(table).toContain('| Router | Quality (w = 0) | Cost, USD per 1k prompts (w = 0) | CostSave | AIQ | APGR | CPT(50%) |');
+    expect(table).toContain('| Router | Quality (w = 0) | Cost, USD per 1k prompts (w = 0) | CostSave | AIQ | CostSave, told true costs | APGR | CPT(50%) |');
     expect(table).toMatch(/\| random \| 0\.\d{4} ± 0\.\d{4} \|/);
   });
 });
