@@ -95,6 +95,12 @@ describe('router:bound', () => {
     expect(result.out).toBe('');
   });
 
+  it('names the models the set has no outcomes for', async () => {
+    const result = await run(['--set', 'routellm_mmlu', '--models', 'gpt-4-1106-preview,nope', '--folds', '2', '--data', FIXTURES]);
+    expect(result.code).toBe(2);
+    expect(result.err).toMatch(/^error: No outcomes for nope in this set/);
+  });
+
   it('rejects a set it does not know', async () => {
     const result = await run(['--set', 'nope', '--models', 'a,b']);
     expect(result.code).toBe(2);

@@ -29,3 +29,10 @@ export async function runCommand(program: Command, argv: readonly string[], io: 
     return EXIT_FAILURE;
   }
 }
+
+/** Runs a command's `run*Cli` on this process's arguments and standard streams, and sets the exit code. */
+export function runFromProcess(run: (argv: readonly string[], io: CliOutput) => Promise<number>): void {
+  void run(process.argv.slice(2), { out: (text) => process.stdout.write(text), err: (text) => process.stderr.write(text) }).then((code) => {
+    process.exitCode = code;
+  });
+}

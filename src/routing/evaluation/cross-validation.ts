@@ -1,5 +1,5 @@
-import { modelsOf, restrictModels, splitFolds } from '../datasets/index';
-import { checkCosts, EvalInputError } from './eval-inputs';
+import { restrictModels, splitFolds } from '../datasets/index';
+import { checkCosts, checkFolds, checkModelsKnown, EvalInputError } from './eval-inputs';
 import { evaluateRouters, type Contender, type EvaluationReport } from './evaluate';
 import type { LabelledPrompt, PriceTable } from './labelled-prompt';
 import { evaluationPool } from './test-table';
@@ -31,14 +31,8 @@ export interface FoldResult {
  */
 export function crossValidate(options: CrossValidationOptions): FoldResult[] {
   const models = options.models;
-  if (models) {
-    const known = new Set(modelsOf([...options.lines]));
-    const unknown = models.filter((model) => !known.has(model));
-    if (unknown.length > 0) throw new EvalInputError(`No outcomes for ${unknown.join(', ')} in this set (it has ${[...known].join(', ')}).`);
-  }
-  if (!Number.isInteger(options.folds) || options.folds < 2 || options.folds > options.lines.length) {
-    throw new EvalInputError(`--folds must be between 2 and the number of lines (${options.lines.length}), not ${options.folds}.`);
-  }
+  if (models) checkModelsKnown(options.lines, models);
+  checkFolds(options.folds, options.lines.length);
   return splitFolds(options.lines, options.folds, options.seed).map((fold, k) => {
     const restricted = models ? restrictModels(fold.test, models).filter((line) => models.every((m) => line.outcomes[m] !== undefined)) : fold.test;
     const pool = evaluationPool(restricted);

@@ -3,7 +3,7 @@ import { Command, Option } from 'commander';
 import type { CliOutput } from '../../cli/context';
 import { DATASETS, type DatasetName } from '../datasets/index';
 import { parseNameList, parseWholeNumber } from '../../cli/options';
-import { DEFAULT_SEED, runCommand } from './command-runner';
+import { DEFAULT_SEED, runCommand, runFromProcess } from './command-runner';
 import { CONTENDERS } from './contenders';
 import { crossValidate } from './cross-validation';
 import { cvMarkdown } from './cv-table';
@@ -87,8 +87,4 @@ export function runCvCli(argv: readonly string[], io: CliOutput): Promise<number
   return runCommand(cvProgram(io), argv, io);
 }
 
-if (require.main === module) {
-  runCvCli(process.argv.slice(2), { out: (text) => process.stdout.write(text), err: (text) => process.stderr.write(text) }).then((code) => {
-    process.exitCode = code;
-  });
-}
+if (require.main === module) runFromProcess(runCvCli);

@@ -1,7 +1,7 @@
 import { Command } from 'commander';
 import type { CliOutput } from '../../cli/context';
 import { parseWholeNumber } from '../../cli/options';
-import { DEFAULT_SEED, runCommand } from './command-runner';
+import { DEFAULT_SEED, runCommand, runFromProcess } from './command-runner';
 import { CONTENDERS, SWITCHYARD } from './contenders';
 import { decisionLines, writeDecisions } from './decisions';
 import { checkCosts, checkTest, readLabelledFile, readPriceTable, writeUserFile } from './eval-inputs';
@@ -74,8 +74,4 @@ export function runEvalCli(argv: readonly string[], io: CliOutput): Promise<numb
   return runCommand(evalProgram(io), argv, io);
 }
 
-if (require.main === module) {
-  runEvalCli(process.argv.slice(2), { out: (text) => process.stdout.write(text), err: (text) => process.stderr.write(text) }).then((code) => {
-    process.exitCode = code;
-  });
-}
+if (require.main === module) runFromProcess(runEvalCli);

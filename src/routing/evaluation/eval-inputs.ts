@@ -1,5 +1,5 @@
 import { readFileSync, writeFileSync } from 'node:fs';
-import { convertDataset, type DatasetName } from '../datasets/index';
+import { convertDataset, modelsOf, type DatasetName } from '../datasets/index';
 import { readJsonl } from '../datasets/jsonl';
 import { priceTableSchema, type LabelledPrompt, type PriceTable } from './labelled-prompt';
 
@@ -24,6 +24,20 @@ export function readSharedSet(set: DatasetName, dataDir: string): LabelledPrompt
     return convertDataset(set, dataDir);
   } catch (err) {
     throw new EvalInputError(`Cannot read the set '${set}' from ${dataDir}: ${err instanceof Error ? err.message : String(err)}`);
+  }
+}
+
+/** Every one of `models` has outcomes somewhere in `lines`; otherwise the user is told which have none. */
+export function checkModelsKnown(lines: readonly LabelledPrompt[], models: readonly string[]): void {
+  const known = new Set(modelsOf([...lines]));
+  const unknown = models.filter((model) => !known.has(model));
+  if (unknown.length > 0) throw new EvalInputError(`No outcomes for ${unknown.join(', ')} in this set (it has ${[...known].join(', ')}).`);
+}
+
+/** `--folds` splits `lineCount` lines: a whole number from 2 to the number of lines. */
+export function checkFolds(folds: number, lineCount: number): void {
+  if (!Number.isInteger(folds) || folds < 2 || folds > lineCount) {
+    throw new EvalInputError(`--folds must be between 2 and the number of lines (${lineCount}), not ${folds}.`);
   }
 }
 

@@ -2,9 +2,9 @@ import path from 'node:path';
 import { Command, Option } from 'commander';
 import type { CliOutput } from '../../../cli/context';
 import { parseNameList, parseWholeNumber } from '../../../cli/options';
-import { DATASETS, splitFolds, type DatasetName } from '../../datasets/index';
-import { DEFAULT_SEED, runCommand } from '../command-runner';
-import { EvalInputError, readSharedSet } from '../eval-inputs';
+import { DATASETS, modelsOf, splitFolds, type DatasetName } from '../../datasets/index';
+import { DEFAULT_SEED, runCommand, runFromProcess } from '../command-runner';
+import { checkFolds, checkModelsKnown, EvalInputError, readSharedSet } from '../eval-inputs';
 import { spread } from '../cv-table';
 import { informedBound } from './informed-bound';
 
@@ -19,15 +19,12 @@ interface BoundOptions {
 /** The informed bound on every fold of the split `router:cv` uses (same set, folds and seed), as JSON. */
 function runBound(options: BoundOptions, io: CliOutput): void {
   const lines = readSharedSet(options.set, path.resolve(options.data));
-  if (!Number.isInteger(options.folds) || options.folds < 2 || options.folds > lines.length) {
-    throw new EvalInputError(`--folds must be between 2 and the number of lines (${lines.length}), not ${options.folds}.`);
+  checkModelsKnown(lines, options.models);
+  checkFolds(options.folds, lines.length);
+  if (modelsOf(lines).every((model) => options.models.includes(model))) {
+    throw new EvalInputError(`The set has no models outside the pool, so there is nothing to inform the bound.`);
   }
-  let folds;
-  try {
-    folds = splitFolds(lines, options.folds, options.seed).map((fold, k) => ({ fold: k + 1, ...informedBound(fold.train, fold.test, options.models) }));
-  } catch (err) {
-    throw new EvalInputError(err instanceof Error ? err.message : String(err));
-  }
+  const folds = splitFolds(lines, options.folds, options.seed).map((fold, k) => ({ fold: k + 1, ...informedBound(fold.train, fold.test, options.models) }));
   const summary = (values: number[]) => {
     const s = spread(values);
     return s && { mean: s.mean, sd: s.sd };
@@ -63,8 +60,4 @@ export function runBoundCli(argv: readonly string[], io: CliOutput): Promise<num
   return runCommand(boundProgram(io), argv, io);
 }
 
-if (require.main === module) {
-  runBoundCli(process.argv.slice(2), { out: (text) => process.stdout.write(text), err: (text) => process.stderr.write(text) }).then((code) => {
-    process.exitCode = code;
-  });
-}
+if (require.main === module) runFromProcess(runBoundCli);
