@@ -24,8 +24,8 @@ function chooseKnowingCosts(estimates: readonly RouterEstimate[], costs: readonl
 }
 
 /**
- * The router's (cost, quality) points when it is told what each answer really costs, as RouterBench-style
- * comparisons account for cost (each model's cost on each prompt is read from the data). A live router
+ * The router's (cost, quality) points when it is told what each answer really costs (each model's cost on
+ * each prompt read from the labels), the accounting that reproduces the reference figures of issue 4. A live router
  * cannot know this before calling the model, so it is reported beside, never instead of, the figures of
  * the service's own rule; it isolates how well the router predicts quality from how well it predicts
  * answer lengths. Costs are scaled by the dearest single model's mean cost, a constant of the test set.
