@@ -48,6 +48,12 @@ async function assistantOf(job: CompletionJob, space: SpaceContext, sources: Com
   return parsed.success ? parsed.data : null;
 }
 
+/** A settled read's value, or its error thrown. */
+function valueOf<T>(read: PromiseSettledResult<T>): T {
+  if (read.status === 'rejected') throw read.reason;
+  return read.value;
+}
+
 async function historyOf(job: CompletionJob, space: SpaceContext, sources: CompletionSources): Promise<ChatMessage[]> {
   const conversationId = job.request.conversation_id;
   if (!conversationId) return [];
@@ -83,7 +89,9 @@ export interface PrepareInputs {
 
 export async function prepareCompletion({ job, space, sources, autoModelName }: PrepareInputs): Promise<PreparedCompletion> {
   const { request } = job;
-  const [assistant, history] = [await assistantOf(job, space, sources), await historyOf(job, space, sources)];
+  // The two reads run at once; their errors still count in this order (the assistant's first).
+  const [assistantRead, historyRead] = await Promise.allSettled([assistantOf(job, space, sources), historyOf(job, space, sources)]);
+  const [assistant, history] = [valueOf(assistantRead), valueOf(historyRead)];
   const overrides = request.custom_headers ?? {};
   const policies: Policies = { ...space.policies, ...overrides.policies, privacy_level: effectivePrivacyLevel(space.policies.privacy_level, request) };
   const named = request.model ?? assistant?.model ?? null;

@@ -59,7 +59,7 @@ export function scoreCandidates(models: RoutableModel[], profile: RequestProfile
       model,
       offlineQuality,
       quality: inputs.online ? inputs.online.quality(model.id, profile.reading.kind, offlineQuality) : offlineQuality,
-    cost: estimatedCost(model, profile),
+      cost: estimatedCost(model, profile),
       latency: inputs.expectedLatency(model),
     };
   });
@@ -72,5 +72,7 @@ export function scoreCandidates(models: RoutableModel[], profile: RequestProfile
     offlineQuality: round(c.offlineQuality, 4),
     score: round(scores[i]),
   }));
-  return scored.sort((a, b) => byDecision({ ...a, name: a.model.model }, { ...b, name: b.model.model }));
+  // Sort keys built once per candidate: the comparator runs O(n log n) times on every request.
+  const keyed = scored.map((candidate) => ({ candidate, score: candidate.score, cost: candidate.cost, name: candidate.model.model }));
+  return keyed.sort(byDecision).map((key) => key.candidate);
 }
