@@ -22,6 +22,9 @@ function parseBlock(block: string): SseEvent | null {
   return data.length === 0 && event === undefined ? null : { event, data: data.join('\n') };
 }
 
+/** CRLF and lone CR line ends as LF, as the SSE format allows all three. */
+const normaliseLineEnds = (text: string) => text.replace(/\r\n?/g, '\n');
+
 /**
  * Server-sent events from an upstream body, as they arrive. Each chunk extends the deadline (an idle
  * timeout); a body that breaks off throws `stream_cut`. A stream that ends cleanly but early is for
@@ -32,10 +35,14 @@ export async function* readSse(provider: string, upstream: UpstreamResponse, ctx
   if (!body) throw new ProviderError({ kind: 'invalid_response', provider, message: `${provider} sent an empty stream` });
   const decoder = new TextDecoder();
   let buffer = '';
+  // A chunk ending in '\r' may be half of a '\r\n' split across chunks: that '\r' waits for the next one.
+  let heldCr = '';
   try {
     for await (const bytes of body) {
       upstream.deadline.extend();
-      buffer += decoder.decode(bytes, { stream: true }).replace(/\r\n?/g, '\n');
+      const text = heldCr + decoder.decode(bytes, { stream: true });
+      heldCr = text.endsWith('\r') ? '\r' : '';
+      buffer += normaliseLineEnds(heldCr ? text.slice(0, -1) : text);
       let end = buffer.indexOf('\n\n');
       while (end !== -1) {
         const parsed = parseBlock(buffer.slice(0, end));
@@ -44,7 +51,7 @@ export async function* readSse(provider: string, upstream: UpstreamResponse, ctx
         end = buffer.indexOf('\n\n');
       }
     }
-    const rest = parseBlock(buffer.trim());
+    const rest = parseBlock((buffer + normaliseLineEnds(heldCr)).trim());
     if (rest) yield rest;
   } catch (err) {
     const error = transportError(provider, err, { deadline: upstream.deadline, ctx });
