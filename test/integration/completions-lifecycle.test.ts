@@ -18,6 +18,8 @@ beforeAll(async () => {
   sim = await startSimulator();
 });
 afterAll(() => sim.close());
+// Every test here calls the same simulated model, so each reads only its own upstream requests.
+beforeEach(() => sim.reset());
 
 /** Starts a completion over a raw connection, so the test can drop it like a client that gives up. */
 function rawCompletion(app: Express, tenant: Tenant, body: object): { drop(): void; close(): Promise<void> } {
