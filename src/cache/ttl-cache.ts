@@ -22,7 +22,10 @@ export class TtlCache<V> {
     if (this.ttlMs > 0) {
       if (this.entries.size >= this.maxEntries) this.entries.clear();
       this.entries.set(key, { value, expiresAt: now + this.ttlMs });
-      value.catch(() => this.entries.delete(key));
+      // A failed load leaves the cache, unless a newer load has taken its place meanwhile.
+      value.catch(() => {
+        if (this.entries.get(key)?.value === value) this.entries.delete(key);
+      });
     }
     return value;
   }
