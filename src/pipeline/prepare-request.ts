@@ -5,7 +5,7 @@ import { effectivePrivacyLevel } from '../completions/privacy-level';
 import type { CompletionJob } from '../queue/payloads';
 import type { Policies, Weights } from '../schemas/apps';
 import { assistantConfigSchema, type AssistantConfig } from '../schemas/assistants';
-import type { CompletionRequest } from '../schemas/chat-completions';
+import { completionRequestSchema, type CompletionRequest } from '../schemas/chat-completions';
 import type { CompletionSources } from '../store/completion-sources';
 import { turnsToMessages } from './conversation-turns';
 import type { SpaceContext } from './space-context';
@@ -24,13 +24,8 @@ export interface PreparedCompletion {
   stream: boolean;
 }
 
-/** Request fields Switchyard interprets; the rest pass through to OpenAI-compatible upstreams. */
-const KNOWN_FIELDS = new Set([
-  'model', 'messages', 'max_tokens', 'max_completion_tokens', 'temperature', 'top_p', 'n', 'logprobs', 'best_of', 'stream',
-  'stream_options', 'stop', 'presence_penalty', 'frequency_penalty', 'logit_bias', 'tools', 'tool_choice', 'response_format',
-  'seed', 'user', 'assistant_id', 'assistant_version_id', 'conversation_id', 'parent_request_id', 'plugins', 'images', 'files',
-  'custom_headers',
-]);
+/** Request fields Switchyard interprets (the schema's own fields); the rest pass through to OpenAI-compatible upstreams. */
+const KNOWN_FIELDS: ReadonlySet<string> = new Set(Object.keys(completionRequestSchema.shape));
 
 function extraFields(request: CompletionRequest): Record<string, unknown> | undefined {
   const extra = Object.fromEntries(Object.entries(request).filter(([key]) => !KNOWN_FIELDS.has(key)));

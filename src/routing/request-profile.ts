@@ -1,5 +1,5 @@
 import type { ChatMessage, ChatRequest } from '../domain/chat';
-import { countTokens } from '../text/token-count';
+import { conversationTokens } from '../text/token-count';
 import type { PromptShape } from './learned/prompt-shape';
 import { completionTokens, readPrompt, type PromptReading, type RouterModel } from './learned/router-model';
 
@@ -12,9 +12,6 @@ export interface RequestProfile {
   /** The router's reading of the prompt (its kind, ease, expected length), shared by every candidate's quality estimate. */
   reading: PromptReading;
 }
-
-/** Tokens a message costs beyond its text (role and separators), as OpenAI counts them. */
-const PER_MESSAGE_OVERHEAD = 4;
 
 function textOf(message: ChatMessage): string {
   if (message.content === null) return '';
@@ -30,7 +27,7 @@ function shapeOfRequest(request: ChatRequest): PromptShape {
 /** Counts the prompt exactly and reads it with the learned router (kind, ease, expected answer length). */
 export function profileRequest(request: ChatRequest, router: RouterModel): RequestProfile {
   const shape = shapeOfRequest(request);
-  const promptTokens = shape.messages.reduce((sum, m) => sum + countTokens(m.content) + PER_MESSAGE_OVERHEAD, 0);
+  const promptTokens = conversationTokens(shape.messages.map((m) => m.content));
   const reading = readPrompt(router, shape);
   return {
     promptTokens,

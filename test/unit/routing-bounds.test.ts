@@ -4,7 +4,7 @@ import { informedBound } from '../../src/routing/evaluation/bounds/informed-boun
 import { fitLogistic, solveLinear } from '../../src/routing/evaluation/bounds/logistic-fit';
 import { knownCostCurve } from '../../src/routing/evaluation/known-costs';
 import type { LabelledPrompt } from '../../src/routing/evaluation/labelled-prompt';
-import { buildTestTable } from '../../src/routing/evaluation/test-table';
+import { buildTestTable, singleModels } from '../../src/routing/evaluation/test-table';
 
 const FIXTURES = path.join(__dirname, '..', 'fixtures', 'routing');
 
@@ -27,7 +27,7 @@ describe('the known-cost curve', () => {
   ];
 
   it('weighs the true cost in dollars, not the estimate, and gives up quality where it saves most', () => {
-    const curve = knownCostCurve(estimates, table);
+    const curve = knownCostCurve(estimates, table, Math.max(...singleModels(table).map((s) => s.cost)));
     // w = 0: a everywhere.
     expect(curve[0]).toEqual({ quality: 1, cost: (10.01 + 0.02) / 2 });
     // Costs are scaled by the dearest single model's mean (a: 5.015). At w = 0.1, p1 scores a 0.81 − 1.996·0.1

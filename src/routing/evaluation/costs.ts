@@ -1,8 +1,6 @@
-import { countTokens } from '../../text/token-count';
+import { conversationTokens } from '../../text/token-count';
 import type { LabelledPrompt, PriceTable } from './labelled-prompt';
 
-/** Tokens a message costs beyond its text, as OpenAI counts them. */
-const PER_MESSAGE_OVERHEAD = 4;
 const promptTokenCache = new WeakMap<LabelledPrompt, number>();
 
 /** The prompt's tokens under o200k_base, counted once per line. */
@@ -10,7 +8,7 @@ export function promptTokens(line: LabelledPrompt): number {
   const cached = promptTokenCache.get(line);
   if (cached !== undefined) return cached;
   const messages = typeof line.prompt === 'string' ? [line.prompt] : line.prompt.map((m) => m.content);
-  const tokens = messages.reduce((sum, text) => sum + countTokens(text) + PER_MESSAGE_OVERHEAD, 0);
+  const tokens = conversationTokens(messages);
   promptTokenCache.set(line, tokens);
   return tokens;
 }

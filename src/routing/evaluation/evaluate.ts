@@ -78,7 +78,7 @@ export function evaluateRouters(options: EvaluationOptions): Evaluation {
       quality: first.quality,
       cost: first.cost,
       cost_save: costSave(sweep.points, best),
-      cost_save_known_costs: costSave(knownCostCurve(sweep.estimates, table), best),
+      cost_save_known_costs: costSave(knownCostCurve(sweep.estimates, table, maxCost), best),
       aiq: aiq(sweep.points, { cheapest, maxCost }),
       ...(table.pool.length === 2 ? pairMetrics(table, singles, sweep) : {}),
       curve: sweep.points.map((p) => ({ cost_weight: p.costWeight, quality: p.quality, cost: p.cost })),

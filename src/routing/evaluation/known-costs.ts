@@ -1,5 +1,5 @@
 import type { RouterEstimate } from './eval-router';
-import { meanOf, singleModels, type CostQuality, type TestTable } from './test-table';
+import { meanOf, type CostQuality, type TestTable } from './test-table';
 
 /**
  * The cost weights of the known-cost sweep, 0 to 1 by 0.001: finer than the service's grid, because here
@@ -28,10 +28,10 @@ function chooseKnowingCosts(estimates: readonly RouterEstimate[], costs: readonl
  * each prompt read from the labels), the accounting that reproduces the reference figures of issue 4. A live router
  * cannot know this before calling the model, so it is reported beside, never instead of, the figures of
  * the service's own rule; it isolates how well the router predicts quality from how well it predicts
- * answer lengths. Costs are scaled by the dearest single model's mean cost, a constant of the test set.
+ * answer lengths. Costs are scaled by `dearestSingleCost`, the dearest single model's mean cost on the test set.
  */
-export function knownCostCurve(estimates: readonly RouterEstimate[][], table: TestTable): CostQuality[] {
-  const scale = Math.max(...singleModels(table).map((s) => s.cost)) || 1;
+export function knownCostCurve(estimates: readonly RouterEstimate[][], table: TestTable, dearestSingleCost: number): CostQuality[] {
+  const scale = dearestSingleCost || 1;
   const scaled = table.costs.map((costs) => costs.map((cost) => cost / scale));
   return KNOWN_COST_WEIGHTS.map((w) => {
     const { quality, cost } = meanOf(table, (i) => chooseKnowingCosts(estimates[i], scaled[i], w));

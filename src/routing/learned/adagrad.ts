@@ -15,9 +15,3 @@ export class AdaGrad {
     this.params[index] -= (this.rate * gradient) / Math.sqrt(this.squares[index]);
   }
 }
-
-export const sigmoid = (z: number): number => 1 / (1 + Math.exp(-z));
-export const logit = (p: number): number => {
-  const q = Math.min(Math.max(p, 1e-4), 1 - 1e-4);
-  return Math.log(q / (1 - q));
-};

@@ -1,4 +1,5 @@
-import { AdaGrad, sigmoid } from './adagrad';
+import { AdaGrad } from './adagrad';
+import { sigmoid } from './logistic';
 import { dot, type SparseVector } from './sparse-vector';
 
 /**

@@ -1,4 +1,4 @@
-import { logit, sigmoid } from './adagrad';
+import { logit, sigmoid } from './logistic';
 import { kindPosterior, type KindClassifier } from './kind-classifier';
 import { expectedTokens, type LengthModel } from './length-model';
 import { outcomeLogit, viewPrompt, type OutcomeModel, type PromptView } from './outcome-model';

@@ -1,6 +1,6 @@
 import type { LabelledPrompt } from '../evaluation/labelled-prompt';
 import { seededShuffle } from '../datasets/seeded-random';
-import { logit } from './adagrad';
+import { logit } from './logistic';
 import { kindPosterior, trainKindClassifier } from './kind-classifier';
 import { trainLengthModel } from './length-model';
 import { trainOutcomeModel, viewPrompt, type OutcomeModel } from './outcome-model';

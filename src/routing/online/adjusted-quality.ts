@@ -1,13 +1,9 @@
+import { logit, sigmoid } from '../learned/logistic';
 import { MIN_RATINGS, type FeedbackCell } from './feedback-cell';
 
-/** Keeps logits finite: a quality of exactly 0 or 1 would make the shift meaningless. */
-const EPSILON = 1e-4;
 /** Pseudo-count (Jeffreys-like) added to both the good and the expected rate, so 0 or all good stays finite. */
 const SMOOTHING = 0.5;
 
-const clamp = (p: number) => Math.min(1 - EPSILON, Math.max(EPSILON, p));
-const logit = (p: number) => Math.log(clamp(p) / (1 - clamp(p)));
-const sigmoid = (x: number) => 1 / (1 + Math.exp(-x));
 
 /** How far the ratings are from what the offline model expected, in logits; 0 with no ratings. */
 function observedShift(cell: FeedbackCell): number {

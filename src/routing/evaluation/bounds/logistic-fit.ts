@@ -1,3 +1,5 @@
+import { sigmoid } from '../../learned/logistic';
+
 /** Solves `a·x = b` for a small dense symmetric positive-definite `a` (Gaussian elimination, partial pivoting). */
 export function solveLinear(a: readonly number[][], b: readonly number[]): number[] {
   const n = b.length;
@@ -21,7 +23,6 @@ export function solveLinear(a: readonly number[][], b: readonly number[]): numbe
   return x;
 }
 
-const sigmoid = (z: number) => 1 / (1 + Math.exp(-z));
 
 export interface LogisticFit {
   weights: number[];
