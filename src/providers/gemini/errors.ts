@@ -4,10 +4,14 @@ import type { GeminiErrorBody } from './wire';
 const PROVIDER = 'gemini';
 
 /** Google's error body is `{"error": {...}}`, or (from some proxies and older streams) a one-item array of it. */
+function errorOf(parsed: unknown): GeminiErrorBody['error'] | undefined {
+  const body: unknown = Array.isArray(parsed) ? parsed[0] : parsed;
+  return typeof body === 'object' && body !== null ? (body as GeminiErrorBody).error : undefined;
+}
+
 function parseError(body: string): GeminiErrorBody['error'] | undefined {
   try {
-    const parsed = JSON.parse(body) as GeminiErrorBody | GeminiErrorBody[];
-    return (Array.isArray(parsed) ? parsed[0] : parsed)?.error;
+    return errorOf(JSON.parse(body));
   } catch {
     return undefined;
   }
@@ -48,11 +52,11 @@ export function refineGeminiError(error: ProviderError): ProviderError {
 }
 
 /**
- * An error sent inside a stream after the 200 (`data: {"error": {...}}`). Its kind comes from the
+ * An error sent inside a stream after the 200 (`data: {"error": {...}}`; `parsed` is `data` read as JSON). Its kind comes from the
  * code it carries; without one it counts as a server error, since the request was accepted.
  */
-export function streamError(data: string): ProviderError | null {
-  const error = parseError(data);
+export function streamError(parsed: unknown, data: string): ProviderError | null {
+  const error = errorOf(parsed);
   if (!error) return null;
   return new ProviderError({
     kind: typeof error.code === 'number' ? kindForStatus(error.code) : 'server_error',

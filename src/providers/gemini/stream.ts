@@ -27,9 +27,10 @@ export class GeminiStreamState {
 
   /** One `data:` payload → the chunks to send (none for an event with nothing new). */
   push(data: string): ChatChunk[] {
-    const error = streamError(data);
+    const parsed = this.parse(data);
+    const error = streamError(parsed, data);
     if (error) throw error;
-    const response = this.parse(data);
+    const response = this.responseOf(parsed);
     const blocked = promptBlocked(response);
     if (blocked) throw blocked;
     if (response.usageMetadata) this.usage = usageOf(response.usageMetadata);
@@ -44,14 +45,22 @@ export class GeminiStreamState {
     return [{ choices: [], usage: this.usage ?? usageOf(undefined) }];
   }
 
-  private parse(data: string): GeminiResponse {
+  /** The event read as JSON, once: an error event and a response are both told apart from it. */
+  private parse(data: string): unknown {
     try {
-      const parsed: unknown = JSON.parse(data);
-      if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)) return parsed as GeminiResponse;
+      return JSON.parse(data) as unknown;
     } catch {
-      // Reported below.
+      throw this.notAnObject();
     }
-    throw new ProviderError({ kind: 'invalid_response', provider: PROVIDER, message: 'Gemini sent a stream event that is not a JSON object.' });
+  }
+
+  private responseOf(parsed: unknown): GeminiResponse {
+    if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)) return parsed as GeminiResponse;
+    throw this.notAnObject();
+  }
+
+  private notAnObject(): ProviderError {
+    return new ProviderError({ kind: 'invalid_response', provider: PROVIDER, message: 'Gemini sent a stream event that is not a JSON object.' });
   }
 
   private choice(candidate: GeminiCandidate, responseId: string | undefined): ChunkChoice | null {
