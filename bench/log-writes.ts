@@ -86,7 +86,7 @@ async function main(): Promise<void> {
     if (!row) throw new Error('no bench model');
     const model = toRoutableModel(row);
     const make = () => Array.from({ length: REQUESTS }, () => logRowsFor(outcomeFor(env, model))).filter((r) => r !== null);
-    const batcher = new LogBatcher(db, createLogger('silent'), { maxBatch: 100_000, maxDelayMs: 0 });
+    const batcher = new LogBatcher(db, createLogger('silent'), { maxBatch: 100_000 });
     // The batcher's own path: every write of a batch joins one transaction.
     const prisma: Write = (batch) => Promise.all(batch.map((rows) => batcher.write(rows))).then(() => undefined);
     const plain = singleStatement((sql, parents, children) => pool.query(sql, [parents, children]));

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { Job } from 'bullmq';
 import { Cancellations } from '../src/completions/cancellations';
-import { ApiError } from '../src/errors/api-error';
 import { CompletionRunner, type RunSummary } from '../src/pipeline/completion-runner';
 import { LogBatcher } from '../src/pipeline/log-batcher';
+import { maskedJob } from '../src/pipeline/privacy';
 import { SpaceContextLoader } from '../src/pipeline/space-context';
 import { createProviderRegistry } from '../src/providers/registry';
 import type { CompletionJob } from '../src/queue/payloads';
@@ -26,6 +26,8 @@ export interface CompletionProcessing {
 export function completionProcessing(services: Services): CompletionProcessing {
   const { db, redis, config, logger } = services;
   const cancellations = new Cancellations(services.dedicatedRedis(), config.redisPrefix);
+  // Listening from the start, so a cancellation of a job still in the queue is heard before the job is taken.
+  cancellations.start().catch((err: unknown) => logger.warn({ err }, 'cancellations not subscribed'));
   const logs = new LogBatcher(db, logger);
   const router = loadWeightsFile(config.routerWeightsFile);
   const runner = new CompletionRunner({
@@ -51,12 +53,10 @@ export function completionProcessing(services: Services): CompletionProcessing {
       await cancellations.start();
       const { signal, release } = cancellations.track(job.data.requestId);
       try {
-        if (Date.now() > job.data.deadline) {
-          const error = new ApiError('timeout', 'The completion waited in the queue past its deadline.');
-          await redis.publish(job.data.replyTo, JSON.stringify({ type: 'error', requestId: job.data.requestId, run: 'expired', status: error.status, body: error.toBody() }));
-          return { statusCode: error.status, model: null };
-        }
-        return await runner.run(job.data, signal, randomUUID());
+        const summary = await runner.run(job.data, signal, randomUUID());
+        // bull-board keeps finished jobs for a while: past level 1 none may keep the conversation's text.
+        if (summary.privacyLevel >= 2) await job.updateData(maskedJob(job.data));
+        return summary;
       } finally {
         release();
       }

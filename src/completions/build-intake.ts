@@ -1,3 +1,4 @@
+import type { SpaceVersions } from '../cache/space-versions';
 import type { Infrastructure } from '../services/container';
 import { CompletionGateway } from './completion-gateway';
 import { CompletionIntake } from './completion-intake';
@@ -10,17 +11,19 @@ import { SpaceLookup } from './space-lookup';
 const SPACE_CACHE_MS = 2000;
 
 export interface IntakeOptions {
+  /** The Spaces' configuration versions, shared with the writers that change them. */
+  versions: SpaceVersions;
   /** How often a waiting request checks that its job is still alive, in ms (the gateway's default otherwise). */
   livenessIntervalMs?: number;
 }
 
 /** The API side of completions, wired to this process's reply channel. */
-export function buildCompletionIntake(infra: Infrastructure, options: IntakeOptions = {}): CompletionIntake {
+export function buildCompletionIntake(infra: Infrastructure, { versions, ...options }: IntakeOptions): CompletionIntake {
   const { config, logger, redis, queues, db } = infra;
   const channel = replyChannel(config.redisPrefix, infra.instanceId);
   const listener = new ReplyListener(infra.dedicatedRedis(), channel, logger);
   return new CompletionIntake({
-    spaces: new SpaceLookup(db, SPACE_CACHE_MS),
+    spaces: new SpaceLookup(db, versions, SPACE_CACHE_MS),
     rateLimiter: new RateLimiter(redis, config.redisPrefix),
     gateway: new CompletionGateway({ queue: queues.completions, listener, publisher: redis, prefix: config.redisPrefix, logger, ...options }),
     replyChannel: channel,

@@ -1,12 +1,22 @@
 import type { Redis } from 'ioredis';
 import { cancelChannel } from './replies';
 
+/** How long a cancellation is remembered for a job that no worker has taken yet, in ms. */
+const REMEMBER_MS = 10 * 60_000;
+/** Cancellations remembered at most (oldest forgotten first). */
+const MAX_REMEMBERED = 100_000;
+
 /**
- * The worker's side of cancellation: the API publishes a request id when its client leaves, and the
- * worker running that request aborts it (closing the upstream connection).
+ * The worker's side of cancellation: the API publishes a request id when its client leaves or its
+ * deadline passes, and the worker running that request aborts it (closing the upstream connection).
+ * Every worker process hears every cancellation, so one for a job still waiting in the queue is
+ * remembered: whichever worker takes that job later finds it cancelled at once, calls no upstream,
+ * and still writes the request's one log.
  */
 export class Cancellations {
   private readonly running = new Map<string, AbortController>();
+  /** Request id → when it was cancelled (epoch ms), in arrival order. */
+  private readonly cancelled = new Map<string, number>();
   private ready: Promise<unknown> | undefined;
 
   constructor(
@@ -16,15 +26,33 @@ export class Cancellations {
 
   start(): Promise<unknown> {
     this.ready ??= this.subscriber.subscribe(cancelChannel(this.prefix)).then(() => {
-      this.subscriber.on('message', (_channel: string, requestId: string) => this.running.get(requestId)?.abort());
+      this.subscriber.on('message', (_channel: string, requestId: string) => this.cancel(requestId));
     });
     return this.ready;
   }
 
-  /** A signal that fires when the request is cancelled; call the returned release when it is over. */
+  /** A signal that fires when the request is cancelled (already fired if it was); call release when it is over. */
   track(requestId: string): { signal: AbortSignal; release: () => void } {
     const controller = new AbortController();
+    if (this.cancelled.delete(requestId)) controller.abort();
     this.running.set(requestId, controller);
     return { signal: controller.signal, release: () => this.running.delete(requestId) };
+  }
+
+  private cancel(requestId: string, now = Date.now()): void {
+    const running = this.running.get(requestId);
+    if (running) {
+      running.abort();
+      return;
+    }
+    this.cancelled.set(requestId, now);
+    this.forgetOld(now);
+  }
+
+  private forgetOld(now: number): void {
+    for (const [requestId, at] of this.cancelled) {
+      if (at > now - REMEMBER_MS && this.cancelled.size <= MAX_REMEMBERED) return;
+      this.cancelled.delete(requestId);
+    }
   }
 }

@@ -24,9 +24,19 @@ export interface GatewayOptions {
   livenessIntervalMs?: number;
 }
 
-/** Finished jobs kept for bull-board; privacy level 3 keeps nothing once the job ends. */
-const KEEP = { removeOnComplete: { age: 3600, count: 500 }, removeOnFail: { age: 24 * 3600, count: 1000 } } as const;
-const KEEP_NOTHING = { removeOnComplete: true, removeOnFail: true } as const;
+/**
+ * Finished jobs kept for bull-board. At privacy level 2 the worker masks a job's request before it
+ * completes, and a job that fails some other way (its worker died) is not kept, since nobody masked
+ * it; level 3 keeps nothing once the job ends.
+ */
+const KEEP_FINISHED = { age: 3600, count: 500 } as const;
+const KEEP_FAILED = { age: 24 * 3600, count: 1000 } as const;
+
+export function retentionFor(privacyLevel: number): { removeOnComplete: true | typeof KEEP_FINISHED; removeOnFail: true | typeof KEEP_FAILED } {
+  if (privacyLevel >= 3) return { removeOnComplete: true, removeOnFail: true };
+  if (privacyLevel === 2) return { removeOnComplete: KEEP_FINISHED, removeOnFail: true };
+  return { removeOnComplete: KEEP_FINISHED, removeOnFail: KEEP_FAILED };
+}
 
 /**
  * API side of a completion: enqueue the job, then relay what the worker publishes on this process's
@@ -60,18 +70,20 @@ export class CompletionGateway {
       const livenessTimer = setInterval(() => this.checkAlive(job.requestId, relay), this.options.livenessIntervalMs ?? 5000);
       signal.addEventListener('abort', onAbort, { once: true });
       listener.on(job.requestId, (reply) => relay.accept(reply));
-      queue.add('completion', job, { jobId: job.requestId, attempts: 1, ...(privacyLevel >= 3 ? KEEP_NOTHING : KEEP) }).catch((err: unknown) => {
+      queue.add('completion', job, { jobId: job.requestId, attempts: 1, ...retentionFor(privacyLevel) }).catch((err: unknown) => {
         this.options.logger.error({ err, request_id: job.requestId }, 'could not enqueue completion');
         relay.fail(new ApiError('service_unavailable', 'The completion queue is unavailable; try again shortly.'));
       });
     });
   }
 
-  /** Tells workers to stop the request, and drops the job if no worker has taken it yet. */
+  /**
+   * Tells workers to stop the request. A job no worker has taken yet stays in the queue: the worker
+   * that takes it finds it cancelled, calls no upstream and writes the request's log (499 or 504).
+   */
   private cancel(requestId: string): void {
-    const { publisher, prefix, queue, logger } = this.options;
+    const { publisher, prefix, logger } = this.options;
     publisher.publish(cancelChannel(prefix), requestId).catch((err: unknown) => logger.warn({ err }, 'cancel not published'));
-    queue.remove(requestId).catch(() => undefined);
   }
 
   /** A job whose worker died is retried by BullMQ (stalled) or ends up failed: a failed one answers now. */

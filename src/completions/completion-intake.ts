@@ -35,7 +35,7 @@ export class CompletionIntake {
   async submit(submission: Submission): Promise<void> {
     const { auth, request } = submission;
     const headerFlags = parseFeatureFlagsHeader(submission.featureFlagsHeader);
-    const space = await this.spaceOf(auth);
+    const { space, stamp } = await this.spaceOf(auth);
     if (space.rateLimit > 0) {
       const decision = await this.deps.rateLimiter.take(space.id, space.rateLimit);
       const headers = rateLimitHeaders(decision);
@@ -49,6 +49,7 @@ export class CompletionIntake {
       requestId: randomUUID(),
       orgId: auth.orgId,
       appId: space.id,
+      spaceStamp: stamp,
       idpId: auth.idpId,
       request,
       headerFlags,
@@ -61,13 +62,13 @@ export class CompletionIntake {
     await this.deps.gateway.run(job, submission.sink, { signal: submission.signal, privacyLevel: effectivePrivacyLevel(space.privacyLevel, request) });
   }
 
-  private async spaceOf(auth: AuthContext): Promise<SpaceGate> {
+  private async spaceOf(auth: AuthContext): Promise<{ space: SpaceGate; stamp: string }> {
     if (!auth.appId) {
       throw new ApiError('invalid_request', 'This key is not bound to a Space; completions need a Space key (see `cli keys create --app-id`).', 'Authorization');
     }
-    const space = await this.deps.spaces.find(auth.appId);
+    const { gate: space, stamp } = await this.deps.spaces.find(auth.appId);
     if (!space || space.orgId !== auth.orgId) throw ApiError.notFound('Space', 'Authorization');
     if (!space.isActive) throw new ApiError('space_inactive', 'This Space is deactivated.');
-    return space;
+    return { space, stamp };
   }
 }

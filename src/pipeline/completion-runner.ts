@@ -49,16 +49,28 @@ export interface SpaceFeedbackSource {
 export interface RunSummary {
   statusCode: number;
   model: string | null;
+  /** The level the request ran at: the job's own data must not keep its text past level 1. */
+  privacyLevel: number;
 }
 
-/** Turns what went wrong into the client's error and the request's log. */
-function failure(err: unknown): { error: ApiError; records: AttemptRecord[] } {
+/**
+ * Turns what went wrong into the client's error and the request's log. Anything that is not an
+ * ApiError is a bug of ours: it is logged, and the client is still answered at once with a 500.
+ */
+function failure(err: unknown, job: CompletionJob, logger: Logger): { error: ApiError; records: AttemptRecord[] } {
   if (err instanceof AttemptsExhausted) {
     const allRateLimited = err.records.length > 0 && err.records.every((r) => r.error?.kind === 'rate_limited');
     return { error: failureToApiError(err.last, { allRateLimited }), records: err.records };
   }
   if (err instanceof ApiError) return { error: err, records: [] };
-  throw err;
+  logger.error({ err }, 'completion failed unexpectedly');
+  return { error: new ApiError('internal_error', `Internal error. Quote request id ${job.requestId} when reporting it.`), records: [] };
+}
+
+/** A job nobody waits for any more (its client left, or it waited in the queue past its deadline) calls no upstream. */
+function checkStillWanted(job: CompletionJob, signal: AbortSignal): void {
+  if (Date.now() > job.deadline) throw new ApiError('timeout', 'The completion waited in the queue past its deadline.');
+  if (signal.aborted) throw new ApiError('timeout', 'The request was cancelled before it started.');
 }
 
 /** nginx's "client closed request": what the log of a request whose client left says. */
@@ -73,24 +85,35 @@ function cancelledStatus(job: CompletionJob): number {
 export class CompletionRunner {
   constructor(private readonly deps: RunnerDeps) {}
 
+  /**
+   * Runs one job: answers the client and writes the request's one log, whatever happens. The message
+   * that completes the answer (`done` or `error`) is held until the log is committed, so a client that
+   * has its answer can read (and rate) its log at once; stream chunks go out as they come.
+   */
   async run(job: CompletionJob, signal: AbortSignal, run: string): Promise<RunSummary> {
-    const reply = (message: Reply) => this.deps.publish(job.replyTo, message);
+    const held: Reply[] = [];
+    const reply = async (message: Reply) => {
+      if (message.type === 'chunk') await this.deps.publish(job.replyTo, message);
+      else held.push(message);
+    };
     const logger = this.deps.logger.child({ request_id: job.requestId, app_id: job.appId });
     let space: SpaceContext | null = null;
     let outcome: RequestOutcome;
     try {
-      space = await this.deps.spaces.load(job.appId);
+      space = await this.deps.spaces.load(job.appId, job.spaceStamp);
       if (!space) throw ApiError.notFound('Space', 'Authorization');
+      checkStillWanted(job, signal);
       outcome = await this.answer(job, { space, signal, run, reply, logger });
     } catch (err) {
-      const { error, records } = failure(err);
+      const { error, records } = failure(err, job, logger);
       await reply({ type: 'error', requestId: job.requestId, run, status: error.status, body: error.toBody(), headers: { ...error.headers } });
       outcome = this.failureOutcome(job, space, { error, records });
       if (signal.aborted) outcome.statusCode = cancelledStatus(job);
     }
     // A Space deleted meanwhile has nothing left to attach a log to.
     if (space) await this.writeLog(outcome, logger);
-    return { statusCode: outcome.statusCode, model: outcome.model?.model ?? null };
+    for (const message of held) await this.deps.publish(job.replyTo, message);
+    return { statusCode: outcome.statusCode, model: outcome.model?.model ?? null, privacyLevel: outcome.privacyLevel };
   }
 
   private async answer(job: CompletionJob, inputs: Pick<RunContext, 'space' | 'signal' | 'run' | 'reply' | 'logger'>): Promise<RequestOutcome> {

@@ -30,21 +30,23 @@ interface PendingWrite {
 export interface LogBatcherOptions {
   /** Requests written in one transaction, at most. */
   maxBatch?: number;
-  /** How long a log may wait for others to share its transaction, in ms. */
-  maxDelayMs?: number;
+  /** Batches being written at once, at most; more requests wait and share the next one. */
+  maxInFlight?: number;
 }
 
 /**
- * Writes request logs in batches: many requests' rows in one transaction of two inserts, so logging
- * keeps up with the request rate. A batch that fails is retried one request at a time, so one bad
- * row loses nothing else.
+ * Writes request logs by group commit: a write starts at once when fewer than `maxInFlight` batches
+ * are being written, and otherwise joins the next batch, which starts as soon as one finishes. A lone
+ * request pays one statement and no waiting; under load many requests share a statement, so logging
+ * keeps up with the request rate. Callers wait for the commit (the worker releases an answer only once
+ * its log exists). A batch that fails is retried one request at a time, so one bad row loses nothing else.
  */
 export class LogBatcher {
   private pending: PendingWrite[] = [];
-  private timer: NodeJS.Timeout | undefined;
-  private inFlight = new Set<Promise<void>>();
+  private scheduled = false;
+  private readonly inFlight = new Set<Promise<void>>();
   private readonly maxBatch: number;
-  private readonly maxDelayMs: number;
+  private readonly maxInFlight: number;
 
   constructor(
     private readonly db: Db,
@@ -52,31 +54,44 @@ export class LogBatcher {
     options: LogBatcherOptions = {},
   ) {
     this.maxBatch = options.maxBatch ?? 200;
-    this.maxDelayMs = options.maxDelayMs ?? 5;
+    this.maxInFlight = options.maxInFlight ?? 2;
   }
 
+  /** Resolves once the rows are committed. */
   write(rows: { parent: LogRow; children: LogRow[] }): Promise<void> {
     return new Promise((resolve, reject) => {
       this.pending.push({ ...rows, done: (err) => (err === undefined ? resolve() : reject(err)) });
-      if (this.pending.length >= this.maxBatch) this.flushNow();
-      else this.timer ??= setTimeout(() => this.flushNow(), this.maxDelayMs);
+      this.schedule();
     });
   }
 
   /** Writes what is pending and waits for every write under way. */
   async close(): Promise<void> {
-    this.flushNow();
-    await Promise.all(this.inFlight);
+    while (this.pending.length > 0 || this.inFlight.size > 0) {
+      this.startBatches();
+      await Promise.all(this.inFlight);
+    }
   }
 
-  private flushNow(): void {
-    clearTimeout(this.timer);
-    this.timer = undefined;
-    if (this.pending.length === 0) return;
-    const batch = this.pending;
-    this.pending = [];
-    const writing = this.writeBatch(batch).finally(() => this.inFlight.delete(writing));
-    this.inFlight.add(writing);
+  /** Writes made in the same turn of the event loop share a batch: the flush waits for that turn to end. */
+  private schedule(): void {
+    if (this.scheduled || this.inFlight.size >= this.maxInFlight) return;
+    this.scheduled = true;
+    setImmediate(() => {
+      this.scheduled = false;
+      this.startBatches();
+    });
+  }
+
+  private startBatches(): void {
+    while (this.pending.length > 0 && this.inFlight.size < this.maxInFlight) {
+      const batch = this.pending.splice(0, this.maxBatch);
+      const writing: Promise<void> = this.writeBatch(batch).finally(() => {
+        this.inFlight.delete(writing);
+        if (this.pending.length > 0) this.schedule();
+      });
+      this.inFlight.add(writing);
+    }
   }
 
   private async writeBatch(batch: PendingWrite[]): Promise<void> {

@@ -1,3 +1,5 @@
+import type { CompletionJob } from '../queue/payloads';
+
 /** What stands in for masked text at privacy level 2. */
 export const MASK = '[masked]';
 
@@ -17,4 +19,9 @@ export function maskContent(value: unknown, key?: string): Json {
     return Object.fromEntries(Object.entries(value).map(([inner, item]) => [inner, maskContent(item, inner)]));
   }
   return (value ?? null) as Json;
+}
+
+/** A job as it may rest in Redis once it has ended, past privacy level 1: its request masked like its log. */
+export function maskedJob(job: CompletionJob): CompletionJob {
+  return { ...job, request: maskContent(job.request) as unknown as CompletionJob['request'] };
 }

@@ -86,7 +86,11 @@ async function load(db: Db, appId: string): Promise<SpaceContext | null> {
   };
 }
 
-/** Space contexts reused for a moment by the worker, so a busy Space costs one query per interval. */
+/**
+ * Space contexts reused by the worker, so a busy Space costs one query per interval. A job carries the
+ * Space's version stamp read by the API when it accepted the request (SpaceVersions): a context loaded
+ * at another stamp is loaded again, so a configuration change applies to every request accepted after it.
+ */
 export class SpaceContextLoader {
   private readonly cache: TtlCache<SpaceContext | null>;
 
@@ -97,7 +101,7 @@ export class SpaceContextLoader {
     this.cache = new TtlCache(ttlMs);
   }
 
-  load(appId: string): Promise<SpaceContext | null> {
-    return this.cache.get(appId, () => load(this.db, appId));
+  load(appId: string, stamp?: string): Promise<SpaceContext | null> {
+    return this.cache.get(appId, () => load(this.db, appId), { stamp });
   }
 }

@@ -20,6 +20,8 @@ export interface CompletionJob {
   requestId: string;
   orgId: string;
   appId: string;
+  /** The Space's configuration version the API accepted the request at (SpaceVersions): the worker uses that configuration or a newer one. */
+  spaceStamp: string;
   idpId: string;
   /** The validated request body, as the client sent it. */
   request: CompletionRequest;

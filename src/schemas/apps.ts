@@ -117,7 +117,7 @@ export const spaceSchema = z
     idp_id: z.string(),
     modified_by: z.string(),
     prompt_id: uuid.nullable(),
-    hashed_key: z.string(),
+    hashed_key: z.string().nullable().describe("SHA-256 of the Space's key; null unless the caller's key may manage keys (`keys:manage`)."),
     key_end: z.string(),
     name: z.string(),
     description: z.string(),

@@ -19,6 +19,7 @@ import { LogService } from './logs/log-service';
 import { buildCompletionIntake } from '../completions/build-intake';
 import type { CompletionIntake } from '../completions/completion-intake';
 import { checkReadiness, type ReadinessReport } from './readiness';
+import { SpaceVersions } from '../cache/space-versions';
 
 export interface Infrastructure {
   config: Readonly<Config>;
@@ -43,11 +44,14 @@ export interface Services extends Infrastructure {
   conversations: ConversationService;
   logs: LogService;
   completions: CompletionIntake;
+  /** Spaces' configuration versions: bumped by every writer of a Space's configuration, read per completion. */
+  spaceVersions: SpaceVersions;
   readiness(): Promise<ReadinessReport>;
 }
 
 export function buildServices(infra: Infrastructure): Services {
   const { config, db, redis, queues } = infra;
+  const spaceVersions = new SpaceVersions(redis, config.redisPrefix);
   return {
     ...infra,
     authenticator: new Authenticator(new ApiKeyRepository(db), { cacheTtlMs: config.authCacheTtlMs }),
@@ -57,12 +61,13 @@ export function buildServices(infra: Infrastructure): Services {
     assistants: new AssistantService({ assistants: new AssistantRepository(db), prompts: new PromptRepository(db), autoModelName: config.autoModelName }),
     conversations: new ConversationService(new ConversationRepository(db), new AssistantRepository(db)),
     logs: new LogService(new LogRepository(db)),
-    apps: new AppService(db, async (job) => {
+    apps: new AppService(db, spaceVersions, async (job) => {
       await queues.sandboxSync.add('sync', job);
     }),
-    appModels: new AppModelService(db),
-    sandboxSync: new SandboxSync(db),
-    completions: buildCompletionIntake(infra),
+    appModels: new AppModelService(db, spaceVersions),
+    sandboxSync: new SandboxSync(db, spaceVersions),
+    completions: buildCompletionIntake(infra, { versions: spaceVersions }),
+    spaceVersions,
     readiness: () => checkReadiness(db, redis),
   };
 }

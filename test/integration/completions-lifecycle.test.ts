@@ -123,7 +123,7 @@ describe('a job whose worker dies', () => {
   beforeAll(() => {
     // No completion workers here, and a Redis prefix of its own so no other file's workers take the jobs.
     ctx = createTestContext({ providers: simulatedProviders(sim), redisPrefix: `${process.env.REDIS_PREFIX}_${uniqueSuffix()}`, completionTimeoutMs: 20_000 });
-    const completions = buildCompletionIntake(ctx.services, { livenessIntervalMs: LIVENESS_MS });
+    const completions = buildCompletionIntake(ctx.services, { versions: ctx.services.spaceVersions, livenessIntervalMs: LIVENESS_MS });
     app = buildApp({ config: ctx.services.config, logger: ctx.services.logger, services: { ...ctx.services, completions } });
   });
   afterAll(() => ctx.close());
@@ -167,12 +167,30 @@ describe('a job whose worker dies', () => {
     expect(res.body.error).toMatchObject({ code: 'internal_error', message: 'The completion job was lost.' });
   });
 
-  it('drops a queued job whose client disconnected before any worker took it', async () => {
-    const tenant = await ctx.tenant();
-    const client = rawCompletion(app, tenant, { messages: userMessage('Never mind.') });
-    const job = await waitingJobOf(tenant);
+});
+
+describe('a queued job whose client disconnected before any worker took it', () => {
+  let h: CompletionsHarness;
+
+  beforeAll(() => {
+    // One job at a time, so a second request waits in the queue behind a slow first one.
+    h = startCompletionsHarness({ providers: simulatedProviders(sim), completionConcurrency: 1 });
+  });
+  afterAll(() => h.close());
+
+  it('calls no upstream and still leaves its one log (499)', async () => {
+    const { tenant, models } = await isolatedSpace(h, { models: [{ name: 'slow', namespace: `sim-slow-800` }, { name: 'quick' }] });
+    const first = complete(h, tenant, { model: 'slow', messages: userMessage('Take your time.') }).then((res) => res);
+    await eventually(() => callsTo(sim, models.slow)[0]);
+    const client = rawCompletion(h.app, tenant, { model: 'quick', messages: userMessage('Never mind.') });
+    const queue = h.services.queues.completions;
+    const waiting = await eventually(async () => (await queue.getWaiting()).find((job) => job.data.appId === tenant.app_id));
     client.drop();
-    await eventually(async () => ((await queue().getJob(job.id ?? '')) ? null : true), 3000);
+    expect((await first).status).toBe(200);
+    const log = await eventually(() => h.services.db.log.findUnique({ where: { id: waiting.data.requestId } }));
+    expect(log).toMatchObject({ status_code: 499, parent_id: null });
+    expect(await h.services.db.log.count({ where: { parent_id: waiting.data.requestId } })).toBe(0);
+    expect(callsTo(sim, models.quick)).toHaveLength(0);
     await client.close();
   });
 });

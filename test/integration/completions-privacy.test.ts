@@ -136,6 +136,44 @@ describe('privacy level 2', () => {
   });
 });
 
+/** Level 2: the finished job stays for bull-board, with its request masked like the log; Redis keeps no text. */
+async function expectMaskedJob(requestId: string, prompt: string): Promise<void> {
+  const queue = h.services.queues.completions;
+  const job = await eventually(async () => ((await queue.getJobState(requestId)) === 'completed' ? queue.getJob(requestId) : null));
+  expect(job.data.request.messages).toEqual([{ role: 'user', content: MASK }]);
+  expect(await redisDump(h.services.redis, h.services.config.redisPrefix)).not.toContain(prompt);
+}
+
+describe('privacy level 2 in Redis', () => {
+  it('keeps the finished job for bull-board with its request masked', async () => {
+    const { tenant } = await spaceAt(2);
+    const prompt = secretPrompt();
+    const res = await complete(h, tenant, { messages: userMessage(prompt) });
+    expect(res.status).toBe(200);
+    await expectMaskedJob(res.body.id, prompt);
+  });
+
+  it('masks the job of a stream and of a failed request too', async () => {
+    const { tenant, models } = await spaceAt(2, { max_same_model_retries: 0 });
+    const streamed = secretPrompt();
+    const stream = await completeStream(h, tenant, { messages: userMessage(streamed) });
+    await expectMaskedJob(nth(sseEvents(stream.text), 0).id as string, streamed);
+    script(sim, models.answering, [{ kind: 'status', status: 503 }]);
+    const failed = secretPrompt();
+    const res = await complete(h, tenant, { messages: userMessage(failed) });
+    expect(res.status).toBe(502);
+    await expectMaskedJob(String(res.headers['x-switchyard-log-id']), failed);
+  });
+
+  it('a level 1 job keeps its text (the dump sees it), so the checks above can fail', async () => {
+    const { tenant } = await spaceAt(1);
+    const prompt = secretPrompt();
+    const res = await complete(h, tenant, { messages: userMessage(prompt) });
+    await eventually(async () => ((await h.services.queues.completions.getJobState(res.body.id)) === 'completed' ? true : null));
+    expect(await redisDump(h.services.redis, h.services.config.redisPrefix)).toContain(prompt);
+  });
+});
+
 describe('privacy level 3', () => {
   it('leaves nothing behind once the job ends, even with a retried call', async () => {
     const { tenant, models } = await spaceAt(3);

@@ -227,6 +227,7 @@ describe('Space settings feature_flags', () => {
       requestId: 'req-1',
       orgId: space.org_id,
       appId: space.app_id,
+      spaceStamp: '',
       idpId: 'someone',
       request: { messages: [{ role: 'user', content: 'Hi' }], stream: false, custom_headers: { feature_flags: { auto_tools: false } } } as CompletionJob['request'],
       headerFlags: { citations: false, auto_tools: true },

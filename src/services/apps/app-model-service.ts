@@ -1,4 +1,5 @@
 import type { AuthContext } from '../../auth/auth-context';
+import type { SpaceVersions } from '../../cache/space-versions';
 import { ApiError } from '../../errors/api-error';
 import type { ModelActiveForAppView, ModelView } from '../../schemas/models';
 import type { Db } from '../../store/db';
@@ -17,9 +18,12 @@ export interface AppModelRef {
   modelId: string;
 }
 
-/** Which models a Space uses and in what failover order. */
+/** Which models a Space uses and in what failover order; a change applies to the next request. */
 export class AppModelService {
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    private readonly versions: SpaceVersions,
+  ) {}
 
   async list(auth: AuthContext, appId: string): Promise<SpaceModels> {
     return loadSpaceModels(this.db, await findVisibleApp(this.db, auth, { id: appId, param: 'app_id' }));
@@ -30,7 +34,7 @@ export class AppModelService {
    * model in the failover chain cannot be switched off: the chain holds active models only.
    */
   async setActive(auth: AuthContext, { appId, modelId }: AppModelRef, active: boolean): Promise<ModelActiveForAppView> {
-    return this.db.$transaction(async (tx) => {
+    const view = await this.db.$transaction(async (tx) => {
       const app = await lockVisibleApp(tx, auth, { id: appId, param: 'app_id' });
       const model = await modelStore.findVisible(tx, scopeOf(app), modelId);
       if (!model) throw ApiError.notFound('Model', 'model_id');
@@ -49,6 +53,8 @@ export class AppModelService {
       await markSandboxOutdated(tx, app);
       return presentModelForApp(model, active);
     });
+    await this.versions.bump([appId]);
+    return view;
   }
 
   /**
@@ -57,7 +63,7 @@ export class AppModelService {
    * this does not touch.
    */
   async setFailover(auth: AuthContext, appId: string, modelIds: string[]): Promise<{ failover_models: ModelView[] }> {
-    return this.db.$transaction(async (tx) => {
+    const chain = await this.db.$transaction(async (tx) => {
       const app = await lockVisibleApp(tx, auth, { id: appId, param: 'app_id' });
       const models = await modelStore.listVisible(tx, scopeOf(app), modelIds);
       const states = await modelStore.activeStates(tx, app.id);
@@ -73,5 +79,7 @@ export class AppModelService {
       await markSandboxOutdated(tx, app);
       return { failover_models: chain.map(presentModel) };
     });
+    await this.versions.bump([appId]);
+    return chain;
   }
 }

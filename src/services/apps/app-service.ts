@@ -1,4 +1,5 @@
 import type { AuthContext } from '../../auth/auth-context';
+import type { SpaceVersions } from '../../cache/space-versions';
 import { ApiError } from '../../errors/api-error';
 import type { SandboxSyncJob } from '../../queue/payloads';
 import type { CreateAppBody, SpaceDetailView, SpacePairView, SpaceView, UpdateAppBody } from '../../schemas/apps';
@@ -21,6 +22,7 @@ export type EnqueueSandboxSync = (job: SandboxSyncJob) => Promise<void>;
 export class AppService {
   constructor(
     private readonly db: Db,
+    private readonly versions: SpaceVersions,
     private readonly enqueueSandboxSync: EnqueueSandboxSync,
   ) {}
 
@@ -44,16 +46,18 @@ export class AppService {
   }
 
   async list(auth: AuthContext, query: PageQuery): Promise<Page<SpaceView>> {
-    return toPage(await appStore.listMain(this.db, auth.orgId, query), query, presentSpace);
+    return toPage(await appStore.listMain(this.db, auth.orgId, query), query, (row) => presentSpace(row, auth));
   }
 
   async get(auth: AuthContext, appId: string): Promise<SpaceDetailView> {
     return loadSpaceDetail(this.db, auth, await findVisibleApp(this.db, auth, { id: appId, param: 'app_id' }));
   }
 
-  /** One transaction: a rejected update changes nothing. */
+  /** One transaction: a rejected update changes nothing. The next request after the answer uses the new configuration. */
   async update(auth: AuthContext, body: UpdateAppBody): Promise<SpacePairView> {
-    return this.db.$transaction(async (tx) => loadSpacePair(tx, auth, await updateSpace(tx, auth, body)));
+    const pair = await this.db.$transaction(async (tx) => loadSpacePair(tx, auth, await updateSpace(tx, auth, body)));
+    await this.versions.bump([body.id]);
+    return pair;
   }
 
   /**

@@ -1,17 +1,19 @@
+import { can, type AuthContext } from '../../auth/auth-context';
 import type { SpaceView } from '../../schemas/apps';
 import type { AppRow } from '../../store/apps';
 import { presentPrompt } from '../prompts/present-prompt';
 import { presentModel } from './present-model';
 import { readPolicies, readSettings, readWeights } from './space-config';
 
-export function presentSpace(row: AppRow): SpaceView {
+/** A Space as `viewer` may see it: the key hash only for keys that manage keys. */
+export function presentSpace(row: AppRow, viewer: AuthContext): SpaceView {
   return {
     id: row.id,
     org_id: row.org_id,
     idp_id: row.idp_id,
     modified_by: row.modified_by,
     prompt_id: row.prompt_id,
-    hashed_key: row.hashed_key,
+    hashed_key: can(viewer, 'keys:manage') ? row.hashed_key : null,
     key_end: row.key_end,
     name: row.name,
     description: row.description,

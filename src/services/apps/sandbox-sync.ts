@@ -1,3 +1,4 @@
+import type { SpaceVersions } from '../../cache/space-versions';
 import type { Prisma } from '../../generated/prisma/client';
 import type { SandboxSyncJob } from '../../queue/payloads';
 import { appStore, type AppRow } from '../../store/apps';
@@ -29,6 +30,7 @@ type CopiedFields = ReturnType<typeof copiedFields>;
 export class SandboxSync {
   constructor(
     private readonly db: Db,
+    private readonly versions: SpaceVersions,
     private readonly clock: () => Date = () => new Date(),
   ) {}
 
@@ -37,6 +39,12 @@ export class SandboxSync {
    * Space `up_to_date`, all in one transaction. Running it twice gives the same result.
    */
   async run(job: SandboxSyncJob): Promise<SyncOutcome> {
+    const outcome = await this.copy(job);
+    if (outcome.result !== 'skipped') await this.versions.bump([outcome.sandboxId]);
+    return outcome;
+  }
+
+  private copy(job: SandboxSyncJob): Promise<SyncOutcome> {
     return this.db.$transaction(async (tx) => {
       // Main first, then the sandbox: the order every writer of the pair uses.
       await appStore.lock(tx, job.mainAppId);

@@ -42,7 +42,7 @@ export async function loadSpaceModels(tx: Tx, app: AppRow): Promise<SpaceModels>
 }
 
 export async function loadSpaceDetail(tx: Tx, auth: AuthContext, app: AppRow): Promise<SpaceDetailView> {
-  return { app: presentSpace(app), ...(await loadSpaceModels(tx, app)), current_user_permissions: [...auth.permissions] };
+  return { app: presentSpace(app, auth), ...(await loadSpaceModels(tx, app)), current_user_permissions: [...auth.permissions] };
 }
 
 /** A main Space with its sandbox, as the update and sandbox endpoints answer. */
