@@ -1,6 +1,8 @@
 import request from 'supertest';
 import { hashApiKey } from '../../src/auth/api-key';
 import { createTestContext, type Tenant, type TestContext } from '../helpers/test-context';
+import type { Role } from '../../src/auth/permissions';
+import { createOrgKey } from '../../src/services/tenancy/key-admin';
 
 let ctx: TestContext;
 let tenant: Tenant;
@@ -54,6 +56,23 @@ describe('bearer authentication', () => {
     expect(JSON.stringify(rows)).not.toContain(tenant.api_key);
     const app = await ctx.services.db.app.findUniqueOrThrow({ where: { id: tenant.app_id } });
     expect(app.hashed_key).toBe(row?.hashed_key);
+  });
+
+  it("shows a Space's key hash only to keys that manage keys", async () => {
+    const owner = await ctx.services.db.apiKey.findFirstOrThrow({ where: { org_id: tenant.org_id } });
+    const keysOf = async (role: Role) => {
+      const key = await createOrgKey(ctx.services.db, { orgId: tenant.org_id, role });
+      return { Authorization: `Bearer ${key.api_key}` };
+    };
+    const asOwner = await request(ctx.app).get(`/v1/apps/${tenant.app_id}`).set(tenant.auth).expect(200);
+    expect(asOwner.body.app.hashed_key).toBe(owner.hashed_key);
+    for (const role of ['admin', 'member', 'viewer'] as const) {
+      const auth = await keysOf(role);
+      const detail = await request(ctx.app).get(`/v1/apps/${tenant.app_id}`).set(auth).expect(200);
+      expect(detail.body.app.hashed_key).toBeNull();
+      const listed = await request(ctx.app).get('/v1/apps').set(auth).expect(200);
+      expect(JSON.stringify(listed.body)).not.toContain(owner.hashed_key);
+    }
   });
 
   it('rejects a revoked key at once when the cache is off', async () => {
