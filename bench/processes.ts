@@ -1,5 +1,5 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { closeSync, existsSync, openSync, readFileSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readFileSync, symlinkSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
@@ -15,12 +15,20 @@ const TSX_LOADER = ['--import', 'tsx'];
  */
 export type Runner = 'build' | 'prebuilt' | 'tsx';
 
-/** Compiles the service with the production tsconfig into BUILD_DIR (not dist/, which others use). */
-export function buildService(): { ms: number; warnings: string[] } {
+/** A checkout of the service and where its compiled JavaScript goes. */
+export interface ServiceSource {
+  root: string;
+  buildDir: string;
+}
+
+export const WORKING_TREE: ServiceSource = { root: ROOT, buildDir: BUILD_DIR };
+
+/** Compiles the service with the production tsconfig into its build folder (not dist/, which others use). */
+export function buildService({ root, buildDir }: ServiceSource = WORKING_TREE): { ms: number; warnings: string[] } {
   const started = Date.now();
   const tsc = path.join(ROOT, 'node_modules/.bin/tsc');
-  const result = spawnSync(tsc, ['-p', 'tsconfig.build.json', '--outDir', BUILD_DIR], { cwd: ROOT, encoding: 'utf8' });
-  const main = path.join(BUILD_DIR, 'src/main.js');
+  const result = spawnSync(tsc, ['-p', 'tsconfig.build.json', '--outDir', buildDir], { cwd: root, encoding: 'utf8' });
+  const main = path.join(buildDir, 'src/main.js');
   if (!existsSync(main)) throw new Error(`tsc produced no ${main}:\n${result.stdout}${result.stderr}`);
   // tsc emits despite type errors (someone else's work in progress): say so, run anyway.
   const warnings = result.status === 0 ? [] : (result.stdout + result.stderr).split('\n').filter((l) => l.includes('error TS')).slice(0, 5);
@@ -60,6 +68,8 @@ async function stopChild(child: ChildProcess, graceMs: number): Promise<void> {
 export interface ServiceProcess {
   name: string;
   runner: Runner;
+  /** Which checkout runs (the working tree unless a baseline is compared). */
+  source?: ServiceSource;
   env: Record<string, string>;
   logFile: string;
   /** Writes a V8 CPU profile into this folder when the process exits. */
@@ -68,10 +78,11 @@ export interface ServiceProcess {
 
 /** Starts `src/main.ts` (or its build) as a separate process; its stdout and stderr go to `logFile`. */
 export function startService(spec: ServiceProcess): Managed {
-  const entry = spec.runner === 'tsx' ? [...TSX_LOADER, path.join(ROOT, 'src/main.ts')] : [path.join(BUILD_DIR, 'src/main.js')];
+  const { root, buildDir } = spec.source ?? WORKING_TREE;
+  const entry = spec.runner === 'tsx' ? [...TSX_LOADER, path.join(root, 'src/main.ts')] : [path.join(buildDir, 'src/main.js')];
   const profile = spec.cpuProfileDir ? ['--cpu-prof', '--cpu-prof-dir', spec.cpuProfileDir, '--cpu-prof-name', `${spec.name}.cpuprofile`] : [];
   const out = openSync(spec.logFile, 'w');
-  const child = spawn(process.execPath, [...profile, ...entry], { cwd: ROOT, env: { ...process.env, ...spec.env }, stdio: ['ignore', out, out] });
+  const child = spawn(process.execPath, [...profile, ...entry], { cwd: root, env: { ...process.env, ...spec.env }, stdio: ['ignore', out, out] });
   closeSync(out);
   return { name: spec.name, child, logFile: spec.logFile, stop: () => stopChild(child, 15_000) };
 }
@@ -110,4 +121,31 @@ export async function waitFor200(url: string, timeoutMs: number, alive: () => bo
     if (Date.now() > deadline) throw new Error(`${url} not ready within ${timeoutMs} ms (last status ${status})`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
+}
+
+/**
+ * Another commit of the service, checked out beside the working tree (a detached git worktree sharing
+ * its node_modules), with its own Prisma client, compiled: a "before" to measure in the same run as the
+ * "after". `remove` takes the checkout away again.
+ */
+export function checkOutBaseline(ref: string, scratch: string): ServiceSource & { commit: string; remove(): void } {
+  const root = path.join(scratch, 'baseline');
+  const git = (args: string[], cwd = ROOT) => {
+    const result = spawnSync('git', args, { cwd, encoding: 'utf8' });
+    if (result.status !== 0) throw new Error(`git ${args.join(' ')} failed: ${result.stderr}`);
+    return result.stdout.trim();
+  };
+  const commit = git(['rev-parse', '--verify', `${ref}^{commit}`]);
+  git(['worktree', 'add', '--detach', root, commit]);
+  const remove = () => void spawnSync('git', ['worktree', 'remove', '--force', root], { cwd: ROOT });
+  try {
+    symlinkSync(path.join(ROOT, 'node_modules'), path.join(root, 'node_modules'));
+    const generate = spawnSync(process.execPath, ['scripts/prisma-generate.js'], { cwd: root, encoding: 'utf8' });
+    if (generate.status !== 0) throw new Error(`prisma generate failed in the baseline: ${generate.stdout}${generate.stderr}`);
+  } catch (err) {
+    remove();
+    throw err;
+  }
+  // Inside the checkout, so the compiled code finds its node_modules.
+  return { root, buildDir: path.join(root, 'bench-build'), commit, remove };
 }

@@ -3,7 +3,8 @@ import type { LoadResult } from './load';
 import type { ProfileSummary } from './profile-summary';
 import { round } from './stats';
 
-export type Path = 'direct' | 'switchyard';
+/** `baseline` is another commit of Switchyard, measured in the same run (`--baseline REF`). */
+export type Path = 'direct' | 'switchyard' | 'baseline';
 export type Mode = 'json' | 'stream';
 
 export interface Cell {
@@ -46,6 +47,44 @@ export function compare(cells: Cell[]): Comparison[] {
       p99Ratio: round(s.latency.p99 / d.latency.p99, 2),
       addedTtftP50Ms: s.ttft && d.ttft ? round(s.ttft.p50 - d.ttft.p50) : null,
       ttftP50Ratio: s.ttft && d.ttft ? round(s.ttft.p50 / d.ttft.p50, 2) : null,
+    });
+  }
+  return out;
+}
+
+/** The working tree against the baseline commit, cell by cell: what a change costs or saves. */
+export interface BaselineComparison {
+  mode: Mode;
+  concurrency: number;
+  baselineRps: number;
+  switchyardRps: number;
+  /** Switchyard's req/s over the baseline's. */
+  rpsRatio: number;
+  baselineP50Ms: number;
+  switchyardP50Ms: number;
+  /** Switchyard's p50 minus the baseline's, in ms (negative: faster). */
+  p50DeltaMs: number;
+  p99DeltaMs: number;
+  ttftP50DeltaMs: number | null;
+}
+
+export function compareWithBaseline(cells: Cell[]): BaselineComparison[] {
+  const out: BaselineComparison[] = [];
+  for (const through of cells.filter((c) => c.path === 'switchyard')) {
+    const before = cells.find((c) => c.path === 'baseline' && c.mode === through.mode && c.concurrency === through.concurrency);
+    if (!before) continue;
+    const [b, s] = [before.result, through.result];
+    out.push({
+      mode: through.mode,
+      concurrency: through.concurrency,
+      baselineRps: round(b.rps, 1),
+      switchyardRps: round(s.rps, 1),
+      rpsRatio: round(s.rps / b.rps, 2),
+      baselineP50Ms: round(b.latency.p50),
+      switchyardP50Ms: round(s.latency.p50),
+      p50DeltaMs: round(s.latency.p50 - b.latency.p50),
+      p99DeltaMs: round(s.latency.p99 - b.latency.p99),
+      ttftP50DeltaMs: s.ttft && b.ttft ? round(s.ttft.p50 - b.ttft.p50) : null,
     });
   }
   return out;
@@ -111,4 +150,14 @@ export function profileTables(summaries: ProfileSummary[]): string {
       table(['nearest project caller', 'self ms below it', 'share'], s.byProjectCaller.slice(0, 15).map((f) => [`\`${f.name}\``, f.ms.toFixed(0), `${(f.share * 100).toFixed(1)}%`])),
     ].join('\n'))
     .join('\n\n');
+}
+
+export function baselineTable(comparisons: BaselineComparison[]): string {
+  return table(
+    ['mode', 'clients', 'baseline req/s', 'now req/s', 'req/s ratio', 'baseline p50 ms', 'now p50 ms', 'p50 change ms', 'p99 change ms', 'TTFT p50 change ms'],
+    comparisons.map((c) => [
+      c.mode, c.concurrency, c.baselineRps.toFixed(0), c.switchyardRps.toFixed(0), `${c.rpsRatio}×`, ms(c.baselineP50Ms), ms(c.switchyardP50Ms),
+      ms(c.p50DeltaMs), ms(c.p99DeltaMs), ms(c.ttftP50DeltaMs),
+    ]),
+  );
 }

@@ -5,9 +5,9 @@ import { parseArgs } from 'node:util';
 import { CpuMeter } from './cpu';
 import { BENCH_MODEL, createBenchEnvironment, type BenchEnvironment } from './environment';
 import { runLoad, type LoadTarget } from './load';
-import { buildService, freePort, startService, startUpstream, tailOf, waitFor200, type Managed, type Runner } from './processes';
+import { buildService, checkOutBaseline, freePort, startService, startUpstream, tailOf, waitFor200, WORKING_TREE, type Managed, type Runner, type ServiceSource } from './processes';
 import { summariseProfile, type ProfileSummary, type Window } from './profile-summary';
-import { cellsTable, compare, comparisonTable, cpuTable, otherCpuMs, profileTables, type Cell, type Mode, type Path } from './report';
+import { baselineTable, cellsTable, compare, compareWithBaseline, comparisonTable, cpuTable, otherCpuMs, profileTables, type Cell, type Mode, type Path } from './report';
 
 /**
  * `npm run bench`: the upstream called directly and through Switchyard (API process → BullMQ →
@@ -15,7 +15,8 @@ import { cellsTable, compare, comparisonTable, cpuTable, otherCpuMs, profileTabl
  * clients. Options: --duration and --warmup (seconds per cell), --concurrency 1,64, --modes json,stream,
  * --runner build|prebuilt|tsx, --upstream simulator|minimal, --log-level warn, --privacy-level 1 (3 writes no request
  * logs; needs a GDPR model such as --model mistral-small-2506), --model gpt-4o-mini, --workers 1 (worker
- * processes), --profile, --out <file>.
+ * processes), --profile, --out <file>, --baseline <git ref> (that commit too, built from a checkout beside this one and
+ * measured in the same run, cell by cell, as a "before" for the working tree's "after").
  */
 const { values: args } = parseArgs({
   options: {
@@ -30,6 +31,7 @@ const { values: args } = parseArgs({
     workers: { type: 'string', default: '1' },
     model: { type: 'string', default: BENCH_MODEL },
     profile: { type: 'boolean', default: false },
+    baseline: { type: 'string' },
     out: { type: 'string', default: path.join(__dirname, 'results.json') },
   },
 });
@@ -67,11 +69,18 @@ function machineInfo() {
   };
 }
 
-function targetFor(pathKind: Path, mode: Mode, endpoints: { upstream: string; switchyard: string; apiKey: string; model: string }): LoadTarget {
+interface Endpoints {
+  upstream: string;
+  apiKey: string;
+  model: string;
+}
+
+function targetFor(pathKind: Path, mode: Mode, endpoints: Endpoints & { deployments: Deployment[] }): LoadTarget {
   const body = { model: endpoints.model, messages: [{ role: 'user', content: PROMPT }], ...(mode === 'stream' ? { stream: true } : {}) };
-  return pathKind === 'direct'
-    ? { url: `${endpoints.upstream}/openai/v1/chat/completions`, headers: { authorization: 'Bearer bench' }, body, stream: mode === 'stream' }
-    : { url: `${endpoints.switchyard}/v1/chat/completions`, headers: { authorization: `Bearer ${endpoints.apiKey}` }, body, stream: mode === 'stream' };
+  const deployment = endpoints.deployments.find((d) => d.path === pathKind);
+  return deployment
+    ? { url: `${deployment.apiUrl}/v1/chat/completions`, headers: { authorization: `Bearer ${endpoints.apiKey}` }, body, stream: mode === 'stream' }
+    : { url: `${endpoints.upstream}/openai/v1/chat/completions`, headers: { authorization: 'Bearer bench' }, body, stream: mode === 'stream' };
 }
 
 /** One request through Switchyard until it answers 200 with the bench model: the worker is up and routing works. */
@@ -92,42 +101,43 @@ async function firstCompletion(url: string, { apiKey, model, alive }: { apiKey: 
   throw new Error(`no completion through Switchyard: ${last.slice(0, 400)}`);
 }
 
-interface Stack {
-  env: BenchEnvironment;
-  upstream: Managed & { url: string };
+/** One Switchyard: an API process and its worker processes, on its own Redis prefix. */
+interface Deployment {
+  path: Exclude<Path, 'direct'>;
   api: Managed;
   workers: Managed[];
   apiUrl: string;
+}
+
+interface Stack {
+  env: BenchEnvironment;
+  upstream: Managed & { url: string };
+  /** The working tree's Switchyard, then the baseline's when one is compared. */
+  deployments: Deployment[];
   profileDir: string | null;
 }
 
-async function startStack(runner: Runner, scratch: string): Promise<Stack> {
-  const env = await createBenchEnvironment({ privacyLevel: Number(args['privacy-level']), model: args.model });
-  cleanups.push({ name: 'database and Redis keys', run: () => env.destroy() });
-  const upstream = await startUpstream(args.upstream === 'minimal' ? 'minimal' : 'simulator');
-  cleanups.push({ name: 'upstream', run: () => upstream.stop() });
-  const port = await freePort();
-  const profileDir = args.profile ? path.join(scratch, 'profiles') : null;
-  const shared = {
-    NODE_ENV: 'production',
-    DATABASE_URL: env.databaseUrl,
-    REDIS_URL: env.redisUrl,
-    REDIS_PREFIX: env.redisPrefix,
-    OPENAI_API_KEY: 'bench',
-    OPENAI_BASE_URL: `${upstream.url}/openai/v1`,
-    [`${env.model.provider.toUpperCase()}_API_KEY`]: 'bench',
-    [`${env.model.provider.toUpperCase()}_BASE_URL`]: `${upstream.url}/openai/v1`,
-    LOG_LEVEL: args['log-level'] ?? 'warn',
-    SHUTDOWN_GRACE_MS: '5000',
-  };
+interface DeploymentSpec {
+  path: Deployment['path'];
+  runner: Runner;
+  source: ServiceSource;
+  shared: Record<string, string>;
+  scratch: string;
+  profileDir: string | null;
+}
+
+async function startDeployment({ path: pathKind, runner, source, shared, scratch, profileDir }: DeploymentSpec, env: BenchEnvironment): Promise<Deployment> {
+  const label = (name: string) => (pathKind === 'switchyard' ? name : `${pathKind}-${name}`);
+  const processEnv = { ...shared, REDIS_PREFIX: pathKind === 'switchyard' ? env.redisPrefix : `${env.redisPrefix}_${pathKind}` };
   const workers = Array.from({ length: Math.max(1, Number(args.workers)) }, (_, i) => {
-    const name = i === 0 ? 'worker' : `worker${i + 1}`;
-    const worker = startService({ name, runner, logFile: path.join(scratch, `${name}.log`), cpuProfileDir: profileDir ?? undefined, env: { ...shared, SWITCHYARD_ROLE: 'workers' } });
+    const name = label(i === 0 ? 'worker' : `worker${i + 1}`);
+    const worker = startService({ name, runner, source, logFile: path.join(scratch, `${name}.log`), cpuProfileDir: profileDir ?? undefined, env: { ...processEnv, SWITCHYARD_ROLE: 'workers' } });
     cleanups.push({ name: `${name} process`, run: () => worker.stop() });
     return worker;
   });
-  const api = startService({ name: 'api', runner, logFile: path.join(scratch, 'api.log'), cpuProfileDir: profileDir ?? undefined, env: { ...shared, SWITCHYARD_ROLE: 'api', PORT: String(port), HOST: '127.0.0.1' } });
-  cleanups.push({ name: 'API process', run: () => api.stop() });
+  const port = await freePort();
+  const api = startService({ name: label('api'), runner, source, logFile: path.join(scratch, `${label('api')}.log`), cpuProfileDir: profileDir ?? undefined, env: { ...processEnv, SWITCHYARD_ROLE: 'api', PORT: String(port), HOST: '127.0.0.1' } });
+  cleanups.push({ name: `${api.name} process`, run: () => api.stop() });
   const apiUrl = `http://127.0.0.1:${port}`;
   const alive = () => [api, ...workers].every((p) => p.child.exitCode === null);
   try {
@@ -137,7 +147,30 @@ async function startStack(runner: Runner, scratch: string): Promise<Stack> {
     for (const p of [api, ...workers]) say(`--- ${p.name}.log ---\n${tailOf(p.logFile)}`);
     throw err;
   }
-  return { env, upstream, api, workers, apiUrl, profileDir };
+  return { path: pathKind, api, workers, apiUrl };
+}
+
+async function startStack(runner: Runner, scratch: string, baseline: ServiceSource | null): Promise<Stack> {
+  const env = await createBenchEnvironment({ privacyLevel: Number(args['privacy-level']), model: args.model });
+  cleanups.push({ name: 'database and Redis keys', run: () => env.destroy() });
+  const upstream = await startUpstream(args.upstream === 'minimal' ? 'minimal' : 'simulator');
+  cleanups.push({ name: 'upstream', run: () => upstream.stop() });
+  const profileDir = args.profile ? path.join(scratch, 'profiles') : null;
+  const shared = {
+    NODE_ENV: 'production',
+    DATABASE_URL: env.databaseUrl,
+    REDIS_URL: env.redisUrl,
+    OPENAI_API_KEY: 'bench',
+    OPENAI_BASE_URL: `${upstream.url}/openai/v1`,
+    [`${env.model.provider.toUpperCase()}_API_KEY`]: 'bench',
+    [`${env.model.provider.toUpperCase()}_BASE_URL`]: `${upstream.url}/openai/v1`,
+    LOG_LEVEL: args['log-level'] ?? 'warn',
+    SHUTDOWN_GRACE_MS: '5000',
+  };
+  const deployments = [await startDeployment({ path: 'switchyard', runner, source: WORKING_TREE, shared, scratch, profileDir }, env)];
+  // The baseline serves the same Space from the same database, on its own queues; it is not profiled.
+  if (baseline) deployments.push(await startDeployment({ path: 'baseline', runner: 'prebuilt', source: baseline, shared, scratch, profileDir: null }, env));
+  return { env, upstream, deployments, profileDir };
 }
 
 const nowUs = () => Number(process.hrtime.bigint() / 1000n);
@@ -147,14 +180,16 @@ async function runCells(stack: Stack, meter: CpuMeter): Promise<{ cells: Cell[];
   const warmupMs = Number(args.warmup) * 1000;
   const modes = (args.modes ?? 'json,stream').split(',') as Mode[];
   const levels = (args.concurrency ?? '1,64').split(',').map(Number);
-  const endpoints = { upstream: stack.upstream.url, switchyard: stack.apiUrl, apiKey: stack.env.apiKey, model: stack.env.model.name };
+  const endpoints = { upstream: stack.upstream.url, deployments: stack.deployments, apiKey: stack.env.apiKey, model: stack.env.model.name };
+  const paths: Path[] = ['direct', ...stack.deployments.map((d) => d.path)];
   const cells: Cell[] = [];
   const windows: Window[] = [];
-  let sentThrough = 1;
+  // Each deployment answered one completion before the cells (firstCompletion).
+  let sentThrough = stack.deployments.length;
   for (const mode of modes) {
     for (const concurrency of levels) {
-      // Direct and through Switchyard back to back, so both see the same machine state.
-      for (const pathKind of ['direct', 'switchyard'] as Path[]) {
+      // Direct, through Switchyard (and the baseline) back to back, so all see the same machine state.
+      for (const pathKind of paths) {
         const target = targetFor(pathKind, mode, endpoints);
         const timeoutMs = 30_000;
         const warm = await runLoad(target, { concurrency, durationMs: warmupMs, maxRequests: 1_000_000, timeoutMs });
@@ -163,7 +198,7 @@ async function runCells(stack: Stack, meter: CpuMeter): Promise<{ cells: Cell[];
         const result = await runLoad(target, { concurrency, durationMs, maxRequests: 1_000_000, timeoutMs });
         if (pathKind === 'switchyard') windows.push([from, nowUs()]);
         const cpuMs = CpuMeter.since(before, meter.read());
-        if (pathKind === 'switchyard') sentThrough += warm.requests + result.requests;
+        if (pathKind !== 'direct') sentThrough += warm.requests + result.requests;
         cells.push({ path: pathKind, mode, concurrency, result, cpuMs });
         const other = otherCpuMs({ path: pathKind, mode, concurrency, result, cpuMs });
         if (other / result.wallMs > 0.2) say(`  (other processes used ${((other / result.wallMs) * 100).toFixed(0)}% of a core during this cell: numbers are skewed)`);
@@ -187,6 +222,38 @@ async function settledLogs(env: BenchEnvironment): Promise<{ parents: number; ch
   return last;
 }
 
+/** Compiles the working tree (and checks out and compiles the baseline, when asked). */
+function prepareSources(runner: Runner, scratch: string) {
+  let build: { ms: number; warnings: string[] } | null = null;
+  if (runner === 'build') {
+    build = buildService();
+    say(`compiled the service with tsc in ${(build.ms / 1000).toFixed(1)} s${build.warnings.length ? ` (type errors, emitted anyway: ${build.warnings.join(' | ')})` : ''}`);
+  }
+  if (!args.baseline) return { build, baseline: null };
+  const baseline = checkOutBaseline(args.baseline, scratch);
+  cleanups.push({ name: 'baseline checkout', run: async () => baseline.remove() });
+  const baselineBuild = buildService(baseline);
+  say(`baseline ${args.baseline} (${baseline.commit.slice(0, 10)}) compiled in ${(baselineBuild.ms / 1000).toFixed(1)} s`);
+  return { build, baseline };
+}
+
+/** Stops every Switchyard process: that drains the log batchers and, with --profile, writes the CPU profiles. */
+async function stopDeployments(stack: Stack): Promise<void> {
+  for (const deployment of stack.deployments) {
+    await deployment.api.stop();
+    await Promise.all(deployment.workers.map((w) => w.stop()));
+  }
+}
+
+function targetsOf(cells: Cell[], comparisons: ReturnType<typeof compare>) {
+  const json = comparisons.find((c) => c.mode === 'json' && c.concurrency === 1);
+  const json64 = cells.find((c) => c.path === 'switchyard' && c.mode === 'json' && c.concurrency === 64);
+  return {
+    added_p50_ms_at_1_client: { target: 3, measured: json?.addedP50Ms ?? null, met: json ? json.addedP50Ms <= 3 : null },
+    completions_per_second_at_64_clients: { target: 1500, measured: json64 ? Number(json64.result.rps.toFixed(1)) : null, met: json64 ? json64.result.rps >= 1500 : null },
+  };
+}
+
 async function main(): Promise<void> {
   const started = Date.now();
   const runner: Runner = args.runner === 'tsx' || args.runner === 'prebuilt' ? args.runner : 'build';
@@ -194,40 +261,36 @@ async function main(): Promise<void> {
   say(`Switchyard benchmark on ${machine.cpu_model} × ${machine.cores}, Node ${machine.node}`);
   const scratch = mkdtempSync(path.join(os.tmpdir(), 'switchyard-bench-'));
   cleanups.push({ name: 'scratch folder', run: async () => rmSync(scratch, { recursive: true, force: true }) });
-  let build: { ms: number; warnings: string[] } | null = null;
-  if (runner === 'build') {
-    build = buildService();
-    say(`compiled the service with tsc in ${(build.ms / 1000).toFixed(1)} s${build.warnings.length ? ` (type errors, emitted anyway: ${build.warnings.join(' | ')})` : ''}`);
-  }
-  const stack = await startStack(runner, scratch);
-  say(`upstream: ${args.upstream} at ${stack.upstream.url}; Switchyard at ${stack.apiUrl} (${runner}, LOG_LEVEL=${args['log-level']}, privacy level ${args['privacy-level']}, ${stack.workers.length} worker process(es)); ready after ${((Date.now() - started) / 1000).toFixed(1)} s`);
-  const pids = () => ({ api: stack.api.child.pid, ...Object.fromEntries(stack.workers.map((w) => [w.name, w.child.pid])), upstream: stack.upstream.child.pid });
+  const { build, baseline } = prepareSources(runner, scratch);
+  const stack = await startStack(runner, scratch, baseline);
+  const [own] = stack.deployments;
+  if (!own) throw new Error('no Switchyard started');
+  say(`upstream: ${args.upstream} at ${stack.upstream.url}; Switchyard at ${own.apiUrl} (${runner}, LOG_LEVEL=${args['log-level']}, privacy level ${args['privacy-level']}, ${own.workers.length} worker process(es))${baseline ? `; baseline ${args.baseline}` : ''}; ready after ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  const processes = stack.deployments.flatMap((d) => [d.api, ...d.workers]);
+  const pids = () => ({ ...Object.fromEntries(processes.map((p) => [p.name, p.child.pid])), upstream: stack.upstream.child.pid });
   const meter = new CpuMeter(pids, stack.env.databaseName);
   const { cells, sentThrough, windows } = await runCells(stack, meter);
-  // Stopping drains the log batcher and, with --profile, writes the CPU profiles.
-  await stack.api.stop();
-  await Promise.all(stack.workers.map((w) => w.stop()));
+  await stopDeployments(stack);
   const logs = await settledLogs(stack.env);
   const profiles: ProfileSummary[] = stack.profileDir
-    ? ['api', ...stack.workers.map((w) => w.name)].map((name) => summariseProfile(path.join(stack.profileDir ?? '', `${name}.cpuprofile`), { root: path.resolve(__dirname, '..'), windows }))
+    ? [own.api, ...own.workers].map((p) => summariseProfile(path.join(stack.profileDir ?? '', `${p.name}.cpuprofile`), { root: path.resolve(__dirname, '..'), windows }))
     : [];
   const comparisons = compare(cells);
-  const json = comparisons.find((c) => c.mode === 'json' && c.concurrency === 1);
-  const json64 = cells.find((c) => c.path === 'switchyard' && c.mode === 'json' && c.concurrency === 64);
-  const targets = {
-    added_p50_ms_at_1_client: { target: 3, measured: json?.addedP50Ms ?? null, met: json ? json.addedP50Ms <= 3 : null },
-    completions_per_second_at_64_clients: { target: 1500, measured: json64 ? Number(json64.result.rps.toFixed(1)) : null, met: json64 ? json64.result.rps >= 1500 : null },
-  };
+  const withBaseline = compareWithBaseline(cells);
+  const targets = targetsOf(cells, comparisons);
   say(`\n${cellsTable(cells)}\n\n${comparisonTable(comparisons)}\n\nCPU per completion (ms of one core):\n${cpuTable(cells, machine.cores)}`);
+  if (withBaseline.length > 0) say(`\nAgainst the baseline ${args.baseline} (${baseline?.commit.slice(0, 10)}), same run:\n${baselineTable(withBaseline)}`);
   say(`\nrequest logs written: ${logs.parents} (of ${sentThrough} completions through Switchyard), ${logs.children} upstream-call rows`);
   say(`targets: added p50 at 1 client ≤ 3 ms: ${targets.added_p50_ms_at_1_client.measured} ms (${targets.added_p50_ms_at_1_client.met ? 'met' : 'NOT met'}); ≥ 1500/s at 64 clients: ${targets.completions_per_second_at_64_clients.measured}/s (${targets.completions_per_second_at_64_clients.met ? 'met' : 'NOT met'})`);
   if (profiles.length > 0) say(`\nCPU profiles (self time):\n${profileTables(profiles)}`);
   const report = {
     machine,
-    settings: { runner, upstream: args.upstream, log_level: args['log-level'], privacy_level: Number(args['privacy-level']), worker_processes: stack.workers.length, duration_s: Number(args.duration), warmup_s: Number(args.warmup), model: stack.env.model, prompt: PROMPT, node_env: 'production' },
+    settings: { runner, upstream: args.upstream, log_level: args['log-level'], privacy_level: Number(args['privacy-level']), worker_processes: own.workers.length, duration_s: Number(args.duration), warmup_s: Number(args.warmup), model: stack.env.model, prompt: PROMPT, node_env: 'production' },
     build,
+    baseline: baseline ? { ref: args.baseline, commit: baseline.commit } : null,
     cells,
     comparisons,
+    comparisons_with_baseline: withBaseline,
     targets,
     logs: { ...logs, completions_through_switchyard: sentThrough },
     profiles,
