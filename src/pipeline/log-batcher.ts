@@ -16,9 +16,19 @@ function insertFromJson(rows: LogRow[], parameter: string): string {
   return `INSERT INTO logs (${columns}) SELECT ${columns} FROM json_populate_recordset(NULL::logs, ${parameter}::json)`;
 }
 
-/** BigInt timestamps (ms) fit a JSON number exactly. */
+/** What stands in for U+0000 in a stored log: PostgreSQL's text and jsonb cannot hold it. */
+const NUL_STAND_IN = '\uFFFD';
+
+/**
+ * BigInt timestamps (ms) fit a JSON number exactly. The API refuses NUL in requests, but an upstream's
+ * answer may carry one: it is stored as U+FFFD rather than losing the whole log.
+ */
 function rowsJson(rows: LogRow[]): string {
-  return JSON.stringify(rows, (_key, value: unknown) => (typeof value === 'bigint' ? Number(value) : value));
+  return JSON.stringify(rows, (_key, value: unknown) => {
+    if (typeof value === 'bigint') return Number(value);
+    if (typeof value === 'string' && value.includes('\u0000')) return value.replaceAll('\u0000', NUL_STAND_IN);
+    return value;
+  });
 }
 
 interface PendingWrite {
