@@ -1,4 +1,8 @@
+import { randomUUID } from 'node:crypto';
+import { gzipSync } from 'node:zlib';
 import request from 'supertest';
+import { MAX_JSON_DEPTH } from '../../src/http/input-guard';
+import { allRoutes } from '../../src/http/routes/index';
 import { createTestContext, type Tenant, type TestContext } from '../helpers/test-context';
 
 let ctx: TestContext;
@@ -87,5 +91,249 @@ describe('routing', () => {
     expect(given.headers['x-request-id']).toBe('abc-123');
     const made = await request(ctx.app).get('/healthz').set('X-Request-Id', 'bad id with spaces');
     expect(made.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+  });
+});
+
+/** The answer to an unknown id, for comparing byte for byte. */
+const notFound = (what: string, param: string) => ({ error: { message: `${what} not found`, type: 'not_found_error', code: 'not_found', param } });
+const nulRefused = (param: string) => ({
+  error: { message: `Invalid value for '${param}': the NUL character (U+0000) is not accepted.`, type: 'invalid_request_error', code: 'invalid_value', param },
+});
+
+describe('the NUL character', () => {
+  it('in a Space name answers 400 naming the field, and stores nothing', async () => {
+    const before = await ctx.services.db.app.count({ where: { org_id: tenant.org_id } });
+    const res = await request(ctx.app).post('/v1/apps').set(tenant.auth).send({ name: 'a\u0000b' });
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual(nulRefused('name'));
+    expect(await ctx.services.db.app.count({ where: { org_id: tenant.org_id } })).toBe(before);
+  });
+
+  it.each([
+    ['a message', { messages: [{ role: 'user', content: 'hi\u0000' }] }, 'messages[0].content'],
+    ['a content part', { messages: [{ role: 'user', content: [{ type: 'text', text: '\u0000' }] }] }, 'messages[0].content[0].text'],
+    ['a label', { messages: [{ role: 'user', content: 'hi' }], custom_headers: { labels: { team: 'a\u0000' } } }, 'custom_headers.labels.team'],
+    ['the model', { model: '\u0000', messages: [{ role: 'user', content: 'hi' }] }, 'model'],
+    ['an unknown field passed to the upstream', { messages: [{ role: 'user', content: 'hi' }], metadata: { note: ['\u0000'] } }, 'metadata.note[0]'],
+  ])('in %s of a completion answers 400 at once, naming the field', async (_what, body, param) => {
+    const started = Date.now();
+    const res = await request(ctx.app).post('/v1/chat/completions').set(tenant.auth).send(body);
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual(nulRefused(param));
+    // Refused at the edge: no job, no worker, no liveness wait.
+    expect(Date.now() - started).toBeLessThan(2000);
+  });
+
+  it('in a field name answers 400 naming the object that holds it', async () => {
+    const body = { messages: [{ role: 'user', content: 'hi' }], custom_headers: { labels: { 'te\u0000am': 'x' } } };
+    const res = await request(ctx.app).post('/v1/chat/completions').set(tenant.auth).send(body);
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({
+      error: {
+        message: "Invalid field name in 'custom_headers.labels': the NUL character (U+0000) is not accepted.",
+        type: 'invalid_request_error',
+        code: 'invalid_value',
+        param: 'custom_headers.labels',
+      },
+    });
+  });
+
+  it.each([
+    ['a prompt text', 'post', '/v1/prompts', { prompt: 'p\u0000', title: 't', description: 'd' }, 'prompt'],
+    ['a prompt title', 'post', '/v1/prompts', { prompt: 'p', title: '\u0000', description: 'd' }, 'title'],
+    ['a prompt description', 'post', '/v1/prompts', { prompt: 'p', title: 't', description: 'd\u0000' }, 'description'],
+    ['a Space description', 'post', '/v1/apps', { name: 'n', description: '\u0000' }, 'description'],
+    ['Space instructions', 'post', '/v1/apps', { name: 'n', settings: { instructions: 'x\u0000' } }, 'settings.instructions'],
+  ] as const)('in %s answers 400 naming the field', async (_what, method, path, body, param) => {
+    const res = await request(ctx.app)[method](path).set(tenant.auth).send(body);
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual(nulRefused(param));
+  });
+
+  it('in an assistant, a conversation and a rating answers 400 naming the field', async () => {
+    const base = `/v1/apps/${tenant.app_id}`;
+    const assistant = await request(ctx.app).post(`${base}/assistants`).set(tenant.auth).send({ name: 'a', assistant_config: { instructions: '\u0000' } });
+    expect(assistant.body).toEqual(nulRefused('assistant_config.instructions'));
+    const conversation = await request(ctx.app).post(`${base}/conversations/create`).set(tenant.auth).send({ name: '\u0000' });
+    expect(conversation.body).toEqual(nulRefused('name'));
+    const rating = await request(ctx.app).put(`/v1/logs/${randomUUID()}/rating`).set(tenant.auth).send({ good_answer: true, feedback: '\u0000' });
+    expect(rating.body).toEqual(nulRefused('feedback'));
+  });
+
+  it('in a query value answers 400 naming the parameter', async () => {
+    const res = await request(ctx.app).get('/v1/logs?app_id=%00').set(tenant.auth);
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual(nulRefused('app_id'));
+  });
+
+  it('in a path id answers the 404 of an unknown id', async () => {
+    const res = await request(ctx.app).get('/v1/logs/%00').set(tenant.auth);
+    expect(res.status).toBe(404);
+    expect(res.body).toEqual(notFound('Log', 'log_id'));
+  });
+});
+
+describe('ids in the path', () => {
+  it.each([
+    ['get', '/v1/apps/%C0%AF', notFound('Space', 'app_id')],
+    ['get', '/v1/logs/%ff', notFound('Log', 'log_id')],
+    ['post', '/v1/prompts/%ff%fe/withdraw', notFound('Prompt', 'prompt_id')],
+  ] as const)('%s %s (undecodable) answers exactly the 404 of an unknown id', async (method, path, expected) => {
+    const unknown = await request(ctx.app)[method](path.replace(/\/%[^/]+/, `/${randomUUID()}`)).set(tenant.auth);
+    const malformed = await request(ctx.app)[method](path).set(tenant.auth);
+    expect(unknown.status).toBe(404);
+    expect(unknown.body).toEqual(expected);
+    expect(malformed.status).toBe(404);
+    expect(malformed.body).toEqual(expected);
+  });
+
+  /** A body each route accepts, so that validation passes and the id is looked up. */
+  const VALID_BODIES: Record<string, object> = {
+    setAppModelActive: { active: true },
+    setAppFailoverChain: { model_ids: [] },
+    createAssistant: { name: 'a' },
+    createConversation: {},
+    declinePrompt: { decline_reason: 'r' },
+    rateLog: { good_answer: true },
+    saveLog: { is_saved_for_later: true },
+  };
+
+  it('every route answers a malformed first id exactly like an unknown one', async () => {
+    const routes = allRoutes(ctx.services).filter(({ meta }) => meta.path.includes('{'));
+    expect(routes.length).toBeGreaterThan(10);
+    for (const { meta } of routes) {
+      const withFirst = (first: string) => meta.path.replace(/\{[^}]+\}/, first).replace(/\{[^}]+\}/g, () => randomUUID());
+      const send = (path: string) => request(ctx.app)[meta.method](path).set(tenant.auth).send(VALID_BODIES[meta.operationId] ?? {});
+      const unknown = await send(withFirst(randomUUID()));
+      for (const garbage of ['not-a-uuid', '%ff', '%C0%AF', '%00', 'x'.repeat(10_240)]) {
+        const malformed = await send(withFirst(garbage));
+        expect({ route: `${meta.method} ${meta.path}`, garbage: garbage.slice(0, 12), status: malformed.status, body: malformed.body }).toEqual({
+          route: `${meta.method} ${meta.path}`,
+          garbage: garbage.slice(0, 12),
+          status: unknown.status,
+          body: unknown.body,
+        });
+      }
+    }
+  });
+
+  it('an undecodable path outside the API routes is a JSON 404', async () => {
+    const res = await request(ctx.app).get('/docs/assets/%ff');
+    expect(res.status).toBe(404);
+    expect(res.body).toEqual({ error: { message: 'No route for GET /docs/assets/%ff.', type: 'not_found_error', code: 'not_found', param: null } });
+  });
+});
+
+describe('integers', () => {
+  const tooBig = (param: string) => ({
+    error: {
+      message: `Invalid value for '${param}': Too big: expected number to be <=2147483647.`,
+      type: 'invalid_request_error',
+      code: 'invalid_value',
+      param,
+    },
+  });
+
+  it('rate_limit 2147483648 answers 400 naming the field; 2147483647 is stored', async () => {
+    const over = await request(ctx.app).post('/v1/apps').set(tenant.auth).send({ name: 'big', rate_limit: 2147483648 });
+    expect(over.status).toBe(400);
+    expect(over.body).toEqual(tooBig('rate_limit'));
+    const max = await request(ctx.app).post('/v1/apps').set(tenant.auth).send({ name: 'big', rate_limit: 2147483647 });
+    expect(max.status).toBe(201);
+    expect(max.body.app.rate_limit).toBe(2147483647);
+  });
+
+  it.each([
+    ['post', '/v1/apps', { name: 'n', settings: { max_tokens: 2 ** 31 } }, 'settings.max_tokens'],
+    ['post', '/v1/apps', { name: 'n', policies: { optimize_internal_requests: 2 ** 31 } }, 'policies.optimize_internal_requests'],
+    ['post', '/v1/chat/completions', { max_tokens: 2 ** 31, messages: [{ role: 'user', content: 'hi' }] }, 'max_tokens'],
+    ['post', '/v1/chat/completions', { max_completion_tokens: 2 ** 31, messages: [{ role: 'user', content: 'hi' }] }, 'max_completion_tokens'],
+  ] as const)('%s %s with %j answers 400 naming the field', async (method, path, body, param) => {
+    const res = await request(ctx.app)[method](path).set(tenant.auth).send(body);
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual(tooBig(param));
+  });
+
+  it('an assistant max_tokens past int4 answers 400 naming the field', async () => {
+    const res = await request(ctx.app)
+      .post(`/v1/apps/${tenant.app_id}/assistants`)
+      .set(tenant.auth)
+      .send({ name: 'a', assistant_config: { max_tokens: 2 ** 31 } });
+    expect(res.body).toEqual(tooBig('assistant_config.max_tokens'));
+  });
+
+  it('top_logprobs passes through but must be an integer from 0 to 20', async () => {
+    const res = await request(ctx.app)
+      .post('/v1/chat/completions')
+      .set(tenant.auth)
+      .send({ top_logprobs: 2 ** 31, messages: [{ role: 'user', content: 'hi' }] });
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({
+      error: {
+        message: "Invalid value for 'top_logprobs': expected an integer from 0 to 20.",
+        type: 'invalid_request_error',
+        code: 'invalid_value',
+        param: 'top_logprobs',
+      },
+    });
+  });
+
+  it('a date PostgreSQL cannot store (year 0) answers 400 naming the field', async () => {
+    const res = await request(ctx.app)
+      .post(`/v1/apps/${tenant.app_id}/conversations/create`)
+      .set(tenant.auth)
+      .send({ added_on: '0000-06-01T00:00:00Z' });
+    expect(res.status).toBe(400);
+    expect(res.body.error).toMatchObject({ code: 'invalid_value', param: 'added_on' });
+  });
+});
+
+describe('nesting', () => {
+  const nested = (depth: number) => `${'['.repeat(depth)}1${']'.repeat(depth)}`;
+  const tooDeep = {
+    error: { message: `The body is nested deeper than ${MAX_JSON_DEPTH} levels.`, type: 'invalid_request_error', code: 'invalid_value', param: 'body' },
+  };
+  const post = (text: string) => request(ctx.app).post('/v1/prompts').set(tenant.auth).set('Content-Type', 'application/json').send(text);
+
+  it(`accepts ${MAX_JSON_DEPTH} levels (then validates) and refuses one more, however deep`, async () => {
+    // The body object is level 1, so the field may hold MAX_JSON_DEPTH - 1 levels.
+    const deepest = await post(`{"prompt":${nested(MAX_JSON_DEPTH - 1)}}`);
+    expect(deepest.status).toBe(400);
+    expect(deepest.body.error).toMatchObject({ code: 'invalid_value', param: 'prompt' });
+    for (const depth of [MAX_JSON_DEPTH, 100_000]) {
+      const res = await post(`{"prompt":${nested(depth)}}`);
+      expect(res.status).toBe(400);
+      expect(res.body).toEqual(tooDeep);
+    }
+  });
+});
+
+describe('unreadable bodies', () => {
+  /** superagent would JSON-encode a Buffer sent as application/json; these bytes go as they are. */
+  const asIs = (bytes: Buffer): string => bytes as unknown as string;
+
+  it('a gzip body that does not inflate answers 400', async () => {
+    const res = await request(ctx.app)
+      .post('/v1/prompts')
+      .set(tenant.auth)
+      .set('Content-Type', 'application/json')
+      .set('Content-Encoding', 'gzip')
+      .serialize(asIs)
+      .send(Buffer.from('{"prompt":"p"}'));
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({
+      error: { message: 'The request body could not be read.', type: 'invalid_request_error', code: 'invalid_request', param: 'body' },
+    });
+  });
+
+  it('a gzip body that inflates is read', async () => {
+    const res = await request(ctx.app)
+      .post('/v1/prompts')
+      .set(tenant.auth)
+      .set('Content-Type', 'application/json')
+      .set('Content-Encoding', 'gzip')
+      .serialize(asIs)
+      .send(gzipSync(JSON.stringify(valid)));
+    expect(res.status).toBe(201);
   });
 });
