@@ -139,13 +139,13 @@ describe('the NUL character', () => {
   });
 
   it.each([
-    ['a prompt text', 'post', '/v1/prompts', { prompt: 'p\u0000', title: 't', description: 'd' }, 'prompt'],
-    ['a prompt title', 'post', '/v1/prompts', { prompt: 'p', title: '\u0000', description: 'd' }, 'title'],
-    ['a prompt description', 'post', '/v1/prompts', { prompt: 'p', title: 't', description: 'd\u0000' }, 'description'],
-    ['a Space description', 'post', '/v1/apps', { name: 'n', description: '\u0000' }, 'description'],
-    ['Space instructions', 'post', '/v1/apps', { name: 'n', settings: { instructions: 'x\u0000' } }, 'settings.instructions'],
-  ] as const)('in %s answers 400 naming the field', async (_what, method, path, body, param) => {
-    const res = await request(ctx.app)[method](path).set(tenant.auth).send(body);
+    { what: 'a prompt text', path: '/v1/prompts', body: { prompt: 'p\u0000', title: 't', description: 'd' }, param: 'prompt' },
+    { what: 'a prompt title', path: '/v1/prompts', body: { prompt: 'p', title: '\u0000', description: 'd' }, param: 'title' },
+    { what: 'a prompt description', path: '/v1/prompts', body: { prompt: 'p', title: 't', description: 'd\u0000' }, param: 'description' },
+    { what: 'a Space description', path: '/v1/apps', body: { name: 'n', description: '\u0000' }, param: 'description' },
+    { what: 'Space instructions', path: '/v1/apps', body: { name: 'n', settings: { instructions: 'x\u0000' } }, param: 'settings.instructions' },
+  ])('in $what answers 400 naming the field', async ({ path, body, param }) => {
+    const res = await request(ctx.app).post(path).set(tenant.auth).send(body);
     expect(res.status).toBe(400);
     expect(res.body).toEqual(nulRefused(param));
   });
@@ -244,12 +244,12 @@ describe('integers', () => {
   });
 
   it.each([
-    ['post', '/v1/apps', { name: 'n', settings: { max_tokens: 2 ** 31 } }, 'settings.max_tokens'],
-    ['post', '/v1/apps', { name: 'n', policies: { optimize_internal_requests: 2 ** 31 } }, 'policies.optimize_internal_requests'],
-    ['post', '/v1/chat/completions', { max_tokens: 2 ** 31, messages: [{ role: 'user', content: 'hi' }] }, 'max_tokens'],
-    ['post', '/v1/chat/completions', { max_completion_tokens: 2 ** 31, messages: [{ role: 'user', content: 'hi' }] }, 'max_completion_tokens'],
-  ] as const)('%s %s with %j answers 400 naming the field', async (method, path, body, param) => {
-    const res = await request(ctx.app)[method](path).set(tenant.auth).send(body);
+    { path: '/v1/apps', body: { name: 'n', settings: { max_tokens: 2 ** 31 } }, param: 'settings.max_tokens' },
+    { path: '/v1/apps', body: { name: 'n', policies: { optimize_internal_requests: 2 ** 31 } }, param: 'policies.optimize_internal_requests' },
+    { path: '/v1/chat/completions', body: { max_tokens: 2 ** 31, messages: [{ role: 'user', content: 'hi' }] }, param: 'max_tokens' },
+    { path: '/v1/chat/completions', body: { max_completion_tokens: 2 ** 31, messages: [{ role: 'user', content: 'hi' }] }, param: 'max_completion_tokens' },
+  ])('POST $path with $param past int4 answers 400 naming the field', async ({ path, body, param }) => {
+    const res = await request(ctx.app).post(path).set(tenant.auth).send(body);
     expect(res.status).toBe(400);
     expect(res.body).toEqual(tooBig(param));
   });
