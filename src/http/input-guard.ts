@@ -8,13 +8,23 @@ import { paramPath } from '../errors/param-path';
  */
 export const MAX_JSON_DEPTH = 64;
 
-const NUL = '\u0000';
+/**
+ * Text PostgreSQL cannot store: NUL (refused by text and jsonb alike), and a UTF-16 surrogate without
+ * its pair (JSON allows the escape `\ud800`; jsonb refuses it, text would store U+FFFD instead).
+ */
+const UNPAIRED_SURROGATE = /\p{Cs}/u;
+
+function unstorable(text: string): string | null {
+  if (text.includes('\u0000')) return 'the NUL character (U+0000)';
+  if (UNPAIRED_SURROGATE.test(text)) return 'an unpaired UTF-16 surrogate (\\ud800-\\udfff)';
+  return null;
+}
 
 /** What is wrong with a decoded request value, and where. */
 export type InputProblem =
-  | { kind: 'nul_in_value'; path: PropertyKey[] }
+  | { kind: 'bad_value'; path: PropertyKey[]; what: string }
   /** `path` is the object holding the key. */
-  | { kind: 'nul_in_key'; path: PropertyKey[] }
+  | { kind: 'bad_key'; path: PropertyKey[]; what: string }
   | { kind: 'too_deep'; path: PropertyKey[] };
 
 interface Pending {
@@ -28,7 +38,8 @@ function childrenOf({ value, path, depth }: Pending): Pending[] | InputProblem {
   const entries: [PropertyKey, unknown][] = Array.isArray(value) ? value.map((item, index) => [index, item]) : Object.entries(value as object);
   const children: Pending[] = [];
   for (const [key, child] of entries) {
-    if (typeof key === 'string' && key.includes(NUL)) return { kind: 'nul_in_key', path };
+    const what = typeof key === 'string' ? unstorable(key) : null;
+    if (what) return { kind: 'bad_key', path, what };
     children.push({ value: child, path: [...path, key], depth: depth + 1 });
   }
   return children;
@@ -42,7 +53,8 @@ export function findInputProblem(root: unknown): InputProblem | null {
   const stack: Pending[] = [{ value: root, path: [], depth: 1 }];
   for (let next = stack.pop(); next; next = stack.pop()) {
     if (typeof next.value === 'string') {
-      if (next.value.includes(NUL)) return { kind: 'nul_in_value', path: next.path };
+      const what = unstorable(next.value);
+      if (what) return { kind: 'bad_value', path: next.path, what };
       continue;
     }
     if (typeof next.value !== 'object' || next.value === null) continue;
@@ -58,10 +70,10 @@ export function findInputProblem(root: unknown): InputProblem | null {
 export function problemError(problem: InputProblem, where: 'body' | 'query'): ApiError {
   const param = paramPath(problem.path) || where;
   switch (problem.kind) {
-    case 'nul_in_value':
-      return new ApiError('invalid_value', `Invalid value for '${param}': the NUL character (U+0000) is not accepted.`, param);
-    case 'nul_in_key':
-      return new ApiError('invalid_value', `Invalid field name in '${param}': the NUL character (U+0000) is not accepted.`, param);
+    case 'bad_value':
+      return new ApiError('invalid_value', `Invalid value for '${param}': ${problem.what} is not accepted.`, param);
+    case 'bad_key':
+      return new ApiError('invalid_value', `Invalid field name in '${param}': ${problem.what} is not accepted.`, param);
     case 'too_deep':
       return new ApiError('invalid_value', `The ${where} is nested deeper than ${MAX_JSON_DEPTH} levels.`, where);
   }

@@ -68,9 +68,9 @@ function parse<S extends z.ZodType>(schema: S, value: unknown, source: 'path' | 
 }
 
 /**
- * The one check every request passes before validation: no NUL character in a path id, a query value or
- * anywhere in the body (PostgreSQL's text and jsonb cannot hold it, and a request accepted is stored
- * whole), and no body nested deeper than MAX_JSON_DEPTH.
+ * The one check every request passes before validation: no text PostgreSQL cannot store (NUL, an unpaired
+ * surrogate) in a path id, a query value or anywhere in the body, since a request accepted is stored
+ * whole; and no body nested deeper than MAX_JSON_DEPTH.
  */
 function guardInput(req: Request): void {
   for (const [name, value] of Object.entries(req.params as Record<string, unknown>)) {

@@ -76,6 +76,12 @@ const NASTY_STRINGS = [
   '\r\n\t\b\f\\"',
 ];
 
+/** Text PostgreSQL refuses (NUL in text and jsonb, a lone surrogate's escape in jsonb) or that is long. */
+export const storageBreakingString: fc.Arbitrary<string> = fc.constantFrom('\u0000', 'a\u0000b', '\ud800', 'x\udfffy', '\udbff', 'é'.repeat(10_240));
+
+/** Integers just past PostgreSQL's int4, and values no integer column takes. */
+export const storageBreakingNumber: fc.Arbitrary<FuzzJson> = fc.constantFrom<FuzzJson>(2 ** 31, -(2 ** 31) - 1, 2 ** 53 + 2, 1e308, 0.5, new RawJson('-0'), new RawJson('1e400'));
+
 export const hostileString: fc.Arbitrary<string> = fc.oneof(
   { arbitrary: fc.constantFrom(...NASTY_STRINGS), weight: 4 },
   { arbitrary: fc.string({ unit: 'binary', maxLength: 40 }), weight: 3 },

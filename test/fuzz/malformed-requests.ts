@@ -1,7 +1,18 @@
 import { gzipSync } from 'node:zlib';
 import fc from 'fast-check';
 import type { OpenApiDocument, OperationObject, ParameterObject } from '../../src/http/openapi/openapi-types';
-import { deepValue, hostileString, hostileValue, malformedJsonText, RawJson, serializeJson, type FuzzJson } from './hostile-values';
+import {
+  deepValue,
+  hostileNumber,
+  hostileString,
+  hostileValue,
+  malformedJsonText,
+  RawJson,
+  serializeJson,
+  storageBreakingNumber,
+  storageBreakingString,
+  type FuzzJson,
+} from './hostile-values';
 import { valueOf, type SchemaNode, type SchemaValueOptions } from './schema-values';
 
 /**
@@ -35,6 +46,11 @@ export interface MalformedRequestOptions {
   stringsByField?: Readonly<Record<string, readonly string[]>>;
   /** Include bodies just above this size (a 413 each); leave out to skip them. */
   bodyLimitBytes?: number;
+  /**
+   * Known-valid bodies by operationId, used besides the schema's own values (and broken like them): a
+   * schema cannot say everything (a user message needs content), and valid requests must get through.
+   */
+  examples?: Readonly<Record<string, readonly FuzzJson[]>>;
 }
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
@@ -90,18 +106,24 @@ function queryValue(parameter: ParameterObject, options: SchemaValueOptions): fc
     .map((value) => encodeLoosely(typeof value === 'string' ? value : serializeJson(value)))
     .filter((text) => text.length <= MAX_ENCODED_LENGTH);
   const bad = fc.oneof(fc.constantFrom(...BAD_QUERY_VALUES), encodedHostileString);
-  return fc.oneof({ arbitrary: valid, weight: 2 }, { arbitrary: bad, weight: 2 });
+  return fc.oneof({ arbitrary: valid, weight: 3 }, { arbitrary: bad, weight: 1 });
 }
 
 /** `?a=1&b=%ff&a=2`: declared parameters valid or not, sometimes repeated, sometimes an unknown one. */
 function queryString(parameters: ParameterObject[], options: SchemaValueOptions): fc.Arbitrary<string> {
+  const absent = fc.constant<string[]>([]);
   const pairs = parameters.map((parameter) =>
-    fc.option(fc.array(queryValue(parameter, options), { minLength: 1, maxLength: 2 }).map((values) => values.map((value) => `${parameter.name}=${value}`)), {
-      nil: [],
-      freq: 2,
-    }),
+    fc.oneof(
+      { arbitrary: absent, weight: 4 },
+      { arbitrary: queryValue(parameter, options).map((value) => [`${parameter.name}=${value}`]), weight: 4 },
+      // Now and then twice, which Express reads as an array.
+      {
+        arbitrary: fc.array(queryValue(parameter, options), { minLength: 2, maxLength: 2 }).map((values) => values.map((value) => `${parameter.name}=${value}`)),
+        weight: 1,
+      },
+    ),
   );
-  const unknown = fc.option(encodedHostileString.map((value) => [`${value.slice(0, 100)}=${value}`]), { nil: [], freq: 4 });
+  const unknown = fc.oneof({ arbitrary: absent, weight: 3 }, { arbitrary: encodedHostileString.map((value) => [`${value.slice(0, 100)}=${value}`]), weight: 1 });
   return fc.tuple(...pairs, unknown).map((groups) => {
     const all = groups.flat();
     return all.length ? `?${all.join('&')}` : '';
@@ -161,20 +183,50 @@ function applyMutation(root: FuzzJson, { at, action, key, value }: Mutation): Fu
   });
 }
 
+/** The nodes of `root` for which `matches` holds, in pre-order; the tree is shallow, so recursion is fine. */
+function indexesWhere(root: FuzzJson, matches: (node: FuzzJson) => boolean): number[] {
+  const found: number[] = [];
+  let counter = 0;
+  const visit = (node: FuzzJson): void => {
+    if (matches(node)) found.push(counter);
+    counter += 1;
+    if (Array.isArray(node)) node.forEach(visit);
+    else if (node !== null && typeof node === 'object' && !(node instanceof RawJson)) Object.values(node).forEach(visit);
+  };
+  visit(root);
+  return found;
+}
+
+/**
+ * A valid body with one string (or number) swapped for a hostile one of the same type: such a body gets
+ * past validation and reaches the services and the database with its NUL, lone surrogate or 2^31.
+ */
+function withOneHostileLeaf(valid: fc.Arbitrary<FuzzJson>): fc.Arbitrary<FuzzJson> {
+  const text = fc.oneof({ arbitrary: storageBreakingString, weight: 3 }, { arbitrary: hostileString, weight: 1 });
+  const number = fc.oneof({ arbitrary: storageBreakingNumber, weight: 3 }, { arbitrary: hostileNumber, weight: 1 });
+  return fc.tuple(valid, fc.nat(), text, number).map(([value, pick, badText, badNumber]) => {
+    const leaves = indexesWhere(value, (node) => typeof node === 'string' || typeof node === 'number');
+    if (leaves.length === 0) return value;
+    return rewriteNode(value, leaves[pick % leaves.length] as number, (node) => (typeof node === 'string' ? badText : badNumber));
+  });
+}
+
 interface Body {
   contentType: string;
   text: string;
 }
 
 /** Valid bodies, valid ones with one to three fields broken, malformed JSON, deep and huge ones. */
-function bodyText(schema: SchemaNode | undefined, options: ValueOptions): fc.Arbitrary<string> {
-  const valid = schema ? valueOf(schema, { depth: 0, field: '', options }) : fc.constant<FuzzJson>({});
+function bodyText(schema: SchemaNode | undefined, options: ValueOptions, examples: readonly FuzzJson[]): fc.Arbitrary<string> {
+  const generated = schema ? valueOf(schema, { depth: 0, field: '', options }) : fc.constant<FuzzJson>({});
+  const valid = examples.length ? fc.oneof({ arbitrary: fc.constantFrom(...examples), weight: 2 }, { arbitrary: generated, weight: 1 }) : generated;
   const mutated = fc.tuple(valid, fc.array(mutation, { minLength: 1, maxLength: 3 })).map(([value, mutations]) => mutations.reduce(applyMutation, value));
   const variants: fc.WeightedArbitrary<string>[] = [
-    { arbitrary: valid.map(serializeJson), weight: 3 },
+    { arbitrary: valid.map(serializeJson), weight: 8 },
     { arbitrary: mutated.map(serializeJson), weight: 8 },
-    { arbitrary: malformedJsonText, weight: 1 },
-    { arbitrary: deepValue.map(serializeJson), weight: 1 },
+    { arbitrary: withOneHostileLeaf(valid).map(serializeJson), weight: 8 },
+    { arbitrary: malformedJsonText, weight: 2 },
+    { arbitrary: deepValue.map(serializeJson), weight: 2 },
   ];
   if (options.bodyLimitBytes) {
     const huge = `{"x":"${'a'.repeat(options.bodyLimitBytes + 1)}"}`;
@@ -184,7 +236,7 @@ function bodyText(schema: SchemaNode | undefined, options: ValueOptions): fc.Arb
 }
 
 const contentType: fc.Arbitrary<string> = fc.oneof(
-  { arbitrary: fc.constant('application/json'), weight: 12 },
+  { arbitrary: fc.constant('application/json'), weight: 24 },
   {
     arbitrary: fc.constantFrom(
       'application/json; charset=utf-8',
@@ -206,7 +258,7 @@ const contentType: fc.Arbitrary<string> = fc.oneof(
 function encoded(body: Body): fc.Arbitrary<{ headers: Record<string, string>; body: string | Buffer }> {
   const plain = { headers: { 'Content-Type': body.contentType }, body: body.text };
   return fc.oneof(
-    { arbitrary: fc.constant(plain), weight: 12 },
+    { arbitrary: fc.constant(plain), weight: 24 },
     {
       arbitrary: fc.constantFrom(
         { headers: { 'Content-Type': body.contentType, 'Content-Encoding': 'gzip' }, body: gzipSync(body.text) },
@@ -227,15 +279,19 @@ interface Operation {
   operation: OperationObject;
 }
 
-function operationRequests({ path, method, operation }: Operation, pathIds: MalformedRequestOptions['pathIds'], options: ValueOptions): fc.Arbitrary<FuzzRequest> {
+function operationRequests({ path, method, operation }: Operation, given: MalformedRequestOptions, options: ValueOptions): fc.Arbitrary<FuzzRequest> {
   const parameters = operation.parameters ?? [];
   const segments: Record<string, fc.Arbitrary<string>> = {};
-  for (const parameter of parameters.filter((p) => p.in === 'path')) segments[parameter.name] = pathSegment(pathIds[parameter.name] ?? []);
+  for (const parameter of parameters.filter((p) => p.in === 'path')) segments[parameter.name] = pathSegment(given.pathIds[parameter.name] ?? []);
+  const examples = given.examples?.[operation.operationId] ?? [];
   const query = queryString(parameters.filter((p) => p.in === 'query'), options);
   const schema = operation.requestBody?.content['application/json']?.schema as SchemaNode | undefined;
   // Routes without a body get one now and then: it must be refused or ignored, never crash.
-  const body = fc.option(bodyText(schema, options), { nil: undefined, freq: schema ? 12 : 2 });
-  const chosenMethod = fc.oneof({ arbitrary: fc.constant(method.toUpperCase()), weight: 12 }, { arbitrary: fc.constantFrom(...METHODS), weight: 1 });
+  const noBody = fc.constant(undefined);
+  const body = schema
+    ? fc.oneof({ arbitrary: bodyText(schema, options, examples), weight: 12 }, { arbitrary: noBody, weight: 1 })
+    : fc.oneof({ arbitrary: noBody, weight: 6 }, { arbitrary: bodyText(schema, options, examples), weight: 1 });
+  const chosenMethod = fc.oneof({ arbitrary: fc.constant(method.toUpperCase()), weight: 24 }, { arbitrary: fc.constantFrom(...METHODS), weight: 1 });
   return fc
     .record({ segments: fc.record(segments), query, method: chosenMethod, body, type: contentType })
     .chain(({ segments: chosen, query: search, method: verb, body: text, type }) => {
@@ -264,7 +320,7 @@ export function malformedRequests(document: OpenApiDocument, options: MalformedR
         operationId: operation.operationId,
         method: method.toUpperCase(),
         path,
-        requests: operationRequests({ path, method, operation }, options.pathIds, valueOptions),
+        requests: operationRequests({ path, method, operation }, options, valueOptions),
       });
     }
   }

@@ -160,6 +160,24 @@ describe('the NUL character', () => {
     expect(rating.body).toEqual(nulRefused('feedback'));
   });
 
+  it('like an unpaired surrogate (which jsonb refuses): 400 naming the field', async () => {
+    const body = '{"name":"a","assistant_config":{"instructions":"x\\ud800y"}}';
+    const res = await request(ctx.app).post(`/v1/apps/${tenant.app_id}/assistants`).set(tenant.auth).set('Content-Type', 'application/json').send(body);
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({
+      error: {
+        message: "Invalid value for 'assistant_config.instructions': an unpaired UTF-16 surrogate (\\ud800-\\udfff) is not accepted.",
+        type: 'invalid_request_error',
+        code: 'invalid_value',
+        param: 'assistant_config.instructions',
+      },
+    });
+    // A well-formed pair (an emoji sent as two escapes) is one character, and is stored.
+    const pair = await request(ctx.app).post('/v1/apps').set(tenant.auth).set('Content-Type', 'application/json').send('{"name":"\\ud83d\\ude00"}');
+    expect(pair.status).toBe(201);
+    expect(pair.body.app.name).toBe('😀');
+  });
+
   it('in a query value answers 400 naming the parameter', async () => {
     const res = await request(ctx.app).get('/v1/logs?app_id=%00').set(tenant.auth);
     expect(res.status).toBe(400);
