@@ -1,5 +1,9 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { ApiError } from '../errors/api-error';
+import { isDatabaseBusy } from '../store/db-errors';
+
+/** Seconds a client is asked to wait when the database is saturated. */
+const BUSY_RETRY_AFTER_SECONDS = 1;
 
 /** What express.json() throws: an http-errors error, with a `type` unless it wraps a stream or zlib error. */
 interface BodyParserError {
@@ -43,6 +47,9 @@ function fromUndecodablePath(err: unknown, path: string): ApiError | null {
 export function toApiError(err: unknown, path = ''): ApiError | null {
   if (err instanceof ApiError) return err;
   if (isBodyParserError(err)) return fromBodyParser(err);
+  if (isDatabaseBusy(err)) {
+    return new ApiError('service_unavailable', 'The service is busy; retry shortly.').withHeaders({ 'Retry-After': String(BUSY_RETRY_AFTER_SECONDS) });
+  }
   return fromUndecodablePath(err, path);
 }
 

@@ -355,3 +355,15 @@ describe('unreadable bodies', () => {
     expect(res.status).toBe(201);
   });
 });
+
+describe('a saturated database', () => {
+  it('answers concurrent writes beyond the connection pool with 201 or 503 and Retry-After, never 500', async () => {
+    const answers = await Promise.all(Array.from({ length: 60 }, () => request(ctx.app).post('/v1/apps').set(tenant.auth).send({ name: 'crowd' })));
+    for (const res of answers) {
+      expect([201, 503]).toContain(res.status);
+      if (res.status !== 503) continue;
+      expect(res.headers['retry-after']).toBe('1');
+      expect(res.body).toEqual({ error: { message: 'The service is busy; retry shortly.', type: 'server_error', code: 'service_unavailable', param: null } });
+    }
+  });
+});
