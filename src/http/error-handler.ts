@@ -58,7 +58,7 @@ export function toApiError(err: unknown, path = ''): ApiError | null {
 // eslint-disable-next-line max-params
 export const errorHandler: ErrorRequestHandler = (err, req, res, _next) => {
   const apiError =
-    toApiError(err, `${req.method} ${req.path}`) ??
+    toApiError(err, `${req.method} ${sentPath(req)}`) ??
     new ApiError('internal_error', `Internal error. Quote request id ${String(req.id)} when reporting it.`);
   if (apiError.status >= 500) req.log.error({ err }, 'request failed');
   else req.log.info({ code: apiError.code, param: apiError.param }, apiError.message);
@@ -69,6 +69,9 @@ export const errorHandler: ErrorRequestHandler = (err, req, res, _next) => {
   res.set(apiError.headers).status(apiError.status).json(apiError.toBody());
 };
 
+/** The path as the client sent it (keepUndecodablePathLiteral may have re-escaped req.url since). */
+const sentPath = (req: { originalUrl: string }): string => req.originalUrl.split('?')[0] ?? '';
+
 export const notFoundHandler: RequestHandler = (req) => {
-  throw new ApiError('not_found', `No route for ${req.method} ${req.path}.`);
+  throw new ApiError('not_found', `No route for ${req.method} ${sentPath(req)}.`);
 };

@@ -367,3 +367,11 @@ describe('a saturated database', () => {
     }
   });
 });
+
+describe('unknown paths with bad escapes', () => {
+  it('name the path as it was sent', async () => {
+    const res = await request(ctx.app).get('/v1/a%ffpps/x').set(tenant.auth);
+    expect(res.status).toBe(404);
+    expect(res.body).toEqual({ error: { message: 'No route for GET /v1/a%ffpps/x.', type: 'not_found_error', code: 'not_found', param: null } });
+  });
+});
