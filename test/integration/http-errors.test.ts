@@ -3,6 +3,7 @@ import { gzipSync } from 'node:zlib';
 import request from 'supertest';
 import { MAX_JSON_DEPTH } from '../../src/http/input-guard';
 import { allRoutes } from '../../src/http/routes/index';
+import { RESOURCE_OF_PATH_ID } from '../../src/http/unknown-path-id';
 import { createTestContext, type Tenant, type TestContext } from '../helpers/test-context';
 
 let ctx: TestContext;
@@ -233,6 +234,26 @@ describe('ids in the path', () => {
         });
       }
     }
+  });
+
+  it('every route answers a malformed second id (after the real Space) exactly like an unknown one', async () => {
+    const routes = allRoutes(ctx.services).filter(({ meta }) => /^\/v1\/apps\/\{app_id\}\/.*\{/.test(meta.path));
+    expect(routes.length).toBeGreaterThan(4);
+    for (const { meta } of routes) {
+      const withSecond = (second: string) => meta.path.replace('{app_id}', tenant.app_id).replace(/\{[^}]+\}/, second);
+      const send = (path: string) => request(ctx.app)[meta.method](path).set(tenant.auth).send(VALID_BODIES[meta.operationId] ?? {});
+      const unknown = await send(withSecond(randomUUID()));
+      expect(unknown.status).toBe(404);
+      for (const garbage of ['not-a-uuid', '%ff%fe', '%00']) {
+        const malformed = await send(withSecond(garbage));
+        expect({ route: `${meta.method} ${meta.path}`, garbage, body: malformed.body }).toEqual({ route: `${meta.method} ${meta.path}`, garbage, body: unknown.body });
+      }
+    }
+  });
+
+  it('names the resource of every path id of every route', () => {
+    const names = allRoutes(ctx.services).flatMap(({ meta }) => [...meta.path.matchAll(/\{([^}]+)\}/g)].map((match) => match[1] as string));
+    expect([...new Set(names)].filter((name) => !(name in RESOURCE_OF_PATH_ID))).toEqual([]);
   });
 
   it('an undecodable path outside the API routes is a JSON 404', async () => {
