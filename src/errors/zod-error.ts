@@ -1,10 +1,11 @@
 import type { z } from 'zod';
 import { ApiError } from './api-error';
+import { paramPath } from './param-path';
 
 /** Dotted path of a zod issue, prefixed with where the value came from (`body`, `query`, `path`). */
 function paramOf(issue: z.core.$ZodIssue, prefix: string | null): string | null {
   const keys = issue.code === 'unrecognized_keys' ? [...issue.path, issue.keys[0] ?? ''] : issue.path;
-  const path = keys.map((key) => (typeof key === 'number' ? `[${key}]` : String(key))).join('.').replace(/\.\[/g, '[');
+  const path = paramPath(keys);
   if (path === '') return prefix;
   return path;
 }

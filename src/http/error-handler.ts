@@ -1,13 +1,22 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { ApiError } from '../errors/api-error';
+import { isDatabaseBusy } from '../store/db-errors';
 
+/** Seconds a client is asked to wait when the database is saturated. */
+const BUSY_RETRY_AFTER_SECONDS = 1;
+
+/** What express.json() throws: an http-errors error, with a `type` unless it wraps a stream or zlib error. */
 interface BodyParserError {
-  type: string;
-  status?: number;
+  type?: unknown;
+  status: number;
+  expose: true;
 }
 
 const isBodyParserError = (err: unknown): err is BodyParserError =>
-  typeof err === 'object' && err !== null && 'type' in err && typeof (err as { type: unknown }).type === 'string';
+  typeof err === 'object' &&
+  err !== null &&
+  (err as { expose?: unknown }).expose === true &&
+  typeof (err as { status?: unknown }).status === 'number';
 
 /** Maps errors thrown by express.json() to our codes. */
 function fromBodyParser(err: BodyParserError): ApiError | null {
@@ -20,14 +29,28 @@ function fromBodyParser(err: BodyParserError): ApiError | null {
     case 'encoding.unsupported':
       return new ApiError('unsupported_media_type', 'Unsupported body encoding.', 'body');
     default:
+      // A body that does not inflate (bad gzip), or whose length differs from Content-Length.
+      if (err.status === 400) return new ApiError('invalid_request', 'The request body could not be read.', 'body');
       return null;
   }
 }
 
-export function toApiError(err: unknown): ApiError | null {
+/**
+ * A path segment Express cannot percent-decode where nothing re-escaped it first (the API routes do:
+ * see keepUndecodablePathLiteral) names no route.
+ */
+function fromUndecodablePath(err: unknown, path: string): ApiError | null {
+  if (!(err instanceof URIError)) return null;
+  return new ApiError('not_found', `No route for ${path}.`);
+}
+
+export function toApiError(err: unknown, path = ''): ApiError | null {
   if (err instanceof ApiError) return err;
   if (isBodyParserError(err)) return fromBodyParser(err);
-  return null;
+  if (isDatabaseBusy(err)) {
+    return new ApiError('service_unavailable', 'The service is busy; retry shortly.').withHeaders({ 'Retry-After': String(BUSY_RETRY_AFTER_SECONDS) });
+  }
+  return fromUndecodablePath(err, path);
 }
 
 /** The one place that writes error bodies. Unknown errors become a 500 naming the request id, never a stack trace. */
@@ -35,7 +58,7 @@ export function toApiError(err: unknown): ApiError | null {
 // eslint-disable-next-line max-params
 export const errorHandler: ErrorRequestHandler = (err, req, res, _next) => {
   const apiError =
-    toApiError(err) ??
+    toApiError(err, `${req.method} ${sentPath(req)}`) ??
     new ApiError('internal_error', `Internal error. Quote request id ${String(req.id)} when reporting it.`);
   if (apiError.status >= 500) req.log.error({ err }, 'request failed');
   else req.log.info({ code: apiError.code, param: apiError.param }, apiError.message);
@@ -46,6 +69,9 @@ export const errorHandler: ErrorRequestHandler = (err, req, res, _next) => {
   res.set(apiError.headers).status(apiError.status).json(apiError.toBody());
 };
 
+/** The path as the client sent it (keepUndecodablePathLiteral may have re-escaped req.url since). */
+const sentPath = (req: { originalUrl: string }): string => req.originalUrl.split('?')[0] ?? '';
+
 export const notFoundHandler: RequestHandler = (req) => {
-  throw new ApiError('not_found', `No route for ${req.method} ${req.path}.`);
+  throw new ApiError('not_found', `No route for ${req.method} ${sentPath(req)}.`);
 };

@@ -1,10 +1,12 @@
 import { Router } from 'express';
 import { ApiError } from '../errors/api-error';
+import { keepUndecodablePathLiteral } from './middleware/undecodable-path';
 import { toExpressPath, type Route } from './route';
 
 /** Mounts the routes and answers 405 for a known path with another method. */
 export function mountRoutes(routes: Route[]): Router {
   const router = Router();
+  router.use(keepUndecodablePathLiteral);
   const methodsByPath = new Map<string, string[]>();
   for (const { meta, handler } of routes) {
     const path = toExpressPath(meta.path);

@@ -4,7 +4,9 @@ import { can, type AuthContext } from '../auth/auth-context';
 import type { Permission } from '../auth/permissions';
 import { ApiError } from '../errors/api-error';
 import { apiErrorFromZod } from '../errors/zod-error';
+import { findInputProblem, problemError } from './input-guard';
 import './request-context';
+import { unknownPathId } from './unknown-path-id';
 
 export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
 export type SuccessStatus = 200 | 201 | 202 | 204;
@@ -61,8 +63,23 @@ function parse<S extends z.ZodType>(schema: S, value: unknown, source: 'path' | 
   const result = schema.safeParse(value, { reportInput: true });
   if (result.success) return result.data;
   // A malformed id in the path names nothing, exactly like an unknown one.
-  if (source === 'path') throw new ApiError('not_found', 'No such resource.', String(result.error.issues[0]?.path[0] ?? 'path'));
+  if (source === 'path') throw unknownPathId(String(result.error.issues[0]?.path[0] ?? 'path'));
   throw apiErrorFromZod(result.error, source);
+}
+
+/**
+ * The one check every request passes before validation: no text PostgreSQL cannot store (NUL, an unpaired
+ * surrogate) in a path id, a query value or anywhere in the body, since a request accepted is stored
+ * whole; and no body nested deeper than MAX_JSON_DEPTH.
+ */
+function guardInput(req: Request): void {
+  for (const [name, value] of Object.entries(req.params as Record<string, unknown>)) {
+    if (findInputProblem(value)) throw unknownPathId(name);
+  }
+  const queryProblem = findInputProblem(req.query);
+  if (queryProblem) throw problemError(queryProblem, 'query');
+  const bodyProblem = findInputProblem(req.body);
+  if (bodyProblem) throw problemError(bodyProblem, 'body');
 }
 
 function requireAuth(req: Request): AuthContext {
@@ -86,6 +103,7 @@ export function defineRoute<
     if (meta.permission && !can(auth, meta.permission)) {
       throw new ApiError('permission_denied', `This key lacks the '${meta.permission}' permission.`);
     }
+    guardInput(req);
     const input: RouteInput<z.output<P>, z.output<Q>, z.output<B>> = {
       params: parse((definition.params ?? EMPTY) as P, req.params, 'path'),
       query: parse((definition.query ?? EMPTY) as Q, req.query, 'query'),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { dateTime, pageQuery, uuid } from './common';
+import { dateTime, int4, pageQuery, uuid } from './common';
 import { featureFlagsSchema } from './feature-flags';
 import { modelActiveForAppSchema, modelSchema } from './models';
 import { promptSchema } from './prompts';
@@ -54,7 +54,7 @@ export const policiesPatch = z
     max_cost: z.number().positive().nullable().optional(),
     max_switch_model_retries: retries.optional(),
     max_same_model_retries: retries.optional(),
-    optimize_internal_requests: z.number().int().min(0).optional(),
+    optimize_internal_requests: int4.min(0).optional(),
     prompt_id: uuid.nullable().optional(),
   })
   .meta({ id: 'PoliciesPatch' });
@@ -65,7 +65,7 @@ export const settingsPatch = z
     assistant_id: uuid.nullable().optional(),
     assistant_version_id: uuid.nullable().optional(),
     instructions: z.string().max(100_000).nullable().optional(),
-    max_tokens: z.number().int().positive().nullable().optional(),
+    max_tokens: int4.positive().nullable().optional(),
     temperature: z.number().min(0).max(2).nullable().optional(),
     feature_flags: featureFlagsSchema
       .optional()
@@ -83,7 +83,7 @@ export const createAppBody = z
     name,
     description: description.optional(),
     app_logo: appLogo.optional(),
-    rate_limit: z.number().int().min(0).optional().describe('Requests per minute; 0 means no limit.'),
+    rate_limit: int4.min(0).optional().describe('Requests per minute; 0 means no limit.'),
     weights: weightsPatch.optional(),
     policies: policiesPatch.optional(),
     settings: settingsPatch.optional(),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { dateTime, pageQuery, uuid } from './common';
+import { dateTime, int4, pageQuery, uuid } from './common';
 
 export const VISIBILITIES = ['public', 'organization', 'private'] as const;
 export type Visibility = (typeof VISIBILITIES)[number];
@@ -19,7 +19,7 @@ export const assistantConfigSchema = z
     instructions: z.string().max(100_000).optional().describe('System message put before the conversation.'),
     model: z.string().min(1).max(200).optional().describe("A model name of the catalog, or the service's own name for automatic selection."),
     temperature: z.number().min(0).max(2).optional(),
-    max_tokens: z.number().int().positive().optional(),
+    max_tokens: int4.positive().optional(),
     top_p: z.number().min(0).max(1).optional(),
     plugins: z
       .array(z.enum(PLUGIN_IDS))

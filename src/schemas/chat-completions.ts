@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { policiesPatch, weightsPatch } from './apps';
 import { PLUGIN_IDS } from './assistants';
-import { uuid } from './common';
+import { int4, uuid } from './common';
 import { featureFlagsSchema } from './feature-flags';
 
 /**
@@ -73,16 +73,18 @@ export const customHeadersSchema = z.strictObject({
   feature_flags: featureFlagsSchema.optional(),
 });
 
+const logprobsCount = z.number().int().min(0).max(20);
+
 export const completionRequestSchema = z
   .looseObject({
     model: z.string().min(1).max(200).optional(),
     messages: z.array(messageSchema).min(1),
-    max_tokens: z.number().int().positive().optional(),
-    max_completion_tokens: z.number().int().positive().optional(),
+    max_tokens: int4.positive().optional(),
+    max_completion_tokens: int4.positive().optional(),
     temperature: z.number().min(0).max(2).optional(),
     top_p: z.number().min(0).max(1).optional(),
     n: z.number().int().min(1).max(16).optional(),
-    logprobs: z.union([z.boolean(), z.number().int().min(0).max(20)]).optional(),
+    logprobs: z.union([z.boolean(), logprobsCount]).optional(),
     best_of: z.number().int().min(1).max(16).optional(),
     stream: z.boolean().default(false),
     stream_options: z.strictObject({ include_usage: z.boolean().optional() }).nullable().optional(),
@@ -103,6 +105,12 @@ export const completionRequestSchema = z
     images: z.array(z.string()).optional(),
     files: z.array(z.string()).optional(),
     custom_headers: customHeadersSchema.optional(),
+  })
+  .superRefine((request, ctx) => {
+    // Not a field of the schema, so it passes through to the upstream as sent; bounded like `logprobs` all the same.
+    if (request.top_logprobs !== undefined && !logprobsCount.safeParse(request.top_logprobs).success) {
+      ctx.addIssue({ code: 'custom', message: 'expected an integer from 0 to 20', path: ['top_logprobs'], input: request.top_logprobs });
+    }
   })
   .meta({ id: 'CompletionRequest' });
 export type CompletionRequest = z.infer<typeof completionRequestSchema>;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { dateTime, pageQuery, uuid } from './common';
+import { dateTime, pageQuery, storableDateTime, uuid } from './common';
 
 const settingsBody = z
   .strictObject({
@@ -15,8 +15,8 @@ export const createConversationBody = z
   .strictObject({
     name: z.string().max(200).default(''),
     settings: settingsBody.optional(),
-    added_on: dateTime.optional().describe('For importing conversations; defaults to now.'),
-    modified_on: dateTime
+    added_on: storableDateTime.optional().describe('For importing conversations; defaults to now.'),
+    modified_on: storableDateTime
       .optional()
       .describe('For importing conversations; defaults to now (or to `added_on` when that is later); must not be before `added_on`.'),
   })

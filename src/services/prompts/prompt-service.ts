@@ -55,7 +55,7 @@ export class PromptService {
 
   /** Changing what an organization's prompt says sends it back to draft: what was reviewed is no longer what is there. */
   async update(auth: AuthContext, input: PromptInput & { id: string }): Promise<PromptView> {
-    const current = await this.ownPrompt(auth, input.id);
+    const current = await this.ownPrompt(auth, { id: input.id, param: 'id' });
     if (current.is_public && !can(auth, 'prompts:create_public')) {
       throw new ApiError('permission_denied', 'Only a service owner may edit a public prompt.');
     }
@@ -88,13 +88,13 @@ export class PromptService {
   }
 
   async publish(auth: AuthContext, id: string): Promise<PromptView> {
-    const row = await this.move(await this.ownPrompt(auth, id), { action: 'publish' });
+    const row = await this.move(await this.ownPrompt(auth, { id, param: 'prompt_id' }), { action: 'publish' });
     await this.onSubmitted(row);
     return presentPrompt(row);
   }
 
   async withdraw(auth: AuthContext, id: string): Promise<PromptView> {
-    return presentPrompt(await this.move(await this.ownPrompt(auth, id), { action: 'withdraw' }));
+    return presentPrompt(await this.move(await this.ownPrompt(auth, { id, param: 'prompt_id' }), { action: 'withdraw' }));
   }
 
   async approve(id: string): Promise<PromptView> {
@@ -122,9 +122,10 @@ export class PromptService {
     return row.org_id === auth.orgId || promptStatus(row) === 'approved' || can(auth, 'prompts:review');
   }
 
-  private async ownPrompt(auth: AuthContext, id: string): Promise<PromptRow> {
-    const row = await this.prompts.findById(id);
-    if (!row || row.org_id !== auth.orgId) throw ApiError.notFound('Prompt', 'id');
+  /** `param` names where the id came from (the body's `id`, the path's `prompt_id`), for the 404. */
+  private async ownPrompt(auth: AuthContext, ref: { id: string; param: 'id' | 'prompt_id' }): Promise<PromptRow> {
+    const row = await this.prompts.findById(ref.id);
+    if (!row || row.org_id !== auth.orgId) throw ApiError.notFound('Prompt', ref.param);
     return row;
   }
 
