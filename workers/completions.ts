@@ -12,6 +12,7 @@ import { LatencyTracker } from '../src/routing/latency-tracker';
 import { SpaceFeedbackLoader } from '../src/routing/online/space-feedback-loader';
 import { learnedQuality } from '../src/routing/scorer';
 import type { Services } from '../src/services/container';
+import { workerResilience } from '../src/resilience/worker-resilience';
 import { CompletionSources } from '../src/store/completion-sources';
 
 /** How long a worker reuses a Space's configuration and models, in ms. */
@@ -28,6 +29,7 @@ export function completionProcessing(services: Services): CompletionProcessing {
   const cancellations = new Cancellations(services.dedicatedRedis(), config.redisPrefix);
   const logs = new LogBatcher(db, logger);
   const router = loadWeightsFile(config.routerWeightsFile);
+  const resilience = workerResilience(services);
   const runner = new CompletionRunner({
     spaces: new SpaceContextLoader(db, SPACE_CONTEXT_MS),
     sources: new CompletionSources(db),
@@ -39,7 +41,7 @@ export function completionProcessing(services: Services): CompletionProcessing {
     logs,
     logger,
     autoModelName: config.autoModelName,
-    upstreamTimeoutMs: config.upstreamTimeoutMs,
+    resilience: resilience.resilience,
     publish: async (channel, reply) => {
       await redis.publish(channel, JSON.stringify(reply));
     },
@@ -48,7 +50,7 @@ export function completionProcessing(services: Services): CompletionProcessing {
   });
   return {
     async process(job) {
-      await cancellations.start();
+      await Promise.all([cancellations.start(), resilience.start()]);
       const { signal, release } = cancellations.track(job.data.requestId);
       try {
         if (Date.now() > job.data.deadline) {
@@ -61,6 +63,9 @@ export function completionProcessing(services: Services): CompletionProcessing {
         release();
       }
     },
-    close: () => logs.close(),
+    close: async () => {
+      resilience.stop();
+      await logs.close();
+    },
   };
 }

@@ -17,7 +17,7 @@ import type { LogBatcher } from './log-batcher';
 import { logRowsFor, type RequestOutcome } from './log-rows';
 import { planModels } from './model-plan';
 import { prepareCompletion } from './prepare-request';
-import type { RunContext } from './run-context';
+import type { Resilience, RunContext } from './run-context';
 import type { SpaceContext, SpaceContextLoader } from './space-context';
 import { streamCompletion } from './stream-completion';
 import { failureToApiError } from './upstream-failure';
@@ -36,7 +36,7 @@ export interface RunnerDeps {
   logs: LogBatcher;
   logger: Logger;
   autoModelName: string;
-  upstreamTimeoutMs: number;
+  resilience: Resilience;
   publish(channel: string, reply: Reply): Promise<void>;
   /** Whether the organization can see a model of that name at all (for a precise error). */
   modelExists(orgId: string, name: string): Promise<boolean>;
@@ -110,8 +110,8 @@ export class CompletionRunner {
       modelExists: (name) => this.deps.modelExists(job.orgId, name),
     });
     const warnings = prepared.plugins.length > 0 ? [`Plugins are not available in this version and were not run: ${prepared.plugins.join(', ')}.`] : [];
-    const ctx: RunContext = { ...inputs, job, prepared, plan, registry: this.deps.registry, latency: this.deps.latency, upstreamTimeoutMs: this.deps.upstreamTimeoutMs, warnings };
-    return prepared.stream ? streamCompletion(ctx, profile.promptTokens) : wholeCompletion(ctx);
+    const ctx: RunContext = { ...inputs, job, prepared, plan, registry: this.deps.registry, latency: this.deps.latency, resilience: this.deps.resilience, warnings };
+    return prepared.stream ? streamCompletion(ctx, profile.promptTokens) : wholeCompletion(ctx, profile.promptTokens);
   }
 
   private failureOutcome(job: CompletionJob, space: SpaceContext | null, { error, records }: { error: ApiError; records: AttemptRecord[] }): RequestOutcome {

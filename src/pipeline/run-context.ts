@@ -5,15 +5,25 @@ import type { ChatChoice, Usage } from '../domain/chat';
 import type { RoutableModel } from '../domain/routable-model';
 import type { CompletionJob } from '../queue/payloads';
 import type { ProviderRegistry } from '../providers/registry';
+import type { ModelBreakers } from '../resilience/circuit-breakers';
+import type { RetryBudget } from '../resilience/retry-budget';
 import type { LatencyTracker } from '../routing/latency-tracker';
 import type { AttemptRecord } from './attempt-record';
-import type { AttemptOptions } from './attempt-runner';
+import type { AttemptOptions, UpstreamTimeouts } from './attempt-runner';
 import type { RequestOutcome } from './log-rows';
 import type { ModelPlan } from './model-plan';
 import type { PreparedCompletion } from './prepare-request';
 import type { CompletionFacts } from './response-builder';
 import type { SpaceContext } from './space-context';
 import { responseTextOf } from './stream-assembler';
+
+/** What keeps failing upstreams cheap, shared by a worker's requests. */
+export interface Resilience {
+  breakers: ModelBreakers;
+  budget: RetryBudget;
+  /** The service's timeouts; a Space's policies override each. */
+  timeouts: UpstreamTimeouts;
+}
 
 /** One run of one completion job, after its Space, request and model plan are known. */
 export interface RunContext {
@@ -25,7 +35,7 @@ export interface RunContext {
   signal: AbortSignal;
   registry: ProviderRegistry;
   latency: LatencyTracker;
-  upstreamTimeoutMs: number;
+  resilience: Resilience;
   logger: Logger;
   /** Extra warnings for metadata.warning (e.g. ignored plugins). */
   warnings: string[];
@@ -39,10 +49,20 @@ export function attemptOptions(ctx: RunContext): AttemptOptions {
     maxSameModelRetries: ctx.prepared.policies.max_same_model_retries,
     registry: ctx.registry,
     signal: ctx.signal,
-    upstreamTimeoutMs: ctx.upstreamTimeoutMs,
+    timeouts: timeoutsOf(ctx),
     deadline: ctx.job.deadline,
     logger: ctx.logger,
+    breakers: ctx.resilience.breakers,
+    budget: ctx.resilience.budget,
   };
+}
+
+/** The Space's timeouts (or the request's, through `custom_headers.policies`), else the service's. */
+export function timeoutsOf(ctx: RunContext): UpstreamTimeouts {
+  const { policies } = ctx.prepared;
+  const defaults = ctx.resilience.timeouts;
+  const callMs = policies.upstream_timeout_ms ?? defaults.callMs;
+  return { firstByteMs: Math.min(policies.first_byte_timeout_ms ?? defaults.firstByteMs, callMs), callMs };
 }
 
 export interface Answer {
