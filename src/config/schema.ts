@@ -82,9 +82,12 @@ export const configSchema = z.object({
   retryBudgetRatio: z.coerce.number().min(0).max(10).default(0.2),
   /** Retries a worker process may always make within 10 s, however few the requests. */
   retryBudgetMinRetries: z.coerce.number().int().min(0).default(10),
-  /** How long a worker's lock on a queue job lasts without renewal, in ms (renewed at half that); a killed worker's jobs restart after about this. */
-  jobLockMs: z.coerce.number().int().min(1000).default(3_000),
-  /** How often workers look for jobs whose lock expired (their worker died), in ms. */
+  /**
+   * How long a worker's lock on a queue job lasts without renewal, in ms (renewed at half that). A
+   * worker that died is noticed sooner by its Redis connection; this covers one that Redis cannot see die.
+   */
+  jobLockMs: z.coerce.number().int().min(1000).default(30_000),
+  /** How often workers look for jobs whose worker died, in ms. */
   jobStalledCheckMs: z.coerce.number().int().min(100).default(1_000),
   /** Completion jobs one worker process runs at once (they wait on the network, not the CPU). */
   completionConcurrency: positiveInt(256),
