@@ -12,8 +12,8 @@ import { LatencyTracker } from '../src/routing/latency-tracker';
 import { SpaceFeedbackLoader } from '../src/routing/online/space-feedback-loader';
 import { learnedQuality } from '../src/routing/scorer';
 import type { Services } from '../src/services/container';
-import { workerResilience } from '../src/resilience/worker-resilience';
 import { CompletionSources } from '../src/store/completion-sources';
+import { workerResilience } from './resilience';
 
 /** How long a worker reuses a Space's configuration and models, in ms. */
 const SPACE_CONTEXT_MS = 2000;

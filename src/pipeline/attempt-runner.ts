@@ -5,6 +5,7 @@ import { ProviderError } from '../providers/provider-error';
 import type { ProviderBinding, ProviderRegistry } from '../providers/registry';
 import type { Provider, ProviderContext } from '../providers/types';
 import { outcomeOf, type Admission, type ModelBreakers } from '../resilience/circuit-breakers';
+import type { UpstreamTimeouts } from '../resilience/resilience';
 import type { RetryBudget } from '../resilience/retry-budget';
 import { NO_USAGE, statusOfError, type AttemptRecord } from './attempt-record';
 import { fitRequest } from './fit-request';
@@ -14,14 +15,6 @@ import type { PreparedCompletion } from './prepare-request';
 export const BACKOFF_BASE_MS = 250;
 /** A `Retry-After` longer than this switches to the next model instead of waiting, in ms. */
 export const MAX_RETRY_WAIT_MS = 10_000;
-
-/** The two limits of one upstream call, in ms. */
-export interface UpstreamTimeouts {
-  /** Until the first byte, and between two chunks of a stream. */
-  firstByteMs: number;
-  /** The whole call. */
-  callMs: number;
-}
 
 export interface AttemptOptions {
   prepared: PreparedCompletion;

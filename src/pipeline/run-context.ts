@@ -5,25 +5,16 @@ import type { ChatChoice, Usage } from '../domain/chat';
 import type { RoutableModel } from '../domain/routable-model';
 import type { CompletionJob } from '../queue/payloads';
 import type { ProviderRegistry } from '../providers/registry';
-import type { ModelBreakers } from '../resilience/circuit-breakers';
-import type { RetryBudget } from '../resilience/retry-budget';
+import type { Resilience, UpstreamTimeouts } from '../resilience/resilience';
 import type { LatencyTracker } from '../routing/latency-tracker';
 import type { AttemptRecord } from './attempt-record';
-import type { AttemptOptions, UpstreamTimeouts } from './attempt-runner';
+import type { AttemptOptions } from './attempt-runner';
 import type { RequestOutcome } from './log-rows';
 import type { ModelPlan } from './model-plan';
 import type { PreparedCompletion } from './prepare-request';
 import type { CompletionFacts } from './response-builder';
 import type { SpaceContext } from './space-context';
 import { responseTextOf } from './stream-assembler';
-
-/** What keeps failing upstreams cheap, shared by a worker's requests. */
-export interface Resilience {
-  breakers: ModelBreakers;
-  budget: RetryBudget;
-  /** The service's timeouts; a Space's policies override each. */
-  timeouts: UpstreamTimeouts;
-}
 
 /** One run of one completion job, after its Space, request and model plan are known. */
 export interface RunContext {

@@ -1,7 +1,7 @@
-import type { Resilience } from '../pipeline/run-context';
-import type { Services } from '../services/container';
-import { RedisCircuitBreakers } from './circuit-breakers';
-import { RetryBudget } from './retry-budget';
+import { RedisCircuitBreakers } from '../src/resilience/circuit-breakers';
+import type { Resilience } from '../src/resilience/resilience';
+import { RetryBudget } from '../src/resilience/retry-budget';
+import type { Services } from '../src/services/container';
 
 export interface WorkerResilience {
   resilience: Resilience;
