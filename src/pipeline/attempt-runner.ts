@@ -111,6 +111,8 @@ class AttemptRun<T> {
     for (let retry = 0; ; retry += 1) {
       if (this.records.length > 0 && !options.budget.tryRetry()) {
         options.logger.warn({ provider: model.provider, model: model.model }, 'retry budget spent: no further upstream call');
+        // A probe won but never made is given back, so another worker can probe the model.
+        options.breakers.record(model.id, 'neutral', admission);
         throw this.exhausted();
       }
       const startedAt = Date.now();

@@ -138,14 +138,21 @@ export class RedisCircuitBreakers implements ModelBreakers {
   }
 
   private async subscribe(): Promise<void> {
-    const { subscriber, redis } = this.connections;
+    const { subscriber } = this.connections;
     subscriber.on('message', (channel: string, message: string) => {
       if (channel !== this.channel()) return;
       const [modelId, until] = message.split(' ');
       if (modelId) this.applyChange(modelId, Number(until));
     });
     await subscriber.subscribe(this.channel());
-    const open = await redis.hgetall(this.openKey());
+    await this.loadOpen();
+    // Changes published while the subscription was down are lost: the open breakers are read again.
+    // (A breaker closed meanwhile stays in the view until its next probe, whose success closes it here.)
+    subscriber.on('ready', () => this.run(this.loadOpen(), 'open breakers not loaded'));
+  }
+
+  private async loadOpen(): Promise<void> {
+    const open = await this.connections.redis.hgetall(this.openKey());
     for (const [modelId, until] of Object.entries(open)) this.applyChange(modelId, Number(until));
   }
 
