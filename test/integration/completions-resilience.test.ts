@@ -129,6 +129,15 @@ describe('half-open probes', () => {
     expect(after.body.model).toBe('primary');
   });
 
+  it('never opens for requests the upstream refused (400), which are the client\'s own mistakes', async () => {
+    const { tenant, models } = await isolatedSpace(h, { models: [{ name: 'strict', quality: 0.9 }, { name: 'backup', quality: 0.5 }] });
+    script(sim, models.strict, times(6, { kind: 'status', status: 400 }));
+    for (let i = 0; i < 6; i += 1) await complete(h, tenant, ask).expect(400);
+    const res = await complete(h, tenant, ask).expect(200);
+    expect(res.body.model).toBe('strict');
+    expect(callsTo(sim, models.strict)).toHaveLength(7);
+  });
+
   it('reopens after a failed probe, with a doubled cooldown', async () => {
     const { tenant, models } = await openBreaker();
     await sleep(500);
