@@ -81,13 +81,17 @@ describe('a worker killed with kill -9', () => {
     const killedAt = Date.now();
     doomed.kill('SIGKILL');
 
+    // Each held job is called again by the new worker within 5 s of the kill (the upstream call was lost with the worker).
+    await until(() => callsTo(sim, slow).length === 8, 'the held jobs to start again');
+    const restartedAfter = callsTo(sim, slow)
+      .slice(4)
+      .map((call) => call.receivedAt - killedAt);
+    expect(Math.max(...restartedAfter)).toBeLessThan(5000);
     const answers = await Promise.all(held);
     expect(answers.map(({ res }) => res.status)).toEqual([200, 200, 200, 200]);
-    for (const { at } of answers) expect(at - killedAt).toBeLessThan(5000 + SLOW_MS);
-    // Each held job was called once by the doomed worker and once again by the new one; finished jobs never again.
-    const retried = callsTo(sim, slow).slice(4);
-    expect(retried).toHaveLength(4);
-    for (const call of retried) expect(call.receivedAt - killedAt).toBeLessThan(5000);
+    // Then each answers after its own upstream time, plus the pipeline's (slow on a loaded machine).
+    for (const { at } of answers) expect(at - killedAt).toBeLessThan(5000 + SLOW_MS + 5000);
+    // Finished jobs never run again.
     expect(callsTo(sim, models.quick)).toHaveLength(3);
   }, 150_000);
 
