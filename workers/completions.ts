@@ -13,6 +13,7 @@ import { SpaceFeedbackLoader } from '../src/routing/online/space-feedback-loader
 import { learnedQuality } from '../src/routing/scorer';
 import type { Services } from '../src/services/container';
 import { CompletionSources } from '../src/store/completion-sources';
+import { workerResilience } from './resilience';
 
 /** How long a worker reuses a Space's configuration and models, in ms. */
 const SPACE_CONTEXT_MS = 2000;
@@ -30,6 +31,7 @@ export function completionProcessing(services: Services): CompletionProcessing {
   cancellations.start().catch((err: unknown) => logger.warn({ err }, 'cancellations not subscribed'));
   const logs = new LogBatcher(db, logger);
   const router = loadWeightsFile(config.routerWeightsFile);
+  const resilience = workerResilience(services);
   const runner = new CompletionRunner({
     spaces: new SpaceContextLoader(db, SPACE_CONTEXT_MS),
     sources: new CompletionSources(db),
@@ -41,7 +43,7 @@ export function completionProcessing(services: Services): CompletionProcessing {
     logs,
     logger,
     autoModelName: config.autoModelName,
-    upstreamTimeoutMs: config.upstreamTimeoutMs,
+    resilience: resilience.resilience,
     publish: async (channel, reply) => {
       await redis.publish(channel, JSON.stringify(reply));
     },
@@ -50,7 +52,7 @@ export function completionProcessing(services: Services): CompletionProcessing {
   });
   return {
     async process(job) {
-      await cancellations.start();
+      await Promise.all([cancellations.start(), resilience.start()]);
       const { signal, release } = cancellations.track(job.data.requestId);
       try {
         const summary = await runner.run(job.data, signal, randomUUID());
@@ -61,6 +63,9 @@ export function completionProcessing(services: Services): CompletionProcessing {
         release();
       }
     },
-    close: () => logs.close(),
+    close: async () => {
+      resilience.stop();
+      await logs.close();
+    },
   };
 }

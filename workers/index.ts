@@ -1,7 +1,9 @@
-import { Worker, type Processor } from 'bullmq';
+import { Worker, type Job, type Processor, type WorkerOptions } from 'bullmq';
 import { QUEUE_NAMES, type QueueName } from '../src/queue/names';
 import type { Services } from '../src/services/container';
-import { completionProcessing } from './completions';
+import type { CompletionJob } from '../src/queue/payloads';
+import { JobOwners } from '../src/resilience/job-owners';
+import { completionProcessing, type CompletionProcessing } from './completions';
 import { promptReviewProcessor } from './prompt-review';
 import { sandboxSyncProcessor } from './sandbox-sync';
 
@@ -24,11 +26,45 @@ function workerSpecs(services: Services, completions: Processor): WorkerSpec[] {
   ];
 }
 
+/**
+ * BullMQ renews each running job's lock every `lockDuration / 2`; a job whose lock lapsed is put back
+ * in the queue by the next stalled-job check (every worker runs one, at most one per interval). The
+ * lock stays long (`JOB_LOCK_MS`, 30 s), so a live worker whose event loop stalls for seconds keeps
+ * its jobs; a dead one is noticed at once by `JobOwners` (its Redis connection is gone), which frees its
+ * locks. A job found stalled a second time fails, rather than crash worker after worker.
+ */
+function jobLockOptions(services: Services): Pick<WorkerOptions, 'lockDuration' | 'stalledInterval' | 'maxStalledCount'> {
+  return { lockDuration: services.config.jobLockMs, stalledInterval: services.config.jobStalledCheckMs, maxStalledCount: 1 };
+}
+
+/** Runs completion jobs, each recorded under this process's connection so other workers notice if it dies. */
+function ownedCompletions(services: Services, completions: CompletionProcessing): { processor: Processor; owners: JobOwners } {
+  const owners = new JobOwners({
+    redis: services.redis,
+    prefix: services.config.redisPrefix,
+    queueName: QUEUE_NAMES.completions,
+    intervalMs: services.config.jobStalledCheckMs,
+    logger: services.logger,
+  });
+  const processor = async (job: Job<CompletionJob>) => {
+    const id = job.id ?? job.data.requestId;
+    owners.claim(id);
+    try {
+      return await completions.process(job);
+    } finally {
+      owners.release(id);
+    }
+  };
+  return { processor: processor as Processor, owners };
+}
+
 export function startWorkers(services: Services): RunningWorkers {
   const completions = completionProcessing(services);
-  const workers = workerSpecs(services, completions.process as Processor).map(
+  const { processor, owners } = ownedCompletions(services, completions);
+  owners.start();
+  const workers = workerSpecs(services, processor).map(
     ({ name, processor, concurrency }) =>
-      new Worker(name, processor, { connection: services.redis, prefix: services.config.redisPrefix, concurrency }),
+      new Worker(name, processor, { connection: services.redis, prefix: services.config.redisPrefix, concurrency, ...jobLockOptions(services) }),
   );
   for (const worker of workers) {
     worker.on('failed', (job, err) => services.logger.error({ queue: worker.name, job_id: job?.id, err }, 'job failed'));
@@ -36,6 +72,7 @@ export function startWorkers(services: Services): RunningWorkers {
   }
   return {
     close: async () => {
+      owners.stop();
       await Promise.all(workers.map((worker) => worker.close()));
       await completions.close();
     },

@@ -61,8 +61,34 @@ export const configSchema = z.object({
   authCacheTtlMs: z.coerce.number().int().min(0).default(5000),
   /** How long a completion request may take end to end before it answers 504, in ms. */
   completionTimeoutMs: positiveInt(600_000),
-  /** Upstream time to first byte, and longest silence inside a stream, in ms. */
-  upstreamTimeoutMs: positiveInt(60_000),
+  /** Default longest wait for an upstream's whole call, in ms (a Space's `policies.upstream_timeout_ms` overrides it). */
+  upstreamTimeoutMs: positiveInt(300_000),
+  /**
+   * Default longest wait for an upstream's first byte, and for its next byte inside a stream, in ms
+   * (a Space's `policies.first_byte_timeout_ms` overrides it).
+   */
+  upstreamFirstByteTimeoutMs: positiveInt(15_000),
+  /** Failures of one model within a breaker window that may open its circuit breaker. */
+  breakerMinFailures: positiveInt(5),
+  /** Share of a window's calls to one model that must have failed to open its breaker (0 to 1). */
+  breakerFailureRatio: z.coerce.number().gt(0).max(1).default(0.5),
+  /** Length of a breaker's counting window, in ms. */
+  breakerWindowMs: positiveInt(10_000),
+  /** How long an opened breaker skips its model before one probe call, in ms; doubled after each failed probe. */
+  breakerCooldownMs: positiveInt(5_000),
+  /** Longest cooldown after repeated failed probes, in ms. */
+  breakerMaxCooldownMs: positiveInt(60_000),
+  /** Retries (same-model retries and switches) allowed as a share of requests over the last 10 s, per worker process. */
+  retryBudgetRatio: z.coerce.number().min(0).max(10).default(0.2),
+  /** Retries a worker process may always make within 10 s, however few the requests. */
+  retryBudgetMinRetries: z.coerce.number().int().min(0).default(10),
+  /**
+   * How long a worker's lock on a queue job lasts without renewal, in ms (renewed at half that). A
+   * worker that died is noticed sooner by its Redis connection; this covers one that Redis cannot see die.
+   */
+  jobLockMs: z.coerce.number().int().min(1000).default(30_000),
+  /** How often workers look for jobs whose worker died, in ms. */
+  jobStalledCheckMs: z.coerce.number().int().min(100).default(1_000),
   /** Completion jobs one worker process runs at once (they wait on the network, not the CPU). */
   completionConcurrency: positiveInt(256),
   /** Name clients send as `model` to ask for automatic selection. */

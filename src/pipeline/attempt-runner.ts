@@ -2,8 +2,11 @@ import type { Logger } from 'pino';
 import type { ChatChunk, ChatRequest, Usage } from '../domain/chat';
 import type { RoutableModel } from '../domain/routable-model';
 import { ProviderError } from '../providers/provider-error';
-import type { ProviderRegistry } from '../providers/registry';
+import type { ProviderBinding, ProviderRegistry } from '../providers/registry';
 import type { Provider, ProviderContext } from '../providers/types';
+import { outcomeOf, type Admission, type ModelBreakers } from '../resilience/circuit-breakers';
+import type { UpstreamTimeouts } from '../resilience/resilience';
+import type { RetryBudget } from '../resilience/retry-budget';
 import { NO_USAGE, statusOfError, type AttemptRecord } from './attempt-record';
 import { fitRequest } from './fit-request';
 import type { PreparedCompletion } from './prepare-request';
@@ -19,10 +22,12 @@ export interface AttemptOptions {
   maxSameModelRetries: number;
   registry: ProviderRegistry;
   signal: AbortSignal;
-  upstreamTimeoutMs: number;
+  timeouts: UpstreamTimeouts;
   /** Epoch ms after which no new call starts. */
   deadline: number;
   logger: Logger;
+  breakers: ModelBreakers;
+  budget: RetryBudget;
   sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
 }
 
@@ -52,6 +57,8 @@ export class AttemptsExhausted extends Error {
   }
 }
 
+type Call<T> = (attempt: AttemptCall) => Promise<{ value: T; usage: Usage }>;
+
 export function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
     const timer = setTimeout(done, ms);
@@ -69,48 +76,105 @@ function asProviderError(err: unknown, provider: string): ProviderError {
   return new ProviderError({ kind: 'invalid_response', provider, message: err instanceof Error ? err.message : String(err) });
 }
 
-/** How long to wait before the next call to the same model; null means switch models instead. */
-function retryDelay(error: ProviderError, retry: number, options: AttemptOptions): number | null {
-  if (retry >= options.maxSameModelRetries) return null;
+/**
+ * How long to wait before the next call to the same model; null means switch models instead. A
+ * probe is a single call, and a model that timed out is left at once: a hung upstream rarely
+ * answers the next call sooner, and each wait costs the client a whole first-byte timeout.
+ */
+function retryDelay(error: ProviderError, retry: number, { options, admission }: { options: AttemptOptions; admission: Admission }): number | null {
+  if (retry >= options.maxSameModelRetries || admission !== 'closed' || error.kind === 'timeout') return null;
   const wait = Math.max(BACKOFF_BASE_MS * 2 ** retry, error.retryAfterMs ?? 0);
   if (wait > MAX_RETRY_WAIT_MS || Date.now() + wait >= options.deadline) return null;
   return wait;
 }
 
+/** The state of one request's attempts. */
+class AttemptRun<T> {
+  readonly records: AttemptRecord[] = [];
+  /** Models skipped because their breaker is open. */
+  readonly skipped: RoutableModel[] = [];
+  last: ProviderError | undefined;
+
+  constructor(
+    private readonly options: AttemptOptions,
+    private readonly call: Call<T>,
+  ) {}
+
+  exhausted(): AttemptsExhausted {
+    return new AttemptsExhausted(this.last ?? new ProviderError({ kind: 'server_error', provider: 'switchyard', message: 'No model could be called.' }), this.records);
+  }
+
+  /** Calls one model, retrying it with backoff; resolves with a success, or null to try the next model. */
+  async tryModel(model: RoutableModel, binding: ProviderBinding, admission: Admission): Promise<Success<T> | null> {
+    const { options } = this;
+    const { request, notes } = fitRequest(options.prepared, model, binding.provider);
+    for (let retry = 0; ; retry += 1) {
+      if (this.records.length > 0 && !options.budget.tryRetry()) {
+        options.logger.warn({ provider: model.provider, model: model.model }, 'retry budget spent: no further upstream call');
+        // A probe won but never made is given back, so another worker can probe the model.
+        options.breakers.record(model.id, 'neutral', admission);
+        throw this.exhausted();
+      }
+      const startedAt = Date.now();
+      const ctx: ProviderContext = { apiKey: binding.apiKey, baseUrl: binding.baseUrl, signal: options.signal, timeoutMs: options.timeouts.firstByteMs, callTimeoutMs: options.timeouts.callMs, logger: options.logger };
+      try {
+        const { value, usage } = await this.call({ model, provider: binding.provider, ctx, request });
+        this.records.push({ model, retry, startedAt, latencyMs: Date.now() - startedAt, statusCode: 200, usage });
+        options.breakers.record(model.id, 'success', admission);
+        return { model, value, records: this.records, notes: [...notes, ...this.skippedNote()] };
+      } catch (err) {
+        const error = asProviderError(err, model.provider);
+        this.last = error;
+        this.records.push({ model, retry, startedAt, latencyMs: Date.now() - startedAt, statusCode: statusOfError(error), usage: NO_USAGE, error });
+        options.breakers.record(model.id, options.signal.aborted ? 'neutral' : outcomeOf(error), admission);
+        options.logger.warn({ provider: model.provider, model: model.model, kind: error.kind, status: error.status, retry }, 'upstream call failed');
+        if (!error.retryable || options.signal.aborted) throw this.exhausted();
+        const wait = retryDelay(error, retry, { options, admission });
+        if (wait === null) return null;
+        await (options.sleep ?? abortableSleep)(wait, options.signal);
+        // Its breaker may have opened meanwhile (this failure, or another worker's): switch instead.
+        if (options.breakers.isOpen(model.id)) return null;
+      }
+    }
+  }
+
+  private skippedNote(): string[] {
+    if (this.skipped.length === 0) return [];
+    return [`Skipped while cooling down after repeated upstream failures: ${this.skipped.map((m) => m.model).join(', ')}.`];
+  }
+}
+
 /**
- * Calls the models in order: each retried on retryable failures (429, 5xx, timeouts, broken
- * connections) with backoff, then the next model. A non-retryable failure (400, 401, 403, 404)
- * ends the search at once. `call` performs one upstream call and resolves with its value and usage.
+ * Calls the models in order: each retried on retryable failures (429, 5xx, broken connections) with
+ * backoff, then the next model. A model whose circuit breaker is open is skipped; when every model
+ * is, the first is called anyway (a request is never refused without one try). Every call after the
+ * request's first must fit the retry budget. A non-retryable failure (400, 401, 403, 404) ends the
+ * search at once. `call` performs one upstream call and resolves with its value and usage.
  */
-export async function runAttempts<T>(options: AttemptOptions, call: (attempt: AttemptCall) => Promise<{ value: T; usage: Usage }>): Promise<Success<T>> {
-  const records: AttemptRecord[] = [];
-  const sleep = options.sleep ?? abortableSleep;
-  let last: ProviderError | undefined;
+export async function runAttempts<T>(options: AttemptOptions, call: Call<T>): Promise<Success<T>> {
+  const run = new AttemptRun(options, call);
+  options.budget.noteRequest();
   for (const model of options.attempts) {
     const binding = options.registry.resolve(model.provider);
     if (!binding) continue;
-    const { request, notes } = fitRequest(options.prepared, model, binding.provider);
-    for (let retry = 0; ; retry += 1) {
-      const startedAt = Date.now();
-      const ctx: ProviderContext = { apiKey: binding.apiKey, baseUrl: binding.baseUrl, signal: options.signal, timeoutMs: options.upstreamTimeoutMs, logger: options.logger };
-      try {
-        const { value, usage } = await call({ model, provider: binding.provider, ctx, request });
-        records.push({ model, retry, startedAt, latencyMs: Date.now() - startedAt, statusCode: 200, usage });
-        return { model, value, records, notes };
-      } catch (err) {
-        const error = asProviderError(err, model.provider);
-        last = error;
-        records.push({ model, retry, startedAt, latencyMs: Date.now() - startedAt, statusCode: statusOfError(error), usage: NO_USAGE, error });
-        options.logger.warn({ provider: model.provider, model: model.model, kind: error.kind, status: error.status, retry }, 'upstream call failed');
-        if (!error.retryable || options.signal.aborted) throw new AttemptsExhausted(error, records);
-        const wait = retryDelay(error, retry, options);
-        if (wait === null) break;
-        await sleep(wait, options.signal);
-      }
+    const admission = await options.breakers.admit(model.id);
+    if (admission === 'open') {
+      options.logger.info({ provider: model.provider, model: model.model }, 'model skipped: circuit breaker open');
+      run.skipped.push(model);
+      continue;
     }
+    const success = await run.tryModel(model, binding, admission);
+    if (success) return success;
     if (Date.now() >= options.deadline) break;
   }
-  throw new AttemptsExhausted(last ?? new ProviderError({ kind: 'server_error', provider: 'switchyard', message: 'No model could be called.' }), records);
+  const fallback = run.records.length === 0 ? run.skipped[0] : undefined;
+  const binding = fallback && options.registry.resolve(fallback.provider);
+  if (fallback && binding) {
+    run.skipped.shift();
+    const success = await run.tryModel(fallback, binding, 'open');
+    if (success) return success;
+  }
+  throw run.exhausted();
 }
 
 /** Whether a chunk carries something a client sees (so a failure after it can no longer fail over). */

@@ -5,6 +5,7 @@ import type { Reply } from '../completions/replies';
 import { ApiError } from '../errors/api-error';
 import type { CompletionJob } from '../queue/payloads';
 import type { ProviderRegistry } from '../providers/registry';
+import type { Resilience } from '../resilience/resilience';
 import type { LatencyTracker } from '../routing/latency-tracker';
 import { profileRequest } from '../routing/request-profile';
 import type { RouterModel } from '../routing/learned/router-model';
@@ -36,7 +37,7 @@ export interface RunnerDeps {
   logs: LogBatcher;
   logger: Logger;
   autoModelName: string;
-  upstreamTimeoutMs: number;
+  resilience: Resilience;
   publish(channel: string, reply: Reply): Promise<void>;
   /** Whether the organization can see a model of that name at all (for a precise error). */
   modelExists(orgId: string, name: string): Promise<boolean>;
@@ -133,8 +134,8 @@ export class CompletionRunner {
       modelExists: (name) => this.deps.modelExists(job.orgId, name),
     });
     const warnings = prepared.plugins.length > 0 ? [`Plugins are not available in this version and were not run: ${prepared.plugins.join(', ')}.`] : [];
-    const ctx: RunContext = { ...inputs, job, prepared, plan, registry: this.deps.registry, latency: this.deps.latency, upstreamTimeoutMs: this.deps.upstreamTimeoutMs, warnings };
-    return prepared.stream ? streamCompletion(ctx, profile.promptTokens) : wholeCompletion(ctx);
+    const ctx: RunContext = { ...inputs, job, prepared, plan, registry: this.deps.registry, latency: this.deps.latency, resilience: this.deps.resilience, warnings };
+    return prepared.stream ? streamCompletion(ctx, profile.promptTokens) : wholeCompletion(ctx, profile.promptTokens);
   }
 
   private failureOutcome(job: CompletionJob, space: SpaceContext | null, { error, records }: { error: ApiError; records: AttemptRecord[] }): RequestOutcome {

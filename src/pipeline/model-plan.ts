@@ -112,7 +112,11 @@ function eligible(inputs: PlanInputs, models: RoutableModel[]): { models: Routab
   return { models: ok, reasons };
 }
 
-/** Alternatives after the first model: the failover chain first (when switched on), then the ranking. */
+/**
+ * The first model, then its alternatives: the failover chain first (when switched on), then the
+ * ranking; `max_switch_model_retries` switches at most, so that many models after the first. The
+ * same for a named model and an automatic choice.
+ */
 function withAlternatives(first: RoutableModel, inputs: PlanInputs, ranked: RoutableModel[]): RoutableModel[] {
   const chain = inputs.space.hasFailoverChain ? eligible(inputs, inputs.space.failoverChain).models : [];
   const all = uniqueById([first, ...chain, ...ranked]);
@@ -131,8 +135,7 @@ async function planNamed(inputs: PlanInputs, name: string, scored: CandidateScor
   const reason = exclusionReason(model, inputs.profile, { ...limitsOf(inputs), maxCost: null });
   if (reason) throw new ApiError('model_not_available', `Model '${name}' cannot take this request: ${reason}.`, 'model');
   const warnings = isDeprecated(model, inputs.now) ? [`Model '${name}' is deprecated${model.until ? ` and will be retired on ${model.until.toISOString().slice(0, 10)}` : ''}.`] : [];
-  const chain = inputs.space.hasFailoverChain ? eligible(inputs, inputs.space.failoverChain).models : [];
-  const attempts = uniqueById([model, ...chain]).slice(0, inputs.prepared.policies.max_switch_model_retries + 1);
+  const attempts = withAlternatives(model, inputs, scored.map((c) => c.model));
   return { attempts, scores: scoresOf(inputs, scored, false), score: scored.find((c) => c.model.id === model.id)?.score ?? 0, warnings };
 }
 

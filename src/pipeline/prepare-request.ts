@@ -6,6 +6,7 @@ import type { CompletionJob } from '../queue/payloads';
 import type { Policies, Weights } from '../schemas/apps';
 import { assistantConfigSchema, type AssistantConfig } from '../schemas/assistants';
 import { completionRequestSchema, type CompletionRequest } from '../schemas/chat-completions';
+import { mergePolicies } from '../services/apps/space-config';
 import type { CompletionSources } from '../store/completion-sources';
 import { turnsToMessages } from './conversation-turns';
 import type { SpaceContext } from './space-context';
@@ -88,7 +89,7 @@ export async function prepareCompletion({ job, space, sources, autoModelName }: 
   const [assistantRead, historyRead] = await Promise.allSettled([assistantOf(job, space, sources), historyOf(job, space, sources)]);
   const [assistant, history] = [valueOf(assistantRead), valueOf(historyRead)];
   const overrides = request.custom_headers ?? {};
-  const policies: Policies = { ...space.policies, ...overrides.policies, privacy_level: effectivePrivacyLevel(space.policies.privacy_level, request) };
+  const policies: Policies = { ...mergePolicies(space.policies, overrides.policies), privacy_level: effectivePrivacyLevel(space.policies.privacy_level, request) };
   const named = request.model ?? assistant?.model ?? null;
   const messages = withHistory(withInstructions(request.messages as ChatMessage[], assistant?.instructions ?? space.settings.instructions), history);
   return {

@@ -5,6 +5,7 @@ import type { ChatChoice, Usage } from '../domain/chat';
 import type { RoutableModel } from '../domain/routable-model';
 import type { CompletionJob } from '../queue/payloads';
 import type { ProviderRegistry } from '../providers/registry';
+import type { Resilience, UpstreamTimeouts } from '../resilience/resilience';
 import type { LatencyTracker } from '../routing/latency-tracker';
 import type { AttemptRecord } from './attempt-record';
 import type { AttemptOptions } from './attempt-runner';
@@ -25,7 +26,7 @@ export interface RunContext {
   signal: AbortSignal;
   registry: ProviderRegistry;
   latency: LatencyTracker;
-  upstreamTimeoutMs: number;
+  resilience: Resilience;
   logger: Logger;
   /** Extra warnings for metadata.warning (e.g. ignored plugins). */
   warnings: string[];
@@ -39,10 +40,20 @@ export function attemptOptions(ctx: RunContext): AttemptOptions {
     maxSameModelRetries: ctx.prepared.policies.max_same_model_retries,
     registry: ctx.registry,
     signal: ctx.signal,
-    upstreamTimeoutMs: ctx.upstreamTimeoutMs,
+    timeouts: timeoutsOf(ctx),
     deadline: ctx.job.deadline,
     logger: ctx.logger,
+    breakers: ctx.resilience.breakers,
+    budget: ctx.resilience.budget,
   };
+}
+
+/** The Space's timeouts (or the request's, through `custom_headers.policies`), else the service's. */
+export function timeoutsOf(ctx: RunContext): UpstreamTimeouts {
+  const { policies } = ctx.prepared;
+  const defaults = ctx.resilience.timeouts;
+  const callMs = policies.upstream_timeout_ms ?? defaults.callMs;
+  return { firstByteMs: Math.min(policies.first_byte_timeout_ms ?? defaults.firstByteMs, callMs), callMs };
 }
 
 export interface Answer {

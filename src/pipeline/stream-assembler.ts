@@ -1,10 +1,13 @@
 import type { ChatChoice, ChatChunk, ToolCall, Usage } from '../domain/chat';
+import { countTokens } from '../text/token-count';
 
 interface ChoiceParts {
   content: string;
   toolCalls: ToolCall[];
   finish: ChatChoice['finish_reason'];
 }
+
+export const ESTIMATED_USAGE_WARNING = 'The provider reported no usage; token counts are estimated.';
 
 /** Rebuilds the whole answer from streamed deltas, for the log and the conversation history. */
 export class StreamAssembler {
@@ -38,6 +41,13 @@ export class StreamAssembler {
         },
         finish_reason: parts.finish,
       }));
+  }
+
+  /** The usage the upstream reported, or when it reported none, counted from the prompt's tokens and the answer. */
+  usageOrEstimate(promptTokens: number): { usage: Usage; estimated: boolean } {
+    if (this.usage && this.usage.total_tokens > 0) return { usage: this.usage, estimated: false };
+    const completion = countTokens(this.text());
+    return { usage: { prompt_tokens: promptTokens, completion_tokens: completion, total_tokens: promptTokens + completion }, estimated: true };
   }
 
   text(): string {

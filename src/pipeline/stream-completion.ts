@@ -1,13 +1,13 @@
-import type { ChatChunk, Usage } from '../domain/chat';
+import type { ChatChunk } from '../domain/chat';
 import { ApiError } from '../errors/api-error';
 import { ProviderError } from '../providers/provider-error';
-import { countTokens } from '../text/token-count';
+import { outcomeOf } from '../resilience/circuit-breakers';
 import { NO_USAGE, statusOfError } from './attempt-record';
 import { isSubstantive, runAttempts, type Success } from './attempt-runner';
 import type { RequestOutcome } from './log-rows';
 import { buildMetadata, buildResponse, chunkData, finalChunkData, type ChunkIdentity } from './response-builder';
 import { attemptOptions, factsOf, successOutcome, type RunContext } from './run-context';
-import { StreamAssembler } from './stream-assembler';
+import { ESTIMATED_USAGE_WARNING, StreamAssembler } from './stream-assembler';
 
 interface OpenedStream {
   /** Chunks read before (and including) the first one a client would see. */
@@ -35,13 +35,6 @@ async function* chunksOf(opened: OpenedStream): AsyncGenerator<ChatChunk> {
     if (next.done) return;
     yield next.value;
   }
-}
-
-/** Usage when the upstream reported none: counted from the prompt profile's text and the answer. */
-function usageOrEstimate(assembler: StreamAssembler, promptTokens: number): { usage: Usage; estimated: boolean } {
-  if (assembler.usage && assembler.usage.total_tokens > 0) return { usage: assembler.usage, estimated: false };
-  const completion = countTokens(assembler.text());
-  return { usage: { prompt_tokens: promptTokens, completion_tokens: completion, total_tokens: promptTokens + completion }, estimated: true };
 }
 
 /**
@@ -88,7 +81,7 @@ export async function streamCompletion(ctx: RunContext, promptTokens: number): P
   const broken = await relay(ctx, success, { identity, assembler });
   const answering = success.records.at(-1);
   const latencyMs = answering ? Date.now() - answering.startedAt : 0;
-  const { usage, estimated } = usageOrEstimate(assembler, promptTokens);
+  const { usage, estimated } = assembler.usageOrEstimate(promptTokens);
   if (answering) Object.assign(answering, { latencyMs, usage, ...(broken ? { statusCode: statusOfError(broken), error: broken } : {}) });
   const facts = factsOf(ctx, {
     model: success.model,
@@ -96,10 +89,12 @@ export async function streamCompletion(ctx: RunContext, promptTokens: number): P
     records: success.records,
     notes: success.notes,
     latencyMs,
-    extraWarnings: estimated ? ['The provider reported no usage; token counts are estimated.'] : [],
+    extraWarnings: estimated ? [ESTIMATED_USAGE_WARNING] : [],
   });
   const choices = assembler.choices();
   if (broken) {
+    // The stream opened (a success for the breaker) and then broke: that counts against the model too.
+    ctx.resilience.breakers.record(success.model.id, outcomeOf(broken), 'closed');
     const error = new ApiError('upstream_error', `The provider ${broken.provider} broke off the stream (${broken.kind}).`);
     await ctx.reply({ type: 'error', requestId: ctx.job.requestId, run: ctx.run, status: error.status, body: error.toBody() });
     const failed = { ...facts, statusCode: statusOfError(broken), error: broken.message };

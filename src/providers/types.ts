@@ -7,8 +7,13 @@ export interface ProviderContext {
   baseUrl: string;
   /** Aborts the upstream call (client gone, job cancelled, attempt timed out). */
   signal: AbortSignal;
-  /** Time allowed until the response headers (or first byte of a stream), in ms. */
+  /**
+   * Longest wait for the first byte, and for each next chunk of a stream, in ms. A whole (non-streamed)
+   * answer arrives in one piece, so for `chat` the pipeline sets it to the whole call's limit.
+   */
   timeoutMs: number;
+  /** Longest whole call, first byte to last, in ms; absent: only `timeoutMs` applies. */
+  callTimeoutMs?: number;
   logger: Logger;
 }
 

@@ -15,6 +15,13 @@ export const weightsSchema = z
   .meta({ id: 'Weights', description: 'How much the router values low cost, low latency and high quality, each 0 to 1.' });
 export type Weights = z.infer<typeof weightsSchema>;
 
+const FIRST_BYTE_TIMEOUT_DESCRIPTION =
+  "Extra field: longest wait in ms for an upstream's first byte, and for its next byte inside a stream; then the next model is tried. Absent: the service's `UPSTREAM_FIRST_BYTE_TIMEOUT_MS`.";
+const UPSTREAM_TIMEOUT_DESCRIPTION = "Extra field: longest upstream call in ms, first byte to last. Absent: the service's `UPSTREAM_TIMEOUT_MS`.";
+/** Bounds of the timeout policies, in ms: long enough to be reachable, short enough to end. */
+export const FIRST_BYTE_TIMEOUT_BOUNDS = { min: 100, max: 600_000 } as const;
+export const UPSTREAM_TIMEOUT_BOUNDS = { min: 1_000, max: 3_600_000 } as const;
+
 export const policiesSchema = z
   .object({
     privacy_level: z.number().int().describe('1 everything logged; 2 request and response masked; 3 nothing stored.'),
@@ -23,6 +30,8 @@ export const policiesSchema = z
     max_same_model_retries: z.number().int().describe('Retries on the same model after a failure.'),
     optimize_internal_requests: z.number().int(),
     prompt_id: uuid.nullable().describe('Prompt put in front of every request of the Space.'),
+    first_byte_timeout_ms: z.number().int().optional().describe(FIRST_BYTE_TIMEOUT_DESCRIPTION),
+    upstream_timeout_ms: z.number().int().optional().describe(UPSTREAM_TIMEOUT_DESCRIPTION),
   })
   .meta({ id: 'Policies' });
 export type Policies = z.infer<typeof policiesSchema>;
@@ -56,6 +65,22 @@ export const policiesPatch = z
     max_same_model_retries: retries.optional(),
     optimize_internal_requests: int4.min(0).optional(),
     prompt_id: uuid.nullable().optional(),
+    first_byte_timeout_ms: z
+      .number()
+      .int()
+      .min(FIRST_BYTE_TIMEOUT_BOUNDS.min)
+      .max(FIRST_BYTE_TIMEOUT_BOUNDS.max)
+      .nullable()
+      .optional()
+      .describe(`${FIRST_BYTE_TIMEOUT_DESCRIPTION} null removes the Space's own value.`),
+    upstream_timeout_ms: z
+      .number()
+      .int()
+      .min(UPSTREAM_TIMEOUT_BOUNDS.min)
+      .max(UPSTREAM_TIMEOUT_BOUNDS.max)
+      .nullable()
+      .optional()
+      .describe(`${UPSTREAM_TIMEOUT_DESCRIPTION} null removes the Space's own value.`),
   })
   .meta({ id: 'PoliciesPatch' });
 export type PoliciesPatch = z.infer<typeof policiesPatch>;

@@ -30,6 +30,13 @@ export function simulatedProviders(sim: Simulator): Config['providers'] {
 }
 
 /**
+ * Circuit breakers that never open and a retry budget never spent, so a test file's sequence of
+ * scripted failures stays independent of the tests before it; the tests of those two features set
+ * their own values.
+ */
+export const UNBOUNDED_RESILIENCE: Partial<Config> = { breakerMinFailures: 1_000_000, retryBudgetMinRetries: 1_000_000 };
+
+/**
  * The app and the workers in this process, as `SWITCHYARD_ROLE=all` runs them. Each harness gets its
  * own Redis prefix under the run's (so global teardown still removes it): test files run in parallel,
  * and a shared completions queue would let one file's workers take another's jobs, calling the other
@@ -37,7 +44,7 @@ export function simulatedProviders(sim: Simulator): Config['providers'] {
  */
 export function startCompletionsHarness(overrides: Partial<Config> = {}, options: TestContextOptions = {}): CompletionsHarness {
   const redisPrefix = `${process.env.REDIS_PREFIX ?? 'sytest'}_${uniqueSuffix()}`;
-  const ctx = createTestContext({ upstreamTimeoutMs: 2000, redisPrefix, ...overrides }, options);
+  const ctx = createTestContext({ upstreamTimeoutMs: 2000, redisPrefix, ...UNBOUNDED_RESILIENCE, ...overrides }, options);
   const workers = startWorkers(ctx.services);
   return {
     ...ctx,

@@ -3,7 +3,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import { answerFor, usageFor } from './answer';
 import { anthropicDialect } from './anthropic';
 import { BehaviourScript, type Behaviour } from './behaviour';
-import { SimBadRequest, type Dialect } from './dialect';
+import { SimBadRequest, type AnswerOptions, type Dialect } from './dialect';
 import { readJsonBody, sleep } from './http';
 import { geminiDialect } from './gemini';
 import { openAiDialect } from './openai';
@@ -52,7 +52,7 @@ function statusMessage(status: number): string {
   return messages[status] ?? `Simulated HTTP ${status}.`;
 }
 
-async function perform(behaviour: Behaviour, { res, send, dialect }: { res: ServerResponse; send: (cutAfter?: number) => Promise<void>; dialect: Dialect }): Promise<void> {
+async function perform(behaviour: Behaviour, { res, send, dialect }: { res: ServerResponse; send: (options?: AnswerOptions) => Promise<void>; dialect: Dialect }): Promise<void> {
   switch (behaviour.kind) {
     case 'hang':
       await new Promise<void>((resolve) => res.on('close', () => resolve()));
@@ -64,7 +64,10 @@ async function perform(behaviour: Behaviour, { res, send, dialect }: { res: Serv
       dialect.sendError(res, { status: behaviour.status, message: statusMessage(behaviour.status), retryAfterSeconds: behaviour.retryAfterSeconds });
       return;
     case 'cut':
-      await send(behaviour.afterChunks);
+      await send({ cutAfter: behaviour.afterChunks });
+      return;
+    case 'drip':
+      await send({ eventDelayMs: behaviour.everyMs });
       return;
     case 'ok':
       if (behaviour.delayMs) await sleep(behaviour.delayMs);
@@ -99,7 +102,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
       const conversation = dialect.parse(body, route);
       const answer = answerFor(conversation);
       const usage = usageFor(conversation, answer);
-      const send = (cutAfter?: number) => dialect.sendAnswer(res, { conversation, answer, usage }, { cutAfter });
+      const send = (answerOptions: AnswerOptions = {}) => dialect.sendAnswer(res, { conversation, answer, usage }, answerOptions);
       await perform(script.next(conversation.model), { res, send, dialect });
     } catch (err) {
       if (!(err instanceof SimBadRequest)) throw err;

@@ -3,6 +3,8 @@ import type { ChatResult } from '../../src/domain/chat';
 import { AttemptsExhausted, runAttempts, type AttemptOptions } from '../../src/pipeline/attempt-runner';
 import { ProviderError, type ProviderErrorKind } from '../../src/providers/provider-error';
 import type { Provider } from '../../src/providers/types';
+import { NO_BREAKERS } from '../../src/resilience/circuit-breakers';
+import { RetryBudget } from '../../src/resilience/retry-budget';
 import { preparedCompletion } from '../helpers/prepared-completion';
 import { routable } from '../helpers/routable-model';
 
@@ -37,7 +39,9 @@ function options(provider: Provider, overrides: Partial<AttemptOptions> = {}) {
     maxSameModelRetries: 2,
     registry: { resolve: () => ({ provider, apiKey: 'k', baseUrl: 'http://x' }) },
     signal: new AbortController().signal,
-    upstreamTimeoutMs: 1000,
+    timeouts: { firstByteMs: 1000, callMs: 5000 },
+    breakers: NO_BREAKERS,
+    budget: new RetryBudget({ ratio: 0, minRetries: 1000 }),
     deadline: Date.now() + 60_000,
     logger: pino({ level: 'silent' }),
     sleep: async (ms) => {
@@ -55,13 +59,30 @@ const call = async ({ provider, ctx, request }: Parameters<Parameters<typeof run
 
 describe('runAttempts', () => {
   it('retries the same model with growing backoff, then succeeds', async () => {
-    const { provider, calls } = scripted({ a: [fail('server_error'), fail('timeout')] });
+    const { provider, calls } = scripted({ a: [fail('server_error'), fail('connection')] });
     const { opts, waits } = options(provider);
     const success = await runAttempts(opts, call);
     expect(calls).toEqual(['a', 'a', 'a']);
     expect(waits).toEqual([250, 500]);
     expect(success.model.model).toBe('a');
+    expect(success.records.map((r) => r.statusCode)).toEqual([500, 502, 200]);
+  });
+
+  it('switches model at once after a timeout, without waiting on the hung one again', async () => {
+    const { provider, calls } = scripted({ a: [fail('server_error'), fail('timeout')] });
+    const { opts, waits } = options(provider);
+    const success = await runAttempts(opts, call);
+    expect(calls).toEqual(['a', 'a', 'b']);
+    expect(waits).toEqual([250]);
     expect(success.records.map((r) => r.statusCode)).toEqual([500, 504, 200]);
+  });
+
+  it('stops with the last error when the retry budget is spent', async () => {
+    const { provider, calls } = scripted({ a: [fail('server_error'), fail('server_error')] });
+    const { opts } = options(provider, { budget: new RetryBudget({ ratio: 0, minRetries: 1 }) });
+    const err = await runAttempts(opts, call).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(AttemptsExhausted);
+    expect(calls).toEqual(['a', 'a']);
   });
 
   it('honours a longer Retry-After, and switches model when it is too long', async () => {

@@ -1,30 +1,59 @@
+/** Which limit ended a call: the wait for the next byte, or the whole call's length. */
+export type DeadlineKind = 'idle' | 'call';
+
+export interface DeadlineLimits {
+  /** Longest wait for the next byte (the first one included), in ms; `extend()` restarts it. */
+  idleMs: number;
+  /** Longest whole call, in ms; never restarted. Absent: only the idle limit applies. */
+  callMs?: number;
+}
+
 /**
- * An AbortSignal that fires when the caller aborts or when `ms` pass without `extend()`.
- * Non-streaming calls use it as a total deadline; streams call `extend()` on every chunk, so it
- * becomes an idle timeout between chunks.
+ * An AbortSignal that fires when the caller aborts, when `idleMs` pass without `extend()`, or when
+ * `callMs` pass in all. Streams call `extend()` on every chunk, so a hung upstream costs `idleMs`
+ * while a slow but steady one runs until `callMs`.
  */
 export class Deadline {
   private readonly controller = new AbortController();
-  private timer: NodeJS.Timeout | undefined;
-  private expired = false;
+  private idleTimer: NodeJS.Timeout | undefined;
+  private readonly callTimer: NodeJS.Timeout | undefined;
+  private expiredBy: DeadlineKind | undefined;
   private readonly onParentAbort = () => this.controller.abort(this.parent.reason);
+  private readonly limits: DeadlineLimits;
 
   constructor(
     private readonly parent: AbortSignal,
-    private readonly ms: number,
+    limits: number | DeadlineLimits,
   ) {
+    this.limits = typeof limits === 'number' ? { idleMs: limits } : limits;
     if (parent.aborted) this.controller.abort(parent.reason);
     else parent.addEventListener('abort', this.onParentAbort, { once: true });
     this.arm();
+    const { callMs } = this.limits;
+    if (callMs !== undefined) {
+      this.callTimer = setTimeout(() => this.expire('call', callMs), callMs);
+      this.callTimer.unref();
+    }
   }
 
   get signal(): AbortSignal {
     return this.controller.signal;
   }
 
-  /** True when the deadline (not the caller) ended the call. */
+  /** True when a limit (not the caller) ended the call. */
   get timedOut(): boolean {
-    return this.expired;
+    return this.expiredBy !== undefined;
+  }
+
+  /** Which limit ended the call, if one did. */
+  get expired(): DeadlineKind | undefined {
+    return this.expiredBy;
+  }
+
+  /** What a timeout message says about the limit that ended the call. */
+  describe(): string {
+    if (this.expiredBy === 'call') return `did not finish within ${this.limits.callMs ?? this.limits.idleMs} ms`;
+    return `sent nothing for ${this.limits.idleMs} ms`;
   }
 
   extend(): void {
@@ -32,16 +61,21 @@ export class Deadline {
   }
 
   clear(): void {
-    clearTimeout(this.timer);
+    clearTimeout(this.idleTimer);
+    clearTimeout(this.callTimer);
     this.parent.removeEventListener('abort', this.onParentAbort);
   }
 
+  private expire(kind: DeadlineKind, ms: number): void {
+    if (this.controller.signal.aborted) return;
+    this.expiredBy = kind;
+    this.controller.abort(new Error(`no answer within ${ms} ms`));
+  }
+
   private arm(): void {
-    clearTimeout(this.timer);
-    this.timer = setTimeout(() => {
-      this.expired = true;
-      this.controller.abort(new Error(`no answer within ${this.ms} ms`));
-    }, this.ms);
-    this.timer.unref();
+    clearTimeout(this.idleTimer);
+    const { idleMs } = this.limits;
+    this.idleTimer = setTimeout(() => this.expire('idle', idleMs), idleMs);
+    this.idleTimer.unref();
   }
 }

@@ -35,7 +35,7 @@ function openAiStyleMessage(body: string): string | undefined {
 /** Turns a thrown request or body-read error into a ProviderError. */
 export function transportError(provider: string, err: unknown, { deadline, ctx }: { deadline: Deadline; ctx: ProviderContext }): ProviderError {
   if (err instanceof ProviderError) return err;
-  if (deadline.timedOut) return new ProviderError({ kind: 'timeout', provider, message: `${provider} did not answer within ${ctx.timeoutMs} ms` });
+  if (deadline.timedOut) return new ProviderError({ kind: 'timeout', provider, message: `${provider} ${deadline.describe()}` });
   if (ctx.signal.aborted) return new ProviderError({ kind: 'aborted', provider, message: 'The request was cancelled.' });
   const cause = err instanceof Error && err.cause instanceof Error ? err.cause : err;
   const detail = cause instanceof Error ? cause.message : String(cause);
@@ -47,7 +47,7 @@ export function transportError(provider: string, err: unknown, { deadline, ctx }
  * ProviderError whose kind comes from the status. The deadline is left running for the body.
  */
 export async function postUpstream(call: UpstreamPost): Promise<UpstreamResponse> {
-  const deadline = new Deadline(call.ctx.signal, call.ctx.timeoutMs);
+  const deadline = new Deadline(call.ctx.signal, { idleMs: call.ctx.timeoutMs, callMs: call.ctx.callTimeoutMs });
   let response: UpstreamHttpResponse;
   try {
     response = await httpPost({

@@ -23,6 +23,26 @@ const storedWeights = z
   .catch(W);
 
 const P = DEFAULT_POLICIES;
+/** A Space's own timeout (extension field): a positive whole number of ms, else absent (the service default applies). */
+const storedTimeout = z.number().int().positive().optional().catch(undefined);
+
+const TIMEOUT_POLICIES = ['first_byte_timeout_ms', 'upstream_timeout_ms'] as const;
+
+/** The timeout keys appear only when the Space set them, so a response has no `undefined` holes. */
+function withoutAbsentTimeouts(policies: Policies): Policies {
+  const result = { ...policies };
+  for (const key of TIMEOUT_POLICIES) if (result[key] === undefined) delete result[key];
+  return result;
+}
+
+/** Policies merge key by key; a timeout patched to null goes back to the service default. */
+export function mergePolicies(stored: Policies, patch: PoliciesPatch | undefined): Policies {
+  const { first_byte_timeout_ms: firstByte, upstream_timeout_ms: upstream, ...rest } = patch ?? {};
+  const merged: Policies = { ...stored, ...rest };
+  if (firstByte !== undefined) merged.first_byte_timeout_ms = firstByte ?? undefined;
+  if (upstream !== undefined) merged.upstream_timeout_ms = upstream ?? undefined;
+  return withoutAbsentTimeouts(merged);
+}
 const storedPolicies = z
   .object({
     privacy_level: z.number().int().catch(P.privacy_level),
@@ -31,7 +51,10 @@ const storedPolicies = z
     max_same_model_retries: z.number().int().catch(P.max_same_model_retries),
     optimize_internal_requests: z.number().int().catch(P.optimize_internal_requests),
     prompt_id: z.uuid().nullable().catch(P.prompt_id),
+    first_byte_timeout_ms: storedTimeout,
+    upstream_timeout_ms: storedTimeout,
   })
+  .transform(withoutAbsentTimeouts)
   .catch(P);
 
 /** Known flags stored as booleans; anything else reads as unset. `feature_flags` stays absent unless it was stored. */
@@ -81,7 +104,7 @@ function mergeSettings(stored: Settings, patch: SettingsPatch | undefined): Sett
 export function mergeConfig(stored: SpaceConfig, patch: SpaceConfigPatch): SpaceConfig {
   const merged: SpaceConfig = {
     weights: { ...stored.weights, ...patch.weights },
-    policies: { ...stored.policies, ...patch.policies },
+    policies: mergePolicies(stored.policies, patch.policies),
     settings: mergeSettings(stored.settings, patch.settings),
   };
   const { cost, latency, quality } = merged.weights;
