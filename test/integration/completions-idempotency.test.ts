@@ -22,9 +22,9 @@ function spaceAt(privacyLevel = 1): Promise<IsolatedSpace<'answering'>> {
   return isolatedSpace(h, { models: [{ name: 'answering', gdpr: true }], update: { policies: { privacy_level: privacyLevel } } });
 }
 
-/** A completion carrying an Idempotency-Key (and other headers, if given). */
-function idempotent(tenant: Tenant, key: string, body: object, headers: Record<string, string> = {}) {
-  return request(h.app).post('/v1/chat/completions').set(tenant.auth).set('Idempotency-Key', key).set(headers).send({ stream: false, ...body });
+/** A completion carrying an Idempotency-Key. */
+function idempotent(tenant: Tenant, key: string, body: object) {
+  return request(h.app).post('/v1/chat/completions').set(tenant.auth).set('Idempotency-Key', key).send({ stream: false, ...body });
 }
 
 /** The same, streamed, with the SSE body as raw text. */
@@ -106,7 +106,7 @@ describe('Idempotency-Key: replay', () => {
         param: 'Idempotency-Key',
       },
     });
-    const otherFlags = await idempotent(tenant, key, { messages: userMessage('First question') }, { 'Service-Feature-Flags': '{"smart_learn":"true"}' });
+    const otherFlags = await idempotent(tenant, key, { messages: userMessage('First question') }).set('Service-Feature-Flags', '{"smart_learn":"true"}');
     expect(otherFlags.status).toBe(422);
     expect(callsTo(sim, models.answering)).toHaveLength(1);
   });
