@@ -24,7 +24,8 @@ export function buildApp({ config, logger, services }: AppDeps): Express {
   app.disable('x-powered-by');
   // Every body is fresh (completions, logs); hashing each one for an ETag only costs CPU.
   app.set('etag', false);
-  app.set('trust proxy', true);
+  // Decides req.ip, which the failed-authentication throttle counts per address (see TRUST_PROXY).
+  app.set('trust proxy', config.trustProxy);
   app.use(requestLogger(logger));
   app.use(operationsRouter(services));
   // The API description is public: it names no organization, key or data.

@@ -4,6 +4,8 @@ const KEY_PREFIX = 'sy-';
 /** 32 random bytes: 256 bits, so a fast hash is enough to store it (no dictionary to attack). */
 const KEY_BYTES = 32;
 const KEY_END_LENGTH = 4;
+/** Characters after `sy-` that the failed-authentication throttle counts by: 48 bits, so no two real keys share one by chance. */
+const THROTTLE_PREFIX_LENGTH = 8;
 
 export interface GeneratedKey {
   /** Shown to the caller once and never stored. */
@@ -19,6 +21,15 @@ export function hashApiKey(secret: string): string {
 export function generateApiKey(): GeneratedKey {
   const secret = `${KEY_PREFIX}${randomBytes(KEY_BYTES).toString('base64url')}`;
   return { secret, hashedKey: hashApiKey(secret), keyEnd: secret.slice(-KEY_END_LENGTH) };
+}
+
+/**
+ * The part of a presented key that failed attempts are counted by: the 8 characters after `sy-` (the
+ * first 8 of anything else). Someone trying variations of a key they partly know stays on one prefix.
+ */
+export function throttlePrefixOf(secret: string): string {
+  const body = secret.startsWith(KEY_PREFIX) ? secret.slice(KEY_PREFIX.length) : secret;
+  return body.slice(0, THROTTLE_PREFIX_LENGTH);
 }
 
 /** Constant-time comparison of two hex digests. */

@@ -1,7 +1,8 @@
 import { ApiError } from '../errors/api-error';
 import type { ApiKeyRepository, KeyOwner } from '../store/api-keys';
-import { hashApiKey, sameHash } from './api-key';
+import { hashApiKey, sameHash, throttlePrefixOf } from './api-key';
 import type { AuthContext } from './auth-context';
+import type { AttemptOrigin, AuthThrottle } from './auth-throttle';
 import { permissionsFor } from './permissions';
 
 export interface AuthenticatorOptions {
@@ -9,6 +10,14 @@ export interface AuthenticatorOptions {
   cacheTtlMs: number;
   /** How often `last_used_on` is written for one key, at most, in ms. */
   touchIntervalMs?: number;
+  /** Counts failed attempts and refuses origins past their limit; without it nothing is throttled. */
+  throttle?: AuthThrottle;
+}
+
+/** What a request presents: its Authorization header, and the client address it came from. */
+export interface Credentials {
+  authorization: string | undefined;
+  clientAddress: string | undefined;
 }
 
 interface CacheEntry {
@@ -18,6 +27,11 @@ interface CacheEntry {
 
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
 const MAX_CACHE_ENTRIES = 10_000;
+/**
+ * How long a key that authenticated in this process may still be checked from a throttled origin, in
+ * ms. Only a caller holding a real key can tell this apart from a throttled refusal.
+ */
+const PROVEN_KEY_MS = 24 * 3600 * 1000;
 
 function toContext(key: KeyOwner): AuthContext {
   return {
@@ -32,32 +46,71 @@ function toContext(key: KeyOwner): AuthContext {
   };
 }
 
+function throttled(waitMs: number): ApiError {
+  const seconds = Math.max(1, Math.ceil(waitMs / 1000));
+  return new ApiError(
+    'too_many_failed_authentications',
+    `Too many failed authentication attempts; try again in ${seconds} s.`,
+    'Authorization',
+  ).withHeaders({ 'retry-after': String(seconds) });
+}
+
 /** Resolves `Authorization: Bearer <key>` to an AuthContext, or throws a 401. */
 export class Authenticator {
   private readonly cache = new Map<string, CacheEntry>();
   private readonly lastTouched = new Map<string, number>();
+  /** Hashes of keys that passed the database check, and when they last did (see PROVEN_KEY_MS). */
+  private readonly proven = new Map<string, number>();
 
   constructor(
     private readonly keys: ApiKeyRepository,
     private readonly options: AuthenticatorOptions,
   ) {}
 
-  async authenticate(header: string | undefined, now = Date.now()): Promise<AuthContext> {
-    if (!header) throw new ApiError('missing_api_key', 'Missing Authorization header: send "Authorization: Bearer <key>".', 'Authorization');
-    const match = BEARER.exec(header);
-    if (!match?.[1]) throw new ApiError('invalid_api_key', 'The Authorization header must be "Bearer <key>".', 'Authorization');
-    const hashed = hashApiKey(match[1]);
+  async authenticate({ authorization, clientAddress }: Credentials, now = Date.now()): Promise<AuthContext> {
+    if (!authorization) throw new ApiError('missing_api_key', 'Missing Authorization header: send "Authorization: Bearer <key>".', 'Authorization');
+    const secret = BEARER.exec(authorization)?.[1];
+    if (!secret) {
+      const malformed = new ApiError('invalid_api_key', 'The Authorization header must be "Bearer <key>".', 'Authorization');
+      throw await this.refusal({ address: clientAddress, keyPrefix: undefined }, malformed, now);
+    }
+    const hashed = hashApiKey(secret);
     const cached = this.cache.get(hashed);
     if (cached && cached.expiresAt > now) return cached.context;
+    const origin: AttemptOrigin = { address: clientAddress, keyPrefix: throttlePrefixOf(secret) };
+    // A throttled origin gets 429 without its key being looked up, unless that key proved valid here lately.
+    const waitMs = this.options.throttle?.blockedFor(origin, now) ?? 0;
+    if (waitMs > 0 && !this.provenRecently(hashed, now)) throw throttled(waitMs);
     const key = await this.keys.findActiveByHash(hashed);
     if (!key || !sameHash(key.hashed_key, hashed)) {
       this.cache.delete(hashed);
-      throw new ApiError('invalid_api_key', 'Invalid API key.', 'Authorization');
+      this.proven.delete(hashed);
+      throw await this.refusal(origin, new ApiError('invalid_api_key', 'Invalid API key.', 'Authorization'), now);
     }
     const context = toContext(key);
     this.remember(hashed, context, now);
+    this.prove(hashed, now);
     this.touch(key.id, now);
     return context;
+  }
+
+  /** Counts the failure; past a limit the answer is 429 instead of `error`. */
+  private async refusal(origin: AttemptOrigin, error: ApiError, now: number): Promise<ApiError> {
+    const waitMs = (await this.options.throttle?.recordFailure(origin, now)) ?? 0;
+    return waitMs > 0 ? throttled(waitMs) : error;
+  }
+
+  private provenRecently(hashed: string, now: number): boolean {
+    return (this.proven.get(hashed) ?? 0) + PROVEN_KEY_MS > now;
+  }
+
+  private prove(hashed: string, now: number): void {
+    this.proven.delete(hashed);
+    if (this.proven.size >= MAX_CACHE_ENTRIES) {
+      const oldest = this.proven.keys().next().value;
+      if (oldest !== undefined) this.proven.delete(oldest);
+    }
+    this.proven.set(hashed, now);
   }
 
   private remember(hashed: string, context: AuthContext, now: number): void {

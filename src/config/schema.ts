@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { DEFAULT_WEIGHTS_FILE } from '../routing/learned/weights-location';
+import { trustProxySchema } from './trust-proxy';
 
 /** Providers whose key and base URL come from `<PROVIDER>_API_KEY` / `<PROVIDER>_BASE_URL`. */
 export const PROVIDER_IDS = [
@@ -59,6 +60,14 @@ export const configSchema = z.object({
   shutdownGraceMs: positiveInt(30_000),
   /** How long a resolved API key is reused in one process, in ms (revocation takes at most this long). */
   authCacheTtlMs: z.coerce.number().int().min(0).default(5000),
+  /** Which proxies may name the client address (X-Forwarded-For), as Express's `trust proxy`. */
+  trustProxy: trustProxySchema,
+  /** Failed authentications one client address may make per window before it is answered 429; 0 = no limit. */
+  authThrottleAddressLimit: z.coerce.number().int().min(0).default(50),
+  /** Failed authentications with one key prefix (any address) per window before it is answered 429; 0 = no limit. */
+  authThrottlePrefixLimit: z.coerce.number().int().min(0).default(10),
+  /** The failed-authentication window, and how long a throttled address or prefix stays throttled, in seconds. */
+  authThrottleWindowSeconds: positiveInt(300),
   /** How long a completion request may take end to end before it answers 504, in ms. */
   completionTimeoutMs: positiveInt(600_000),
   /** Default longest wait for an upstream's whole call, in ms (a Space's `policies.upstream_timeout_ms` overrides it). */

@@ -1,9 +1,9 @@
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
-import { Authenticator } from '../auth/authenticator';
+import type { Authenticator } from '../auth/authenticator';
+import { buildAuthenticator } from '../auth/build-authenticator';
 import type { Config } from '../config/schema';
 import type { Queues } from '../queue/queues';
-import { ApiKeyRepository } from '../store/api-keys';
 import type { Db } from '../store/db';
 import { PromptRepository } from '../store/prompts';
 import { PromptService } from './prompts/prompt-service';
@@ -54,7 +54,7 @@ export function buildServices(infra: Infrastructure): Services {
   const spaceVersions = new SpaceVersions(redis, config.redisPrefix);
   return {
     ...infra,
-    authenticator: new Authenticator(new ApiKeyRepository(db), { cacheTtlMs: config.authCacheTtlMs }),
+    authenticator: buildAuthenticator(infra),
     prompts: new PromptService(new PromptRepository(db), async (prompt) => {
       await queues.promptReview.add('screen', { promptId: prompt.id, publishedOn: (prompt.published_on ?? new Date()).toISOString() });
     }),

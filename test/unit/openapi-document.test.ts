@@ -141,7 +141,7 @@ describe('buildOpenApiDocument', () => {
     const statuses = [...new Set(Object.values(ERROR_CODES).map((entry) => entry.status))];
     expect(Object.keys(document.components.responses)).toHaveLength(statuses.length);
     expect(document.components.responses.Conflict).toEqual({
-      description: 'Conflict. Codes: `conflict`, `invalid_state_transition`.',
+      description: 'Conflict. Codes: `conflict`, `invalid_state_transition`, `idempotency_request_in_progress`, `idempotency_answer_not_kept`.',
       content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
     });
   });

@@ -17,7 +17,7 @@ function bearerFrom(header: string | undefined): string | undefined {
 export function queueAdminGuard(authenticator: Authenticator): RequestHandler {
   return async (req, res, next) => {
     try {
-      const auth = await authenticator.authenticate(bearerFrom(req.headers.authorization));
+      const auth = await authenticator.authenticate({ authorization: bearerFrom(req.headers.authorization), clientAddress: req.ip });
       if (!can(auth, 'queues:admin')) throw new ApiError('permission_denied', 'The queue dashboard is for service owners.');
       next();
     } catch (err) {

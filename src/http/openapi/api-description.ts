@@ -68,6 +68,7 @@ const AUTHENTICATION = `## Authentication
 Send \`Authorization: Bearer <key>\` with every request. Keys are created by the operator with the command-line tool: \`npm run -s cli -- bootstrap\` creates an organization, its owner, a Space and a first key; \`npm run -s cli -- keys\` creates, lists and revokes keys. Only a hash of each key is stored. A key belongs to a user of one organization, carries that user's role, and may be limited to one Space.
 
 - No header: 401 \`missing_api_key\`. A malformed header, or an unknown or revoked key: 401 \`invalid_api_key\`.
+- Too many failed authentications from one client address, or with one key prefix: 429 \`too_many_failed_authentications\` with \`Retry-After\`, until the window ends.
 - A key whose role lacks the operation's permission: 403 \`permission_denied\`. Each operation names its permission in its description and in \`x-permission\`.
 - A key sees only its own organization: an id of another organization answers 404, exactly like an id that does not exist.`;
 

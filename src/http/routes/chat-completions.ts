@@ -1,8 +1,17 @@
 import type { Response } from 'express';
-import type { CompletionIntake } from '../../completions/completion-intake';
+import type { Submission } from '../../completions/completion-intake';
+import { IDEMPOTENCY_HEADER, IdempotentCompletions } from '../../completions/idempotency';
+import { IdempotencyStore } from '../../completions/idempotency-store';
+import { SpaceLookup } from '../../completions/space-lookup';
 import { completionRequestSchema, completionResponseSchema } from '../../schemas/chat-completions';
+import type { Services } from '../../services/container';
 import { jsonSink, sseSink } from '../completion-sink';
 import { defineRoute, RESPONDED, type Route } from '../route';
+
+/** How long the idempotency check reuses a Space's privacy level, in ms (its version stamp is read every time). */
+const SPACE_CACHE_MS = 2000;
+/** A running claim outlives the longest completion by this much, in ms, before a dead process's claim lapses. */
+const CLAIM_MARGIN_MS = 60_000;
 
 /** Aborts when the client goes away before the response is complete. */
 function clientGone(res: Response): AbortSignal {
@@ -13,7 +22,16 @@ function clientGone(res: Response): AbortSignal {
   return controller.signal;
 }
 
-export function chatCompletionRoutes({ completions }: { completions: CompletionIntake }): Route[] {
+type ChatDeps = Pick<Services, 'completions' | 'config' | 'db' | 'redis' | 'spaceVersions' | 'logger'>;
+
+export function chatCompletionRoutes({ completions, config, db, redis, spaceVersions, logger }: ChatDeps): Route[] {
+  const idempotent = new IdempotentCompletions({
+    intake: completions,
+    store: new IdempotencyStore(redis, config.redisPrefix),
+    spaces: new SpaceLookup(db, spaceVersions, SPACE_CACHE_MS),
+    runningTtlMs: config.completionTimeoutMs + CLAIM_MARGIN_MS,
+    logger,
+  });
   return [
     defineRoute({
       method: 'post',
@@ -26,22 +44,32 @@ export function chatCompletionRoutes({ completions }: { completions: CompletionI
         "`text/event-stream`: one `data: {chat.completion.chunk}` per delta, a last chunk carrying `usage` and `metadata`, then",
         '`data: [DONE]`. An error after streaming started ends the stream with one `data: {"error": ...}` event.',
         'Optional header `Service-Feature-Flags`: a JSON object of flag names (`auto_tools`, `citations`, `smart_learn`) to "true"/"false".',
+        '\n\nOptional header `Idempotency-Key` (1-255 printable ASCII characters, no spaces; else 400 naming it): within 24 h,',
+        'a repeat with the same key, the same body and the same `Service-Feature-Flags` in the same Space gets the first answer',
+        'again (same status and body, streamed again if it was streamed, same `x-switchyard-log-id`, plus `Idempotent-Replayed: true`)',
+        'without running again; with another body it answers 422 `idempotency_key_reused`; while the first still runs, 409',
+        '`idempotency_request_in_progress` with `Retry-After`. Only a successful answer is kept: a first request that fails (refused',
+        'before it ran, any 4xx or 5xx, a timeout) or whose client left frees the key for a retry. At privacy level 2 and 3 no answer',
+        'is kept: a repeat after completion answers 409 `idempotency_answer_not_kept` (as it does for an answer above 4 MiB).',
       ].join(' '),
       tags: ['Chat'],
       permission: 'completions:create',
       body: completionRequestSchema,
       response: completionResponseSchema,
       status: 200,
-      errors: [404, 429, 502, 503, 504],
+      errors: [404, 409, 422, 429, 502, 503, 504],
       handle: async ({ auth, body, req, res }) => {
-        await completions.submit({
+        const submission: Submission = {
           auth,
           request: body,
           featureFlagsHeader: req.header('service-feature-flags'),
           signal: clientGone(res),
           setHeaders: (headers) => res.set(headers),
           sink: body.stream ? sseSink(res) : jsonSink(res),
-        });
+        };
+        const key = req.header(IDEMPOTENCY_HEADER);
+        if (key === undefined) await completions.submit(submission);
+        else await idempotent.submit(submission, { key, body: req.body as unknown });
         return RESPONDED;
       },
     }),
