@@ -3,6 +3,7 @@ import path from 'node:path';
 import request from 'supertest';
 import { hashApiKey } from '../../src/auth/api-key';
 import { loadConfig } from '../../src/config/load';
+import { bootstrapTenant } from '../../src/services/tenancy/bootstrap';
 import { startCompletionsHarness, type CompletionsHarness } from '../helpers/completions';
 import type { Tenant } from '../helpers/test-context';
 import { uniqueSuffix } from '../helpers/test-database';
@@ -18,10 +19,17 @@ interface CliRun {
   stderr: string;
 }
 
+/**
+ * A CLI process compiles its sources with tsx as it starts: about a second alone, but far longer while the
+ * whole suite runs on a small machine, so a process is given a minute and a test (several processes) three.
+ */
+const CLI_TIMEOUT_MS = 60_000;
+jest.setTimeout(180_000);
+
 /** The real CLI as an operator runs it, against this test run's database (DATABASE_URL from global-setup). */
 function cli(args: string[], env: NodeJS.ProcessEnv = process.env): Promise<CliRun> {
   return new Promise((resolve, reject) => {
-    execFile(TSX, ['src/cli/main.ts', ...args], { cwd: ROOT, env, timeout: 20_000 }, (error, stdout, stderr) => {
+    execFile(TSX, ['src/cli/main.ts', ...args], { cwd: ROOT, env, timeout: CLI_TIMEOUT_MS }, (error, stdout, stderr) => {
       if (error && typeof error.code !== 'number') return reject(error);
       resolve({ code: error ? Number(error.code) : 0, stdout, stderr });
     });
@@ -34,9 +42,6 @@ function parseJsonLine(stdout: string): Record<string, unknown> {
   expect(stdout.trimEnd().split('\n')).toHaveLength(1);
   return JSON.parse(stdout) as Record<string, unknown>;
 }
-
-// Each test starts several CLI processes (about a second each, more on a busy machine).
-jest.setTimeout(60_000);
 
 const bearer = (key: string) => ({ Authorization: `Bearer ${key}` });
 const publicPrompt = { prompt: 'You answer tersely.', title: 'Terse', description: 'Short answers.' };
@@ -118,17 +123,13 @@ describe('cli bootstrap run again', () => {
 
   it('--activate test-echo lets a new Space answer the quick start requests with no provider key', async () => {
     const orgName = `cli-quickstart-${uniqueSuffix()}`;
-    const [plain, withEcho] = (
-      await Promise.all([
-        cli(['bootstrap', '--org', orgName, '--space', 'plain', '--json']),
-        cli(['bootstrap', '--org', orgName, '--space', 'main', '--activate', 'test-echo', '--json']),
-      ])
-    ).map((run) => parseJsonLine(run.stdout));
-    expect(await activeTestModels(String(plain.app_id))).toEqual([]);
+    const plain = await ctx.tenant({ org: orgName, space: 'plain' });
+    const withEcho = parseJsonLine((await cli(['bootstrap', '--org', orgName, '--space', 'main', '--activate', 'test-echo', '--json'])).stdout);
+    expect(await activeTestModels(plain.app_id)).toEqual([]);
     expect(await activeTestModels(String(withEcho.app_id))).toEqual(['test-echo']);
 
     // Without --activate, nothing in a new Space can answer without a provider key.
-    const refused = await complete(String(plain.api_key), {});
+    const refused = await complete(plain.api_key, {});
     expect(refused.status).toBe(400);
     expect(refused.body.error.code).toBe('model_not_available');
 
@@ -147,8 +148,7 @@ describe('cli bootstrap run again', () => {
 
   it('reuses the organization and the Space, applies the options, prints a new working key and says so', async () => {
     const orgName = `cli-again-${uniqueSuffix()}`;
-    const firstRun = await cli(['bootstrap', '--org', orgName, '--space', 'main', '--json']);
-    const first = parseJsonLine(firstRun.stdout);
+    const first = await ctx.tenant({ org: orgName, space: 'main' });
     expect(first.reused).toBe(false);
 
     const again = await cli(['bootstrap', '--org', orgName, '--space', 'main', '--activate', 'test-echo,test-fixed', '--rate-limit', '7', '--json']);
@@ -157,31 +157,30 @@ describe('cli bootstrap run again', () => {
     expect(second).toEqual({ org_id: first.org_id, app_id: first.app_id, api_key: expect.stringMatching(API_KEY), reused: true });
     expect(second.api_key).not.toBe(first.api_key);
     expect(again.stderr).toBe(
-      `Reused the existing Space ${String(first.app_id)} (main) of organization ${String(first.org_id)} (${orgName}): no second Space was created. ` +
+      `Reused the existing Space ${first.app_id} (main) of organization ${first.org_id} (${orgName}): no second Space was created. ` +
         'The key printed is a new one; earlier keys still work (see `keys list` and `keys revoke`).\n',
     );
-    expect(await spacesNamed(String(first.org_id), 'main')).toBe(1);
+    expect(await spacesNamed(first.org_id, 'main')).toBe(1);
     expect(await db().organization.count({ where: { name: orgName } })).toBe(1);
-    expect(await activeTestModels(String(first.app_id))).toEqual(['test-echo', 'test-fixed']);
-    expect(await db().app.findUniqueOrThrow({ where: { id: String(first.app_id) } })).toMatchObject({ rate_limit: 7 });
-    for (const key of [first.api_key, second.api_key]) {
-      expect((await request(ctx.app).get(`/v1/apps/${String(first.app_id)}`).set(bearer(String(key)))).status).toBe(200);
+    expect(await activeTestModels(first.app_id)).toEqual(['test-echo', 'test-fixed']);
+    expect(await db().app.findUniqueOrThrow({ where: { id: first.app_id } })).toMatchObject({ rate_limit: 7 });
+    for (const key of [first.api_key, String(second.api_key)]) {
+      expect((await request(ctx.app).get(`/v1/apps/${first.app_id}`).set(bearer(key))).status).toBe(200);
     }
 
     // In text mode the summary goes to stdout and the same sentence to stderr; a run without options changes nothing.
     const text = await cli(['bootstrap', '--org', orgName, '--space', 'main']);
     expect(text.code).toBe(0);
-    expect(text.stdout).toContain(`Space         ${String(first.app_id)} (main)`);
+    expect(text.stdout).toContain(`Space         ${first.app_id} (main)`);
     expect(text.stderr).toMatch(/^Reused the existing Space \S+ \(main\) of organization /);
-    expect(await activeTestModels(String(first.app_id))).toEqual(['test-echo', 'test-fixed']);
-    expect(await db().app.findUniqueOrThrow({ where: { id: String(first.app_id) } })).toMatchObject({ rate_limit: 7 });
-    expect(await db().apiKey.count({ where: { app_id: String(first.app_id), revoked_on: null } })).toBe(3);
+    expect(await activeTestModels(first.app_id)).toEqual(['test-echo', 'test-fixed']);
+    expect(await db().app.findUniqueOrThrow({ where: { id: first.app_id } })).toMatchObject({ rate_limit: 7 });
+    expect(await db().apiKey.count({ where: { app_id: first.app_id, revoked_on: null } })).toBe(3);
   });
 
   it('two runs at once make one organization and one Space, and exactly one of them says it reused it', async () => {
     const orgName = `cli-race-${uniqueSuffix()}`;
-    const runs = await Promise.all([1, 2].map(() => cli(['bootstrap', '--org', orgName, '--space', 'main', '--json'])));
-    const bodies = runs.map((run) => parseJsonLine(run.stdout));
+    const bodies = await Promise.all([1, 2].map(() => bootstrapTenant(db(), { org: orgName, space: 'main' })));
     expect(bodies.map((body) => body.reused).sort()).toEqual([false, true]);
     expect(new Set(bodies.map((body) => body.app_id)).size).toBe(1);
     const org = await db().organization.findFirstOrThrow({ where: { name: orgName } });
