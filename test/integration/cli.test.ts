@@ -4,6 +4,7 @@ import request from 'supertest';
 import { hashApiKey } from '../../src/auth/api-key';
 import { loadConfig } from '../../src/config/load';
 import { bootstrapTenant } from '../../src/services/tenancy/bootstrap';
+import { catalogModelIds } from '../../src/services/tenancy/space-setup';
 import { startCompletionsHarness, type CompletionsHarness } from '../helpers/completions';
 import type { Tenant } from '../helpers/test-context';
 import { uniqueSuffix } from '../helpers/test-database';
@@ -197,6 +198,25 @@ describe('cli bootstrap run again', () => {
       stderr: "error: Model 'no-such-model' is not in the model catalog: check the name, or load the catalog with `npm run db:seed`.\n",
     });
     expect(await db().organization.count({ where: { name: orgName } })).toBe(0);
+  });
+});
+
+describe('bootstrap --activate', () => {
+  it('refuses a catalog model that a service owner disabled, naming it', async () => {
+    // Inside a transaction that is rolled back, so no other test file ever sees the disabled public model.
+    const rollback = new Error('rollback');
+    const name = `cli-disabled-${uniqueSuffix()}`;
+    const outcome = ctx.services.db.$transaction(async (tx) => {
+      await tx.model.create({ data: { model: name, provider: 'test', namespace: name, is_public: true, globally_disabled: true } });
+      await expect(catalogModelIds(tx, ['test-echo', name])).rejects.toMatchObject({
+        status: 409,
+        param: 'activate',
+        message: `Model '${name}' is globally disabled by a service owner and cannot be activated.`,
+      });
+      throw rollback;
+    });
+    await expect(outcome).rejects.toBe(rollback);
+    expect(await ctx.services.db.model.count({ where: { model: name } })).toBe(0);
   });
 });
 

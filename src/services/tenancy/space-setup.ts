@@ -38,9 +38,9 @@ export interface SpaceOptions {
 export async function applySpaceOptions(tx: Tx, { app, idpId, rateLimit, modelIds }: SpaceOptions): Promise<void> {
   await appStore.lock(tx, app.id);
   const states = await modelStore.activeStates(tx, app.id);
-  const switchedOff = modelIds.filter((id) => states.get(id) !== true);
-  if (rateLimit === undefined && switchedOff.length === 0) return;
+  const notYetOn = modelIds.filter((id) => states.get(id) !== true);
+  if (rateLimit === undefined && notYetOn.length === 0) return;
   if (rateLimit !== undefined) await appStore.update(tx, app.id, { rate_limit: rateLimit, modified_by: idpId });
-  for (const modelId of switchedOff) await modelStore.setActive(tx, { app_id: app.id, model_id: modelId, active: true });
+  for (const modelId of notYetOn) await modelStore.setActive(tx, { app_id: app.id, model_id: modelId, active: true });
   await markSandboxOutdated(tx, app);
 }
