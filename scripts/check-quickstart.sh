@@ -15,7 +15,8 @@ set -euo pipefail
 REDIS_URL="${REDIS_URL:-redis://127.0.0.1:6379}"
 PORT="${PORT:-$(node -e 'const s = require("net").createServer().listen(0, "127.0.0.1", () => { console.log(s.address().port); s.close(); })')}"
 README=README.md
-# How long the build and start may take before /readyz must answer, in seconds (a loaded 2-core machine took 220 s for npm ci, build and start).
+# How long the build and start may take before /readyz must answer, in seconds (on a loaded 2-core machine,
+# npm ci, the build and the start took 220 s together).
 READY_TIMEOUT_S=600
 
 say() { printf 'quickstart: %s\n' "$*" >&2; }
