@@ -1,8 +1,11 @@
 import { loadConfig } from '../src/config/load';
 import { migrate } from '../src/store/migrations';
+import { createDatabaseIfMissing } from './create-database';
 
 async function main(): Promise<void> {
   const { databaseUrl } = loadConfig();
+  const created = await createDatabaseIfMissing(databaseUrl);
+  if (created) process.stdout.write(`Created database ${created}.\n`);
   const applied = await migrate(databaseUrl);
   process.stdout.write(applied.length ? `Applied ${applied.join(', ')}\n` : 'Database is up to date.\n');
 }

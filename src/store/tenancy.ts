@@ -21,6 +21,27 @@ export const tenancyStore = {
     return tx.organization.findFirst({ where: { name }, orderBy: { added_on: 'asc' } });
   },
 
+  /**
+   * Holds a lock on an organization name until the transaction ends, so two bootstraps of one name
+   * run one after the other and the second finds what the first made instead of making it twice.
+   */
+  async lockOrganizationName(tx: Tx, name: string): Promise<void> {
+    await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`bootstrap:${name}`}, 0))`;
+  },
+
+  /** The organization's oldest main Space (not a sandbox copy) of that name. */
+  findSpaceByName(tx: Tx, orgId: string, name: string) {
+    return tx.app.findFirst({ where: { org_id: orgId, name, sandbox_of: null }, orderBy: [{ added_on: 'asc' }, { id: 'asc' }] });
+  },
+
+  /** Public catalog models by their `model` name (what clients send). */
+  findCatalogModels(tx: Tx, names: readonly string[]) {
+    return tx.model.findMany({
+      where: { model: { in: [...names] }, is_public: true, app_id: null, org_id: null },
+      select: { id: true, model: true, globally_disabled: true },
+    });
+  },
+
   upsertUser(tx: Tx, user: { orgId: string; idpId: string; name: string; isServiceOwner: boolean }) {
     return tx.user.upsert({
       where: { org_id_idp_id: { org_id: user.orgId, idp_id: user.idpId } },

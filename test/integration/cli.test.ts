@@ -2,7 +2,11 @@ import { execFile } from 'node:child_process';
 import path from 'node:path';
 import request from 'supertest';
 import { hashApiKey } from '../../src/auth/api-key';
-import { createTestContext, type Tenant, type TestContext } from '../helpers/test-context';
+import { loadConfig } from '../../src/config/load';
+import { bootstrapTenant } from '../../src/services/tenancy/bootstrap';
+import { catalogModelIds } from '../../src/services/tenancy/space-setup';
+import { startCompletionsHarness, type CompletionsHarness } from '../helpers/completions';
+import type { Tenant } from '../helpers/test-context';
 import { uniqueSuffix } from '../helpers/test-database';
 
 const ROOT = path.resolve(__dirname, '../..');
@@ -16,10 +20,17 @@ interface CliRun {
   stderr: string;
 }
 
+/**
+ * A CLI process compiles its sources with tsx as it starts: about a second alone, but far longer while the
+ * whole suite runs on a small machine, so a process is given a minute and a test (several processes) three.
+ */
+const CLI_TIMEOUT_MS = 60_000;
+jest.setTimeout(180_000);
+
 /** The real CLI as an operator runs it, against this test run's database (DATABASE_URL from global-setup). */
 function cli(args: string[], env: NodeJS.ProcessEnv = process.env): Promise<CliRun> {
   return new Promise((resolve, reject) => {
-    execFile(TSX, ['src/cli/main.ts', ...args], { cwd: ROOT, env, timeout: 20_000 }, (error, stdout, stderr) => {
+    execFile(TSX, ['src/cli/main.ts', ...args], { cwd: ROOT, env, timeout: CLI_TIMEOUT_MS }, (error, stdout, stderr) => {
       if (error && typeof error.code !== 'number') return reject(error);
       resolve({ code: error ? Number(error.code) : 0, stdout, stderr });
     });
@@ -33,17 +44,16 @@ function parseJsonLine(stdout: string): Record<string, unknown> {
   return JSON.parse(stdout) as Record<string, unknown>;
 }
 
-// Each test starts several CLI processes (about a second each, more on a busy machine).
-jest.setTimeout(60_000);
-
 const bearer = (key: string) => ({ Authorization: `Bearer ${key}` });
 const publicPrompt = { prompt: 'You answer tersely.', title: 'Terse', description: 'Short answers.' };
 
-let ctx: TestContext;
+let ctx: CompletionsHarness;
 let other: Tenant;
 
 beforeAll(async () => {
-  ctx = createTestContext();
+  // No provider has a key, as on a newcomer's machine: only the built-in test models can answer.
+  const withoutProviderKeys = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.endsWith('_API_KEY')));
+  ctx = startCompletionsHarness({ providers: loadConfig(withoutProviderKeys).providers });
   other = await ctx.tenant();
 });
 afterAll(() => ctx.close());
@@ -52,11 +62,12 @@ describe('cli bootstrap', () => {
   const orgName = `cli-org-${uniqueSuffix()}`;
   let first: { org_id: string; app_id: string; api_key: string };
 
-  it('--json prints exactly {org_id, app_id, api_key}; the key works and only its hash is stored', async () => {
+  it('--json prints exactly {org_id, app_id, api_key, reused}; the key works and only its hash is stored', async () => {
     const run = await cli(['bootstrap', '--org', orgName, '--space', 'main', '--service-owner', '--rate-limit', '30', '--json']);
     expect(run).toMatchObject({ code: 0, stderr: '' });
     const body = parseJsonLine(run.stdout);
-    expect(Object.keys(body).sort()).toEqual(['api_key', 'app_id', 'org_id']);
+    expect(Object.keys(body).sort()).toEqual(['api_key', 'app_id', 'org_id', 'reused']);
+    expect(body.reused).toBe(false);
     first = body as typeof first;
     expect(first.org_id).toMatch(UUID);
     expect(first.app_id).toMatch(UUID);
@@ -95,6 +106,117 @@ describe('cli bootstrap', () => {
     // A user that is not a service owner gets no internal endpoints, even in a service owner's organization.
     expect((await request(ctx.app).post('/v1/internal/prompts').set(bearer(apiKey)).send(publicPrompt)).status).toBe(403);
     expect(await ctx.services.db.organization.count({ where: { name: orgName } })).toBe(1);
+  });
+});
+
+describe('cli bootstrap run again', () => {
+  const db = () => ctx.services.db;
+  const spacesNamed = (orgId: string, name: string) => db().app.count({ where: { org_id: orgId, name } });
+  const activeTestModels = async (appId: string) =>
+    (await db().appModel.findMany({ where: { app_id: appId, active: true, model: { provider: 'test' } }, include: { model: true } }))
+      .map((row) => row.model.model)
+      .sort();
+  const complete = (key: string, body: Record<string, unknown>) =>
+    request(ctx.app)
+      .post('/v1/chat/completions')
+      .set(bearer(key))
+      .send({ messages: [{ role: 'user', content: 'Say hi' }], ...body });
+
+  it('--activate test-echo lets a new Space answer the quick start requests with no provider key', async () => {
+    const orgName = `cli-quickstart-${uniqueSuffix()}`;
+    const plain = await ctx.tenant({ org: orgName, space: 'plain' });
+    const withEcho = parseJsonLine((await cli(['bootstrap', '--org', orgName, '--space', 'main', '--activate', 'test-echo', '--json'])).stdout);
+    expect(await activeTestModels(plain.app_id)).toEqual([]);
+    expect(await activeTestModels(String(withEcho.app_id))).toEqual(['test-echo']);
+
+    // Without --activate, nothing in a new Space can answer without a provider key.
+    const refused = await complete(plain.api_key, {});
+    expect(refused.status).toBe(400);
+    expect(refused.body.error.code).toBe('model_not_available');
+
+    const key = String(withEcho.api_key);
+    const automatic = await complete(key, {});
+    expect(automatic.status).toBe(200);
+    expect(automatic.body).toMatchObject({ model: 'test-echo', choices: [{ message: { content: 'Say hi' } }] });
+    const named = await complete(key, { model: 'test-echo', custom_headers: { labels: { team: 'support' } } });
+    expect(named.status).toBe(200);
+    const streamed = await complete(key, { model: 'test-echo', stream: true }).set('Service-Feature-Flags', '{"smart_learn": "true"}');
+    expect(streamed.status).toBe(200);
+    expect(streamed.text).toContain('data: [DONE]');
+    // `metadata.error` is an empty string; an error would be an object, as in the last event of a failed stream.
+    expect(streamed.text).not.toMatch(/"error":\{/);
+  });
+
+  it('reuses the organization and the Space, applies the options, prints a new working key and says so', async () => {
+    const orgName = `cli-again-${uniqueSuffix()}`;
+    const first = await ctx.tenant({ org: orgName, space: 'main' });
+    expect(first.reused).toBe(false);
+
+    const again = await cli(['bootstrap', '--org', orgName, '--space', 'main', '--activate', 'test-echo,test-fixed', '--rate-limit', '7', '--json']);
+    expect(again.code).toBe(0);
+    const second = parseJsonLine(again.stdout);
+    expect(second).toEqual({ org_id: first.org_id, app_id: first.app_id, api_key: expect.stringMatching(API_KEY), reused: true });
+    expect(second.api_key).not.toBe(first.api_key);
+    expect(again.stderr).toBe(
+      `Reused the existing Space ${first.app_id} (main) of organization ${first.org_id} (${orgName}): no second Space was created. ` +
+        'The key printed is a new one; earlier keys still work (see `keys list` and `keys revoke`).\n',
+    );
+    expect(await spacesNamed(first.org_id, 'main')).toBe(1);
+    expect(await db().organization.count({ where: { name: orgName } })).toBe(1);
+    expect(await activeTestModels(first.app_id)).toEqual(['test-echo', 'test-fixed']);
+    expect(await db().app.findUniqueOrThrow({ where: { id: first.app_id } })).toMatchObject({ rate_limit: 7 });
+    for (const key of [first.api_key, String(second.api_key)]) {
+      expect((await request(ctx.app).get(`/v1/apps/${first.app_id}`).set(bearer(key))).status).toBe(200);
+    }
+
+    // In text mode the summary goes to stdout and the same sentence to stderr; a run without options changes nothing.
+    const text = await cli(['bootstrap', '--org', orgName, '--space', 'main']);
+    expect(text.code).toBe(0);
+    expect(text.stdout).toContain(`Space         ${first.app_id} (main)`);
+    expect(text.stderr).toMatch(/^Reused the existing Space \S+ \(main\) of organization /);
+    expect(await activeTestModels(first.app_id)).toEqual(['test-echo', 'test-fixed']);
+    expect(await db().app.findUniqueOrThrow({ where: { id: first.app_id } })).toMatchObject({ rate_limit: 7 });
+    expect(await db().apiKey.count({ where: { app_id: first.app_id, revoked_on: null } })).toBe(3);
+  });
+
+  it('two runs at once make one organization and one Space, and exactly one of them says it reused it', async () => {
+    const orgName = `cli-race-${uniqueSuffix()}`;
+    const bodies = await Promise.all([1, 2].map(() => bootstrapTenant(db(), { org: orgName, space: 'main' })));
+    expect(bodies.map((body) => body.reused).sort()).toEqual([false, true]);
+    expect(new Set(bodies.map((body) => body.app_id)).size).toBe(1);
+    const org = await db().organization.findFirstOrThrow({ where: { name: orgName } });
+    expect(await db().organization.count({ where: { name: orgName } })).toBe(1);
+    expect(await spacesNamed(org.id, 'main')).toBe(1);
+  });
+
+  it('refuses an --activate model that is not in the catalog with exit 2, and creates nothing', async () => {
+    const orgName = `cli-unknown-${uniqueSuffix()}`;
+    const run = await cli(['bootstrap', '--org', orgName, '--space', 'main', '--activate', 'test-echo,no-such-model']);
+    expect(run).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: "error: Model 'no-such-model' is not in the model catalog: check the name, or load the catalog with `npm run db:seed`.\n",
+    });
+    expect(await db().organization.count({ where: { name: orgName } })).toBe(0);
+  });
+});
+
+describe('bootstrap --activate', () => {
+  it('refuses a catalog model that a service owner disabled, naming it', async () => {
+    // Inside a transaction that is rolled back, so no other test file ever sees the disabled public model.
+    const rollback = new Error('rollback');
+    const name = `cli-disabled-${uniqueSuffix()}`;
+    const outcome = ctx.services.db.$transaction(async (tx) => {
+      await tx.model.create({ data: { model: name, provider: 'test', namespace: name, is_public: true, globally_disabled: true } });
+      await expect(catalogModelIds(tx, ['test-echo', name])).rejects.toMatchObject({
+        status: 409,
+        param: 'activate',
+        message: `Model '${name}' is globally disabled by a service owner and cannot be activated.`,
+      });
+      throw rollback;
+    });
+    await expect(outcome).rejects.toBe(rollback);
+    expect(await ctx.services.db.model.count({ where: { model: name } })).toBe(0);
   });
 });
 

@@ -42,7 +42,7 @@ describe('formatFields', () => {
 describe('command formatters', () => {
   it('summarizes a bootstrap with the shown-once warning', () => {
     const summary = formatBootstrapSummary(
-      { org_id: ORG, app_id: APP, user_id: USER, api_key: 'sy-secret' },
+      { org_id: ORG, app_id: APP, user_id: USER, api_key: 'sy-secret', reused: false },
       { org: 'acme', space: 'main', serviceOwner: true },
     );
     expect(summary).toBe(
