@@ -1,7 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import { pieces, type SimAnswer, type SimConversation, type SimUsage } from './answer';
-import { SimBadRequest, type Dialect } from './dialect';
-import { sendJson, startSse } from './http';
+import { SimBadRequest, type AnswerOptions, type Dialect } from './dialect';
+import { sendJson, sleep, startSse } from './http';
 
 /**
  * Besides the shared faults, the model `sim-stream-error` streams one delta and then an `{"error": ...}`
@@ -91,7 +91,7 @@ function deltas(answer: SimAnswer): object[] {
   ];
 }
 
-async function stream(res: ServerResponse, exchange: { conversation: ReturnType<typeof parse>; answer: SimAnswer; usage: SimUsage }, cutAfter?: number) {
+async function stream(res: ServerResponse, exchange: { conversation: ReturnType<typeof parse>; answer: SimAnswer; usage: SimUsage }, { cutAfter, chunkDelayMs }: AnswerOptions) {
   const base = { id: 'chatcmpl-sim', object: 'chat.completion.chunk', created: Math.floor(Date.now() / 1000), model: exchange.conversation.model };
   // With include_usage, OpenAI sends `usage: null` on every chunk but the last.
   const nullUsage = exchange.conversation.includeUsage ? { usage: null } : {};
@@ -108,6 +108,7 @@ async function stream(res: ServerResponse, exchange: { conversation: ReturnType<
       res.socket?.end();
       return;
     }
+    if (chunkDelayMs) await sleep(chunkDelayMs);
     await write({ choices: [{ index: 0, delta, finish_reason: null }] });
     if (exchange.conversation.model === MID_STREAM_ERROR_MODEL) {
       res.end(`data: ${JSON.stringify({ error: { message: 'Simulated failure during generation.', type: 'server_error', param: null, code: null } })}\n\n`);
@@ -128,7 +129,7 @@ export const openAiDialect: Dialect = {
   parse: (body) => parse(body),
   sendAnswer: async (res, exchange, options) => {
     const conversation = exchange.conversation as ReturnType<typeof parse>;
-    if (conversation.stream) return stream(res, { ...exchange, conversation }, options.cutAfter);
+    if (conversation.stream) return stream(res, { ...exchange, conversation }, options);
     if (options.cutAfter !== undefined) {
       res.writeHead(200, { 'content-type': 'application/json', 'content-length': 4096 });
       res.write('{"id":"chatcmpl-sim","object":');

@@ -3,7 +3,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import { answerFor, usageFor } from './answer';
 import { anthropicDialect } from './anthropic';
 import { BehaviourScript, type Behaviour } from './behaviour';
-import { SimBadRequest, type Dialect } from './dialect';
+import { SimBadRequest, type AnswerOptions, type Dialect } from './dialect';
 import { readJsonBody, sleep } from './http';
 import { geminiDialect } from './gemini';
 import { openAiDialect } from './openai';
@@ -20,6 +20,8 @@ export interface RecordedRequest {
   receivedAt: number;
   /** Epoch ms when the exchange ended: answered, or the connection closed (a client that gave up). */
   closedAt?: number;
+  /** Set when the exchange ended: whether the whole answer was handed to the client (false: the connection broke first). */
+  completed?: boolean;
 }
 
 export interface Simulator {
@@ -52,7 +54,7 @@ function statusMessage(status: number): string {
   return messages[status] ?? `Simulated HTTP ${status}.`;
 }
 
-async function perform(behaviour: Behaviour, { res, send, dialect }: { res: ServerResponse; send: (cutAfter?: number) => Promise<void>; dialect: Dialect }): Promise<void> {
+async function perform(behaviour: Behaviour, { res, send, dialect }: { res: ServerResponse; send: (options?: AnswerOptions) => Promise<void>; dialect: Dialect }): Promise<void> {
   switch (behaviour.kind) {
     case 'hang':
       await new Promise<void>((resolve) => res.on('close', () => resolve()));
@@ -64,11 +66,11 @@ async function perform(behaviour: Behaviour, { res, send, dialect }: { res: Serv
       dialect.sendError(res, { status: behaviour.status, message: statusMessage(behaviour.status), retryAfterSeconds: behaviour.retryAfterSeconds });
       return;
     case 'cut':
-      await send(behaviour.afterChunks);
+      await send({ cutAfter: behaviour.afterChunks });
       return;
     case 'ok':
       if (behaviour.delayMs) await sleep(behaviour.delayMs);
-      await send();
+      await send({ chunkDelayMs: behaviour.chunkDelayMs });
   }
 }
 
@@ -91,7 +93,10 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     if (options.record !== false) {
       const recorded: RecordedRequest = { dialect: dialect.prefix, path: url.pathname + url.search, headers: req.headers, body, receivedAt: Date.now() };
       requests.push(recorded);
-      res.on('close', () => (recorded.closedAt = Date.now()));
+      res.on('close', () => {
+        recorded.closedAt = Date.now();
+        recorded.completed = res.writableFinished;
+      });
     }
     const key = dialect.apiKey(req);
     if (!key || key === SIM_BAD_KEY) return dialect.sendError(res, { status: 401, message: statusMessage(401) });
@@ -99,7 +104,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
       const conversation = dialect.parse(body, route);
       const answer = answerFor(conversation);
       const usage = usageFor(conversation, answer);
-      const send = (cutAfter?: number) => dialect.sendAnswer(res, { conversation, answer, usage }, { cutAfter });
+      const send = (answerOptions: AnswerOptions = {}) => dialect.sendAnswer(res, { conversation, answer, usage }, answerOptions);
       await perform(script.next(conversation.model), { res, send, dialect });
     } catch (err) {
       if (!(err instanceof SimBadRequest)) throw err;

@@ -1,0 +1,28 @@
+/** Things to undo, newest first, whether the run succeeds, fails or is interrupted. */
+export class Cleanups {
+  private readonly steps: { name: string; run: () => Promise<unknown> }[] = [];
+
+  constructor(private readonly say: (text: string) => void) {}
+
+  push(name: string, run: () => Promise<unknown>): void {
+    this.steps.push({ name, run });
+  }
+
+  async runAll(): Promise<void> {
+    while (this.steps.length > 0) {
+      const step = this.steps.pop();
+      if (!step) break;
+      await step.run().catch((err: unknown) => this.say(`cleanup "${step.name}" failed: ${String(err)}`));
+    }
+  }
+
+  /** Ctrl-C or a TERM from CI cleans up before exiting (130, as a shell reports an interrupt). */
+  onSignals(): void {
+    for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+      process.once(signal, () => {
+        this.say(`\n${signal}: stopping every child process and removing the database and Redis keys`);
+        this.runAll().finally(() => process.exit(130));
+      });
+    }
+  }
+}
