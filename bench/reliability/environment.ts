@@ -1,10 +1,12 @@
 import IORedis from 'ioredis';
-import { seedCatalog } from '../../prisma/seed-catalog';
 import { createDb, type Db } from '../../src/store/db';
 import { migrate } from '../../src/store/migrations';
 import { createDatabase, databaseUrlFor, dropDatabase, TEST_REDIS_URL } from '../../test/helpers/test-database';
 
-/** The suite's throwaway database (migrated, catalog seeded) and Redis prefix. */
+/**
+ * The suite's throwaway database and Redis prefix. The database is migrated but holds no catalog: every row's
+ * Space uses custom models of its own organization, pointed at the simulator.
+ */
 export interface ReliabilityEnvironment {
   databaseName: string;
   databaseUrl: string;
@@ -44,7 +46,6 @@ export async function createEnvironment(suffix: string): Promise<ReliabilityEnvi
   await createDatabase(databaseName);
   try {
     await migrate(databaseUrl);
-    await seedCatalog(databaseUrl);
     db = createDb(databaseUrl, 4);
     await redis.connect();
     return { databaseName, databaseUrl, redisUrl: TEST_REDIS_URL, redisPrefix, db, redis, destroy };

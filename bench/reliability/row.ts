@@ -25,9 +25,17 @@ export interface Row {
 
 const finiteOrNull = (value: number) => (Number.isFinite(value) ? Number(value.toFixed(1)) : null);
 
+/** What a failed completion ended with: the transport error, or the status and the start of the body (a stream's last event). */
+function failureOf(c: Completion): string {
+  if (c.status === null || !c.complete) return c.error ?? 'no answer';
+  const lastEvent = c.stream ? c.body.trimEnd().split('\n\n').at(-1) : undefined;
+  const text = (lastEvent ?? c.body).replace(/"id":"[^"]*",?/g, '').replace(/\s+/g, ' ');
+  return `HTTP ${c.status} ${c.stream && c.status === 200 ? 'stream ended with ' : ''}${text.slice(0, 140)}`;
+}
+
 /** A few distinct failure descriptions, for the notes. */
 export function failureSamples(completions: Completion[], limit = 3): string[] {
-  const failures = completions.filter((c) => !c.ok).map((c) => (c.status === null || !c.complete ? c.error ?? 'no answer' : `HTTP ${c.status} ${c.body.slice(0, 120).replace(/\s+/g, ' ')}`));
+  const failures = completions.filter((c) => !c.ok).map(failureOf);
   const counts = new Map<string, number>();
   for (const failure of failures) counts.set(failure, (counts.get(failure) ?? 0) + 1);
   return [...counts.entries()].sort((a, b) => b[1] - a[1]).slice(0, limit).map(([text, n]) => `${n}× ${text}`);

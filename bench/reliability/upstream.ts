@@ -1,6 +1,7 @@
 import type { Behaviour } from '../../test/simulator/behaviour';
 import { startSimulator, type Simulator } from '../../test/simulator/server';
 import { TAG_PATTERN } from './completions';
+import { seededRandom } from './seeded-random';
 
 /** What reached the simulator for one request (by its tag). */
 export interface TagCalls {
@@ -54,7 +55,7 @@ export class Upstream {
    * compare), else answers normally. Past `count` calls the model answers normally.
    */
   scriptFaults(model: string, options: { fault: Behaviour; share: number; count: number; seed: number }): void {
-    const random = mulberry32(options.seed);
+    const random = seededRandom(options.seed);
     const behaviours: Behaviour[] = Array.from({ length: options.count }, () => (random() < options.share ? options.fault : { kind: 'ok' }));
     this.sim.script(model, behaviours);
   }
@@ -70,16 +71,4 @@ export class Upstream {
   close(): Promise<void> {
     return this.sim.close();
   }
-}
-
-/** A small seeded PRNG (mulberry32): the same seed gives the same faults on every run. */
-function mulberry32(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }

@@ -3,6 +3,7 @@ import { Agent } from 'node:http';
 import { size, type Fault, type FaultContext } from '../fault';
 import { send, type Exchange } from '../http-client';
 import { distribution } from '../../stats';
+import { seededRandom } from '../seeded-random';
 import { runCount } from '../traffic';
 
 /**
@@ -124,7 +125,18 @@ function casesFor(doc: OpenApi, route: { path: string; method: string; op: Opera
   return cases;
 }
 
-/** Routes' cases interleaved, so any prefix of the list covers every route about equally. */
+/** Fisher–Yates with a seeded draw, so every run sends the same requests. */
+function shuffled<T>(items: T[], seed: number): T[] {
+  const random = seededRandom(seed);
+  const out = [...items];
+  for (let i = out.length - 1; i > 0; i -= 1) {
+    const j = Math.floor(random() * (i + 1));
+    [out[i], out[j]] = [out[j] as T, out[i] as T];
+  }
+  return out;
+}
+
+/** Routes' cases (each route's shuffled) interleaved, so any prefix of the list covers every route and every kind of case. */
 function interleave(lists: FuzzCase[][]): FuzzCase[] {
   const out: FuzzCase[] = [];
   for (let i = 0; lists.some((l) => i < l.length); i += 1) for (const list of lists) if (i < list.length) out.push(list[i] as FuzzCase);
@@ -151,7 +163,7 @@ async function fuzzRow(ctx: FaultContext) {
       .filter(([method]) => ['get', 'post', 'put', 'patch', 'delete'].includes(method))
       .map(([method, op]) => ({ path, method, op })),
   );
-  const all = interleave(routes.map((route) => casesFor(doc, route, { appId: space.appId })));
+  const all = interleave(routes.map((route, i) => shuffled(casesFor(doc, route, { appId: space.appId }), i + 1)));
   const cases = all.slice(0, size(ctx, 1200, 300));
   const agent = new Agent({ keepAlive: true, maxSockets: 8 });
   const exchanges = await runCount(cases.length, 8, async (i): Promise<Exchange & { fuzz: FuzzCase }> => {
