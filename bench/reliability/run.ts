@@ -17,6 +17,7 @@ import { buildService, removeBuild, ServiceProcesses, tailOf } from './service';
 import { createRowSpace } from './spaces';
 import { Stack } from './stack';
 import { judge } from './targets';
+import { runCount } from './traffic';
 import { Upstream } from './upstream';
 
 /**
@@ -45,6 +46,20 @@ function selectedFaults() {
   const chosen = FAULTS.filter((f) => wanted.includes(f.name.toLowerCase()));
   if (chosen.length !== wanted.length) throw new Error(`unknown row in --rows; the rows are: ${FAULTS.map((f) => f.name).join(', ')}`);
   return chosen;
+}
+
+/**
+ * A few healthy requests through every API and worker process before the first row, so that row's latency
+ * is not the processes' first-request cost (JIT, connection pools, first Space load).
+ */
+async function warmUp(ctx: FaultContext): Promise<void> {
+  const space = await ctx.createSpace({ row: 'warm-up', models: [{ role: 'healthy', quality: 0.9 }] });
+  const client = ctx.client(space);
+  const warm = await runCount(32, 8, (i) => client.complete(`warm-up-${i}`, { stream: i % 2 === 1, timeoutMs: 30_000 }));
+  client.close();
+  ctx.upstream.reset();
+  const failures = warm.filter((c) => !c.ok).length;
+  if (failures > 0) say(`warm-up: ${failures} of ${warm.length} healthy requests failed (${warm.find((c) => !c.ok)?.error ?? warm.find((c) => !c.ok)?.body.slice(0, 200)})`);
 }
 
 async function main(): Promise<number> {
@@ -83,6 +98,7 @@ async function main(): Promise<number> {
     lostLogs: async (logIds, graceMs = 5000) => (await lostLogs(env.db, logIds.filter((id): id is string => id !== null), graceMs)).length,
     say,
   };
+  await warmUp(ctx);
   const rows: Row[] = [];
   const failed: string[] = [];
   for (const fault of faults) {

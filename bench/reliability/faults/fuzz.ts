@@ -61,12 +61,14 @@ function plausible(doc: OpenApi, raw: Schema | undefined, where: { appId: string
   const variant = schema.oneOf?.[0] ?? schema.anyOf?.[0];
   if (variant) return plausible(doc, variant, ids);
   if (schema.const !== undefined) return schema.const;
-  if (schema.enum) return schema.enum[0];
+  // A chat message must come from the user and have content to be accepted: prefer that where offered.
+  if (schema.enum) return schema.enum.includes('user') ? 'user' : schema.enum[0];
   const type = Array.isArray(schema.type) ? schema.type.find((t) => t !== 'null') : schema.type;
   switch (type) {
     case 'object': {
       const out: Record<string, unknown> = {};
-      for (const name of schema.required ?? []) out[name] = plausible(doc, schema.properties?.[name], ids);
+      const wanted = [...(schema.required ?? []), ...(schema.properties?.content && !schema.required?.includes('content') ? ['content'] : [])];
+      for (const name of wanted) out[name] = plausible(doc, schema.properties?.[name], ids);
       return out;
     }
     case 'array':

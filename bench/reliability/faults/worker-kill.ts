@@ -17,7 +17,8 @@ export const workerKill: Fault = {
   run: async (ctx) => {
     const space = await ctx.createSpace({ row: 'worker kill', models: [{ role: 'slow', quality: 0.9 }] });
     const requests = size(ctx, 12, 6);
-    const timeoutMs = 60_000;
+    // BullMQ finds a stalled job within its lock duration plus its check interval (30 s each by default).
+    const timeoutMs = 90_000;
     const slow = space.upstreamName.slow ?? '';
     ctx.upstream.script(slow, Array.from({ length: requests * 4 }, () => ({ kind: 'ok' as const, delayMs: JOB_MS })));
     const client = ctx.client(space);
