@@ -16,8 +16,17 @@ export class Cleanups {
     }
   }
 
-  /** Ctrl-C or a TERM from CI cleans up before exiting (130, as a shell reports an interrupt). */
+  /**
+   * Ctrl-C or a TERM from CI cleans up before exiting (130, as a shell reports an interrupt); so does an
+   * error nothing caught (exit 1), so no process, database or Redis key is left behind.
+   */
   onSignals(): void {
+    for (const event of ['uncaughtException', 'unhandledRejection'] as const) {
+      process.once(event, (err: unknown) => {
+        this.say(`\n${event}: ${err instanceof Error ? err.stack : String(err)}\ncleaning up`);
+        this.runAll().finally(() => process.exit(1));
+      });
+    }
     for (const signal of ['SIGINT', 'SIGTERM'] as const) {
       process.once(signal, () => {
         this.say(`\n${signal}: stopping every child process and removing the database and Redis keys`);

@@ -20,6 +20,9 @@ export const removeBuild = (dir: string) => rmSync(dir, { recursive: true, force
 
 export type Role = 'api' | 'workers';
 
+/** How long a process may take to be ready, in ms. */
+const START_TIMEOUT_MS = 90_000;
+
 /** One API or worker process of the service. */
 export interface ServiceProcess {
   name: string;
@@ -79,8 +82,11 @@ export class ServiceProcesses {
     const proc: ServiceProcess = { name, role, port, child, logFile, spawnedAt, readyAt: 0 };
     this.running.add(proc);
     child.once('exit', () => this.running.delete(proc));
-    if (port === null) await loggedStart(proc, 30_000);
-    else await waitFor200(`http://127.0.0.1:${port}/readyz`, 30_000, () => alive(child));
+    // Generous: on a busy 2-core machine four processes starting at once (tsx even more) take long.
+    if (port === null) await loggedStart(proc, START_TIMEOUT_MS);
+    else await waitFor200(`http://127.0.0.1:${port}/readyz`, START_TIMEOUT_MS, () => alive(child)).catch((err: unknown) => {
+      throw new Error(`${String(err)}:\n${tailOf(logFile)}`);
+    });
     proc.readyAt = Date.now();
     return proc;
   }

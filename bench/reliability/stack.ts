@@ -31,10 +31,15 @@ export class Stack {
 
   async start(): Promise<void> {
     const ports = await Promise.all(Array.from({ length: API_PROCESSES }, () => freePort()));
-    const apis = ports.map((port, i) => this.processes.start(`api${i + 1}`, 'api', port));
-    const workers = Array.from({ length: WORKER_PROCESSES }, (_, i) => this.processes.start(`worker${i + 1}`, 'workers'));
-    this.apis.push(...(await Promise.all(apis)));
-    this.workers.push(...(await Promise.all(workers)));
+    const apis = Promise.allSettled(ports.map((port, i) => this.processes.start(`api${i + 1}`, 'api', port)));
+    const workers = Promise.allSettled(Array.from({ length: WORKER_PROCESSES }, (_, i) => this.processes.start(`worker${i + 1}`, 'workers')));
+    // Every start is awaited before any failure is reported, so none is left unhandled.
+    const started = [...(await apis), ...(await workers)];
+    const failure = started.find((s) => s.status === 'rejected');
+    if (failure) throw failure.reason;
+    for (const s of started) {
+      if (s.status === 'fulfilled') (s.value.role === 'api' ? this.apis : this.workers).push(s.value);
+    }
   }
 
   apiUrl(proc: ServiceProcess): string {
