@@ -1,6 +1,8 @@
 /** Things to undo, newest first, whether the run succeeds, fails or is interrupted. */
 export class Cleanups {
   private readonly steps: { name: string; run: () => Promise<unknown> }[] = [];
+  /** Set once cleaning up has begun: the run must start nothing more. */
+  stopping = false;
 
   constructor(private readonly say: (text: string) => void) {}
 
@@ -9,6 +11,7 @@ export class Cleanups {
   }
 
   async runAll(): Promise<void> {
+    this.stopping = true;
     while (this.steps.length > 0) {
       const step = this.steps.pop();
       if (!step) break;

@@ -1,4 +1,3 @@
-import { Agent } from 'node:http';
 import { send, type Exchange } from './http-client';
 
 /** Marks a request's text, so its upstream calls can be counted at the simulator and its log found. */
@@ -41,20 +40,11 @@ function isWhole(status: number | null, body: string, stream: boolean): boolean 
 /** The service's API processes, used in turn; `only` restricts to some of them (e.g. while one is down). */
 export class ApiClient {
   private turn = 0;
-  private readonly agents = new Map<string, Agent>();
 
   constructor(
     private readonly urls: () => string[],
     readonly apiKey: string,
   ) {}
-
-  private agentFor(url: string): Agent {
-    const existing = this.agents.get(url);
-    if (existing) return existing;
-    const agent = new Agent({ keepAlive: true, maxSockets: 64 });
-    this.agents.set(url, agent);
-    return agent;
-  }
 
   nextUrl(): string {
     const urls = this.urls();
@@ -78,7 +68,6 @@ export class ApiClient {
       headers: { authorization: `Bearer ${this.apiKey}`, 'content-type': 'application/json' },
       body: JSON.stringify(body),
       timeoutMs: options.timeoutMs,
-      agent: this.agentFor(url),
     });
     const logId = exchange.headers['x-switchyard-log-id'];
     return {
@@ -90,9 +79,5 @@ export class ApiClient {
       ok: exchange.complete && isWhole(exchange.status, exchange.body, stream),
       logId: typeof logId === 'string' ? logId : null,
     };
-  }
-
-  close(): void {
-    for (const agent of this.agents.values()) agent.destroy();
   }
 }

@@ -1,4 +1,4 @@
-import { type Agent, request } from 'node:http';
+import { request } from 'node:http';
 import { performance } from 'node:perf_hooks';
 
 /** What one HTTP exchange gave the client. */
@@ -24,11 +24,13 @@ export interface HttpCall {
   body?: string | Buffer;
   /** The client's patience, in ms: past it the request is abandoned (the connection closed). */
   timeoutMs: number;
-  agent?: Agent;
   maxBody?: number;
 }
 
-/** One request with `node:http` (no retries, no redirects): exactly what the wire gave. */
+/**
+ * One request with `node:http` on a connection of its own (no retries, no redirects): exactly what the wire
+ * gave. No keep-alive, so a server closing an idle connection just as it is reused cannot pass for a fault.
+ */
 export function send(call: HttpCall): Promise<Exchange> {
   const url = new URL(call.url);
   const sentAt = Date.now();
@@ -48,7 +50,7 @@ export function send(call: HttpCall): Promise<Exchange> {
     const payload = call.body === undefined ? undefined : Buffer.isBuffer(call.body) ? call.body : Buffer.from(call.body);
     const req = request(
       {
-        agent: call.agent,
+        agent: false,
         hostname: url.hostname,
         port: url.port,
         path: url.pathname + url.search,

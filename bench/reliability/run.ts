@@ -56,7 +56,6 @@ async function warmUp(ctx: FaultContext): Promise<void> {
   const space = await ctx.createSpace({ row: 'warm-up', models: [{ role: 'healthy', quality: 0.9 }] });
   const client = ctx.client(space);
   const warm = await runCount(32, 8, (i) => client.complete(`warm-up-${i}`, { stream: i % 2 === 1, timeoutMs: 30_000 }));
-  client.close();
   ctx.upstream.reset();
   const failures = warm.filter((c) => !c.ok).length;
   if (failures > 0) say(`warm-up: ${failures} of ${warm.length} healthy requests failed (${warm.find((c) => !c.ok)?.error ?? warm.find((c) => !c.ok)?.body.slice(0, 200)})`);
@@ -102,6 +101,7 @@ async function main(): Promise<number> {
   const rows: Row[] = [];
   const failed: string[] = [];
   for (const fault of faults) {
+    if (cleanups.stopping) break;
     const rowStarted = Date.now();
     say(`\n${fault.name}: ${fault.summary}`);
     try {
@@ -109,11 +109,13 @@ async function main(): Promise<number> {
       rows.push(row);
       say(`  ${row.sent} sent, ${row.answered} answered, ${row.ok} ok, ${row.fiveXx} 5xx, lost logs ${row.lostLogs ?? '–'}, calls/req ${row.callsPerRequest ?? '–'}, p50 ${row.p50Ms ?? '–'} ms, p99 ${row.p99Ms ?? '–'} ms (${((Date.now() - rowStarted) / 1000).toFixed(1)} s)`);
     } catch (err) {
+      if (cleanups.stopping) break;
       failed.push(fault.name);
       say(`  row failed: ${err instanceof Error ? err.stack : String(err)}`);
       for (const proc of [...stack.apis, ...stack.workers]) say(`--- ${proc.name} ---\n${tailOf(proc.logFile, 8)}`);
     }
     upstream.reset();
+    if (cleanups.stopping) break;
     // A process that died outside the kill rows is a finding, and the next rows need it back.
     for (const proc of [...stack.apis, ...stack.workers]) {
       if (proc.child.exitCode === null && proc.child.signalCode === null) continue;

@@ -68,10 +68,13 @@ async function loggedStart(proc: { child: ChildProcess; logFile: string }, timeo
  */
 export class ServiceProcesses {
   private readonly running = new Set<ServiceProcess>();
+  private closed = false;
 
   constructor(private readonly spec: { command: string[]; env: Record<string, string>; logDir: string }) {}
 
   async start(name: string, role: Role, port: number | null = null): Promise<ServiceProcess> {
+    // After stopAll (Ctrl-C, or the end of the run), a row still running must not leave a new process behind.
+    if (this.closed) throw new Error(`not starting ${name}: the service is being stopped`);
     const logFile = path.join(this.spec.logDir, `${name}.log`);
     const out = openSync(logFile, 'a');
     const env = { ...process.env, ...this.spec.env, SWITCHYARD_ROLE: role, ...(port === null ? {} : { PORT: String(port), HOST: '127.0.0.1' }) };
@@ -100,6 +103,7 @@ export class ServiceProcesses {
   }
 
   async stopAll(graceMs = 10_000): Promise<void> {
+    this.closed = true;
     await Promise.all(
       [...this.running].map(async ({ child }) => {
         if (!alive(child)) return;

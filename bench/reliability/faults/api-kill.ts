@@ -33,7 +33,6 @@ export const apiKill: Fault = {
     const first = await inFlight;
     const restarted = await ctx.stack.replace(victim);
     const second = await runCount(Math.ceil(requests / 2), 4, (i) => client.complete(`api-kill-after-${i}`, { timeoutMs: 30_000 }));
-    client.close();
     const completions = [...first, ...second];
     const toVictim = first.filter((c) => c.api === victimUrl);
     return trafficRow('API kill -9', completions, {

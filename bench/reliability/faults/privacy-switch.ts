@@ -54,7 +54,6 @@ export const privacySwitch: Fault = {
     switchedAt = Date.now();
     phase = 'after';
     const completions = await traffic;
-    client.close();
 
     const inPhase = (wanted: Phase) => completions.filter((c: Completion) => phases.get(c.tag) === wanted);
     const before = inPhase('before');

@@ -51,7 +51,6 @@ export async function runUpstreamFault(ctx: FaultContext, spec: UpstreamFaultSpe
   const completions = await runCount(requests, spec.concurrency, (i) =>
     client.complete(`${prefix}-${i}`, { stream: streams(i, spec.streamShare), timeoutMs, text: 'Say hello to the fault suite.' }),
   );
-  client.close();
   const byTag = ctx.upstream.callsByTag();
   const primaryCalls = completions.reduce((sum, c) => sum + (byTag.get(c.tag)?.models.filter((m) => m === space.upstreamName.primary).length ?? 0), 0);
   const row = trafficRow(spec.name, completions, {

@@ -33,7 +33,6 @@ export const workerKill: Fault = {
     const killedAt = await ctx.stack.kill9(victim);
     const replacement = await ctx.stack.replace(victim);
     const completions = await inFlight;
-    client.close();
 
     const byTag = ctx.upstream.callsByTag();
     const held = completions.filter((c) => {
