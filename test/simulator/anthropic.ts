@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { pieces, usageFor, type SimAnswer, type SimConversation, type SimUsage } from './answer';
-import { SimBadRequest, type Dialect } from './dialect';
-import { sendJson, startSse } from './http';
+import { SimBadRequest, type AnswerOptions, type Dialect } from './dialect';
+import { sendJson, sleep, startSse } from './http';
 
 /**
  * Anthropic's Messages API (`/anthropic/v1/messages`), as strict as the real one where adapters can go
@@ -208,7 +208,7 @@ function blockEvents(answer: SimAnswer): { start: Json; deltas: Json[] } {
 }
 
 /** Each event is awaited until handed to the socket, so a deliberate cut comes after what was sent. */
-async function stream(res: ServerResponse, exchange: { conversation: AnthropicConversation; outcome: Outcome }, cutAfter?: number): Promise<void> {
+async function stream(res: ServerResponse, exchange: { conversation: AnthropicConversation; outcome: Outcome }, { cutAfter, chunkDelayMs }: AnswerOptions): Promise<void> {
   const { conversation, outcome } = exchange;
   const send = (type: string, data: Json) =>
     new Promise<void>((resolve) => res.write(`event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`, () => resolve()));
@@ -227,6 +227,7 @@ async function stream(res: ServerResponse, exchange: { conversation: AnthropicCo
       res.end();
       return;
     }
+    if (chunkDelayMs) await sleep(chunkDelayMs);
     await send('content_block_delta', { index: 0, delta });
   }
   await send('content_block_stop', { index: 0 });
@@ -260,7 +261,7 @@ export const anthropicDialect: Dialect = {
   sendAnswer: async (res, exchange, options) => {
     const conversation = exchange.conversation as AnthropicConversation;
     const outcome = outcomeOf(conversation, exchange.answer, exchange.usage);
-    if (conversation.stream) return stream(res, { conversation, outcome }, options.cutAfter);
+    if (conversation.stream) return stream(res, { conversation, outcome }, options);
     if (options.cutAfter !== undefined) {
       res.writeHead(200, { 'content-type': 'application/json', 'content-length': 4096 });
       res.write('{"id":"msg_sim_01","type":"message","content":[');

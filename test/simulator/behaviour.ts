@@ -1,8 +1,7 @@
 /** What the simulator does with one request. */
 export type Behaviour =
-  | { kind: 'ok'; delayMs?: number }
-  /** Answers slowly but steadily: a streamed answer's events this many ms apart (OpenAI dialect; a whole answer waits as long in all). */
-  | { kind: 'drip'; everyMs: number }
+  /** `delayMs` before the answer starts; `chunkDelayMs` between streamed content chunks. */
+  | { kind: 'ok'; delayMs?: number; chunkDelayMs?: number }
   | { kind: 'status'; status: number; retryAfterSeconds?: number }
   | { kind: 'hang' }
   | { kind: 'reset' }
@@ -11,18 +10,18 @@ export type Behaviour =
 
 /**
  * Faults chosen by the model name, so any client can ask for one: `sim-429`, `sim-503`, `sim-hang`,
- * `sim-reset`, `sim-cut-2`, `sim-slow-250` (answers after 250 ms), `sim-drip-300` (streams an event
- * every 300 ms). Any other name answers normally.
+ * `sim-reset`, `sim-cut-2`, `sim-slow-250` (answers after 250 ms), `sim-drip-100` (streams with 100 ms
+ * between content chunks). Any other name answers normally.
  */
 export function behaviourFromModel(model: string): Behaviour {
   const match = /^sim-(\d{3}|hang|reset|cut-(\d+)|slow-(\d+)|drip-(\d+))$/.exec(model);
   if (!match) return { kind: 'ok' };
   const [, what, cut, slow, drip] = match;
-  if (drip !== undefined) return { kind: 'drip', everyMs: Number(drip) };
   if (what === 'hang') return { kind: 'hang' };
   if (what === 'reset') return { kind: 'reset' };
   if (cut !== undefined) return { kind: 'cut', afterChunks: Number(cut) };
   if (slow !== undefined) return { kind: 'ok', delayMs: Number(slow) };
+  if (drip !== undefined) return { kind: 'ok', chunkDelayMs: Number(drip) };
   const status = Number(what);
   return status === 429 ? { kind: 'status', status, retryAfterSeconds: 1 } : { kind: 'status', status };
 }

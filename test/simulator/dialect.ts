@@ -13,8 +13,8 @@ export interface RouteMatch {
 export interface AnswerOptions {
   /** Drop the connection after this many content chunks. */
   cutAfter?: number;
-  /** Wait this long before each streamed event (the OpenAI dialect only). */
-  eventDelayMs?: number;
+  /** Streams only: wait this long between content chunks, in ms (a slow model generating). */
+  chunkDelayMs?: number;
 }
 
 /** One provider's wire format, as the simulator speaks it. */

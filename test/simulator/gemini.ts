@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { pieces, type SimAnswer, type SimConversation, type SimUsage } from './answer';
-import { SimBadRequest, type Dialect, type RouteMatch } from './dialect';
-import { sendJson, startSse } from './http';
+import { SimBadRequest, type AnswerOptions, type Dialect, type RouteMatch } from './dialect';
+import { sendJson, sleep, startSse } from './http';
 
 /**
  * Gemini's own API (`/gemini/v1beta/models/{model}:generateContent` and
@@ -135,7 +135,7 @@ function wholeAnswer(exchange: { conversation: SimConversation; answer: SimAnswe
   };
 }
 
-async function stream(res: ServerResponse, exchange: { conversation: SimConversation; answer: SimAnswer; usage: SimUsage }, cutAfter?: number): Promise<void> {
+async function stream(res: ServerResponse, exchange: { conversation: SimConversation; answer: SimAnswer; usage: SimUsage }, { cutAfter, chunkDelayMs }: AnswerOptions): Promise<void> {
   const chunks = chunksOf(exchange.answer);
   const events = chunks.map((chunk, i) => ({
     candidates: [{ content: { parts: chunk.parts, role: 'model' }, ...(chunk.finishReason ? { finishReason: chunk.finishReason } : {}) }],
@@ -150,6 +150,7 @@ async function stream(res: ServerResponse, exchange: { conversation: SimConversa
   startSse(res);
   for (const [i, event] of events.entries()) {
     if (cutAfter !== undefined && i >= cutAfter) return breakOff(res);
+    if (chunkDelayMs && i > 0) await sleep(chunkDelayMs);
     res.write(`data: ${JSON.stringify(event)}\r\n\r\n`);
   }
   res.end();
@@ -196,7 +197,7 @@ export const geminiDialect: Dialect = {
   apiKey: keyOf,
   parse,
   sendAnswer: async (res, exchange, options) => {
-    if (exchange.conversation.stream) return stream(res, exchange, options.cutAfter);
+    if (exchange.conversation.stream) return stream(res, exchange, options);
     if (options.cutAfter !== undefined) {
       res.writeHead(200, { 'content-type': 'application/json', 'content-length': 4096 });
       res.write('{"candidates": [{"content": ');

@@ -91,16 +91,12 @@ function deltas(answer: SimAnswer): object[] {
   ];
 }
 
-async function stream(res: ServerResponse, exchange: { conversation: ReturnType<typeof parse>; answer: SimAnswer; usage: SimUsage }, { cutAfter, eventDelayMs }: AnswerOptions) {
+async function stream(res: ServerResponse, exchange: { conversation: ReturnType<typeof parse>; answer: SimAnswer; usage: SimUsage }, { cutAfter, chunkDelayMs }: AnswerOptions) {
   const base = { id: 'chatcmpl-sim', object: 'chat.completion.chunk', created: Math.floor(Date.now() / 1000), model: exchange.conversation.model };
   // With include_usage, OpenAI sends `usage: null` on every chunk but the last.
   const nullUsage = exchange.conversation.includeUsage ? { usage: null } : {};
   // Each event is awaited until handed to the socket, so a deliberate cut comes after what was sent.
-  const send = async (text: string) => {
-    if (eventDelayMs) await sleep(eventDelayMs);
-    if (res.destroyed) return;
-    await new Promise<void>((resolve) => res.write(text, () => resolve()));
-  };
+  const send = (text: string) => new Promise<void>((resolve) => res.write(text, () => resolve()));
   const write = (chunk: object) => send(`data: ${JSON.stringify({ ...base, ...nullUsage, ...chunk })}\n\n`);
   startSse(res);
   await write({ choices: [{ index: 0, delta: { role: 'assistant', content: '' }, finish_reason: null }] });
@@ -112,6 +108,7 @@ async function stream(res: ServerResponse, exchange: { conversation: ReturnType<
       res.socket?.end();
       return;
     }
+    if (chunkDelayMs) await sleep(chunkDelayMs);
     await write({ choices: [{ index: 0, delta, finish_reason: null }] });
     if (exchange.conversation.model === MID_STREAM_ERROR_MODEL) {
       res.end(`data: ${JSON.stringify({ error: { message: 'Simulated failure during generation.', type: 'server_error', param: null, code: null } })}\n\n`);
@@ -121,7 +118,6 @@ async function stream(res: ServerResponse, exchange: { conversation: ReturnType<
   const finish = exchange.answer.kind === 'text' ? exchange.answer.finish : 'tool_calls';
   await write({ choices: [{ index: 0, delta: {}, finish_reason: finish }] });
   if (exchange.conversation.includeUsage) await write({ choices: [], usage: usageBody(exchange.usage) });
-  if (eventDelayMs) await sleep(eventDelayMs);
   res.end('data: [DONE]\n\n');
 }
 
@@ -134,7 +130,6 @@ export const openAiDialect: Dialect = {
   sendAnswer: async (res, exchange, options) => {
     const conversation = exchange.conversation as ReturnType<typeof parse>;
     if (conversation.stream) return stream(res, { ...exchange, conversation }, options);
-    if (options.eventDelayMs) await sleep(options.eventDelayMs * (pieces(exchange.answer.kind === 'text' ? exchange.answer.text : '').length + 2));
     if (options.cutAfter !== undefined) {
       res.writeHead(200, { 'content-type': 'application/json', 'content-length': 4096 });
       res.write('{"id":"chatcmpl-sim","object":');

@@ -20,6 +20,8 @@ export interface RecordedRequest {
   receivedAt: number;
   /** Epoch ms when the exchange ended: answered, or the connection closed (a client that gave up). */
   closedAt?: number;
+  /** Set when the exchange ended: whether the whole answer was handed to the client (false: the connection broke first). */
+  completed?: boolean;
 }
 
 export interface Simulator {
@@ -66,12 +68,9 @@ async function perform(behaviour: Behaviour, { res, send, dialect }: { res: Serv
     case 'cut':
       await send({ cutAfter: behaviour.afterChunks });
       return;
-    case 'drip':
-      await send({ eventDelayMs: behaviour.everyMs });
-      return;
     case 'ok':
       if (behaviour.delayMs) await sleep(behaviour.delayMs);
-      await send();
+      await send({ chunkDelayMs: behaviour.chunkDelayMs });
   }
 }
 
@@ -94,7 +93,10 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     if (options.record !== false) {
       const recorded: RecordedRequest = { dialect: dialect.prefix, path: url.pathname + url.search, headers: req.headers, body, receivedAt: Date.now() };
       requests.push(recorded);
-      res.on('close', () => (recorded.closedAt = Date.now()));
+      res.on('close', () => {
+        recorded.closedAt = Date.now();
+        recorded.completed = res.writableFinished;
+      });
     }
     const key = dialect.apiKey(req);
     if (!key || key === SIM_BAD_KEY) return dialect.sendError(res, { status: 401, message: statusMessage(401) });

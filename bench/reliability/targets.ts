@@ -1,0 +1,54 @@
+import type { Row } from './row';
+
+/**
+ * What the service must achieve, as an explicit list: `npm run reliability` exits non-zero when one is
+ * missed (unless `--report-only`). The figure is read from the row; null means the row did not measure it.
+ */
+export interface Target {
+  fault: string;
+  /** What must hold, as printed. */
+  rule: string;
+  read(row: Row): number | null;
+  met(value: number): boolean;
+}
+
+const zero = (value: number) => value === 0;
+const unanswered = (row: Row) => row.sent - row.answered;
+const notOk = (row: Row) => row.sent - row.ok;
+const other = (name: string) => (row: Row) => row.other[name] ?? null;
+
+const everyRow = ['500', '429', 'reset', 'hang', 'cut stream', 'dead primary', 'worker kill -9', 'API kill -9', 'privacy switch', 'fuzz'];
+
+export const TARGETS: Target[] = [
+  ...everyRow.map((fault) => ({ fault, rule: 'lost logs = 0', read: (row: Row) => row.lostLogs, met: zero })),
+  ...['500', '429', 'reset'].map((fault) => ({ fault, rule: 'every request answered 200 in full (sent − ok = 0)', read: notOk, met: zero })),
+  { fault: 'cut stream', rule: 'every request answered (sent − answered = 0)', read: unanswered, met: zero },
+  { fault: 'hang', rule: 'every request answered within the client patience (sent − answered = 0)', read: unanswered, met: zero },
+  { fault: 'dead primary', rule: 'upstream calls/request ≤ 1.2', read: (row) => row.callsPerRequest, met: (v) => v <= 1.2 },
+  { fault: 'dead primary', rule: 'every request answered 200 in full (sent − ok = 0)', read: notOk, met: zero },
+  { fault: 'worker kill -9', rule: 'held jobs answered ≤ 5 s after the kill beyond their own duration', read: other('max wait after kill s'), met: (v) => v <= 5 },
+  { fault: 'worker kill -9', rule: 'no job answered twice by the upstream', read: other('duplicate upstream answers'), met: zero },
+  { fault: 'worker kill -9', rule: 'every request answered (sent − answered = 0)', read: unanswered, met: zero },
+  { fault: 'privacy switch', rule: 'rows stored in full after the switch = 0', read: other('stored in full after the switch'), met: zero },
+  { fault: 'privacy switch', rule: 'non-GDPR calls after the switch = 0', read: other('non-GDPR calls after the switch'), met: zero },
+  { fault: 'privacy switch', rule: 'Redis keys holding level-3 text after the jobs = 0', read: other('Redis keys with level-3 text'), met: zero },
+  { fault: 'fuzz', rule: '5xx = 0', read: (row) => row.fiveXx, met: zero },
+  { fault: 'fuzz', rule: 'error bodies outside {"error": {...}} = 0', read: other('non-error bodies'), met: zero },
+];
+
+export interface Verdict {
+  target: Target;
+  /** null: the row did not run, failed, or did not measure the figure. */
+  measured: number | null;
+  met: boolean;
+}
+
+/** Each target against the rows that ran; a target whose row failed to run is not met. */
+export function judge(rows: Row[], failedRows: string[]): Verdict[] {
+  return TARGETS.flatMap((target) => {
+    const row = rows.find((r) => r.fault === target.fault);
+    if (!row) return failedRows.includes(target.fault) ? [{ target, measured: null, met: false }] : [];
+    const measured = target.read(row);
+    return [{ target, measured, met: measured === null ? true : target.met(measured) }];
+  });
+}

@@ -1,0 +1,43 @@
+import type { Row } from '../../bench/reliability/row';
+import { judge } from '../../bench/reliability/targets';
+
+const row = (fault: string, fields: Partial<Row> = {}): Row => ({
+  fault,
+  sent: 10,
+  answered: 10,
+  ok: 10,
+  fiveXx: 0,
+  lostLogs: 0,
+  callsPerRequest: 1,
+  p50Ms: 1,
+  p99Ms: 2,
+  other: {},
+  notes: [],
+  ...fields,
+});
+
+/** The verdict of the target of `fault` whose rule starts with `rule`. */
+const verdict = (rows: Row[], [fault, rule]: [string, string], failed: string[] = []) => judge(rows, failed).find((v) => v.target.fault === fault && v.target.rule.startsWith(rule));
+
+describe('fault suite targets', () => {
+  it('reads the figure from the row and compares it with the limit', () => {
+    expect(verdict([row('dead primary', { callsPerRequest: 4.02 })], ['dead primary', 'upstream calls/request'])).toMatchObject({ measured: 4.02, met: false });
+    expect(verdict([row('dead primary', { callsPerRequest: 1.1 })], ['dead primary', 'upstream calls/request'])).toMatchObject({ measured: 1.1, met: true });
+    expect(verdict([row('fuzz', { fiveXx: 3 })], ['fuzz', '5xx'])).toMatchObject({ measured: 3, met: false });
+    expect(verdict([row('500', { ok: 9 })], ['500', 'every request answered 200'])).toMatchObject({ measured: 1, met: false });
+  });
+
+  it('reads row-specific figures by name', () => {
+    const privacy = row('privacy switch', { other: { 'stored in full after the switch': 12, 'non-GDPR calls after the switch': 0, 'Redis keys with level-3 text': 0 } });
+    expect(verdict([privacy], ['privacy switch', 'rows stored in full'])).toMatchObject({ measured: 12, met: false });
+    expect(verdict([privacy], ['privacy switch', 'non-GDPR calls'])).toMatchObject({ measured: 0, met: true });
+    const kill = row('worker kill -9', { other: { 'max wait after kill s': 31.5, 'duplicate upstream answers': 0 } });
+    expect(verdict([kill], ['worker kill -9', 'held jobs answered'])).toMatchObject({ measured: 31.5, met: false });
+  });
+
+  it('a figure the row did not measure is not judged against; a row that failed to run misses its targets', () => {
+    expect(verdict([row('fuzz', { lostLogs: null })], ['fuzz', 'lost logs'])).toMatchObject({ measured: null, met: true });
+    expect(verdict([], ['hang', 'every request answered'], ['hang'])).toMatchObject({ measured: null, met: false });
+    expect(judge([], [])).toEqual([]);
+  });
+});
