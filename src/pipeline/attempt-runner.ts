@@ -116,7 +116,7 @@ class AttemptRun<T> {
         throw this.exhausted();
       }
       const startedAt = Date.now();
-      const ctx: ProviderContext = { apiKey: binding.apiKey, baseUrl: binding.baseUrl, signal: options.signal, timeoutMs: options.timeouts.firstByteMs, callTimeoutMs: options.timeouts.callMs, logger: options.logger };
+      const ctx: ProviderContext = { apiKey: binding.apiKey, baseUrl: binding.baseUrl, signal: options.signal, timeoutMs: options.timeouts.firstByteMs, callTimeoutMs: options.timeouts.callMs, logger: options.logger, forwardedHeaders: options.prepared.forwardedHeaders };
       try {
         const { value, usage } = await this.call({ model, provider: binding.provider, ctx, request });
         this.records.push({ model, retry, startedAt, latencyMs: Date.now() - startedAt, statusCode: 200, usage });

@@ -21,6 +21,8 @@ export interface PreparedCompletion {
   policies: Policies;
   flags: FeatureFlags;
   labels: Record<string, string | number | boolean>;
+  /** Extra HTTP headers for every upstream call (`custom_headers.headers`, checked at the edge). */
+  forwardedHeaders: Record<string, string>;
   plugins: string[];
   stream: boolean;
 }
@@ -115,6 +117,7 @@ export async function prepareCompletion({ job, space, sources, autoModelName }: 
     policies,
     flags: mergeFeatureFlags({ ...space.settings.feature_flags, ...job.headerFlags }, overrides.feature_flags),
     labels: overrides.labels ?? {},
+    forwardedHeaders: overrides.headers ?? {},
     plugins: [...new Set([...(assistant?.plugins ?? []), ...(request.plugins ?? [])])],
     stream: request.stream,
   };

@@ -9,6 +9,12 @@ export type Json = null | boolean | number | string | Json[] | { [key: string]: 
 const CONTENT_KEYS = new Set(['content', 'text', 'arguments', 'url', 'refusal', 'images', 'files', 'instructions']);
 
 /**
+ * Keys of objects whose every value is masked, whatever its name: `custom_headers.headers` values are
+ * not conversation text, but may carry user data or a credential of the client's.
+ */
+const OPAQUE_KEYS = new Set(['headers']);
+
+/**
  * A copy with every piece of conversation text replaced by MASK, keeping the structure (roles, tool
  * names, parameters, usage), so a log at privacy level 2 still shows what kind of request it was.
  */
@@ -16,7 +22,8 @@ export function maskContent(value: unknown, key?: string): Json {
   if (typeof value === 'string') return key !== undefined && CONTENT_KEYS.has(key) ? MASK : value;
   if (Array.isArray(value)) return value.map((item) => maskContent(item, key));
   if (value !== null && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value).map(([inner, item]) => [inner, maskContent(item, inner)]));
+    const opaque = key !== undefined && OPAQUE_KEYS.has(key);
+    return Object.fromEntries(Object.entries(value).map(([inner, item]) => [inner, opaque && typeof item === 'string' ? MASK : maskContent(item, inner)]));
   }
   return (value ?? null) as Json;
 }

@@ -15,6 +15,8 @@ export interface ProviderContext {
   /** Longest whole call, first byte to last, in ms; absent: only `timeoutMs` applies. */
   callTimeoutMs?: number;
   logger: Logger;
+  /** Headers the client asked to forward (`custom_headers.headers`); the adapter's own headers win over them. */
+  forwardedHeaders?: Readonly<Record<string, string>>;
 }
 
 /**

@@ -3,6 +3,7 @@ import { policiesPatch, weightsPatch } from './apps';
 import { PLUGIN_IDS } from './assistants';
 import { int4, uuid } from './common';
 import { featureFlagsSchema } from './feature-flags';
+import { forwardedHeadersSchema } from './forwarded-headers';
 
 /**
  * The chat completion request: OpenAI's fields plus Switchyard's. Known fields are typed and
@@ -67,7 +68,7 @@ const responseFormat = z.discriminatedUnion('type', [
 
 export const customHeadersSchema = z.strictObject({
   labels: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).optional(),
-  headers: z.record(z.string(), z.string()).optional(),
+  headers: forwardedHeadersSchema.optional(),
   weights: weightsPatch.optional(),
   policies: policiesPatch.optional(),
   feature_flags: featureFlagsSchema.optional(),

@@ -9,6 +9,7 @@ export function preparedCompletion(chat: Partial<PreparedCompletion['chat']> = {
     policies: { privacy_level: 1, max_cost: null, max_switch_model_retries: 2, max_same_model_retries: 2, optimize_internal_requests: 0, prompt_id: null },
     flags: {},
     labels: {},
+    forwardedHeaders: {},
     plugins: [],
     stream: false,
   };

@@ -52,7 +52,7 @@ export async function postUpstream(call: UpstreamPost): Promise<UpstreamResponse
   try {
     response = await httpPost({
       url: call.url,
-      headers: { 'content-type': 'application/json', ...call.headers },
+      headers: { ...call.ctx.forwardedHeaders, 'content-type': 'application/json', ...call.headers },
       body: JSON.stringify(call.body),
       signal: deadline.signal,
     });
