@@ -46,9 +46,9 @@ function ownedCompletions(services: Services, completions: CompletionProcessing)
     intervalMs: services.config.jobStalledCheckMs,
     logger: services.logger,
   });
-  const processor = async (job: Job<CompletionJob>) => {
+  const processor = async (job: Job<CompletionJob>, token?: string) => {
     const id = job.id ?? job.data.requestId;
-    owners.claim(id);
+    owners.claim(id, token ?? '');
     try {
       return await completions.process(job);
     } finally {

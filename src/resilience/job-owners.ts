@@ -2,15 +2,27 @@ import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 
 /**
- * Frees a dead worker's job lock when the owner's connection is gone and no one else claimed the job
- * since. KEYS: owners hash, the job's lock. ARGV: job id, the dead owner's client id.
+ * Frees a dead worker's job lock when no one claimed the job since: the owners entry is still the dead
+ * one, and the lock still holds that worker's BullMQ token (never another worker's lock). KEYS: owners
+ * hash, the job's lock. ARGV: job id, the owners entry seen, the dead worker's lock token.
  */
 const RELEASE_IF_OWNED = `
 if redis.call('HGET', KEYS[1], ARGV[1]) ~= ARGV[2] then return 0 end
 redis.call('HDEL', KEYS[1], ARGV[1])
+if redis.call('GET', KEYS[2]) ~= ARGV[3] then return 0 end
 redis.call('DEL', KEYS[2])
 return 1
 `;
+
+/** An owners entry: the owner's Redis client id, a space, the job's BullMQ lock token. */
+function ownerEntry(clientId: string, token: string): string {
+  return `${clientId} ${token}`;
+}
+
+function parseEntry(entry: string): { clientId: string; token: string } {
+  const space = entry.indexOf(' ');
+  return space === -1 ? { clientId: entry, token: '' } : { clientId: entry.slice(0, space), token: entry.slice(space + 1) };
+}
 
 export interface JobOwnersOptions {
   /** The worker's own connection: its Redis client id names the owner, and lives as long as the process. */
@@ -28,10 +40,14 @@ export interface JobOwnersOptions {
  * its process dies (kill -9 included), so a job whose owner is no longer among Redis's clients was
  * lost. Its lock is deleted, and BullMQ's next stalled-job check puts it back in the queue. The lock
  * itself can then stay long, so a live but busy worker (a stalled event loop) never loses a job it is
- * still running.
+ * still running. An owner must be found gone by two checks in a row: a live worker whose connection
+ * blipped reconnects and claims its jobs again under its new client id in between.
  */
 export class JobOwners {
-  private readonly running = new Set<string>();
+  /** Lock token of each job this process runs. */
+  private readonly running = new Map<string, string>();
+  /** Owners entries found dead by the last check, by job id. */
+  private suspects = new Map<string, string>();
   private clientId: Promise<string> | undefined;
   private timer: NodeJS.Timeout | undefined;
 
@@ -39,7 +55,7 @@ export class JobOwners {
     // A reconnection gets a new client id: the jobs still running are claimed again under it.
     options.redis.on('ready', () => {
       this.clientId = undefined;
-      for (const jobId of this.running) this.claim(jobId);
+      for (const [jobId, token] of this.running) this.claim(jobId, token);
     });
   }
 
@@ -55,10 +71,10 @@ export class JobOwners {
     clearInterval(this.timer);
   }
 
-  /** Records this process as the job's owner; not awaited by the job. */
-  claim(jobId: string): void {
-    this.running.add(jobId);
-    this.run(this.ownId().then((id) => this.options.redis.hset(this.ownersKey(), jobId, id)));
+  /** Records this process as the job's owner (`token`: BullMQ's lock token of the job); not awaited by the job. */
+  claim(jobId: string, token: string): void {
+    this.running.set(jobId, token);
+    this.run(this.ownId().then((id) => this.options.redis.hset(this.ownersKey(), jobId, ownerEntry(id, token))));
   }
 
   release(jobId: string): void {
@@ -66,16 +82,23 @@ export class JobOwners {
     this.run(this.options.redis.hdel(this.ownersKey(), jobId));
   }
 
-  /** Frees the locks of jobs whose owner's connection is gone. */
+  /** Frees the locks of jobs whose owner's connection was gone at this check and the one before. */
   async reap(): Promise<number> {
     const { redis, prefix, queueName } = this.options;
     const owners = await redis.hgetall(this.ownersKey());
+    const suspected = this.suspects;
+    this.suspects = new Map();
     if (Object.keys(owners).length === 0) return 0;
     const live = liveClientIds(String(await redis.call('CLIENT', 'LIST', 'TYPE', 'normal')));
     let freed = 0;
-    for (const [jobId, owner] of Object.entries(owners)) {
-      if (live.has(owner)) continue;
-      freed += Number(await redis.eval(RELEASE_IF_OWNED, 2, this.ownersKey(), `${prefix}:${queueName}:${jobId}:lock`, jobId, owner));
+    for (const [jobId, entry] of Object.entries(owners)) {
+      const { clientId, token } = parseEntry(entry);
+      if (live.has(clientId)) continue;
+      if (suspected.get(jobId) !== entry) {
+        this.suspects.set(jobId, entry);
+        continue;
+      }
+      freed += Number(await redis.eval(RELEASE_IF_OWNED, 2, this.ownersKey(), `${prefix}:${queueName}:${jobId}:lock`, jobId, entry, token));
     }
     if (freed > 0) this.options.logger.warn({ queue: queueName, jobs: freed }, 'jobs of a dead worker released');
     return freed;
