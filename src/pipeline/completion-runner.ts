@@ -82,14 +82,30 @@ function cancelledStatus(job: CompletionJob): number {
   return Date.now() >= job.deadline ? 504 : CLIENT_CLOSED_REQUEST;
 }
 
+/**
+ * Longest an answer waits for its log's commit, in ms. A database that hangs (a lock, a partition) must
+ * not hold back an answer that is ready; past it the answer goes out and the write goes on.
+ */
+export const LOG_COMMIT_WAIT_MS = 5000;
+
+/** Resolves with true once `work` settles, or with false after `ms`. */
+function settlesWithin(work: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<boolean>((resolve) => {
+    timer = setTimeout(() => resolve(false), ms);
+  });
+  return Promise.race([work.then(() => true), timeout]).finally(() => clearTimeout(timer));
+}
+
 /** Worker side of a completion: prepare, plan, call, reply, log. */
 export class CompletionRunner {
   constructor(private readonly deps: RunnerDeps) {}
 
   /**
    * Runs one job: answers the client and writes the request's one log, whatever happens. The message
-   * that completes the answer (`done` or `error`) is held until the log is committed, so a client that
-   * has its answer can read (and rate) its log at once; stream chunks go out as they come.
+   * that completes the answer (`done` or `error`) is held until the log is committed (at most
+   * LOG_COMMIT_WAIT_MS), so a client that has its answer can read (and rate) its log at once; stream
+   * chunks go out as they come.
    */
   async run(job: CompletionJob, signal: AbortSignal, run: string): Promise<RunSummary> {
     const held: Reply[] = [];
@@ -160,6 +176,7 @@ export class CompletionRunner {
   private async writeLog(outcome: RequestOutcome, logger: Logger): Promise<void> {
     const rows = logRowsFor(outcome);
     if (!rows) return;
-    await this.deps.logs.write(rows).catch((err: unknown) => logger.error({ err }, 'request log lost'));
+    const written = this.deps.logs.write(rows).catch((err: unknown) => logger.error({ err }, 'request log lost'));
+    if (!(await settlesWithin(written, LOG_COMMIT_WAIT_MS))) logger.warn({ wait_ms: LOG_COMMIT_WAIT_MS }, 'answer released before its log was committed');
   }
 }

@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import { Client } from 'pg';
 import request from 'supertest';
+import { LOG_COMMIT_WAIT_MS } from '../../src/pipeline/completion-runner';
 import type { Reply } from '../../src/completions/replies';
 import type { CompletionJob } from '../../src/queue/payloads';
 import { simulatedProviders, startCompletionsHarness, type CompletionsHarness } from '../helpers/completions';
@@ -50,6 +52,27 @@ describe('a log', () => {
     expect(log.status).toBe(200);
     expect(log.body.status_code).toBe(400);
   });
+});
+
+describe('an answer whose log cannot be committed', () => {
+  it('is released after LOG_COMMIT_WAIT_MS, and its log written once the database moves again', async () => {
+    const { tenant } = await isolatedSpace(h, { models: [{ name: 'answering' }] });
+    // Another session holds the logs table: every insert waits, as on a hung database.
+    const blocker = new Client({ connectionString: h.services.config.databaseUrl });
+    await blocker.connect();
+    try {
+      await blocker.query('BEGIN');
+      await blocker.query('LOCK TABLE logs IN ACCESS EXCLUSIVE MODE');
+      const startedAt = Date.now();
+      const res = await complete(h, tenant, { messages: userMessage('Hi') });
+      expect(res.status).toBe(200);
+      expect(Date.now() - startedAt).toBeGreaterThanOrEqual(LOG_COMMIT_WAIT_MS - 100);
+      await blocker.query('ROLLBACK');
+      await eventually(async () => ((await getLog(tenant, res.body.id)).status === 200 ? true : null));
+    } finally {
+      await blocker.end();
+    }
+  }, 30_000);
 });
 
 /** Puts a job on the queue as an API process would, and collects what the worker replies. */
