@@ -147,12 +147,20 @@ export class RedisCircuitBreakers implements ModelBreakers {
     await subscriber.subscribe(this.channel());
     await this.loadOpen();
     // Changes published while the subscription was down are lost: the open breakers are read again.
-    // (A breaker closed meanwhile stays in the view until its next probe, whose success closes it here.)
     subscriber.on('ready', () => this.run(this.loadOpen(), 'open breakers not loaded'));
   }
 
+  /**
+   * Makes the view the shared state: breakers open in Redis are opened here, and those closed in Redis
+   * (their message lost while the subscription was down) are closed here, unless a change reached this
+   * process while the state was being read.
+   */
   private async loadOpen(): Promise<void> {
+    const before = new Map(this.openUntil);
     const open = await this.connections.redis.hgetall(this.openKey());
+    for (const [modelId, until] of before) {
+      if (!(modelId in open) && this.openUntil.get(modelId) === until) this.applyChange(modelId, 0);
+    }
     for (const [modelId, until] of Object.entries(open)) this.applyChange(modelId, Number(until));
   }
 
