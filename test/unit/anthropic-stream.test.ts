@@ -11,7 +11,7 @@ const ctx: ProviderContext = { apiKey: 'k', baseUrl: 'http://x', signal: new Abo
 
 /** Raw SSE text through the shared parser and the translator, as the provider does it. */
 async function translate(raw: string, received: ChatChunk[] = []): Promise<ChatChunk[]> {
-  const upstream = { response: upstreamResponse(raw), deadline: new Deadline(ctx.signal, ctx.timeoutMs) };
+  const upstream = { response: upstreamResponse(raw), deadline: new Deadline(ctx.signal, { idleMs: ctx.timeoutMs }) };
   const translator = new AnthropicStreamTranslator();
   for await (const event of readSse('anthropic', upstream, ctx)) received.push(...translator.feed(event));
   translator.end();

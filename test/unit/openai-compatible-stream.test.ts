@@ -18,7 +18,7 @@ const ctx: ProviderContext = { apiKey: '', baseUrl: '', signal: new AbortControl
 
 /** Raw SSE text through the real SSE reader (over an in-memory body) and the translator. */
 async function translate(vendorId: string, sse: string): Promise<ChatChunk[]> {
-  const upstream = { response: upstreamResponse(sse), deadline: new Deadline(ctx.signal, ctx.timeoutMs) };
+  const upstream = { response: upstreamResponse(sse), deadline: new Deadline(ctx.signal, { idleMs: ctx.timeoutMs }) };
   const translator = new OpenAiStreamTranslator(vendor(vendorId));
   const chunks: ChatChunk[] = [];
   for await (const event of readSse(vendorId, upstream, ctx)) {

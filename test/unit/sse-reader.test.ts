@@ -7,7 +7,7 @@ import { upstreamResponse } from '../helpers/upstream-response';
 const ctx: ProviderContext = { apiKey: 'k', baseUrl: 'http://x', signal: new AbortController().signal, timeoutMs: 5000, logger: pino({ level: 'silent' }) };
 
 async function eventsOf(pieces: string[]): Promise<SseEvent[]> {
-  const upstream = { response: upstreamResponse(pieces.join(''), { pieces }), deadline: new Deadline(ctx.signal, ctx.timeoutMs) };
+  const upstream = { response: upstreamResponse(pieces.join(''), { pieces }), deadline: new Deadline(ctx.signal, { idleMs: ctx.timeoutMs }) };
   const events: SseEvent[] = [];
   for await (const event of readSse('test', upstream, ctx)) events.push(event);
   return events;

@@ -19,13 +19,10 @@ export class Deadline {
   private readonly callTimer: NodeJS.Timeout | undefined;
   private expiredBy: DeadlineKind | undefined;
   private readonly onParentAbort = () => this.controller.abort(this.parent.reason);
-  private readonly limits: DeadlineLimits;
-
   constructor(
     private readonly parent: AbortSignal,
-    limits: number | DeadlineLimits,
+    private readonly limits: DeadlineLimits,
   ) {
-    this.limits = typeof limits === 'number' ? { idleMs: limits } : limits;
     if (parent.aborted) this.controller.abort(parent.reason);
     else parent.addEventListener('abort', this.onParentAbort, { once: true });
     this.arm();
