@@ -24,6 +24,12 @@ function parseEntry(entry: string): { clientId: string; token: string } {
   return space === -1 ? { clientId: entry, token: '' } : { clientId: entry.slice(0, space), token: entry.slice(space + 1) };
 }
 
+/**
+ * How long an owner must stay gone before its jobs are freed, in ms: a live worker whose connection
+ * blipped reconnects (ioredis retries after 50 ms) and claims its jobs again under its new client id.
+ */
+export const RECONNECT_GRACE_MS = 500;
+
 export interface JobOwnersOptions {
   /** The worker's own connection: its Redis client id names the owner, and lives as long as the process. */
   redis: Redis;
@@ -40,14 +46,11 @@ export interface JobOwnersOptions {
  * its process dies (kill -9 included), so a job whose owner is no longer among Redis's clients was
  * lost. Its lock is deleted, and BullMQ's next stalled-job check puts it back in the queue. The lock
  * itself can then stay long, so a live but busy worker (a stalled event loop) never loses a job it is
- * still running. An owner must be found gone by two checks in a row: a live worker whose connection
- * blipped reconnects and claims its jobs again under its new client id in between.
+ * still running. An owner must still be gone RECONNECT_GRACE_MS after it was first found gone.
  */
 export class JobOwners {
   /** Lock token of each job this process runs. */
   private readonly running = new Map<string, string>();
-  /** Owners entries found dead by the last check, by job id. */
-  private suspects = new Map<string, string>();
   private clientId: Promise<string> | undefined;
   private timer: NodeJS.Timeout | undefined;
 
@@ -82,26 +85,29 @@ export class JobOwners {
     this.run(this.options.redis.hdel(this.ownersKey(), jobId));
   }
 
-  /** Frees the locks of jobs whose owner's connection was gone at this check and the one before. */
+  /** Frees the locks of jobs whose owner's connection is gone, and still gone after the grace. */
   async reap(): Promise<number> {
     const { redis, prefix, queueName } = this.options;
-    const owners = await redis.hgetall(this.ownersKey());
-    const suspected = this.suspects;
-    this.suspects = new Map();
-    if (Object.keys(owners).length === 0) return 0;
-    const live = liveClientIds(String(await redis.call('CLIENT', 'LIST', 'TYPE', 'normal')));
+    const suspects = await this.deadEntries();
+    if (suspects.size === 0) return 0;
+    await new Promise((resolve) => setTimeout(resolve, RECONNECT_GRACE_MS));
     let freed = 0;
-    for (const [jobId, entry] of Object.entries(owners)) {
-      const { clientId, token } = parseEntry(entry);
-      if (live.has(clientId)) continue;
-      if (suspected.get(jobId) !== entry) {
-        this.suspects.set(jobId, entry);
-        continue;
-      }
+    for (const [jobId, entry] of await this.deadEntries()) {
+      if (suspects.get(jobId) !== entry) continue;
+      const { token } = parseEntry(entry);
       freed += Number(await redis.eval(RELEASE_IF_OWNED, 2, this.ownersKey(), `${prefix}:${queueName}:${jobId}:lock`, jobId, entry, token));
     }
     if (freed > 0) this.options.logger.warn({ queue: queueName, jobs: freed }, 'jobs of a dead worker released');
     return freed;
+  }
+
+  /** Owners entries whose client is not connected, by job id. */
+  private async deadEntries(): Promise<Map<string, string>> {
+    const { redis } = this.options;
+    const owners = Object.entries(await redis.hgetall(this.ownersKey()));
+    if (owners.length === 0) return new Map();
+    const live = liveClientIds(String(await redis.call('CLIENT', 'LIST', 'TYPE', 'normal')));
+    return new Map(owners.filter(([, entry]) => !live.has(parseEntry(entry).clientId)));
   }
 
   private ownId(): Promise<string> {
