@@ -1,15 +1,11 @@
 import type { Response } from 'express';
 import type { Submission } from '../../completions/completion-intake';
 import { IDEMPOTENCY_HEADER, IdempotentCompletions } from '../../completions/idempotency';
-import { IdempotencyStore } from '../../completions/idempotency-store';
-import { SpaceLookup } from '../../completions/space-lookup';
 import { completionRequestSchema, completionResponseSchema } from '../../schemas/chat-completions';
 import type { Services } from '../../services/container';
 import { jsonSink, sseSink } from '../completion-sink';
 import { defineRoute, RESPONDED, type Route } from '../route';
 
-/** How long the idempotency check reuses a Space's privacy level, in ms (its version stamp is read every time). */
-const SPACE_CACHE_MS = 2000;
 /** A running claim outlives the longest completion by this much, in ms, before a dead process's claim lapses. */
 const CLAIM_MARGIN_MS = 60_000;
 
@@ -22,13 +18,12 @@ function clientGone(res: Response): AbortSignal {
   return controller.signal;
 }
 
-type ChatDeps = Pick<Services, 'completions' | 'config' | 'db' | 'redis' | 'spaceVersions' | 'logger'>;
+type ChatDeps = Pick<Services, 'completions' | 'idempotency' | 'config' | 'logger'>;
 
-export function chatCompletionRoutes({ completions, config, db, redis, spaceVersions, logger }: ChatDeps): Route[] {
+export function chatCompletionRoutes({ completions, idempotency, config, logger }: ChatDeps): Route[] {
   const idempotent = new IdempotentCompletions({
     intake: completions,
-    store: new IdempotencyStore(redis, config.redisPrefix),
-    spaces: new SpaceLookup(db, spaceVersions, SPACE_CACHE_MS),
+    store: idempotency,
     runningTtlMs: config.completionTimeoutMs + CLAIM_MARGIN_MS,
     logger,
   });
