@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
+import { BoundedMap } from './bounded-map';
 
 /** Where a failed authentication came from: the client address and the prefix of the key it presented. */
 export interface AttemptOrigin {
@@ -43,7 +44,7 @@ const prefixDigest = (keyPrefix: string): string => createHash('sha256').update(
  */
 export class AuthThrottle {
   private readonly counters: Counter[] = [];
-  private readonly blockedUntil = new Map<string, number>();
+  private readonly blockedUntil = new BoundedMap<string, number>(MAX_REMEMBERED);
 
   constructor(private readonly options: AuthThrottleOptions) {
     const counter = (name: string, points: number, subjectOf: Counter['subjectOf']) => {
@@ -96,20 +97,11 @@ export class AuthThrottle {
             this.options.logger.warn({ err }, 'failed authentication not counted: Redis unavailable');
             return 0;
           }
-          this.remember(`${name}:${subject}`, now + err.msBeforeNext);
+          this.blockedUntil.set(`${name}:${subject}`, now + err.msBeforeNext);
           return err.msBeforeNext;
         }
       }),
     );
     return Math.max(0, ...waits);
-  }
-
-  private remember(memoryKey: string, until: number): void {
-    this.blockedUntil.delete(memoryKey);
-    if (this.blockedUntil.size >= MAX_REMEMBERED) {
-      const oldest = this.blockedUntil.keys().next().value;
-      if (oldest !== undefined) this.blockedUntil.delete(oldest);
-    }
-    this.blockedUntil.set(memoryKey, until);
   }
 }

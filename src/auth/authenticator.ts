@@ -3,6 +3,7 @@ import type { ApiKeyRepository, KeyOwner } from '../store/api-keys';
 import { hashApiKey, sameHash, throttlePrefixOf } from './api-key';
 import type { AuthContext } from './auth-context';
 import type { AttemptOrigin, AuthThrottle } from './auth-throttle';
+import { BoundedMap } from './bounded-map';
 import { permissionsFor } from './permissions';
 
 export interface AuthenticatorOptions {
@@ -60,7 +61,7 @@ export class Authenticator {
   private readonly cache = new Map<string, CacheEntry>();
   private readonly lastTouched = new Map<string, number>();
   /** Hashes of keys that passed the database check, and when they last did (see PROVEN_KEY_MS). */
-  private readonly proven = new Map<string, number>();
+  private readonly proven = new BoundedMap<string, number>(MAX_CACHE_ENTRIES);
 
   constructor(
     private readonly keys: ApiKeyRepository,
@@ -89,7 +90,7 @@ export class Authenticator {
     }
     const context = toContext(key);
     this.remember(hashed, context, now);
-    this.prove(hashed, now);
+    this.proven.set(hashed, now);
     this.touch(key.id, now);
     return context;
   }
@@ -102,15 +103,6 @@ export class Authenticator {
 
   private provenRecently(hashed: string, now: number): boolean {
     return (this.proven.get(hashed) ?? 0) + PROVEN_KEY_MS > now;
-  }
-
-  private prove(hashed: string, now: number): void {
-    this.proven.delete(hashed);
-    if (this.proven.size >= MAX_CACHE_ENTRIES) {
-      const oldest = this.proven.keys().next().value;
-      if (oldest !== undefined) this.proven.delete(oldest);
-    }
-    this.proven.set(hashed, now);
   }
 
   private remember(hashed: string, context: AuthContext, now: number): void {

@@ -26,6 +26,16 @@ export interface Submission {
   setHeaders(headers: Record<string, string>): void;
   /** Called once the request is accepted, with the sink that receives the replies. */
   sink: CompletionSink;
+  /** Told once the Space and its rate limit let the request through, before its job is queued. */
+  onAccepted?(accepted: AcceptedRequest): void;
+}
+
+/** What the intake resolved for a request it accepted. */
+export interface AcceptedRequest {
+  /** Also the id of the request's log (`x-switchyard-log-id`). */
+  requestId: string;
+  /** The level the request runs at: the stricter of its Space's and its own. */
+  privacyLevel: number;
 }
 
 /** API side of `POST /v1/chat/completions`: checks the Space and its rate limit, then hands the job to the gateway. */
@@ -57,9 +67,20 @@ export class CompletionIntake {
       deadline: receivedAt + this.deps.timeoutMs,
       receivedAt,
     };
+    const privacyLevel = effectivePrivacyLevel(space.privacyLevel, request);
+    submission.onAccepted?.({ requestId: job.requestId, privacyLevel });
     // Also on errors, so a client can find the log of a request that failed.
     submission.setHeaders({ 'x-switchyard-log-id': job.requestId });
-    await this.deps.gateway.run(job, submission.sink, { signal: submission.signal, privacyLevel: effectivePrivacyLevel(space.privacyLevel, request) });
+    await this.deps.gateway.run(job, submission.sink, { signal: submission.signal, privacyLevel });
+  }
+
+  /**
+   * The Space checks of `submit` alone, and the privacy level a request runs at now: for a repeat
+   * answered without running, and for an answer kept while its Space may have changed.
+   */
+  async privacyLevelNow(auth: AuthContext, request: CompletionRequest): Promise<number> {
+    const { space } = await this.spaceOf(auth);
+    return effectivePrivacyLevel(space.privacyLevel, request);
   }
 
   private async spaceOf(auth: AuthContext): Promise<{ space: SpaceGate; stamp: string }> {

@@ -9,8 +9,8 @@ export type Outcome = { answer: StoredAnswer } | { withheld: Withheld } | { fail
 
 export interface RecordingOptions {
   stream: boolean;
-  /** False at privacy level 2 and 3: no request or response text is held, only that the run succeeded. */
-  keepText: boolean;
+  /** False at privacy level 2 and 3: no request or response text is held, only that the run succeeded. Asked per reply. */
+  keepText(): boolean;
   /** Stores or releases the key; never rejects. The final event reaches the client after it. */
   settle(outcome: Outcome): Promise<void>;
 }
@@ -33,7 +33,7 @@ export function recordingSink(inner: CompletionSink, { stream, keepText, settle 
   let final: Promise<boolean> | undefined;
 
   const keep = (data: string) => {
-    if (!keepText || tooLarge) return;
+    if (!keepText() || tooLarge) return;
     bytes += Buffer.byteLength(data, 'utf8');
     if (bytes > MAX_KEPT_ANSWER_BYTES) {
       tooLarge = true;
@@ -55,7 +55,7 @@ export function recordingSink(inner: CompletionSink, { stream, keepText, settle 
       },
       done: (response) => {
         if (!stream && response !== undefined) keep(JSON.stringify(response));
-        const outcome: Outcome = !keepText
+        const outcome: Outcome = !keepText()
           ? { withheld: 'privacy' }
           : tooLarge
             ? { withheld: 'size' }

@@ -36,12 +36,19 @@ redis.call('PEXPIRE', KEYS[1], ARGV[3])
 return {}
 `;
 
-/** Replaces the running record with the finished one, if this request still holds the claim. */
+/**
+ * Replaces the running record with the finished one, if this request still holds the claim; a record
+ * that keeps an answer is also listed in its Space's set (KEYS[2]), so a rise of privacy can find it.
+ */
 const FINISH = `
 if redis.call('HGET', KEYS[1], 'token') ~= ARGV[1] then return 0 end
 redis.call('DEL', KEYS[1])
 redis.call('HSET', KEYS[1], unpack(ARGV, 3))
 redis.call('PEXPIRE', KEYS[1], ARGV[2])
+if redis.call('HEXISTS', KEYS[1], 'answer') == 1 then
+  redis.call('SADD', KEYS[2], KEYS[1])
+  redis.call('PEXPIRE', KEYS[2], ARGV[2])
+end
 return 1
 `;
 
@@ -59,11 +66,24 @@ redis.call('HSET', KEYS[1], 'withheld', 'privacy')
 return 1
 `;
 
+/** Withholds the answer of every record passed (KEYS[2..]) and takes them off the Space's set (KEYS[1]). */
+const WITHHOLD_ALL = `
+for i = 2, #KEYS do
+  if redis.call('HEXISTS', KEYS[i], 'answer') == 1 then
+    redis.call('HDEL', KEYS[i], 'answer')
+    redis.call('HSET', KEYS[i], 'withheld', 'privacy')
+  end
+  redis.call('SREM', KEYS[1], KEYS[i])
+end
+return #KEYS - 1
+`;
+
 type RedisWithIdempotency = Redis & {
   switchyardIdempotencyClaim(key: string, fingerprint: string, token: string, ttlMs: number): Promise<string[]>;
-  switchyardIdempotencyFinish(key: string, token: string, ttlMs: number, ...fields: string[]): Promise<number>;
+  switchyardIdempotencyFinish(key: string, index: string, token: string, ttlMs: number, ...fields: string[]): Promise<number>;
   switchyardIdempotencyRelease(key: string, token: string): Promise<number>;
   switchyardIdempotencyWithhold(key: string): Promise<number>;
+  switchyardIdempotencyWithholdAll(numberOfKeys: number, ...keys: string[]): Promise<number>;
 };
 
 function parseRecord(fields: string[]): IdempotencyRecord {
@@ -81,6 +101,7 @@ function parseRecord(fields: string[]): IdempotencyRecord {
  * Idempotency records in Redis, one hash per key under REDIS_PREFIX: `running` while the first request
  * runs (with the claim's token, so only that request finishes or frees it), then `done` for 24 h with
  * the answer, or only its log id and why the answer was not kept. The client's key is stored hashed.
+ * A set per Space lists the records that keep an answer, so raising its privacy drops them at once.
  */
 export class IdempotencyStore {
   private readonly redis: RedisWithIdempotency;
@@ -90,9 +111,10 @@ export class IdempotencyStore {
     private readonly prefix: string,
   ) {
     redis.defineCommand('switchyardIdempotencyClaim', { numberOfKeys: 1, lua: CLAIM });
-    redis.defineCommand('switchyardIdempotencyFinish', { numberOfKeys: 1, lua: FINISH });
+    redis.defineCommand('switchyardIdempotencyFinish', { numberOfKeys: 2, lua: FINISH });
     redis.defineCommand('switchyardIdempotencyRelease', { numberOfKeys: 1, lua: RELEASE });
     redis.defineCommand('switchyardIdempotencyWithhold', { numberOfKeys: 1, lua: WITHHOLD });
+    redis.defineCommand('switchyardIdempotencyWithholdAll', { lua: WITHHOLD_ALL });
     this.redis = redis as RedisWithIdempotency;
   }
 
@@ -106,7 +128,7 @@ export class IdempotencyStore {
     const fields = ['state', 'done', 'fingerprint', record.fingerprint, 'log_id', record.logId ?? ''];
     if ('answer' in record) fields.push('answer', JSON.stringify(record.answer));
     else fields.push('withheld', record.withheld);
-    await this.redis.switchyardIdempotencyFinish(this.keyOf(scope), token, IDEMPOTENCY_RETENTION_MS, ...fields);
+    await this.redis.switchyardIdempotencyFinish(this.keyOf(scope), this.keptKeyOf(scope), token, IDEMPOTENCY_RETENTION_MS, ...fields);
   }
 
   async release(scope: IdempotencyScope, token: string): Promise<void> {
@@ -118,8 +140,24 @@ export class IdempotencyStore {
     await this.redis.switchyardIdempotencyWithhold(this.keyOf(scope));
   }
 
+  /**
+   * Drops every answer kept for the Space (each record stays, as withheld for privacy): called once a
+   * rise of its privacy level is committed. An answer kept after this call is caught by the check its
+   * request makes after keeping it (see IdempotentCompletions).
+   */
+  async withholdSpace(space: Omit<IdempotencyScope, 'key'>): Promise<void> {
+    const index = this.keptKeyOf(space);
+    const records = await this.redis.smembers(index);
+    if (records.length > 0) await this.redis.switchyardIdempotencyWithholdAll(records.length + 1, index, ...records);
+  }
+
   keyOf({ orgId, appId, key }: IdempotencyScope): string {
     const digest = createHash('sha256').update(key, 'utf8').digest('hex');
     return `${this.prefix}:idempotency:${orgId}:${appId}:${digest}`;
+  }
+
+  /** The set of the Space's records that keep an answer. */
+  private keptKeyOf({ orgId, appId }: Omit<IdempotencyScope, 'key'>): string {
+    return `${this.prefix}:idempotency-kept:${orgId}:${appId}`;
   }
 }

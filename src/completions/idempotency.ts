@@ -2,11 +2,9 @@ import { createHash, randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import { stringify } from 'safe-stable-stringify';
 import { ApiError } from '../errors/api-error';
-import type { CompletionIntake, Submission } from './completion-intake';
+import type { AcceptedRequest, CompletionIntake, Submission } from './completion-intake';
 import { MAX_KEPT_ANSWER_BYTES, recordingSink, type Outcome } from './idempotency-recorder';
 import type { FinishedRecord, IdempotencyRecord, IdempotencyScope, IdempotencyStore, StoredAnswer } from './idempotency-store';
-import { effectivePrivacyLevel } from './privacy-level';
-import type { SpaceLookup } from './space-lookup';
 
 export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
 /** Printable ASCII without spaces, as Stripe and OpenAI's SDKs send (UUIDs, `stainless-node-retry-…`). */
@@ -15,7 +13,6 @@ const VALID_KEY = /^[\x21-\x7e]{1,255}$/;
 export interface IdempotencyDeps {
   intake: CompletionIntake;
   store: IdempotencyStore;
-  spaces: SpaceLookup;
   /** How long a running claim holds the key if its process dies, in ms: past the completion timeout. */
   runningTtlMs: number;
   logger: Logger;
@@ -33,8 +30,6 @@ interface Claim {
   scope: IdempotencyScope;
   token: string;
   fingerprint: string;
-  /** The request's privacy level when it was accepted. */
-  privacyLevel: number;
 }
 
 function validKey(key: string): string {
@@ -50,7 +45,8 @@ function fingerprintOf(body: unknown, featureFlagsHeader: string | undefined): s
 /**
  * `Idempotency-Key` on `POST /v1/chat/completions`, at the HTTP edge: the first request with a key claims
  * it and runs; a repeat with the same body within 24 h replays the stored answer, one with another body
- * is a 422, and one while the first still runs is a 409. Keys are scoped by organization and Space.
+ * is a 422, and one while the first still runs is a 409. Keys are scoped by organization and Space (the
+ * key's own, so a claim needs no lookup; the intake checks the Space and tells the privacy level it found).
  */
 export class IdempotentCompletions {
   constructor(private readonly deps: IdempotencyDeps) {}
@@ -58,33 +54,32 @@ export class IdempotentCompletions {
   async submit(submission: Submission, request: IdempotentRequest): Promise<void> {
     const key = validKey(request.key);
     const { auth } = submission;
-    // Without a Space of its own organization the intake refuses the request; nothing to claim.
-    const gate = auth.appId ? (await this.deps.spaces.find(auth.appId)).gate : null;
-    if (!gate || gate.orgId !== auth.orgId) return this.deps.intake.submit(submission);
-    const scope: IdempotencyScope = { orgId: auth.orgId, appId: gate.id, key };
-    const privacyLevel = effectivePrivacyLevel(gate.privacyLevel, submission.request);
+    // A key not bound to a Space is refused by the intake; there is no scope to claim in.
+    if (!auth.appId) return this.deps.intake.submit(submission);
+    const scope: IdempotencyScope = { orgId: auth.orgId, appId: auth.appId, key };
     const fingerprint = fingerprintOf(request.body, submission.featureFlagsHeader);
     const token = randomUUID();
     const existing = await this.deps.store.claim(scope, { fingerprint, token, ttlMs: this.deps.runningTtlMs });
-    if (existing) return this.repeat(existing, { submission, scope, fingerprint, privacyLevel });
-    await this.run(submission, { scope, token, fingerprint, privacyLevel });
+    if (existing) return this.repeat(existing, { submission, scope, fingerprint });
+    await this.run(submission, { scope, token, fingerprint });
   }
 
   private async run(submission: Submission, claim: Claim): Promise<void> {
-    let logId: string | null = null;
+    let accepted: AcceptedRequest | undefined;
     const recording = recordingSink(submission.sink, {
       stream: submission.request.stream === true,
-      keepText: claim.privacyLevel < 2,
-      settle: (outcome) => this.settle(submission, claim, { outcome, logId }),
+      // Replies come only after the intake accepted the request, so its privacy level is known by then.
+      keepText: () => accepted !== undefined && accepted.privacyLevel < 2,
+      settle: (outcome) => this.settle(submission, claim, { outcome, accepted }),
     });
     try {
       await this.deps.intake.submit({
         ...submission,
-        setHeaders: (headers) => {
-          logId = headers['x-switchyard-log-id'] ?? logId;
-          submission.setHeaders(headers);
-        },
         sink: recording.sink,
+        onAccepted: (found) => {
+          accepted = found;
+          submission.onAccepted?.(found);
+        },
       });
     } finally {
       // Refused before it ran (Space, rate limit), or the client left: the key stays free for a retry.
@@ -93,36 +88,43 @@ export class IdempotentCompletions {
   }
 
   /**
-   * Keeps a successful run's answer (at the privacy level in force now); any failure frees the key, since
-   * it left nothing to protect from a second run and a retry may well succeed.
+   * Keeps a successful run's answer; any failure frees the key, since it left nothing to protect from a
+   * second run and a retry may well succeed.
    */
-  private async settle(submission: Submission, claim: Claim, { outcome, logId }: { outcome: Outcome; logId: string | null }): Promise<void> {
-    if ('failed' in outcome) return this.release(claim);
+  private async settle(submission: Submission, claim: Claim, { outcome, accepted }: { outcome: Outcome; accepted: AcceptedRequest | undefined }): Promise<void> {
+    if ('failed' in outcome || !accepted) return this.release(claim);
+    const base = { state: 'done' as const, fingerprint: claim.fingerprint, logId: accepted.requestId };
+    const record: FinishedRecord = 'answer' in outcome ? { ...base, answer: outcome.answer } : { ...base, withheld: outcome.withheld };
     try {
-      const answer = 'answer' in outcome && (await this.privacyLevelNow(submission, claim)) < 2 ? outcome.answer : undefined;
-      const base = { state: 'done' as const, fingerprint: claim.fingerprint, logId };
-      const record: FinishedRecord = answer ? { ...base, answer } : { ...base, withheld: 'withheld' in outcome ? outcome.withheld : 'privacy' };
       await this.deps.store.finish(claim.scope, claim.token, record);
     } catch (err) {
-      this.deps.logger.warn({ err, request_id: logId }, 'idempotent answer not stored');
-      await this.release(claim);
+      this.deps.logger.warn({ err, request_id: accepted.requestId }, 'idempotent answer not stored');
+      return this.release(claim);
     }
+    if ('answer' in record) await this.withholdIfRaised(submission, claim);
+  }
+
+  /**
+   * The Space may have raised its privacy level while the request ran. Kept first, checked second: a rise
+   * committed before this check is seen here, and one committed after it drops the answer itself
+   * (AppService.update), so no answer outlives a rise. A failed check counts as a rise.
+   */
+  private async withholdIfRaised(submission: Submission, { scope }: Claim): Promise<void> {
+    const levelNow = await this.deps.intake.privacyLevelNow(submission.auth, submission.request).catch(() => 3);
+    if (levelNow < 2) return;
+    await this.deps.store.withhold(scope).catch((err: unknown) => this.deps.logger.error({ err }, 'kept answer not withheld after a rise of privacy'));
   }
 
   private async release({ scope, token }: Claim): Promise<void> {
     await this.deps.store.release(scope, token).catch((err: unknown) => this.deps.logger.warn({ err }, 'idempotency key not released'));
   }
 
-  /** The Space may have raised its privacy level while the request ran: the stricter level wins. */
-  private async privacyLevelNow({ request }: Submission, claim: Claim): Promise<number> {
-    const { gate } = await this.deps.spaces.find(claim.scope.appId);
-    return Math.max(claim.privacyLevel, effectivePrivacyLevel(gate?.privacyLevel ?? 1, request));
-  }
-
-  private async repeat(
-    record: IdempotencyRecord,
-    { submission, scope, fingerprint, privacyLevel }: { submission: Submission; scope: IdempotencyScope; fingerprint: string; privacyLevel: number },
-  ): Promise<void> {
+  /**
+   * Answers a repeat without running it. A kept answer is replayed only after the intake's own Space
+   * checks, at the privacy level in force now (a Space changed by a writer other than PUT /v1/apps/update,
+   * e.g. a sandbox sync, has its answer dropped here).
+   */
+  private async repeat(record: IdempotencyRecord, { submission, scope, fingerprint }: { submission: Submission; scope: IdempotencyScope; fingerprint: string }): Promise<void> {
     if (record.fingerprint !== fingerprint) {
       throw new ApiError(
         'idempotency_key_reused',
@@ -134,11 +136,13 @@ export class IdempotentCompletions {
       throw new ApiError('idempotency_request_in_progress', `A request with this ${IDEMPOTENCY_HEADER} is still running; repeat it once it has finished to get its answer.`, IDEMPOTENCY_HEADER).withHeaders({ 'retry-after': '1' });
     }
     const logHeader: Record<string, string> = record.logId ? { 'x-switchyard-log-id': record.logId } : {};
-    if ('answer' in record && privacyLevel < 2) {
-      submission.setHeaders({ ...logHeader, 'idempotent-replayed': 'true' });
-      return replay(record.answer, submission);
+    if ('answer' in record) {
+      if ((await this.deps.intake.privacyLevelNow(submission.auth, submission.request)) < 2) {
+        submission.setHeaders({ ...logHeader, 'idempotent-replayed': 'true' });
+        return replay(record.answer, submission);
+      }
+      await this.deps.store.withhold(scope);
     }
-    if ('answer' in record) await this.deps.store.withhold(scope);
     const why =
       'withheld' in record && record.withheld === 'size'
         ? `its answer was larger than ${MAX_KEPT_ANSWER_BYTES / (1024 * 1024)} MiB and was not kept`

@@ -4,7 +4,7 @@ import { can, type AuthContext } from '../auth/auth-context';
 import type { Permission } from '../auth/permissions';
 import { ApiError } from '../errors/api-error';
 import { apiErrorFromZod } from '../errors/zod-error';
-import { findInputProblem, problemError } from './input-guard';
+import { findBodyProblem, findInputProblem, problemError } from './input-guard';
 import './request-context';
 import { unknownPathId } from './unknown-path-id';
 
@@ -78,7 +78,7 @@ function guardInput(req: Request): void {
   }
   const queryProblem = findInputProblem(req.query);
   if (queryProblem) throw problemError(queryProblem, 'query');
-  const bodyProblem = findInputProblem(req.body);
+  const bodyProblem = findBodyProblem(req);
   if (bodyProblem) throw problemError(bodyProblem, 'body');
 }
 

@@ -20,6 +20,7 @@ import { buildCompletionIntake } from '../completions/build-intake';
 import type { CompletionIntake } from '../completions/completion-intake';
 import { checkReadiness, type ReadinessReport } from './readiness';
 import { SpaceVersions } from '../cache/space-versions';
+import { IdempotencyStore } from '../completions/idempotency-store';
 
 export interface Infrastructure {
   config: Readonly<Config>;
@@ -44,6 +45,8 @@ export interface Services extends Infrastructure {
   conversations: ConversationService;
   logs: LogService;
   completions: CompletionIntake;
+  /** Idempotency-Key records of completions, with the answers kept for repeats. */
+  idempotency: IdempotencyStore;
   /** Spaces' configuration versions: bumped by every writer of a Space's configuration, read per completion. */
   spaceVersions: SpaceVersions;
   readiness(): Promise<ReadinessReport>;
@@ -52,6 +55,7 @@ export interface Services extends Infrastructure {
 export function buildServices(infra: Infrastructure): Services {
   const { config, db, redis, queues } = infra;
   const spaceVersions = new SpaceVersions(redis, config.redisPrefix);
+  const idempotency = new IdempotencyStore(redis, config.redisPrefix);
   return {
     ...infra,
     authenticator: buildAuthenticator(infra),
@@ -61,12 +65,18 @@ export function buildServices(infra: Infrastructure): Services {
     assistants: new AssistantService({ assistants: new AssistantRepository(db), prompts: new PromptRepository(db), autoModelName: config.autoModelName }),
     conversations: new ConversationService(new ConversationRepository(db), new AssistantRepository(db)),
     logs: new LogService(new LogRepository(db)),
-    apps: new AppService(db, spaceVersions, async (job) => {
-      await queues.sandboxSync.add('sync', job);
+    apps: new AppService({
+      db,
+      versions: spaceVersions,
+      keptAnswers: idempotency,
+      enqueueSandboxSync: async (job) => {
+        await queues.sandboxSync.add('sync', job);
+      },
     }),
     appModels: new AppModelService(db, spaceVersions),
     sandboxSync: new SandboxSync(db, spaceVersions),
     completions: buildCompletionIntake(infra, { versions: spaceVersions }),
+    idempotency,
     spaceVersions,
     readiness: () => checkReadiness(db, redis),
   };

@@ -77,10 +77,14 @@ const NASTY_STRINGS = [
 ];
 
 /** Text PostgreSQL refuses (NUL in text and jsonb, a lone surrogate's escape in jsonb) or that is long. */
-export const storageBreakingString: fc.Arbitrary<string> = fc.constantFrom('\u0000', 'a\u0000b', '\ud800', 'x\udfffy', '\udbff', 'é'.repeat(10_240));
+/** Strings PostgreSQL refuses (NUL, lone surrogates) or that are long. */
+export const STORAGE_BREAKING_STRINGS: readonly string[] = ['\u0000', 'a\u0000b', '\ud800', 'x\udfffy', '\udbff', 'é'.repeat(10_240)];
+export const storageBreakingString: fc.Arbitrary<string> = fc.constantFrom(...STORAGE_BREAKING_STRINGS);
 
 /** Integers just past PostgreSQL's int4, and values no integer column takes. */
-export const storageBreakingNumber: fc.Arbitrary<FuzzJson> = fc.constantFrom<FuzzJson>(2 ** 31, -(2 ** 31) - 1, 2 ** 53 + 2, 1e308, 0.5, new RawJson('-0'), new RawJson('1e400'));
+/** Numbers past int4 or float bounds, fractions and odd spellings. */
+export const STORAGE_BREAKING_NUMBERS: readonly FuzzJson[] = [2 ** 31, -(2 ** 31) - 1, 2 ** 53 + 2, 1e308, 0.5, new RawJson('-0'), new RawJson('1e400')];
+export const storageBreakingNumber: fc.Arbitrary<FuzzJson> = fc.constantFrom<FuzzJson>(...STORAGE_BREAKING_NUMBERS);
 
 export const hostileString: fc.Arbitrary<string> = fc.oneof(
   { arbitrary: fc.constantFrom(...NASTY_STRINGS), weight: 4 },

@@ -9,6 +9,8 @@ import {
   malformedJsonText,
   RawJson,
   serializeJson,
+  STORAGE_BREAKING_NUMBERS,
+  STORAGE_BREAKING_STRINGS,
   storageBreakingNumber,
   storageBreakingString,
   type FuzzJson,
@@ -209,6 +211,16 @@ function withOneHostileLeaf(valid: fc.Arbitrary<FuzzJson>): fc.Arbitrary<FuzzJso
     if (leaves.length === 0) return value;
     return rewriteNode(value, leaves[pick % leaves.length] as number, (node) => (typeof node === 'string' ? badText : badNumber));
   });
+}
+
+/**
+ * Every copy of `example` with one of its leaves replaced by one storage-breaking value of the leaf's type:
+ * each field of each example meets each such value once, which random sampling cannot promise.
+ */
+export function everyLeafBroken(example: FuzzJson): FuzzJson[] {
+  const breakEach = (kind: 'string' | 'number', values: readonly FuzzJson[]) =>
+    indexesWhere(example, (node) => typeof node === kind).flatMap((leaf) => values.map((value) => rewriteNode(example, leaf, () => value)));
+  return [...breakEach('string', STORAGE_BREAKING_STRINGS), ...breakEach('number', STORAGE_BREAKING_NUMBERS)];
 }
 
 interface Body {

@@ -13,7 +13,9 @@ let aliceOrg: string;
 const UNKNOWN_ID = '00000000-0000-4000-8000-000000000000';
 
 beforeAll(async () => {
-  ctx = createTestContext();
+  // Its own Redis prefix, so the wrong keys sent here count against 127.0.0.1 in this file alone, and
+  // the failed-authentication throttle of no other test file sees them (nor this file theirs).
+  ctx = createTestContext({ redisPrefix: `${process.env.REDIS_PREFIX ?? 'sytest'}_${uniqueSuffix()}` });
   aliceOrg = `apps-alice-${uniqueSuffix()}`;
   [alice, bob] = await Promise.all([ctx.tenant({ org: aliceOrg }), ctx.tenant()]);
   aliceViewer = await ctx.tenant({ org: aliceOrg, idpId: `viewer@${aliceOrg}`, role: 'viewer' });

@@ -1,6 +1,7 @@
 import request from 'supertest';
 import { hashApiKey } from '../../src/auth/api-key';
 import { createTestContext, type Tenant, type TestContext } from '../helpers/test-context';
+import { uniqueSuffix } from '../helpers/test-database';
 import type { Role } from '../../src/auth/permissions';
 import { createOrgKey } from '../../src/services/tenancy/key-admin';
 
@@ -8,7 +9,9 @@ let ctx: TestContext;
 let tenant: Tenant;
 
 beforeAll(async () => {
-  ctx = createTestContext();
+  // Its own Redis prefix, so the wrong keys sent here count against 127.0.0.1 in this file alone, and
+  // the failed-authentication throttle of no other test file sees them (nor this file theirs).
+  ctx = createTestContext({ redisPrefix: `${process.env.REDIS_PREFIX ?? 'sytest'}_${uniqueSuffix()}` });
   tenant = await ctx.tenant();
 });
 afterAll(() => ctx.close());

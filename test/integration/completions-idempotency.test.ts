@@ -271,16 +271,48 @@ describe('Idempotency-Key: privacy', () => {
     expect((await idempotencyDump(tenant)).text).not.toContain(prompt);
   });
 
-  it('drops a kept answer once its Space has moved to privacy level 2', async () => {
+  it.each([2, 3])('drops a kept answer as soon as its Space moves to privacy level %i', async (level) => {
     const { tenant } = await spaceAt(1);
     const key = randomUUID();
     const prompt = secretPrompt();
-    await idempotent(tenant, key, { messages: userMessage(prompt) }).expect(200);
+    const first = await idempotent(tenant, key, { messages: userMessage(prompt) }).expect(200);
     expect((await idempotencyDump(tenant)).text).toContain(prompt);
-    await request(h.app).put('/v1/apps/update').set(tenant.auth).send({ id: tenant.app_id, policies: { privacy_level: 2 } }).expect(200);
+    await request(h.app).put('/v1/apps/update').set(tenant.auth).send({ id: tenant.app_id, policies: { privacy_level: level } }).expect(200);
+    // Gone with the update's answer, before any repeat comes to look.
+    const dump = await idempotencyDump(tenant);
+    expect(dump.keys).toHaveLength(1);
+    expect(dump.text).not.toContain(prompt);
+    expect(dump.text).not.toContain('Echo');
     const repeat = await idempotent(tenant, key, { messages: userMessage(prompt) });
     expect(repeat.status).toBe(409);
     expect(repeat.body.error.code).toBe('idempotency_answer_not_kept');
+    expect(repeat.headers['x-switchyard-log-id']).toBe(first.headers['x-switchyard-log-id']);
+  });
+
+  it('keeps no answer of a request that was running when its Space moved to privacy level 3', async () => {
+    const tenant = await h.tenant();
+    await setModels(h.app, tenant, { 'test-slow': true });
+    const key = randomUUID();
+    const prompt = secretPrompt();
+    const body = { model: 'test-slow', messages: userMessage(prompt) };
+    const running = idempotent(tenant, key, body).then((res) => res);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    await request(h.app).put('/v1/apps/update').set(tenant.auth).send({ id: tenant.app_id, policies: { privacy_level: 3 } }).expect(200);
+    expect((await running).status).toBe(200);
     expect((await idempotencyDump(tenant)).text).not.toContain(prompt);
+    const repeat = await idempotent(tenant, key, body);
+    expect(repeat.status).toBe(409);
+    expect(repeat.body.error.code).toBe('idempotency_answer_not_kept');
+  });
+
+  it('refuses a repeat, as it would refuse a run, once the Space is deactivated', async () => {
+    const { tenant } = await spaceAt(1);
+    const key = randomUUID();
+    await idempotent(tenant, key, { messages: userMessage('Before the switch-off') }).expect(200);
+    await h.services.db.app.update({ where: { id: tenant.app_id }, data: { is_active: false } });
+    await h.services.spaceVersions.bump([tenant.app_id]);
+    const repeat = await idempotent(tenant, key, { messages: userMessage('Before the switch-off') });
+    expect(repeat.status).toBe(403);
+    expect(repeat.body.error.code).toBe('space_inactive');
   });
 });

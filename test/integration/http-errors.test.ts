@@ -377,6 +377,32 @@ describe('unreadable bodies', () => {
   });
 });
 
+describe('bodies the escape search lets through unscanned', () => {
+  // A UTF-8 body without a `\u` escape skips the scan of its strings (input-guard.ts): these are the ways
+  // NUL or a lone surrogate could still arrive, each refused or made harmless.
+  const asIs = (bytes: Buffer): string => bytes as unknown as string;
+  const post = (bytes: Buffer, headers: Record<string, string>) =>
+    request(ctx.app).post('/v1/apps').set(tenant.auth).set(headers).serialize(asIs).send(bytes);
+
+  it('a NUL escape in a UTF-16 body is still found', async () => {
+    const res = await post(Buffer.from('{"name":"a\\u0000b"}', 'utf16le'), { 'Content-Type': 'application/json; charset=utf-16le' });
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual(nulRefused('name'));
+  });
+
+  it('a NUL escape in a gzip body is found in the inflated text', async () => {
+    const res = await post(gzipSync('{"name":"a\\u0000b"}'), { 'Content-Type': 'application/json', 'Content-Encoding': 'gzip' });
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual(nulRefused('name'));
+  });
+
+  it('raw bytes of a surrogate (not UTF-8) arrive as U+FFFD, which is stored', async () => {
+    const res = await post(Buffer.concat([Buffer.from('{"name":"a'), Buffer.from([0xed, 0xa0, 0x80]), Buffer.from('b"}')]), { 'Content-Type': 'application/json' });
+    expect(res.status).toBe(201);
+    expect(res.body.app.name).toBe('a\ufffd\ufffd\ufffdb');
+  });
+});
+
 describe('a saturated database', () => {
   it('answers concurrent writes beyond the connection pool with 201 or 503 and Retry-After, never 500', async () => {
     const answers = await Promise.all(Array.from({ length: 60 }, () => request(ctx.app).post('/v1/apps').set(tenant.auth).send({ name: 'crowd' })));

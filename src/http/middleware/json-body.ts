@@ -1,5 +1,6 @@
 import express, { type RequestHandler } from 'express';
 import { ApiError } from '../../errors/api-error';
+import { noteBodyText } from '../input-guard';
 
 const METHODS_WITH_BODY = new Set(['POST', 'PUT', 'PATCH']);
 
@@ -15,5 +16,8 @@ export function jsonBody(limitBytes: number): RequestHandler[] {
     }
     next();
   };
-  return [requireJson, express.json({ limit: limitBytes, type: 'application/json', strict: true })];
+  // body-parser's verify hook: the raw text, before it is parsed, for the input guard.
+  // eslint-disable-next-line max-params
+  const verify = (req: object, _res: unknown, raw: Buffer, encoding: string | null) => noteBodyText(req, raw, encoding);
+  return [requireJson, express.json({ limit: limitBytes, type: 'application/json', strict: true, verify })];
 }

@@ -1,15 +1,11 @@
 import type { Response } from 'express';
 import type { Submission } from '../../completions/completion-intake';
 import { IDEMPOTENCY_HEADER, IdempotentCompletions } from '../../completions/idempotency';
-import { IdempotencyStore } from '../../completions/idempotency-store';
-import { SpaceLookup } from '../../completions/space-lookup';
 import { completionRequestSchema, completionResponseSchema } from '../../schemas/chat-completions';
 import type { Services } from '../../services/container';
 import { jsonSink, sseSink } from '../completion-sink';
 import { defineRoute, RESPONDED, type Route } from '../route';
 
-/** How long the idempotency check reuses a Space's privacy level, in ms (its version stamp is read every time). */
-const SPACE_CACHE_MS = 2000;
 /** A running claim outlives the longest completion by this much, in ms, before a dead process's claim lapses. */
 const CLAIM_MARGIN_MS = 60_000;
 
@@ -22,13 +18,12 @@ function clientGone(res: Response): AbortSignal {
   return controller.signal;
 }
 
-type ChatDeps = Pick<Services, 'completions' | 'config' | 'db' | 'redis' | 'spaceVersions' | 'logger'>;
+type ChatDeps = Pick<Services, 'completions' | 'idempotency' | 'config' | 'logger'>;
 
-export function chatCompletionRoutes({ completions, config, db, redis, spaceVersions, logger }: ChatDeps): Route[] {
+export function chatCompletionRoutes({ completions, idempotency, config, logger }: ChatDeps): Route[] {
   const idempotent = new IdempotentCompletions({
     intake: completions,
-    store: new IdempotencyStore(redis, config.redisPrefix),
-    spaces: new SpaceLookup(db, spaceVersions, SPACE_CACHE_MS),
+    store: idempotency,
     runningTtlMs: config.completionTimeoutMs + CLAIM_MARGIN_MS,
     logger,
   });
@@ -50,7 +45,8 @@ export function chatCompletionRoutes({ completions, config, db, redis, spaceVers
         'without running again; with another body it answers 422 `idempotency_key_reused`; while the first still runs, 409',
         '`idempotency_request_in_progress` with `Retry-After`. Only a successful answer is kept: a first request that fails (refused',
         'before it ran, any 4xx or 5xx, a timeout) or whose client left frees the key for a retry. At privacy level 2 and 3 no answer',
-        'is kept: a repeat after completion answers 409 `idempotency_answer_not_kept` (as it does for an answer above 4 MiB).',
+        'is kept: a repeat after completion answers 409 `idempotency_answer_not_kept` (as it does for an answer above 4 MiB);',
+        'raising a Space to level 2 or 3 drops its kept answers at once.',
       ].join(' '),
       tags: ['Chat'],
       permission: 'completions:create',

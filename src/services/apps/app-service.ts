@@ -1,5 +1,6 @@
 import type { AuthContext } from '../../auth/auth-context';
 import type { SpaceVersions } from '../../cache/space-versions';
+import type { IdempotencyStore } from '../../completions/idempotency-store';
 import { ApiError } from '../../errors/api-error';
 import type { SandboxSyncJob } from '../../queue/payloads';
 import type { CreateAppBody, SpaceDetailView, SpacePairView, SpaceView, UpdateAppBody } from '../../schemas/apps';
@@ -18,13 +19,21 @@ import { referencesOf, updateSpace } from './space-update';
 /** Puts a sandbox-sync job on the queue. */
 export type EnqueueSandboxSync = (job: SandboxSyncJob) => Promise<void>;
 
+export interface AppServiceDeps {
+  db: Db;
+  versions: SpaceVersions;
+  /** The answers kept for `Idempotency-Key` repeats, dropped when a Space's privacy level reaches 2 or 3. */
+  keptAnswers: Pick<IdempotencyStore, 'withholdSpace'>;
+  enqueueSandboxSync: EnqueueSandboxSync;
+}
+
 /** Spaces: create, read, update, and ask for a sandbox copy. */
 export class AppService {
-  constructor(
-    private readonly db: Db,
-    private readonly versions: SpaceVersions,
-    private readonly enqueueSandboxSync: EnqueueSandboxSync,
-  ) {}
+  private readonly db: Db;
+
+  constructor(private readonly deps: AppServiceDeps) {
+    this.db = deps.db;
+  }
 
   /** A new main Space with the catalog's default-active models switched on. */
   async create(auth: AuthContext, body: CreateAppBody): Promise<SpaceDetailView> {
@@ -56,7 +65,10 @@ export class AppService {
   /** One transaction: a rejected update changes nothing. The next request after the answer uses the new configuration. */
   async update(auth: AuthContext, body: UpdateAppBody): Promise<SpacePairView> {
     const pair = await this.db.$transaction(async (tx) => loadSpacePair(tx, auth, await updateSpace(tx, auth, body)));
-    await this.versions.bump([body.id]);
+    await this.deps.versions.bump([body.id]);
+    // Privacy applies at once: no answer of the Space stays kept in Redis for a repeat (and the update
+    // found the Space in the caller's organization, so that is its scope).
+    if ((body.policies?.privacy_level ?? 1) >= 2) await this.deps.keptAnswers.withholdSpace({ orgId: auth.orgId, appId: body.id });
     return pair;
   }
 
@@ -73,7 +85,7 @@ export class AppService {
       }
       await appStore.setSandboxStatus(tx, app.id, { status: 'syncing' });
       const pair = await loadSpacePair(tx, auth, app.id);
-      await this.enqueueSandboxSync({ mainAppId: app.id, requestedBy: auth.idpId });
+      await this.deps.enqueueSandboxSync({ mainAppId: app.id, requestedBy: auth.idpId });
       return pair;
     });
   }
