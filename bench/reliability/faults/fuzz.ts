@@ -11,7 +11,7 @@ import { runCount } from '../traffic';
  * Malformed requests against the running service, from the fuzz test's own generators
  * (test/fuzz/malformed-requests.ts) over every operation of its `GET /v1/openapi.json`: bad path ids, bad
  * query values, malformed JSON, wrong types, NUL and lone surrogates, huge and deep values, odd content
- * types and methods. Every answer must be below 500 and, when it is an error, `{"error": {...}}`; every
+ * types and methods, broken `Authorization`. Every answer must be below 500 and, when it is an error, `{"error": {...}}`; every
  * request accepted into the queue must get its log.
  */
 
@@ -30,6 +30,17 @@ function examplesFor(appId: string, model: string): Record<string, FuzzJson[]> {
     updateApp: [{ id: appId, description: 'd', settings: { instructions: 'i' } }],
     createAssistant: [{ name: 'a', assistant_config: { instructions: 'i', model, max_tokens: 10 } }],
   };
+}
+
+/**
+ * The shared generators leave `Authorization` to the caller: one request in 16 goes with a broken one
+ * (none, an empty bearer, another scheme, a key that is not one), the others with the row's key.
+ */
+const BAD_AUTHORIZATIONS: (string | null)[] = [null, 'Bearer ', 'Basic Zm9vOmJhcg==', 'Bearer sy-%ff'];
+function authorization(i: number, apiKey: string): Record<string, string> {
+  if (i % 16 !== 15) return { authorization: `Bearer ${apiKey}` };
+  const bad = BAD_AUTHORIZATIONS[Math.floor(i / 16) % BAD_AUTHORIZATIONS.length] ?? null;
+  return bad === null ? {} : { authorization: bad };
 }
 
 /** Each operation's requests in turn, so any prefix of the list covers every operation. */
@@ -66,7 +77,7 @@ async function fuzzRow(ctx: FaultContext) {
   const exchanges = await runCount(requests.length, 8, async (i): Promise<Exchange & { fuzz: FuzzRequest }> => {
     const fuzz = requests[i] as FuzzRequest;
     const urls = ctx.stack.liveApiUrls();
-    const headers = { ...fuzz.headers, authorization: `Bearer ${space.apiKey}` };
+    const headers = { ...fuzz.headers, ...authorization(i, space.apiKey) };
     const exchange = await send({ method: fuzz.method, url: `${urls[i % urls.length]}${fuzz.path}`, headers, body: fuzz.body, timeoutMs: 15_000 });
     return { ...exchange, fuzz };
   });
