@@ -1,4 +1,4 @@
-import IORedis from 'ioredis';
+import { deleteKeysUnder } from '../scripts/redis-keys';
 import { seedCatalog } from '../prisma/seed-catalog';
 import { DEFAULT_POLICIES } from '../src/services/apps/space-config';
 import { bootstrapTenant } from '../src/services/tenancy/bootstrap';
@@ -28,22 +28,6 @@ export interface BenchEnvironment {
   destroy(): Promise<void>;
 }
 
-async function deleteKeys(redisUrl: string, prefix: string): Promise<number> {
-  const redis = new IORedis(redisUrl);
-  let deleted = 0;
-  try {
-    let cursor = '0';
-    do {
-      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 1000);
-      if (keys.length > 0) deleted += await redis.del(...keys);
-      cursor = next;
-    } while (cursor !== '0');
-  } finally {
-    redis.disconnect();
-  }
-  return deleted;
-}
-
 /** Only the bench model is active in the Space; every other catalog model is switched off. */
 async function activateOnly(db: Db, appId: string, name: string): Promise<{ name: string; provider: string }> {
   const model = await db.model.findFirst({ where: { model: name, app_id: null, org_id: null } });
@@ -71,7 +55,7 @@ export async function createBenchEnvironment({ privacyLevel = 1, model = BENCH_M
   const destroy = async () => {
     await db?.$disconnect().catch(() => undefined);
     await dropDatabase(databaseName);
-    await deleteKeys(TEST_REDIS_URL, redisPrefix);
+    await deleteKeysUnder(TEST_REDIS_URL, redisPrefix);
   };
   await createDatabase(databaseName);
   try {

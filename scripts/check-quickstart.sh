@@ -47,18 +47,7 @@ cleanup() {
     for _ in $(seq 1 30); do kill -0 "$service_pid" 2>/dev/null || break; sleep 1; done
     kill -KILL -- "-$service_pid" 2>/dev/null || true
   fi
-  node -e '
-    const Redis = require("ioredis");
-    const [url, prefix] = process.argv.slice(1);
-    const redis = new Redis(url);
-    (async () => {
-      let cursor = "0";
-      do {
-        const [next, keys] = await redis.scan(cursor, "MATCH", `${prefix}*`, "COUNT", 1000);
-        if (keys.length > 0) await redis.del(...keys);
-        cursor = next;
-      } while (cursor !== "0");
-    })().finally(() => redis.disconnect());' "$REDIS_URL" "$REDIS_PREFIX" 2>/dev/null || say "could not delete Redis keys under $REDIS_PREFIX"
+  "${newcomer[@]}" npx --no-install tsx scripts/redis-keys.ts "$REDIS_URL" "$REDIS_PREFIX" 2>/dev/null || say "could not delete Redis keys under $REDIS_PREFIX"
   rm -rf "$work"
 }
 trap cleanup EXIT

@@ -1,6 +1,7 @@
 import IORedis from 'ioredis';
 import { createDb, type Db } from '../../src/store/db';
 import { migrate } from '../../src/store/migrations';
+import { deleteKeysUnder } from '../../scripts/redis-keys';
 import { createDatabase, databaseUrlFor, dropDatabase, TEST_REDIS_URL } from '../../test/helpers/test-database';
 
 /**
@@ -17,18 +18,6 @@ export interface ReliabilityEnvironment {
   destroy(): Promise<void>;
 }
 
-/** Every key under the prefix (SCAN, so Redis is never blocked). */
-export async function keysUnder(redis: IORedis, prefix: string): Promise<string[]> {
-  const keys: string[] = [];
-  let cursor = '0';
-  do {
-    const [next, batch] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 1000);
-    keys.push(...batch);
-    cursor = next;
-  } while (cursor !== '0');
-  return keys;
-}
-
 export async function createEnvironment(suffix: string): Promise<ReliabilityEnvironment> {
   const databaseName = `switchyard_reliability_${suffix}`;
   const databaseUrl = databaseUrlFor(databaseName);
@@ -38,10 +27,8 @@ export async function createEnvironment(suffix: string): Promise<ReliabilityEnvi
   const destroy = async () => {
     await db?.$disconnect().catch(() => undefined);
     await dropDatabase(databaseName);
-    await redis.connect().catch(() => undefined);
-    const keys = await keysUnder(redis, redisPrefix);
-    for (let i = 0; i < keys.length; i += 500) await redis.del(...keys.slice(i, i + 500));
     redis.disconnect();
+    await deleteKeysUnder(TEST_REDIS_URL, redisPrefix);
   };
   await createDatabase(databaseName);
   try {

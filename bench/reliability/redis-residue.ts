@@ -1,5 +1,5 @@
 import type IORedis from 'ioredis';
-import { keysUnder } from './environment';
+import { keysUnder } from '../../scripts/redis-keys';
 
 /** The text a key holds, whatever its Redis type (strings, hashes, lists, sets, sorted sets, streams). */
 async function contentOf(redis: IORedis, key: string): Promise<string> {

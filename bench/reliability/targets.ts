@@ -13,6 +13,7 @@ export interface Target {
 }
 
 const zero = (value: number) => value === 0;
+const atLeastOne = (value: number) => value >= 1;
 const unanswered = (row: Row) => row.sent - row.answered;
 const notOk = (row: Row) => row.sent - row.ok;
 const other = (name: string) => (row: Row) => row.other[name] ?? null;
@@ -20,6 +21,12 @@ const other = (name: string) => (row: Row) => row.other[name] ?? null;
 const everyRow = ['500', '429', 'reset', 'hang', 'cut stream', 'dead primary', 'worker kill -9', 'API kill -9', 'privacy switch', 'fuzz'];
 
 export const TARGETS: Target[] = [
+  // The fault happened at all: without these, a row that sent nothing or hit nobody would meet every target below.
+  ...everyRow.map((fault) => ({ fault, rule: 'requests sent ≥ 1', read: (row: Row) => row.sent, met: atLeastOne })),
+  { fault: 'worker kill -9', rule: 'jobs held by the killed worker ≥ 1', read: other('jobs held by the killed worker'), met: atLeastOne },
+  { fault: 'API kill -9', rule: 'streams in flight at the killed API ≥ 1', read: other('in flight at the killed API'), met: atLeastOne },
+  { fault: 'privacy switch', rule: 'requests sent after the switch ≥ 1', read: other('sent after the switch'), met: atLeastOne },
+  { fault: 'fuzz', rule: 'completions accepted (their logs checked) ≥ 1', read: other('accepted completions'), met: atLeastOne },
   ...everyRow.map((fault) => ({ fault, rule: 'lost logs = 0', read: (row: Row) => row.lostLogs, met: zero })),
   ...['500', '429', 'reset'].map((fault) => ({ fault, rule: 'every request answered 200 in full (sent − ok = 0)', read: notOk, met: zero })),
   { fault: 'cut stream', rule: 'every request answered (sent − answered = 0)', read: unanswered, met: zero },

@@ -65,6 +65,8 @@ export function registerBootstrapCommand(program: Command, { session, io }: CliC
         rateLimit: options.rateLimit,
         activate: options.activate,
       });
+      // A reused Space may have a new rate limit or more active models: running processes reload it on their next request.
+      if (result.reused) await session.spaceVersions().bump([result.app_id]);
       io.out(
         options.json
           ? jsonLine({ org_id: result.org_id, app_id: result.app_id, api_key: result.api_key, reused: result.reused })

@@ -1,3 +1,5 @@
+import IORedis, { type Redis } from 'ioredis';
+import { SpaceVersions } from '../cache/space-versions';
 import { loadConfig } from '../config/load';
 import type { Config } from '../config/schema';
 import { createDb, type Db } from '../store/db';
@@ -11,17 +13,38 @@ export interface CliOutput {
 /** One command runs at a time, so a couple of connections is plenty. */
 const CLI_DB_CONNECTIONS = 2;
 
-/** Reads the configuration and opens the database on first use, so `--help` and usage errors never connect. */
+/** A command waits this long for an unreachable Redis instead of retrying forever as the service does. */
+const CLI_REDIS_RETRIES = 2;
+
+/**
+ * Reads the configuration and opens the database (and Redis) on first use, so `--help` and usage errors
+ * never connect.
+ */
 export class CliSession {
   private config: Readonly<Config> | null = null;
   private database: Db | null = null;
+  private redis: Redis | null = null;
 
   constructor(private readonly readConfig: () => Readonly<Config> = loadConfig) {}
 
-  db(): Db {
+  private loadedConfig(): Readonly<Config> {
     this.config ??= this.readConfig();
-    this.database ??= createDb(this.config.databaseUrl, CLI_DB_CONNECTIONS);
+    return this.config;
+  }
+
+  db(): Db {
+    this.database ??= createDb(this.loadedConfig().databaseUrl, CLI_DB_CONNECTIONS);
     return this.database;
+  }
+
+  /**
+   * The Space version stamps the running API and worker processes share (REDIS_URL, REDIS_PREFIX): a command
+   * that changes a Space's configuration bumps its stamp after the commit, so their caches reload it.
+   */
+  spaceVersions(): SpaceVersions {
+    const config = this.loadedConfig();
+    this.redis ??= new IORedis(config.redisUrl, { maxRetriesPerRequest: CLI_REDIS_RETRIES });
+    return new SpaceVersions(this.redis, config.redisPrefix);
   }
 
   /** Whether failures should carry their stack trace (`LOG_LEVEL=debug` or `trace`). */
@@ -29,10 +52,13 @@ export class CliSession {
     return this.config?.logLevel === 'debug' || this.config?.logLevel === 'trace';
   }
 
-  /** Lets the process exit: an open pool would keep it alive. */
+  /** Lets the process exit: an open pool or Redis connection would keep it alive. */
   async close(): Promise<void> {
     const database = this.database;
+    const redis = this.redis;
     this.database = null;
+    this.redis = null;
+    redis?.disconnect();
     await database?.$disconnect();
   }
 }

@@ -179,6 +179,29 @@ describe('cli bootstrap run again', () => {
     expect(await db().apiKey.count({ where: { app_id: first.app_id, revoked_on: null } })).toBe(3);
   });
 
+  it("a re-run's new models and rate limit reach a running service on its next request (the Space's version stamp is bumped)", async () => {
+    const orgName = `cli-stamp-${uniqueSuffix()}`;
+    const first = await ctx.tenant({ org: orgName, space: 'main' });
+    // The service loads the Space (no test model on yet) into its cache.
+    const before = await complete(first.api_key, { model: 'test-echo' });
+    expect(before.status).toBe(400);
+    expect(before.body.error.code).toBe('model_not_available');
+    const stamp = await ctx.services.spaceVersions.read(first.app_id);
+
+    // The CLI as an operator runs it, against the same Redis prefix as the running service.
+    const env = { ...process.env, REDIS_PREFIX: ctx.services.config.redisPrefix };
+    const again = await cli(['bootstrap', '--org', orgName, '--space', 'main', '--activate', 'test-echo', '--rate-limit', '1', '--json'], env);
+    expect(again.code).toBe(0);
+    // The stamp is checked itself too: the cache also expires after a couple of seconds, which a slow CLI start can exceed.
+    expect(await ctx.services.spaceVersions.read(first.app_id)).not.toBe(stamp);
+
+    const after = await complete(first.api_key, { model: 'test-echo' });
+    expect(after.status).toBe(200);
+    expect(after.body).toMatchObject({ model: 'test-echo' });
+    const limited = await complete(first.api_key, { model: 'test-echo' });
+    expect(limited.status).toBe(429);
+  });
+
   it('two runs at once make one organization and one Space, and exactly one of them says it reused it', async () => {
     const orgName = `cli-race-${uniqueSuffix()}`;
     const bodies = await Promise.all([1, 2].map(() => bootstrapTenant(db(), { org: orgName, space: 'main' })));

@@ -35,6 +35,16 @@ describe('fault suite targets', () => {
     expect(verdict([kill], ['worker kill -9', 'held jobs answered'])).toMatchObject({ measured: 31.5, met: false });
   });
 
+  it('a row that sent nothing, or whose fault hit nothing, misses a target instead of meeting all of them', () => {
+    expect(verdict([row('hang', { sent: 0, answered: 0, ok: 0 })], ['hang', 'requests sent'])).toMatchObject({ measured: 0, met: false });
+    expect(verdict([row('hang')], ['hang', 'requests sent'])).toMatchObject({ measured: 10, met: true });
+    const idleKill = row('worker kill -9', { other: { 'jobs held by the killed worker': 0 } });
+    expect(verdict([idleKill], ['worker kill -9', 'jobs held'])).toMatchObject({ measured: 0, met: false });
+    expect(verdict([row('API kill -9', { other: { 'in flight at the killed API': 0 } })], ['API kill -9', 'streams in flight'])).toMatchObject({ met: false });
+    expect(verdict([row('privacy switch', { other: { 'sent after the switch': 0 } })], ['privacy switch', 'requests sent after'])).toMatchObject({ met: false });
+    expect(verdict([row('fuzz', { other: { 'accepted completions': 0 } })], ['fuzz', 'completions accepted'])).toMatchObject({ met: false });
+  });
+
   it('a figure the row did not measure is not judged against; a row that failed to run misses its targets', () => {
     expect(verdict([row('fuzz', { lostLogs: null })], ['fuzz', 'lost logs'])).toMatchObject({ measured: null, met: true });
     expect(verdict([], ['hang', 'every request answered'], ['hang'])).toMatchObject({ measured: null, met: false });
