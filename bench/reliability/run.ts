@@ -38,14 +38,6 @@ const { values: args } = parseArgs({
 
 const say = (text: string) => process.stdout.write(`${text}\n`);
 
-/**
- * Each worker process allows retries and failovers up to a budget counted over the last 10 s, shared by
- * every Space (src/resilience/retry-budget.ts, WINDOW_MS). Rows follow each other within that window, so
- * one row's retries (the 429 row's above all) could spend the budget of the next: a reset row's request
- * was once refused its failover ("retry budget spent") by what the 500 and 429 rows had used. Each row
- * starts at least this long after the previous one ended, so it measures its own fault.
- */
-const RETRY_BUDGET_WINDOW_MS = 10_000;
 const cleanups = new Cleanups(say);
 cleanups.onSignals();
 
@@ -109,11 +101,7 @@ async function main(): Promise<number> {
   await warmUp(ctx);
   const rows: Row[] = [];
   const failed: string[] = [];
-  let previousRowEnded = Date.now();
   for (const fault of faults) {
-    if (cleanups.stopping) break;
-    const gap = previousRowEnded + RETRY_BUDGET_WINDOW_MS - Date.now();
-    if (gap > 0) await new Promise((resolve) => setTimeout(resolve, gap));
     if (cleanups.stopping) break;
     const rowStarted = Date.now();
     say(`\n${fault.name}: ${fault.summary}`);
@@ -128,7 +116,6 @@ async function main(): Promise<number> {
       for (const proc of [...stack.apis, ...stack.workers]) say(`--- ${proc.name} ---\n${tailOf(proc.logFile, 8)}`);
     }
     upstream.reset();
-    previousRowEnded = Date.now();
     if (cleanups.stopping) break;
     // A process that died outside the kill rows is a finding, and the next rows need it back.
     for (const proc of [...stack.apis, ...stack.workers]) {

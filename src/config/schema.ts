@@ -87,9 +87,9 @@ export const configSchema = z.object({
   breakerCooldownMs: positiveInt(5_000),
   /** Longest cooldown after repeated failed probes, in ms. */
   breakerMaxCooldownMs: positiveInt(60_000),
-  /** Retries (same-model retries and switches) allowed as a share of requests over the last 10 s, per worker process. */
+  /** Share of a model's calls of the last 10 s that may fail before retries and failovers to it are withheld (per worker process). */
   retryBudgetRatio: z.coerce.number().min(0).max(10).default(0.2),
-  /** Retries a worker process may always make within 10 s, however few the requests. */
+  /** Failures a model may always have within 10 s before retries and failovers to it are withheld. */
   retryBudgetMinRetries: z.coerce.number().int().min(0).default(10),
   /**
    * How long a worker's lock on a queue job lasts without renewal, in ms (renewed at half that). A

@@ -109,11 +109,11 @@ class AttemptRun<T> {
     const { options } = this;
     const { request, notes } = fitRequest(options.prepared, model, binding.provider);
     for (let retry = 0; ; retry += 1) {
-      if (this.records.length > 0 && !options.budget.tryRetry()) {
-        options.logger.warn({ provider: model.provider, model: model.model }, 'retry budget spent: no further upstream call');
+      if (this.records.length > 0 && !options.budget.allows(model.id)) {
+        options.logger.warn({ provider: model.provider, model: model.model }, 'retry budget of the model spent: no retry or failover to it');
         // A probe won but never made is given back, so another worker can probe the model.
         options.breakers.record(model.id, 'neutral', admission);
-        throw this.exhausted();
+        return null;
       }
       const startedAt = Date.now();
       const ctx: ProviderContext = { apiKey: binding.apiKey, baseUrl: binding.baseUrl, signal: options.signal, timeoutMs: options.timeouts.firstByteMs, callTimeoutMs: options.timeouts.callMs, logger: options.logger, forwardedHeaders: options.prepared.forwardedHeaders };
@@ -121,12 +121,15 @@ class AttemptRun<T> {
         const { value, usage } = await this.call({ model, provider: binding.provider, ctx, request });
         this.records.push({ model, retry, startedAt, latencyMs: Date.now() - startedAt, statusCode: 200, usage });
         options.breakers.record(model.id, 'success', admission);
+        options.budget.record(model.id, false);
         return { model, value, records: this.records, notes: [...notes, ...this.skippedNote()] };
       } catch (err) {
         const error = asProviderError(err, model.provider);
         this.last = error;
         this.records.push({ model, retry, startedAt, latencyMs: Date.now() - startedAt, statusCode: statusOfError(error), usage: NO_USAGE, error });
-        options.breakers.record(model.id, options.signal.aborted ? 'neutral' : outcomeOf(error), admission);
+        const outcome = options.signal.aborted ? 'neutral' : outcomeOf(error);
+        options.breakers.record(model.id, outcome, admission);
+        options.budget.record(model.id, outcome === 'failure');
         options.logger.warn({ provider: model.provider, model: model.model, kind: error.kind, status: error.status, retry }, 'upstream call failed');
         if (!error.retryable || options.signal.aborted) throw this.exhausted();
         const wait = retryDelay(error, retry, { options, admission });
@@ -148,12 +151,12 @@ class AttemptRun<T> {
  * Calls the models in order: each retried on retryable failures (429, 5xx, broken connections) with
  * backoff, then the next model. A model whose circuit breaker is open is skipped; when every model
  * is, the first is called anyway (a request is never refused without one try). Every call after the
- * request's first must fit the retry budget. A non-retryable failure (400, 401, 403, 404) ends the
+ * request's first must fit the retry budget of the model it goes to (a model that keeps failing is
+ * passed over). A non-retryable failure (400, 401, 403, 404) ends the
  * search at once. `call` performs one upstream call and resolves with its value and usage.
  */
 export async function runAttempts<T>(options: AttemptOptions, call: Call<T>): Promise<Success<T>> {
   const run = new AttemptRun(options, call);
-  options.budget.noteRequest();
   for (const model of options.attempts) {
     const binding = options.registry.resolve(model.provider);
     if (!binding) continue;

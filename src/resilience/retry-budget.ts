@@ -1,63 +1,78 @@
 /** How far back the budget looks, in ms, and in how many slices it forgets the oldest part. */
 const WINDOW_MS = 10_000;
 const SLICES = 10;
+/** Models tracked at most (each holds a few numbers); past that the oldest-seen are forgotten. */
+const MAX_MODELS = 10_000;
 
 export interface RetryBudgetOptions {
-  /** Retries allowed per request in the window (0.2: one retry per five requests). */
+  /** Share of a model's calls in the window that may fail before retries to it are withheld (0.2: one in five). */
   ratio: number;
-  /** Retries always allowed in the window, so a quiet service can still retry. */
+  /** Failures a model may always have in the window before retries to it are withheld. */
   minRetries: number;
   now?: () => number;
 }
 
 interface Slice {
   start: number;
-  requests: number;
-  retries: number;
+  calls: number;
+  failures: number;
 }
 
 /**
- * A retry budget as Envoy's `retry_budget` and gRPC's retry throttling have: retries may be at most a
- * share of the requests of the last 10 s (or a small minimum), so a failing upstream gets no retry
- * storm on top of the traffic. It counts this process's requests only.
+ * Retry throttling per model, like gRPC's retry throttling and Envoy's budget per upstream: a call
+ * beyond a request's first (a retry of the same model, or a failover to another one) goes to a model
+ * only while that model's failures of the last 10 s are at most `ratio` of its calls, or `minRetries`.
+ * A model that keeps failing gets no retry storm on top of its own traffic, while a healthy fallback
+ * still takes the failovers: the budget is spent by the model that fails, not by the request that
+ * retries. Counted per worker process.
  */
 export class RetryBudget {
-  private readonly slices: Slice[] = [];
+  private readonly models = new Map<string, Slice[]>();
   private readonly now: () => number;
 
   constructor(private readonly options: RetryBudgetOptions) {
     this.now = options.now ?? Date.now;
   }
 
-  /** A request starts (its first upstream call is not a retry). */
-  noteRequest(): void {
-    this.current().requests += 1;
+  /** One call to the model ended; `failed` as the circuit breakers count failures (429, 5xx, timeouts, broken connections). */
+  record(modelId: string, failed: boolean): void {
+    const slice = this.current(modelId);
+    slice.calls += 1;
+    if (failed) slice.failures += 1;
   }
 
-  /** Whether one more retry fits the budget; if so, it is counted. */
-  tryRetry(): boolean {
-    const slice = this.current();
-    let requests = 0;
-    let retries = 0;
-    for (const s of this.slices) {
-      requests += s.requests;
-      retries += s.retries;
+  /** Whether a retry or a failover may go to this model now. */
+  allows(modelId: string): boolean {
+    let calls = 0;
+    let failures = 0;
+    for (const slice of this.slicesOf(modelId)) {
+      calls += slice.calls;
+      failures += slice.failures;
     }
-    if (retries + 1 > Math.max(this.options.minRetries, this.options.ratio * requests)) return false;
-    slice.retries += 1;
-    return true;
+    return failures <= Math.max(this.options.minRetries, this.options.ratio * calls);
   }
 
-  /** The slice now being counted, after dropping those older than the window. */
-  private current(): Slice {
+  /** The model's slices of the window, the oldest dropped. */
+  private slicesOf(modelId: string): Slice[] {
+    const slices = this.models.get(modelId) ?? [];
     const now = this.now();
-    const sliceMs = WINDOW_MS / SLICES;
-    const start = now - (now % sliceMs);
-    while (this.slices.length > 0 && (this.slices[0]?.start ?? 0) <= now - WINDOW_MS) this.slices.shift();
-    const last = this.slices.at(-1);
+    while (slices.length > 0 && (slices[0]?.start ?? 0) <= now - WINDOW_MS) slices.shift();
+    return slices;
+  }
+
+  /** The slice now being counted for the model. */
+  private current(modelId: string): Slice {
+    const slices = this.slicesOf(modelId);
+    if (!this.models.has(modelId)) {
+      if (this.models.size >= MAX_MODELS) this.models.clear();
+      this.models.set(modelId, slices);
+    }
+    const now = this.now();
+    const start = now - (now % (WINDOW_MS / SLICES));
+    const last = slices.at(-1);
     if (last && last.start === start) return last;
-    const slice = { start, requests: 0, retries: 0 };
-    this.slices.push(slice);
+    const slice = { start, calls: 0, failures: 0 };
+    slices.push(slice);
     return slice;
   }
 }

@@ -77,12 +77,22 @@ describe('runAttempts', () => {
     expect(success.records.map((r) => r.statusCode)).toEqual([500, 504, 200]);
   });
 
-  it('stops with the last error when the retry budget is spent', async () => {
+  it('passes over a model whose retry budget is spent, and fails over to one whose is not', async () => {
     const { provider, calls } = scripted({ a: [fail('server_error'), fail('server_error')] });
     const { opts } = options(provider, { budget: new RetryBudget({ ratio: 0, minRetries: 1 }) });
+    const success = await runAttempts(opts, call);
+    expect(calls).toEqual(['a', 'a', 'b']);
+    expect(success.model.model).toBe('b');
+  });
+
+  it('stops with the last error when every remaining model has spent its retry budget', async () => {
+    const { provider, calls } = scripted({ a: [fail('server_error')], b: [fail('server_error')] });
+    const budget = new RetryBudget({ ratio: 0, minRetries: 0 });
+    budget.record('b', true);
+    const { opts } = options(provider, { budget, maxSameModelRetries: 0 });
     const err = await runAttempts(opts, call).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(AttemptsExhausted);
-    expect(calls).toEqual(['a', 'a']);
+    expect(calls).toEqual(['a']);
   });
 
   it('honours a longer Retry-After, and switches model when it is too long', async () => {

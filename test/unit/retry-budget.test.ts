@@ -6,31 +6,40 @@ function budgetAt(start: number, options: { ratio: number; minRetries: number })
   return { budget, advance: (ms: number) => (now += ms) };
 }
 
+const times = (count: number, record: () => void) => Array.from({ length: count }, record);
+
 describe('RetryBudget', () => {
-  it('always allows the minimum, however few the requests', () => {
+  it('always tolerates the minimum of failures, however few the calls', () => {
     const { budget } = budgetAt(1_000_000, { ratio: 0.2, minRetries: 3 });
-    budget.noteRequest();
-    expect([budget.tryRetry(), budget.tryRetry(), budget.tryRetry(), budget.tryRetry()]).toEqual([true, true, true, false]);
+    times(3, () => budget.record('a', true));
+    expect(budget.allows('a')).toBe(true);
+    budget.record('a', true);
+    expect(budget.allows('a')).toBe(false);
   });
 
-  it('allows retries up to the ratio of the requests in the window', () => {
+  it('tolerates failures up to the ratio of the model’s calls in the window', () => {
     const { budget } = budgetAt(1_000_000, { ratio: 0.2, minRetries: 0 });
-    for (let i = 0; i < 100; i += 1) budget.noteRequest();
-    let allowed = 0;
-    for (let i = 0; i < 50; i += 1) if (budget.tryRetry()) allowed += 1;
-    expect(allowed).toBe(20);
+    times(80, () => budget.record('a', false));
+    times(20, () => budget.record('a', true));
+    expect(budget.allows('a')).toBe(true);
+    budget.record('a', true);
+    expect(budget.allows('a')).toBe(false);
   });
 
-  it('forgets requests and retries older than ten seconds', () => {
-    const { budget, advance } = budgetAt(1_000_000, { ratio: 0.5, minRetries: 0 });
-    budget.noteRequest();
-    budget.noteRequest();
-    expect(budget.tryRetry()).toBe(true);
-    expect(budget.tryRetry()).toBe(false);
+  it('is spent by the model that fails, not by the others', () => {
+    const { budget } = budgetAt(1_000_000, { ratio: 0.2, minRetries: 2 });
+    times(10, () => budget.record('dead', true));
+    times(10, () => budget.record('healthy', false));
+    expect(budget.allows('dead')).toBe(false);
+    expect(budget.allows('healthy')).toBe(true);
+    expect(budget.allows('never-called')).toBe(true);
+  });
+
+  it('forgets calls older than ten seconds', () => {
+    const { budget, advance } = budgetAt(1_000_000, { ratio: 0, minRetries: 1 });
+    times(2, () => budget.record('a', true));
+    expect(budget.allows('a')).toBe(false);
     advance(10_500);
-    expect(budget.tryRetry()).toBe(false);
-    budget.noteRequest();
-    budget.noteRequest();
-    expect(budget.tryRetry()).toBe(true);
+    expect(budget.allows('a')).toBe(true);
   });
 });
