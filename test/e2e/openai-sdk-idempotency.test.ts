@@ -69,7 +69,8 @@ describe('openai SDK with Idempotency-Key', () => {
   });
 
   it("turns the SDK's own retries into one run: a repeat during the run waits on 409 and gets the same answer", async () => {
-    const client = new IdempotentOpenAI({ apiKey: tenant.api_key, baseURL, maxRetries: 3 });
+    // test-slow answers in 1.5 s and each 409 asks for 1 s: six retries leave slack on a loaded machine.
+    const client = new IdempotentOpenAI({ apiKey: tenant.api_key, baseURL, maxRetries: 6 });
     const idempotencyKey = `sdk-${randomUUID()}`;
     const before = await parentLogs();
     const params = { model: 'test-slow', messages: [{ role: 'user' as const, content: 'Slowly' }] };
