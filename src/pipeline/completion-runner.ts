@@ -173,8 +173,15 @@ export class CompletionRunner {
     };
   }
 
+  /** Never throws: whatever happens to the log, the held answer still goes out. */
   private async writeLog(outcome: RequestOutcome, logger: Logger): Promise<void> {
-    const rows = logRowsFor(outcome);
+    let rows: ReturnType<typeof logRowsFor>;
+    try {
+      rows = logRowsFor(outcome);
+    } catch (err) {
+      logger.error({ err }, 'request log not built');
+      return;
+    }
     if (!rows) return;
     const written = this.deps.logs.write(rows).catch((err: unknown) => logger.error({ err }, 'request log lost'));
     if (!(await settlesWithin(written, LOG_COMMIT_WAIT_MS))) logger.warn({ wait_ms: LOG_COMMIT_WAIT_MS }, 'answer released before its log was committed');

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { costOf, ZERO_COSTS, type Costs } from '../accounting/costs';
-import type { ChatMessage } from '../domain/chat';
 import type { RoutableModel } from '../domain/routable-model';
 import type { Prisma } from '../generated/prisma/client';
 import type { CompletionJob } from '../queue/payloads';
 import type { AttemptRecord } from './attempt-record';
+import { chatMessagesOf } from './prepare-request';
 import { MASK, maskContent, type Json } from './privacy';
 
 export type LogRow = Prisma.LogCreateManyInput;
@@ -27,8 +27,10 @@ export interface RequestOutcome {
   records: AttemptRecord[];
 }
 
-function lastUserText(messages: ChatMessage[]): string {
-  const last = [...messages].reverse().find((m) => m.role === 'user');
+/** The last user message's text. The log of a job it cannot read (a bug of ours) is still written, without it. */
+function lastUserText(request: CompletionJob['request']): string {
+  if (!Array.isArray(request.messages)) return '';
+  const last = chatMessagesOf(request.messages).reverse().find((m) => m.role === 'user');
   if (!last || last.content === null) return '';
   return typeof last.content === 'string' ? last.content : last.content.map((p) => (p.type === 'text' ? p.text : '')).join('');
 }
@@ -41,7 +43,7 @@ function masked<T>(outcome: RequestOutcome, value: T): T | Json {
 
 function parentRow(outcome: RequestOutcome): LogRow {
   const { job } = outcome;
-  const prompt = lastUserText(job.request.messages as ChatMessage[]);
+  const prompt = lastUserText(job.request);
   return {
     id: job.requestId,
     org_id: job.orgId,

@@ -59,6 +59,14 @@ async function historyOf(job: CompletionJob, space: SpaceContext, sources: Compl
   return turnsToMessages(await sources.history(conversationId));
 }
 
+/**
+ * The request's messages as domain messages: an assistant turn may leave `content` out on the wire
+ * (OpenAI allows it beside tool calls), which the domain spells as null.
+ */
+export function chatMessagesOf(messages: CompletionRequest['messages']): ChatMessage[] {
+  return messages.map((message) => ({ ...message, content: message.content ?? null }));
+}
+
 /** System instructions go first unless the request brings its own. */
 function withInstructions(messages: ChatMessage[], instructions: string | null | undefined): ChatMessage[] {
   const hasSystem = messages.some((m) => m.role === 'system' || m.role === 'developer');
@@ -93,7 +101,7 @@ export async function prepareCompletion({ job, space, sources, autoModelName }: 
   const overrides = request.custom_headers ?? {};
   const policies: Policies = { ...mergePolicies(space.policies, overrides.policies), privacy_level: effectivePrivacyLevel(space.policies.privacy_level, request) };
   const named = request.model ?? assistant?.model ?? null;
-  const messages = withHistory(withInstructions(request.messages as ChatMessage[], assistant?.instructions ?? space.settings.instructions), history);
+  const messages = withHistory(withInstructions(chatMessagesOf(request.messages), assistant?.instructions ?? space.settings.instructions), history);
   return {
     chat: {
       messages,

@@ -44,6 +44,14 @@ describe('a log', () => {
     }
   });
 
+  it('exists for a conversation whose assistant turn leaves content out (as OpenAI allows)', async () => {
+    const { tenant } = await isolatedSpace(h, { models: [{ name: 'answering' }] });
+    const messages = [{ role: 'user', content: 'Hi' }, { role: 'assistant' }, { role: 'user', content: 'Still there?' }];
+    const res = await complete(h, tenant, { messages });
+    expect(res.status).toBe(200);
+    expect((await getLog(tenant, res.body.id)).body).toMatchObject({ status_code: 200, prompt: 'Still there?' });
+  });
+
   it('of a failed request is readable the moment its error has arrived', async () => {
     const { tenant } = await isolatedSpace(h, { models: [{ name: 'failing', namespace: 'sim-400' }] });
     const res = await complete(h, tenant, { messages: userMessage('Hi') });
