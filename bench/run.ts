@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { CpuMeter } from './cpu';
+import { machineInfo } from './reliability/machine';
 import { BENCH_MODEL, createBenchEnvironment, type BenchEnvironment } from './environment';
 import { runLoad, type LoadTarget } from './load';
 import { buildService, checkOutBaseline, freePort, startService, startUpstream, tailOf, waitFor200, WORKING_TREE, type Managed, type Runner, type ServiceSource } from './processes';
@@ -53,20 +54,6 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     say(`\n${signal}: cleaning up`);
     cleanUp().finally(() => process.exit(130));
   });
-}
-
-function machineInfo() {
-  const cpus = os.cpus();
-  return {
-    cpu_model: cpus[0]?.model ?? 'unknown',
-    cores: cpus.length,
-    memory_gib: Number((os.totalmem() / 2 ** 30).toFixed(1)),
-    node: process.version,
-    os: `${os.type()} ${os.release()}`,
-    date: new Date().toISOString(),
-    /** Other work on the machine skews every number: the load average says whether there was any. */
-    load_average_at_start: os.loadavg().map((l) => Number(l.toFixed(2))),
-  };
 }
 
 interface Endpoints {
