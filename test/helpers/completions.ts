@@ -2,7 +2,7 @@ import request from 'supertest';
 import type { Express } from 'express';
 import { startWorkers, type RunningWorkers } from '../../workers/index';
 import type { Config } from '../../src/config/schema';
-import type { Simulator } from '../simulator/server';
+import { startSimulator, type Simulator } from '../simulator/server';
 import { createTestContext, type Tenant, type TestContext, type TestContextOptions } from './test-context';
 import { uniqueSuffix } from './test-database';
 
@@ -67,4 +67,26 @@ export async function setModels(app: Express, tenant: Tenant, names: Record<stri
     await request(app).put(`/v1/apps/${tenant.app_id}/models/${model.id}`).set(tenant.auth).send({ active }).expect(200);
   }
   return ids;
+}
+
+export interface SimulatedHarness {
+  sim: Simulator;
+  h: CompletionsHarness;
+}
+
+/**
+ * For a test file: a provider simulator and a harness whose providers point at it, started before the
+ * file's tests and closed after them. Read `sim` and `h` inside the tests (they are set by then).
+ */
+export function useSimulatedHarness(overrides: Partial<Config> = {}, options: TestContextOptions = {}): SimulatedHarness {
+  const env = {} as SimulatedHarness;
+  beforeAll(async () => {
+    env.sim = await startSimulator();
+    env.h = startCompletionsHarness({ providers: simulatedProviders(env.sim), ...overrides }, options);
+  });
+  afterAll(async () => {
+    await env.h.close();
+    await env.sim.close();
+  });
+  return env;
 }

@@ -1,29 +1,19 @@
 import { randomUUID } from 'node:crypto';
-import { simulatedProviders, startCompletionsHarness, type CompletionsHarness } from '../helpers/completions';
+import { useSimulatedHarness } from '../helpers/completions';
 import { complete, completeStream, isolatedSpace, logsOf, script, sseEvents, nth, userMessage } from '../helpers/completion-fixtures';
-import { startSimulator, type RecordedRequest, type Simulator } from '../simulator/server';
+import type { RecordedRequest } from '../simulator/server';
 
-let sim: Simulator;
-let h: CompletionsHarness;
-
-beforeAll(async () => {
-  sim = await startSimulator();
-  h = startCompletionsHarness({ providers: simulatedProviders(sim) });
-});
-afterAll(async () => {
-  await h.close();
-  await sim.close();
-});
+const env = useSimulatedHarness();
 
 /** A Space whose one model is served by the given adapter (all three speak to the simulator). */
 async function spaceOn(provider: 'openai' | 'anthropic' | 'gemini', policies: object = {}) {
-  const space = await isolatedSpace(h, { models: [{ name: 'answering' }], update: { policies: { privacy_level: 1, ...policies } } });
-  const model = await h.services.db.model.update({ where: { id: space.models.answering.id }, data: { provider } });
+  const space = await isolatedSpace(env.h, { models: [{ name: 'answering' }], update: { policies: { privacy_level: 1, ...policies } } });
+  const model = await env.h.services.db.model.update({ where: { id: space.models.answering.id }, data: { provider } });
   return { tenant: space.tenant, model };
 }
 
 /** Upstream calls that carried this marker value. */
-const callsMarked = (marker: string): RecordedRequest[] => sim.requests.filter((r) => r.headers['x-trace-marker'] === marker);
+const callsMarked = (marker: string): RecordedRequest[] => env.sim.requests.filter((r) => r.headers['x-trace-marker'] === marker);
 
 describe('custom_headers.headers', () => {
   it.each(['openai', 'anthropic', 'gemini'] as const)('reach the %s upstream, whole and streamed, beside its own credentials', async (provider) => {
@@ -31,7 +21,7 @@ describe('custom_headers.headers', () => {
     for (const stream of [false, true]) {
       const marker = randomUUID();
       const body = { model: 'answering', messages: userMessage('Hi'), custom_headers: { headers: { 'X-Trace-Marker': marker, 'anthropic-beta': 'tools-2024' } } };
-      const res = stream ? await completeStream(h, tenant, body) : await complete(h, tenant, body);
+      const res = stream ? await completeStream(env.h, tenant, body) : await complete(env.h, tenant, body);
       expect(res.status).toBe(200);
       const [call, ...others] = callsMarked(marker);
       expect(others).toHaveLength(0);
@@ -44,9 +34,9 @@ describe('custom_headers.headers', () => {
 
   it('go with every upstream call of the request, retries included', async () => {
     const { tenant, model } = await spaceOn('openai');
-    script(sim, model, [{ kind: 'status', status: 503 }, { kind: 'ok' }]);
+    script(env.sim, model, [{ kind: 'status', status: 503 }, { kind: 'ok' }]);
     const marker = randomUUID();
-    const res = await complete(h, tenant, { model: 'answering', messages: userMessage('Hi'), custom_headers: { headers: { 'x-trace-marker': marker } } });
+    const res = await complete(env.h, tenant, { model: 'answering', messages: userMessage('Hi'), custom_headers: { headers: { 'x-trace-marker': marker } } });
     expect(res.status).toBe(200);
     expect(callsMarked(marker)).toHaveLength(2);
   });
@@ -68,7 +58,7 @@ describe('custom_headers.headers', () => {
   ])('refuse %s at the edge, naming it', async (name, value) => {
     const { tenant } = await spaceOn('openai');
     const marker = randomUUID();
-    const res = await complete(h, tenant, { messages: userMessage('Hi'), custom_headers: { headers: { [name]: value, 'x-trace-marker': marker } } });
+    const res = await complete(env.h, tenant, { messages: userMessage('Hi'), custom_headers: { headers: { [name]: value, 'x-trace-marker': marker } } });
     expect(res.status).toBe(400);
     expect(res.body.error).toMatchObject({ type: 'invalid_request_error', param: `custom_headers.headers.${name}` });
     expect(callsMarked(marker)).toHaveLength(0);
@@ -76,7 +66,7 @@ describe('custom_headers.headers', () => {
 
   it('refuse a name given twice in different cases', async () => {
     const { tenant } = await spaceOn('openai');
-    const res = await complete(h, tenant, { messages: userMessage('Hi'), custom_headers: { headers: { 'X-Team': 'a', 'x-team': 'b' } } });
+    const res = await complete(env.h, tenant, { messages: userMessage('Hi'), custom_headers: { headers: { 'X-Team': 'a', 'x-team': 'b' } } });
     expect(res.status).toBe(400);
     expect(res.body.error.param).toBe('custom_headers.headers.x-team');
   });
@@ -85,9 +75,9 @@ describe('custom_headers.headers', () => {
     const secret = `token-${randomUUID()}`;
     for (const level of [1, 2]) {
       const { tenant } = await spaceOn('openai', { privacy_level: level });
-      const res = await completeStream(h, tenant, { messages: userMessage('Hi'), custom_headers: { headers: { 'x-client-token': secret } } });
+      const res = await completeStream(env.h, tenant, { messages: userMessage('Hi'), custom_headers: { headers: { 'x-client-token': secret } } });
       expect(res.status).toBe(200);
-      const { parent } = await logsOf(h, nth(sseEvents(res.text), 0).id as string);
+      const { parent } = await logsOf(env.h, nth(sseEvents(res.text), 0).id as string);
       const stored = (parent.payload as { custom_headers: { headers: Record<string, string> } }).custom_headers.headers;
       expect(stored).toEqual({ 'x-client-token': level === 1 ? secret : '[masked]' });
     }

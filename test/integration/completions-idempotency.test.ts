@@ -1,35 +1,24 @@
 import { randomUUID } from 'node:crypto';
 import request from 'supertest';
-import { setModels, simulatedProviders, startCompletionsHarness, type CompletionsHarness } from '../helpers/completions';
+import { setModels, useSimulatedHarness } from '../helpers/completions';
 import { callsTo, isolatedSpace, script, sseData, times, userMessage, type IsolatedSpace } from '../helpers/completion-fixtures';
 import type { Tenant } from '../helpers/test-context';
-import { startSimulator, type Simulator } from '../simulator/server';
 import { createOrgKey } from '../../src/services/tenancy/key-admin';
 
-let sim: Simulator;
-let h: CompletionsHarness;
-
-beforeAll(async () => {
-  sim = await startSimulator();
-  h = startCompletionsHarness({ providers: simulatedProviders(sim) });
-});
-afterAll(async () => {
-  await h.close();
-  await sim.close();
-});
+const env = useSimulatedHarness();
 
 function spaceAt(privacyLevel = 1): Promise<IsolatedSpace<'answering'>> {
-  return isolatedSpace(h, { models: [{ name: 'answering', gdpr: true }], update: { policies: { privacy_level: privacyLevel } } });
+  return isolatedSpace(env.h, { models: [{ name: 'answering', gdpr: true }], update: { policies: { privacy_level: privacyLevel } } });
 }
 
 /** A completion carrying an Idempotency-Key. */
 function idempotent(tenant: Tenant, key: string, body: object) {
-  return request(h.app).post('/v1/chat/completions').set(tenant.auth).set('Idempotency-Key', key).send({ stream: false, ...body });
+  return request(env.h.app).post('/v1/chat/completions').set(tenant.auth).set('Idempotency-Key', key).send({ stream: false, ...body });
 }
 
 /** The same, streamed, with the SSE body as raw text. */
 async function idempotentStream(tenant: Tenant, key: string, body: object) {
-  const res = await request(h.app)
+  const res = await request(env.h.app)
     .post('/v1/chat/completions')
     .set(tenant.auth)
     .set('Idempotency-Key', key)
@@ -44,12 +33,12 @@ async function idempotentStream(tenant: Tenant, key: string, body: object) {
   return { status: res.status, headers: res.headers, text: res.body as string };
 }
 
-const parentLogs = (tenant: Tenant) => h.services.db.log.count({ where: { app_id: tenant.app_id, parent_id: null } });
+const parentLogs = (tenant: Tenant) => env.h.services.db.log.count({ where: { app_id: tenant.app_id, parent_id: null } });
 
 /** Every field and value of the Space's idempotency records, as text. */
 async function idempotencyDump(tenant: Tenant): Promise<{ keys: string[]; text: string }> {
-  const keys = await h.services.redis.keys(`${h.services.config.redisPrefix}:idempotency:${tenant.org_id}:${tenant.app_id}:*`);
-  const values = await Promise.all(keys.map((key) => h.services.redis.hgetall(key)));
+  const keys = await env.h.services.redis.keys(`${env.h.services.config.redisPrefix}:idempotency:${tenant.org_id}:${tenant.app_id}:*`);
+  const values = await Promise.all(keys.map((key) => env.h.services.redis.hgetall(key)));
   return { keys, text: JSON.stringify(values) + keys.join(' ') };
 }
 
@@ -62,7 +51,7 @@ describe('Idempotency-Key: replay', () => {
     const first = await idempotent(tenant, key, { messages: userMessage('Hello there'), temperature: 0.2 }).expect(200);
     expect(first.headers['idempotent-replayed']).toBeUndefined();
     // The same body with its keys in another order is the same request.
-    const repeat = await request(h.app)
+    const repeat = await request(env.h.app)
       .post('/v1/chat/completions')
       .set(tenant.auth)
       .set('Idempotency-Key', key)
@@ -73,7 +62,7 @@ describe('Idempotency-Key: replay', () => {
     expect(repeat.body.id).toBe(first.body.id);
     expect(repeat.headers['x-switchyard-log-id']).toBe(first.headers['x-switchyard-log-id']);
     expect(repeat.headers['idempotent-replayed']).toBe('true');
-    expect(callsTo(sim, models.answering)).toHaveLength(1);
+    expect(callsTo(env.sim, models.answering)).toHaveLength(1);
     expect(await parentLogs(tenant)).toBe(1);
   });
 
@@ -89,7 +78,7 @@ describe('Idempotency-Key: replay', () => {
     expect(repeat.headers['idempotent-replayed']).toBe('true');
     expect(repeat.headers['x-switchyard-log-id']).toBe(first.headers['x-switchyard-log-id']);
     expect(repeat.text).toBe(first.text);
-    expect(callsTo(sim, models.answering)).toHaveLength(1);
+    expect(callsTo(env.sim, models.answering)).toHaveLength(1);
   });
 
   it('answers 422 for the same key with another body or other feature flags', async () => {
@@ -108,12 +97,12 @@ describe('Idempotency-Key: replay', () => {
     });
     const otherFlags = await idempotent(tenant, key, { messages: userMessage('First question') }).set('Service-Feature-Flags', '{"smart_learn":"true"}');
     expect(otherFlags.status).toBe(422);
-    expect(callsTo(sim, models.answering)).toHaveLength(1);
+    expect(callsTo(env.sim, models.answering)).toHaveLength(1);
   });
 
   it('answers 409 with Retry-After while the first request runs, then replays it', async () => {
-    const tenant = await h.tenant();
-    await setModels(h.app, tenant, { 'test-slow': true });
+    const tenant = await env.h.tenant();
+    await setModels(env.h.app, tenant, { 'test-slow': true });
     const key = randomUUID();
     const body = { model: 'test-slow', messages: userMessage('Take your time') };
     const first = idempotent(tenant, key, body).then((res) => res);
@@ -140,7 +129,7 @@ describe('Idempotency-Key: replay', () => {
 describe('Idempotency-Key: what does not poison the key', () => {
   it('frees the key when the run fails, so the retry runs and is kept', async () => {
     const { tenant, models } = await spaceAt();
-    script(sim, models.answering, times(3, { kind: 'status', status: 500 }));
+    script(env.sim, models.answering, times(3, { kind: 'status', status: 500 }));
     const key = randomUUID();
     const failed = await idempotent(tenant, key, { messages: userMessage('Try me') });
     expect(failed.status).toBe(502);
@@ -152,8 +141,8 @@ describe('Idempotency-Key: what does not poison the key', () => {
   });
 
   it('frees the key when the client leaves before the answer', async () => {
-    const tenant = await h.tenant();
-    await setModels(h.app, tenant, { 'test-slow': true });
+    const tenant = await env.h.tenant();
+    await setModels(env.h.app, tenant, { 'test-slow': true });
     const key = randomUUID();
     const body = { model: 'test-slow', messages: userMessage('I will not wait') };
     await expect(idempotent(tenant, key, body).timeout(300)).rejects.toThrow(/Timeout/);
@@ -164,7 +153,7 @@ describe('Idempotency-Key: what does not poison the key', () => {
 
   it('frees the key when the upstream refuses the request (400)', async () => {
     const { tenant, models } = await spaceAt();
-    script(sim, models.answering, [{ kind: 'status', status: 400 }]);
+    script(env.sim, models.answering, [{ kind: 'status', status: 400 }]);
     const key = randomUUID();
     expect((await idempotent(tenant, key, { messages: userMessage('Hm') })).status).toBe(400);
     await idempotent(tenant, key, { messages: userMessage('Hm') }).expect(200);
@@ -172,8 +161,8 @@ describe('Idempotency-Key: what does not poison the key', () => {
 
   it('claims nothing for a request refused before it runs (rate limit, bad body, bad key)', async () => {
     const { tenant } = await spaceAt();
-    await h.services.db.app.update({ where: { id: tenant.app_id }, data: { rate_limit: 1 } });
-    await h.services.spaceVersions.bump([tenant.app_id]);
+    await env.h.services.db.app.update({ where: { id: tenant.app_id }, data: { rate_limit: 1 } });
+    await env.h.services.spaceVersions.bump([tenant.app_id]);
     await idempotent(tenant, randomUUID(), { messages: userMessage('uses the minute') }).expect(200);
     const records = async () => (await idempotencyDump(tenant)).keys.length;
     expect(await records()).toBe(1);
@@ -182,17 +171,17 @@ describe('Idempotency-Key: what does not poison the key', () => {
     expect(limited.status).toBe(429);
     expect((await idempotent(tenant, key, { messages: 'not a list' })).status).toBe(400);
     const other = { Authorization: 'Bearer sy-not-a-key' };
-    expect((await request(h.app).post('/v1/chat/completions').set(other).set('Idempotency-Key', key).send({ messages: userMessage('Later') })).status).toBe(401);
+    expect((await request(env.h.app).post('/v1/chat/completions').set(other).set('Idempotency-Key', key).send({ messages: userMessage('Later') })).status).toBe(401);
     expect(await records()).toBe(1);
-    await h.services.db.app.update({ where: { id: tenant.app_id }, data: { rate_limit: 0 } });
-    await h.services.spaceVersions.bump([tenant.app_id]);
+    await env.h.services.db.app.update({ where: { id: tenant.app_id }, data: { rate_limit: 0 } });
+    await env.h.services.spaceVersions.bump([tenant.app_id]);
     await idempotent(tenant, key, { messages: userMessage('Later') }).expect(200);
   });
 
   it('answers 400 naming the header when the key is empty, too long or has spaces', async () => {
-    const tenant = await h.tenant();
+    const tenant = await env.h.tenant();
     for (const bad of ['', 'a'.repeat(256), 'two words', 'caf\u00e9']) {
-      const res = await request(h.app).post('/v1/chat/completions').set(tenant.auth).set('Idempotency-Key', bad).send({ messages: userMessage('x') });
+      const res = await request(env.h.app).post('/v1/chat/completions').set(tenant.auth).set('Idempotency-Key', bad).send({ messages: userMessage('x') });
       expect(res.status).toBe(400);
       expect(res.body).toEqual({
         error: {
@@ -216,13 +205,13 @@ describe('Idempotency-Key: scope', () => {
     const fromB = await idempotent(b.tenant, key, body).expect(200);
     expect(fromB.headers['idempotent-replayed']).toBeUndefined();
     expect(fromB.body.id).not.toBe(fromA.body.id);
-    expect(callsTo(sim, b.models.answering)).toHaveLength(1);
+    expect(callsTo(env.sim, b.models.answering)).toHaveLength(1);
     // A second Space of organization A, with a key of its own: its own scope too.
-    const created = await request(h.app).post('/v1/apps').set(a.tenant.auth).send({ name: `second ${randomUUID()}` }).expect(201);
+    const created = await request(env.h.app).post('/v1/apps').set(a.tenant.auth).send({ name: `second ${randomUUID()}` }).expect(201);
     const siblingId = created.body.app.id as string;
-    await h.services.db.appModel.updateMany({ where: { app_id: siblingId }, data: { active: false } });
-    await h.services.db.appModel.create({ data: { app_id: siblingId, model_id: a.models.answering.id, active: true } });
-    const siblingKey = await createOrgKey(h.services.db, { orgId: a.tenant.org_id, role: 'owner', appId: siblingId });
+    await env.h.services.db.appModel.updateMany({ where: { app_id: siblingId }, data: { active: false } });
+    await env.h.services.db.appModel.create({ data: { app_id: siblingId, model_id: a.models.answering.id, active: true } });
+    const siblingKey = await createOrgKey(env.h.services.db, { orgId: a.tenant.org_id, role: 'owner', appId: siblingId });
     const sibling = { ...a.tenant, app_id: siblingId, api_key: siblingKey.api_key, auth: { Authorization: `Bearer ${siblingKey.api_key}` } };
     const fromSibling = await idempotent(sibling, key, body).expect(200);
     expect(fromSibling.headers['idempotent-replayed']).toBeUndefined();
@@ -255,7 +244,7 @@ describe('Idempotency-Key: privacy', () => {
       },
     });
     expect((await idempotentStream(tenant, streamKey, { messages: userMessage(streamed) })).status).toBe(409);
-    expect(callsTo(sim, models.answering)).toHaveLength(2);
+    expect(callsTo(env.sim, models.answering)).toHaveLength(2);
     const dump = await idempotencyDump(tenant);
     expect(dump.keys).toHaveLength(2);
     for (const text of [prompt, streamed, key, streamKey, 'Echo']) expect(dump.text).not.toContain(text);
@@ -277,7 +266,7 @@ describe('Idempotency-Key: privacy', () => {
     const prompt = secretPrompt();
     const first = await idempotent(tenant, key, { messages: userMessage(prompt) }).expect(200);
     expect((await idempotencyDump(tenant)).text).toContain(prompt);
-    await request(h.app).put('/v1/apps/update').set(tenant.auth).send({ id: tenant.app_id, policies: { privacy_level: level } }).expect(200);
+    await request(env.h.app).put('/v1/apps/update').set(tenant.auth).send({ id: tenant.app_id, policies: { privacy_level: level } }).expect(200);
     // Gone with the update's answer, before any repeat comes to look.
     const dump = await idempotencyDump(tenant);
     expect(dump.keys).toHaveLength(1);
@@ -290,14 +279,14 @@ describe('Idempotency-Key: privacy', () => {
   });
 
   it('keeps no answer of a request that was running when its Space moved to privacy level 3', async () => {
-    const tenant = await h.tenant();
-    await setModels(h.app, tenant, { 'test-slow': true });
+    const tenant = await env.h.tenant();
+    await setModels(env.h.app, tenant, { 'test-slow': true });
     const key = randomUUID();
     const prompt = secretPrompt();
     const body = { model: 'test-slow', messages: userMessage(prompt) };
     const running = idempotent(tenant, key, body).then((res) => res);
     await new Promise((resolve) => setTimeout(resolve, 300));
-    await request(h.app).put('/v1/apps/update').set(tenant.auth).send({ id: tenant.app_id, policies: { privacy_level: 3 } }).expect(200);
+    await request(env.h.app).put('/v1/apps/update').set(tenant.auth).send({ id: tenant.app_id, policies: { privacy_level: 3 } }).expect(200);
     expect((await running).status).toBe(200);
     expect((await idempotencyDump(tenant)).text).not.toContain(prompt);
     const repeat = await idempotent(tenant, key, body);
@@ -309,8 +298,8 @@ describe('Idempotency-Key: privacy', () => {
     const { tenant } = await spaceAt(1);
     const key = randomUUID();
     await idempotent(tenant, key, { messages: userMessage('Before the switch-off') }).expect(200);
-    await h.services.db.app.update({ where: { id: tenant.app_id }, data: { is_active: false } });
-    await h.services.spaceVersions.bump([tenant.app_id]);
+    await env.h.services.db.app.update({ where: { id: tenant.app_id }, data: { is_active: false } });
+    await env.h.services.spaceVersions.bump([tenant.app_id]);
     const repeat = await idempotent(tenant, key, { messages: userMessage('Before the switch-off') });
     expect(repeat.status).toBe(403);
     expect(repeat.body.error.code).toBe('space_inactive');
