@@ -1,0 +1,93 @@
+import { kindForStatus, ProviderError } from '../providers/provider-error';
+import type { HttpClient, HttpRequest, HttpResponse } from './http-client';
+
+/** Largest body read from a backend unless the call says otherwise, in bytes. */
+export const DEFAULT_MAX_BYTES = 8 * 1024 * 1024;
+/** Longest part of an error body kept for the logs. */
+const MAX_ERROR_BODY = 2000;
+
+function parseRetryAfter(value: string | null): number | undefined {
+  if (!value) return undefined;
+  const seconds = Number(value);
+  if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
+}
+
+/** Reads a body up to `maxBytes`; a longer one is refused rather than held in memory. */
+async function readLimited(response: Response, { maxBytes, service }: { maxBytes: number; service: string }): Promise<Buffer> {
+  const declared = Number(response.headers.get('content-length') ?? NaN);
+  if (Number.isFinite(declared) && declared > maxBytes) {
+    await response.body?.cancel().catch(() => undefined);
+    throw new ProviderError({ kind: 'invalid_response', provider: service, message: `${service} answered ${declared} bytes, more than the ${maxBytes} allowed` });
+  }
+  if (!response.body) return Buffer.alloc(0);
+  const parts: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of response.body) {
+    size += chunk.byteLength;
+    if (size > maxBytes) {
+      throw new ProviderError({ kind: 'invalid_response', provider: service, message: `${service} answered more than the ${maxBytes} bytes allowed` });
+    }
+    parts.push(Buffer.from(chunk));
+  }
+  return Buffer.concat(parts);
+}
+
+/** A fetch failure as a ProviderError: our timeout, the caller's abort, or a broken connection. */
+export function transportFailure(err: unknown, { service, timedOut, aborted }: { service: string; timedOut: boolean; aborted: boolean }): ProviderError {
+  if (err instanceof ProviderError) return err;
+  if (timedOut) return new ProviderError({ kind: 'timeout', provider: service, message: `${service} did not answer in time` });
+  if (aborted) return new ProviderError({ kind: 'aborted', provider: service, message: `the call to ${service} was cancelled` });
+  const cause = err instanceof Error ? ((err.cause as Error | undefined)?.message ?? err.message) : String(err);
+  return new ProviderError({ kind: 'connection', provider: service, message: `${service} could not be reached: ${cause}` });
+}
+
+export function toResponse(status: number, { url, headers, body }: { url: string; headers: Headers; body: Buffer }, service: string): HttpResponse {
+  return {
+    status,
+    url,
+    headers: { get: (name) => headers.get(name) },
+    body,
+    text: () => body.toString('utf8'),
+    json: () => {
+      try {
+        return JSON.parse(body.toString('utf8')) as unknown;
+      } catch {
+        throw new ProviderError({ kind: 'invalid_response', provider: service, message: `${service} sent a body that is not JSON`, status });
+      }
+    },
+  };
+}
+
+export function statusError(response: HttpResponse, service: string): ProviderError {
+  const text = response.text();
+  return new ProviderError({
+    kind: kindForStatus(response.status),
+    provider: service,
+    status: response.status,
+    retryAfterMs: parseRetryAfter(response.headers.get('retry-after')),
+    message: `${service} answered HTTP ${response.status}`,
+    upstreamBody: text.slice(0, MAX_ERROR_BODY),
+  });
+}
+
+/**
+ * The client for operator-configured backends (the base URLs in the environment): Node's fetch, a
+ * whole-call timeout, a body size limit, and failures as ProviderError. URLs that come from a request
+ * or a Space must go through the SSRF-safe client instead.
+ */
+export const backendClient: HttpClient = async (request: HttpRequest) => {
+  const { service } = request;
+  const timeout = AbortSignal.timeout(request.timeoutMs);
+  const signal = AbortSignal.any([request.signal, timeout]);
+  try {
+    const response = await fetch(request.url, { method: request.method ?? 'GET', headers: request.headers, body: request.body, signal, redirect: 'follow' });
+    const body = await readLimited(response, { maxBytes: request.maxBytes ?? DEFAULT_MAX_BYTES, service });
+    const result = toResponse(response.status, { url: response.url, headers: response.headers, body }, service);
+    if ((response.status < 200 || response.status >= 300) && !request.acceptErrorStatus) throw statusError(result, service);
+    return result;
+  } catch (err) {
+    throw transportFailure(err, { service, timedOut: timeout.aborted, aborted: request.signal.aborted });
+  }
+};
