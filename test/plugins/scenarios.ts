@@ -1,0 +1,118 @@
+import pino from 'pino';
+import { backendClient } from '../../src/net/backend-client';
+import type { HttpClient } from '../../src/net/http-client';
+import { ProviderError } from '../../src/providers/provider-error';
+import type { Plugin, PluginContext, PluginInput, PluginOutput } from '../../src/plugins/types';
+import type { BackendFault } from '../simulator/plugins/faults';
+
+/** One plugin wired to its simulated backend, as the shared scenario table needs it. */
+export interface PluginSubject {
+  name: string;
+  /** Builds the plugin against a started simulator (called in beforeAll). */
+  start(): Promise<{ plugin: Plugin; close(): Promise<void> }>;
+  /** Queues faults for the backend's next requests. */
+  script(...faults: BackendFault[]): void;
+  input: PluginInput;
+  /** The plugin's per-Space settings (parsed; defaults filled in). */
+  settings: unknown;
+  /** What an `ok` answer must contain (besides not throwing). */
+  expectOk(output: PluginOutput): void;
+  /** What an `empty` answer gives: a plugin may answer with nothing, or refuse (e.g. an image backend that sent no image). */
+  empty: 'nothing' | 'error';
+  /** Opt-outs, with the reason, as the provider table does. */
+  skip?: Partial<Record<ScenarioName, string>>;
+  /** For plugins that need more of the context (a Space id with files, an untrusted client). */
+  context?: Partial<PluginContext>;
+}
+
+export type ScenarioName = 'ok' | 'empty' | 'timeout' | '4xx' | '5xx' | 'malformed';
+
+/** Time a plugin gets in the `timeout` scenario, in ms. */
+const SCENARIO_TIMEOUT_MS = 400;
+
+export function pluginContext(settings: unknown, overrides: Partial<PluginContext> = {}): PluginContext {
+  const client: HttpClient = backendClient;
+  return {
+    requestId: '00000000-0000-4000-8000-000000000001',
+    space: { id: '00000000-0000-4000-8000-00000000000a', orgId: '00000000-0000-4000-8000-00000000000b', dataSpaceId: '00000000-0000-4000-8000-00000000000a' },
+    settings,
+    privacyLevel: 1,
+    signal: AbortSignal.timeout(SCENARIO_TIMEOUT_MS),
+    deadline: Date.now() + SCENARIO_TIMEOUT_MS,
+    logger: pino({ level: 'silent' }),
+    backend: client,
+    untrusted: client,
+    ...overrides,
+  };
+}
+
+async function failureOf(work: Promise<unknown>): Promise<ProviderError> {
+  try {
+    await work;
+  } catch (err) {
+    if (err instanceof ProviderError) return err;
+    throw err;
+  }
+  throw new Error('expected the plugin to fail');
+}
+
+/**
+ * The table every plugin passes: a normal answer, an empty one, a backend that never answers, a 4xx,
+ * a 5xx and a body in the wrong format. Failures are ProviderErrors of the right kind (retryable for
+ * timeouts and 5xx, not for 4xx), never anything else.
+ */
+export function runPluginScenarios(subject: PluginSubject): void {
+  describe(`${subject.name}: plugin scenarios`, () => {
+    let plugin: Plugin;
+    let close: () => Promise<void>;
+    beforeAll(async () => {
+      ({ plugin, close } = await subject.start());
+    });
+    afterAll(async () => close());
+    const run = () => plugin.run(subject.input, pluginContext(subject.settings, subject.context));
+    const cases: Record<ScenarioName, () => Promise<void>> = {
+      ok: async () => {
+        subject.script({ kind: 'ok' });
+        const output = await run();
+        expect(output.costUsd).toBeGreaterThanOrEqual(0);
+        subject.expectOk(output);
+      },
+      empty: async () => {
+        subject.script({ kind: 'empty' });
+        if (subject.empty === 'error') {
+          expect((await failureOf(run())).kind).toBe('invalid_response');
+          return;
+        }
+        const output = await run();
+        expect(output.searchResults).toEqual([]);
+        expect(output.artifacts).toEqual([]);
+      },
+      timeout: async () => {
+        subject.script({ kind: 'timeout' });
+        const error = await failureOf(run());
+        expect(['timeout', 'aborted']).toContain(error.kind);
+      },
+      '4xx': async () => {
+        subject.script({ kind: 'status', status: 400 });
+        const error = await failureOf(run());
+        expect(error.status).toBe(400);
+        expect(error.retryable).toBe(false);
+      },
+      '5xx': async () => {
+        subject.script({ kind: 'status', status: 503 });
+        const error = await failureOf(run());
+        expect(error.status).toBe(503);
+        expect(error.retryable).toBe(true);
+      },
+      malformed: async () => {
+        subject.script({ kind: 'malformed' });
+        expect((await failureOf(run())).kind).toBe('invalid_response');
+      },
+    };
+    for (const [name, body] of Object.entries(cases) as [ScenarioName, () => Promise<void>][]) {
+      const reason = subject.skip?.[name];
+      if (reason) test.skip(`${name} (${reason})`, () => undefined);
+      else test(name, body);
+    }
+  });
+}
