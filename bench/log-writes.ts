@@ -5,7 +5,8 @@ import { costOf, ZERO_COSTS } from '../src/accounting/costs';
 import { createLogger } from '../src/logging/logger';
 import { LogBatcher } from '../src/pipeline/log-batcher';
 import { logRowsFor, type LogRow, type RequestOutcome } from '../src/pipeline/log-rows';
-import { buildResponse } from '../src/pipeline/response-builder';
+import { RunTrace } from '../src/pipeline/run-trace';
+import type { CompletionResult } from '../src/domain/completion';
 import { toRoutableModel } from '../src/pipeline/space-context';
 import { createDb } from '../src/store/db';
 import { cpuDelta, sharedServiceCpu } from './cpu';
@@ -27,26 +28,33 @@ function outcomeFor(env: { orgId: string; appId: string }, model: ReturnType<typ
   const requestId = randomUUID();
   const usage = { prompt_tokens: 7, completion_tokens: 6, total_tokens: 13 };
   const costs = costOf(model, usage);
-  const plan = { attempts: [model], scores: { best_models: [model.model], candidates: [{ model: model.model, provider: model.provider, score: 0.8, quality: 0.8, offline_quality: 0.8, cost: 0.9, latency: 0.7 }], router: { version: 'bench', kind: 'chat', smart_learn: false, explored: false } }, score: 0.8, warnings: [] };
-  const facts = { requestId, appId: env.appId, created: Math.floor(Date.now() / 1000), model, plan, usage, costs, savings: ZERO_COSTS, latencyMs: 1.2, retries: 0, statusCode: 200, warnings: [], labels: {}, temperature: undefined, maxTokens: undefined };
+  const scores = { best_models: [model.model], candidates: [{ model: model.model, provider: model.provider, score: 0.8, quality: 0.8, offline_quality: 0.8, cost: 0.9, latency: 0.7 }], router: { version: 'bench', kind: 'chat', smart_learn: false, explored: false } };
   const message = { role: 'assistant' as const, content: 'Echo: Say hello to the benchmark.' };
-  const response = buildResponse(facts, [{ index: 0, message, finish_reason: 'stop' }]);
-  const job = { requestId, orgId: env.orgId, appId: env.appId, idpId: 'bench', request: { model: BENCH_MODEL, messages: [{ role: 'user', content: 'Say hello to the benchmark.' }], stream: false }, headerFlags: {}, replyTo: 'x', deadline: Date.now() + 60_000, receivedAt: Date.now() };
-  return {
-    job: job as unknown as RequestOutcome['job'],
-    privacyLevel: 1,
-    isTest: false,
+  const result: CompletionResult = {
+    requestId,
+    appId: env.appId,
+    created: Math.floor(Date.now() / 1000),
     model,
-    statusCode: 200,
-    response,
-    responseText: 'Echo: Say hello to the benchmark.',
+    choices: [{ index: 0, message, finish_reason: 'stop' }],
     usage,
     costs,
     savings: ZERO_COSTS,
     latencyMs: 1.2,
+    retries: 0,
+    statusCode: 200,
+    warnings: [],
     labels: {},
-    records: [{ model, retry: 0, startedAt: Date.now(), latencyMs: 1.2, statusCode: 200, usage }],
+    scores,
+    score: 0.8,
+    searchResults: [],
+    artifacts: [],
+    plugins: [],
   };
+  const trace = new RunTrace();
+  trace.addAttempts([{ kind: 'model', model, retry: 0, startedAt: Date.now(), latencyMs: 1.2, statusCode: 200, usage }]);
+  trace.addAnswer(model, { usage, latencyMs: 1.2 });
+  const job = { requestId, orgId: env.orgId, appId: env.appId, idpId: 'bench', request: { model: BENCH_MODEL, messages: [{ role: 'user', content: 'Say hello to the benchmark.' }], stream: false }, headerFlags: {}, replyTo: 'x', deadline: Date.now() + 60_000, receivedAt: Date.now() };
+  return { job: job as unknown as RequestOutcome['job'], privacyLevel: 1, isTest: false, trace, ended: { result }, responseText: 'Echo: Say hello to the benchmark.' };
 }
 
 /**

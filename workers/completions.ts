@@ -4,7 +4,6 @@ import { Cancellations } from '../src/completions/cancellations';
 import { CompletionRunner, type RunSummary } from '../src/pipeline/completion-runner';
 import { LogBatcher } from '../src/pipeline/log-batcher';
 import { maskedJob } from '../src/pipeline/privacy';
-import { SpaceContextLoader } from '../src/pipeline/space-context';
 import { createProviderRegistry } from '../src/providers/registry';
 import type { CompletionJob } from '../src/queue/payloads';
 import { loadWeightsFile } from '../src/routing/learned/weights-file';
@@ -13,10 +12,11 @@ import { SpaceFeedbackLoader } from '../src/routing/online/space-feedback-loader
 import { learnedQuality } from '../src/routing/scorer';
 import type { Services } from '../src/services/container';
 import { CompletionSources } from '../src/store/completion-sources';
+import { workerPlugins } from './plugins';
 import { workerResilience } from './resilience';
 
-/** How long a worker reuses a Space's configuration and models, in ms. */
-const SPACE_CONTEXT_MS = 2000;
+/** How long a worker reuses a Space's ratings, in ms. */
+const SPACE_FEEDBACK_MS = 2000;
 
 export interface CompletionProcessing {
   process(job: Job<CompletionJob>): Promise<RunSummary>;
@@ -32,14 +32,18 @@ export function completionProcessing(services: Services): CompletionProcessing {
   const logs = new LogBatcher(db, logger);
   const router = loadWeightsFile(config.routerWeightsFile);
   const resilience = workerResilience(services);
+  const plugins = workerPlugins(services);
   const runner = new CompletionRunner({
-    spaces: new SpaceContextLoader(db, SPACE_CONTEXT_MS),
+    spaces: services.spaceContexts,
     sources: new CompletionSources(db),
     registry: createProviderRegistry(config),
     latency: new LatencyTracker(),
     router,
     quality: learnedQuality(router),
-    feedback: new SpaceFeedbackLoader(db, SPACE_CONTEXT_MS),
+    feedback: new SpaceFeedbackLoader(db, SPACE_FEEDBACK_MS),
+    plugins: plugins.steps,
+    selectPlugins: plugins.select,
+    spaceHasFiles: plugins.spaceHasFiles,
     logs,
     logger,
     autoModelName: config.autoModelName,

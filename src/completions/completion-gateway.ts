@@ -1,17 +1,17 @@
 import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
-import { ApiError, type ApiErrorBody } from '../errors/api-error';
+import type { CompletionFailure, CompletionResult, StreamEvent } from '../domain/completion';
+import { ApiError } from '../errors/api-error';
 import type { CompletionJob } from '../queue/payloads';
-import type { CompletionResponse } from '../schemas/chat-completions';
 import { cancelChannel, type Reply } from './replies';
 import type { ReplyListener } from './reply-listener';
 
-/** What the HTTP layer does with the replies of one request. */
+/** What an API's edge does with the domain events of one request (it writes its own wire format). */
 export interface CompletionSink {
-  chunk(data: string): void;
-  done(response: CompletionResponse | undefined): void;
-  error(failure: { status: number; body: ApiErrorBody; headers?: Record<string, string> }): void;
+  event(event: StreamEvent): void;
+  done(result: CompletionResult): void;
+  error(failure: CompletionFailure): void;
 }
 
 export interface GatewayOptions {
@@ -115,21 +115,21 @@ class Relay {
       if (this.started) return this.fail(new ApiError('internal_error', 'The worker restarted while streaming; the answer is incomplete.'));
     }
     this.run = reply.run;
-    if (reply.type === 'chunk') {
+    if (reply.type === 'delta' || reply.type === 'step') {
       this.started = true;
-      this.sink.chunk(reply.data);
+      this.sink.event(reply);
       return;
     }
     this.finished = true;
-    if (reply.type === 'done') this.sink.done(reply.response);
-    else this.sink.error({ status: reply.status, body: reply.body, headers: reply.headers });
+    if (reply.type === 'done') this.sink.done(reply.result);
+    else this.sink.error(reply.failure);
     this.onFinish();
   }
 
   fail(error: ApiError): void {
     if (this.finished) return;
     this.finished = true;
-    this.sink.error({ status: error.status, body: error.toBody(), headers: { ...error.headers } });
+    this.sink.error(error.toFailure());
     this.onFinish();
   }
 }

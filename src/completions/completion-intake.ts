@@ -4,10 +4,12 @@ import { ApiError } from '../errors/api-error';
 import type { CompletionJob } from '../queue/payloads';
 import type { CompletionRequest } from '../schemas/chat-completions';
 import type { CompletionGateway, CompletionSink } from './completion-gateway';
+import type { WireSink } from './wire-sink';
 import { parseFeatureFlagsHeader } from './feature-flags';
 import { effectivePrivacyLevel } from './privacy-level';
 import { rateLimitHeaders, type RateLimiter } from './rate-limiter';
-import type { SpaceGate, SpaceLookup } from './space-lookup';
+import type { SpaceContext } from '../pipeline/space-context';
+import type { SpaceLookup } from './space-lookup';
 
 export interface IntakeDeps {
   spaces: SpaceLookup;
@@ -24,8 +26,10 @@ export interface Submission {
   signal: AbortSignal;
   /** Headers to put on the response whatever its outcome (rate-limit state). */
   setHeaders(headers: Record<string, string>): void;
-  /** Called once the request is accepted, with the sink that receives the replies. */
-  sink: CompletionSink;
+  /** The response the answer is written to, in the API's wire format. */
+  sink: WireSink;
+  /** The API's edge formatter: turns the completion's domain events into calls on the wire sink. */
+  format(wire: WireSink, identity: { requestId: string; created: number }): CompletionSink;
   /** Told once the Space and its rate limit let the request through, before its job is queued. */
   onAccepted?(accepted: AcceptedRequest): void;
 }
@@ -67,11 +71,12 @@ export class CompletionIntake {
       deadline: receivedAt + this.deps.timeoutMs,
       receivedAt,
     };
-    const privacyLevel = effectivePrivacyLevel(space.privacyLevel, request);
+    const privacyLevel = effectivePrivacyLevel(space.policies.privacy_level, request);
     submission.onAccepted?.({ requestId: job.requestId, privacyLevel });
     // Also on errors, so a client can find the log of a request that failed.
     submission.setHeaders({ 'x-switchyard-log-id': job.requestId });
-    await this.deps.gateway.run(job, submission.sink, { signal: submission.signal, privacyLevel });
+    const sink = submission.format(submission.sink, { requestId: job.requestId, created: Math.floor(receivedAt / 1000) });
+    await this.deps.gateway.run(job, sink, { signal: submission.signal, privacyLevel });
   }
 
   /**
@@ -80,14 +85,14 @@ export class CompletionIntake {
    */
   async privacyLevelNow(auth: AuthContext, request: CompletionRequest): Promise<number> {
     const { space } = await this.spaceOf(auth);
-    return effectivePrivacyLevel(space.privacyLevel, request);
+    return effectivePrivacyLevel(space.policies.privacy_level, request);
   }
 
-  private async spaceOf(auth: AuthContext): Promise<{ space: SpaceGate; stamp: string }> {
+  private async spaceOf(auth: AuthContext): Promise<{ space: SpaceContext; stamp: string }> {
     if (!auth.appId) {
       throw new ApiError('invalid_request', 'This key is not bound to a Space; completions need a Space key (see `cli keys create --app-id`).', 'Authorization');
     }
-    const { gate: space, stamp } = await this.deps.spaces.find(auth.appId);
+    const { space, stamp } = await this.deps.spaces.find(auth.appId);
     if (!space || space.orgId !== auth.orgId) throw ApiError.notFound('Space', 'Authorization');
     if (!space.isActive) throw new ApiError('space_inactive', 'This Space is deactivated.');
     return { space, stamp };

@@ -1,4 +1,4 @@
-import type { CompletionSink } from './completion-gateway';
+import type { WireSink } from './wire-sink';
 import type { StoredAnswer, Withheld } from './idempotency-store';
 
 /** Largest answer kept for replay, in bytes of JSON (or of SSE payloads); a larger one is recorded as not kept. */
@@ -16,7 +16,7 @@ export interface RecordingOptions {
 }
 
 export interface RecordingSink {
-  sink: CompletionSink;
+  sink: WireSink;
   /** Resolves once the final event is settled and forwarded: true, or false when none came (the client left). */
   settled(): Promise<boolean>;
 }
@@ -26,7 +26,7 @@ export interface RecordingSink {
  * the stream's `[DONE]` or an error) waits for `settle`, so a client that repeats the request right
  * after receiving the answer finds it kept rather than still running, or finds the key free after a failure.
  */
-export function recordingSink(inner: CompletionSink, { stream, keepText, settle }: RecordingOptions): RecordingSink {
+export function recordingSink(inner: WireSink, { stream, keepText, settle }: RecordingOptions): RecordingSink {
   const frames: string[] = [];
   let bytes = 0;
   let tooLarge = false;

@@ -1,13 +1,12 @@
 import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
-import type { CompletionResponse } from '../schemas/chat-completions';
 
 /** How long a finished request's record (and its answer) is kept, in ms: the 24 h of the contract. */
 export const IDEMPOTENCY_RETENTION_MS = 24 * 3600 * 1000;
 
 /** What a repeat replays: a successful answer. */
 export type StoredAnswer =
-  | { kind: 'json'; response: CompletionResponse | undefined }
+  | { kind: 'json'; response: unknown }
   /** The SSE `data:` payloads in order; `[DONE]` follows them. */
   | { kind: 'stream'; frames: string[] };
 

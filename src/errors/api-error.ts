@@ -1,7 +1,13 @@
+import type { CompletionFailure } from '../domain/completion';
 import { ERROR_CODES, type ErrorCode } from './error-codes';
 
 export interface ApiErrorBody {
   error: { message: string; type: string; code: ErrorCode; param: string | null };
+}
+
+/** The one error body of the service (OpenAI's shape), for an ApiError or a failure reported by a worker. */
+export function errorBodyOf(failure: Pick<CompletionFailure, 'message' | 'type' | 'code' | 'param'>): ApiErrorBody {
+  return { error: { message: failure.message, type: failure.type, code: failure.code as ErrorCode, param: failure.param } };
 }
 
 /** The one error type of the service; the error handler turns it into the JSON body. */
@@ -28,7 +34,12 @@ export class ApiError extends Error {
   }
 
   toBody(): ApiErrorBody {
-    return { error: { message: this.message, type: this.type, code: this.code, param: this.param } };
+    return errorBodyOf(this);
+  }
+
+  /** What a worker reports of this error to the API process waiting for the request. */
+  toFailure(): CompletionFailure {
+    return { status: this.status, type: this.type, code: this.code, message: this.message, param: this.param, headers: { ...this.headers } };
   }
 
   static notFound(what: string, param: string | null = null): ApiError {

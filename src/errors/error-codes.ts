@@ -6,6 +6,7 @@ export const ERROR_CODES = {
   missing_field: { status: 400, type: 'invalid_request_error' },
   unknown_field: { status: 400, type: 'invalid_request_error' },
   model_not_available: { status: 400, type: 'invalid_request_error' },
+  plugin_unavailable: { status: 400, type: 'invalid_request_error' },
   missing_api_key: { status: 401, type: 'authentication_error' },
   invalid_api_key: { status: 401, type: 'authentication_error' },
   permission_denied: { status: 403, type: 'permission_error' },
@@ -24,6 +25,7 @@ export const ERROR_CODES = {
   too_many_failed_authentications: { status: 429, type: 'rate_limit_error' },
   internal_error: { status: 500, type: 'server_error' },
   upstream_error: { status: 502, type: 'upstream_error' },
+  plugin_failed: { status: 502, type: 'upstream_error' },
   service_unavailable: { status: 503, type: 'server_error' },
   timeout: { status: 504, type: 'timeout_error' },
 } as const satisfies Record<string, { status: number; type: string }>;

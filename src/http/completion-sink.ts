@@ -1,5 +1,5 @@
 import type { Response } from 'express';
-import type { CompletionSink } from '../completions/completion-gateway';
+import type { WireSink } from '../completions/wire-sink';
 
 const SSE_HEADERS = {
   'content-type': 'text/event-stream; charset=utf-8',
@@ -10,7 +10,7 @@ const SSE_HEADERS = {
 };
 
 /** Writes a completion as one JSON body. */
-export function jsonSink(res: Response): CompletionSink {
+export function jsonSink(res: Response): WireSink {
   return {
     chunk: () => undefined,
     done: (response) => {
@@ -26,7 +26,7 @@ export function jsonSink(res: Response): CompletionSink {
  * Writes a completion as OpenAI's server-sent events. Headers go out with the first chunk, so a failure
  * before anything was streamed still answers with a real status and a JSON body.
  */
-export function sseSink(res: Response): CompletionSink {
+export function sseSink(res: Response): WireSink {
   let started = false;
   const start = () => {
     if (started) return;

@@ -1,9 +1,11 @@
 import type { Usage } from '../domain/chat';
 import type { RoutableModel } from '../domain/routable-model';
+import type { PluginId } from '../plugins/types';
 import type { ProviderError, ProviderErrorKind } from '../providers/provider-error';
 
-/** One upstream call: what it cost and how it ended. Each becomes a child log. */
+/** One upstream model call: what it cost and how it ended. Each becomes a child log. */
 export interface AttemptRecord {
+  kind: 'model';
   model: RoutableModel;
   /** 0 for the first call to this model, 1 for its first retry, ... */
   retry: number;
@@ -13,6 +15,27 @@ export interface AttemptRecord {
   usage: Usage;
   error?: ProviderError;
 }
+
+/** One plugin run: also a child log. */
+export interface PluginRecord {
+  kind: 'plugin';
+  plugin: PluginId;
+  backend: string;
+  startedAt: number;
+  latencyMs: number;
+  statusCode: number;
+  /** USD. */
+  costUsd: number;
+  /** What it was asked (masked in the log at privacy level 2). */
+  query: string;
+  results: number;
+  artifacts: number;
+  cached: boolean;
+  error?: { kind: string; status: number | null; message: string };
+}
+
+/** A step of a request: each is a child log of it. */
+export type StepRecord = AttemptRecord | PluginRecord;
 
 export const NO_USAGE: Usage = { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 };
 

@@ -119,14 +119,14 @@ class AttemptRun<T> {
       const ctx: ProviderContext = { apiKey: binding.apiKey, baseUrl: binding.baseUrl, signal: options.signal, timeoutMs: options.timeouts.firstByteMs, callTimeoutMs: options.timeouts.callMs, logger: options.logger, forwardedHeaders: options.prepared.forwardedHeaders };
       try {
         const { value, usage } = await this.call({ model, provider: binding.provider, ctx, request });
-        this.records.push({ model, retry, startedAt, latencyMs: Date.now() - startedAt, statusCode: 200, usage });
+        this.records.push({ kind: 'model', model, retry, startedAt, latencyMs: Date.now() - startedAt, statusCode: 200, usage });
         options.breakers.record(model.id, 'success', admission);
         options.budget.record(model.id, false);
         return { model, value, records: this.records, notes: [...notes, ...this.skippedNote()] };
       } catch (err) {
         const error = asProviderError(err, model.provider);
         this.last = error;
-        this.records.push({ model, retry, startedAt, latencyMs: Date.now() - startedAt, statusCode: statusOfError(error), usage: NO_USAGE, error });
+        this.records.push({ kind: 'model', model, retry, startedAt, latencyMs: Date.now() - startedAt, statusCode: statusOfError(error), usage: NO_USAGE, error });
         const outcome = options.signal.aborted ? 'neutral' : outcomeOf(error);
         options.breakers.record(model.id, outcome, admission);
         options.budget.record(model.id, outcome === 'failure');

@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
-import { ZERO_COSTS } from '../accounting/costs';
 import { effectivePrivacyLevel } from '../completions/privacy-level';
 import type { Reply } from '../completions/replies';
+import type { CompletionFailure, CompletionResult } from '../domain/completion';
 import { ApiError } from '../errors/api-error';
 import type { CompletionJob } from '../queue/payloads';
 import type { ProviderRegistry } from '../providers/registry';
@@ -12,17 +12,18 @@ import type { RouterModel } from '../routing/learned/router-model';
 import type { SpaceFeedback } from '../routing/online/space-feedback';
 import type { QualityEstimator } from '../routing/scorer';
 import type { CompletionSources } from '../store/completion-sources';
-import { NO_USAGE, type AttemptRecord } from './attempt-record';
 import { AttemptsExhausted } from './attempt-runner';
+import { answerRequest, type Answered } from './answer-request';
 import type { LogBatcher } from './log-batcher';
 import { logRowsFor, type RequestOutcome } from './log-rows';
 import { planModels } from './model-plan';
+import type { PluginSelector } from './plugin-plan';
+import type { PluginSteps } from './plugin-steps';
 import { prepareCompletion } from './prepare-request';
 import type { RunContext } from './run-context';
+import { RunTrace } from './run-trace';
 import type { SpaceContext, SpaceContextLoader } from './space-context';
-import { streamCompletion } from './stream-completion';
 import { failureToApiError } from './upstream-failure';
-import { wholeCompletion } from './whole-completion';
 
 export interface RunnerDeps {
   spaces: SpaceContextLoader;
@@ -34,6 +35,11 @@ export interface RunnerDeps {
   quality: QualityEstimator;
   /** Each Space's ratings, for requests with `smart_learn` on. */
   feedback: SpaceFeedbackSource;
+  plugins: PluginSteps;
+  /** auto_tools' pre-selection classifier. */
+  selectPlugins: PluginSelector;
+  /** Whether a Space has files for space-search (pre-selection only proposes it then). */
+  spaceHasFiles(appId: string): Promise<boolean>;
   logs: LogBatcher;
   logger: Logger;
   autoModelName: string;
@@ -55,17 +61,18 @@ export interface RunSummary {
 }
 
 /**
- * Turns what went wrong into the client's error and the request's log. Anything that is not an
- * ApiError is a bug of ours: it is logged, and the client is still answered at once with a 500.
+ * What went wrong, as the client is told. Anything that is not an ApiError (or every attempt failing)
+ * is a bug of ours: it is logged, and the client is still answered at once with a 500.
  */
-function failure(err: unknown, job: CompletionJob, logger: Logger): { error: ApiError; records: AttemptRecord[] } {
+function failureOf(err: unknown, job: CompletionJob, { logger, trace }: { logger: Logger; trace: RunTrace }): ApiError {
   if (err instanceof AttemptsExhausted) {
+    trace.addAttempts(err.records);
     const allRateLimited = err.records.length > 0 && err.records.every((r) => r.error?.kind === 'rate_limited');
-    return { error: failureToApiError(err.last, { allRateLimited }), records: err.records };
+    return failureToApiError(err.last, { allRateLimited });
   }
-  if (err instanceof ApiError) return { error: err, records: [] };
+  if (err instanceof ApiError) return err;
   logger.error({ err }, 'completion failed unexpectedly');
-  return { error: new ApiError('internal_error', `Internal error. Quote request id ${job.requestId} when reporting it.`), records: [] };
+  return new ApiError('internal_error', `Internal error. Quote request id ${job.requestId} when reporting it.`);
 }
 
 /** A job nobody waits for any more (its client left, or it waited in the queue past its deadline) calls no upstream. */
@@ -97,7 +104,22 @@ function settlesWithin(work: Promise<unknown>, ms: number): Promise<boolean> {
   return Promise.race([work.then(() => true), timeout]).finally(() => clearTimeout(timer));
 }
 
-/** Worker side of a completion: prepare, plan, call, reply, log. */
+/** The answer as the final reply carries it: a streamed answer's text already went out as deltas. */
+function finalResult(result: CompletionResult, stream: boolean): CompletionResult {
+  return stream ? { ...result, choices: [] } : result;
+}
+
+interface RunInputs {
+  space: SpaceContext;
+  signal: AbortSignal;
+  run: string;
+  reply(reply: Reply): Promise<void>;
+  logger: Logger;
+  trace: RunTrace;
+  privacyLevel: number;
+}
+
+/** Worker side of a completion: prepare, plan, run its steps (plugins and model calls), reply, log. */
 export class CompletionRunner {
   constructor(private readonly deps: RunnerDeps) {}
 
@@ -105,37 +127,45 @@ export class CompletionRunner {
    * Runs one job: answers the client and writes the request's one log, whatever happens. The message
    * that completes the answer (`done` or `error`) is held until the log is committed (at most
    * LOG_COMMIT_WAIT_MS), so a client that has its answer can read (and rate) its log at once; stream
-   * chunks go out as they come.
+   * deltas go out as they come.
    */
   async run(job: CompletionJob, signal: AbortSignal, run: string): Promise<RunSummary> {
     const held: Reply[] = [];
     const reply = async (message: Reply) => {
-      if (message.type === 'chunk') await this.deps.publish(job.replyTo, message);
+      if (message.type === 'delta' || message.type === 'step') await this.deps.publish(job.replyTo, message);
       else held.push(message);
     };
     const logger = this.deps.logger.child({ request_id: job.requestId, app_id: job.appId });
+    const trace = new RunTrace();
     let space: SpaceContext | null = null;
-    let outcome: RequestOutcome;
+    let privacyLevel = effectivePrivacyLevel(1, job.request);
+    let ended: RequestOutcome['ended'];
+    let responseText = '';
     try {
       space = await this.deps.spaces.load(job.appId, job.spaceStamp);
       if (!space) throw ApiError.notFound('Space', 'Authorization');
+      privacyLevel = effectivePrivacyLevel(space.policies.privacy_level, job.request);
       checkStillWanted(job, signal);
-      outcome = await this.answer(job, { space, signal, run, reply, logger });
+      const answered = await this.answer(job, { space, signal, run, reply, logger, trace, privacyLevel });
+      ({ ended, responseText } = answered);
+      const stream = job.request.stream;
+      if ('result' in ended) await reply({ type: 'done', requestId: job.requestId, run, result: finalResult(ended.result, stream) });
+      else await reply({ type: 'error', requestId: job.requestId, run, failure: ended.failure });
     } catch (err) {
-      const { error, records } = failure(err, job, logger);
-      await reply({ type: 'error', requestId: job.requestId, run, status: error.status, body: error.toBody(), headers: { ...error.headers } });
-      outcome = this.failureOutcome(job, space, { error, records });
-      if (signal.aborted) outcome.statusCode = cancelledStatus(job);
+      const failure: CompletionFailure = failureOf(err, job, { logger, trace }).toFailure();
+      await reply({ type: 'error', requestId: job.requestId, run, failure });
+      ended = { failure: signal.aborted ? { ...failure, status: cancelledStatus(job) } : failure };
     }
     // A Space deleted meanwhile has nothing left to attach a log to.
-    if (space) await this.writeLog(outcome, logger);
+    if (space) await this.writeLog({ job, privacyLevel, isTest: space.isSandbox, trace, ended, responseText }, logger);
     for (const message of held) await this.deps.publish(job.replyTo, message);
-    return { statusCode: outcome.statusCode, model: outcome.model?.model ?? null, privacyLevel: outcome.privacyLevel };
+    const statusCode = 'result' in ended ? ended.result.statusCode : ended.failure.status;
+    return { statusCode, model: trace.lastModel()?.model ?? null, privacyLevel };
   }
 
-  private async answer(job: CompletionJob, inputs: Pick<RunContext, 'space' | 'signal' | 'run' | 'reply' | 'logger'>): Promise<RequestOutcome> {
-    const { space } = inputs;
-    const prepared = await prepareCompletion({ job, space, sources: this.deps.sources, autoModelName: this.deps.autoModelName });
+  private async answer(job: CompletionJob, inputs: RunInputs): Promise<Answered> {
+    const { space, privacyLevel } = inputs;
+    const prepared = await prepareCompletion({ job, space, sources: this.deps.sources, autoModelName: this.deps.autoModelName, privacyLevel });
     const profile = profileRequest({ ...prepared.chat, model: '' }, this.deps.router);
     const feedback = prepared.flags.smart_learn === true ? await this.deps.feedback.load(space.id) : null;
     const plan = await planModels({
@@ -149,28 +179,9 @@ export class CompletionRunner {
       now: new Date(),
       modelExists: (name) => this.deps.modelExists(job.orgId, name),
     });
-    const warnings = prepared.plugins.length > 0 ? [`Plugins are not available in this version and were not run: ${prepared.plugins.join(', ')}.`] : [];
-    const ctx: RunContext = { ...inputs, job, prepared, plan, registry: this.deps.registry, latency: this.deps.latency, resilience: this.deps.resilience, warnings };
-    return prepared.stream ? streamCompletion(ctx, profile.promptTokens) : wholeCompletion(ctx, profile.promptTokens);
-  }
-
-  private failureOutcome(job: CompletionJob, space: SpaceContext | null, { error, records }: { error: ApiError; records: AttemptRecord[] }): RequestOutcome {
-    const privacyLevel = effectivePrivacyLevel(space?.policies.privacy_level ?? 1, job.request);
-    return {
-      job,
-      privacyLevel,
-      isTest: space?.isSandbox ?? false,
-      model: records.at(-1)?.model ?? null,
-      statusCode: error.status,
-      response: error.toBody(),
-      responseText: '',
-      usage: NO_USAGE,
-      costs: ZERO_COSTS,
-      savings: ZERO_COSTS,
-      latencyMs: -1,
-      labels: job.request.custom_headers?.labels ?? {},
-      records,
-    };
+    const { registry, latency, resilience, plugins } = this.deps;
+    const ctx: RunContext = { ...inputs, job, prepared, plan, registry, latency, resilience, plugins };
+    return answerRequest(ctx, { promptTokens: profile.promptTokens, selector: this.deps.selectPlugins, spaceHasFiles: this.deps.spaceHasFiles });
   }
 
   /** Never throws: whatever happens to the log, the held answer still goes out. */
@@ -187,3 +198,4 @@ export class CompletionRunner {
     if (!(await settlesWithin(written, LOG_COMMIT_WAIT_MS))) logger.warn({ wait_ms: LOG_COMMIT_WAIT_MS }, 'answer released before its log was committed');
   }
 }
+

@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { costOf, ZERO_COSTS, type Costs } from '../accounting/costs';
-import type { RoutableModel } from '../domain/routable-model';
+import type { CompletionFailure, CompletionResult } from '../domain/completion';
 import type { Prisma } from '../generated/prisma/client';
 import type { CompletionJob } from '../queue/payloads';
-import type { AttemptRecord } from './attempt-record';
-import { chatMessagesOf } from './prepare-request';
+import type { AttemptRecord, PluginRecord, StepRecord } from './attempt-record';
+import { chatMessagesOf, lastUserText } from './prepare-request';
 import { MASK, maskContent, type Json } from './privacy';
+import type { RunTrace } from './run-trace';
 
 export type LogRow = Prisma.LogCreateManyInput;
 
@@ -14,25 +15,11 @@ export interface RequestOutcome {
   job: CompletionJob;
   privacyLevel: number;
   isTest: boolean;
-  model: RoutableModel | null;
-  statusCode: number;
-  /** The chat completion response, or the error body. */
-  response: object;
+  trace: RunTrace;
+  /** The answer, or the failure (with what was answered before it, for a stream that broke off). */
+  ended: { result: CompletionResult } | { failure: CompletionFailure; partial?: CompletionResult };
+  /** The answer's text (a streamed answer's result carries no choices). */
   responseText: string;
-  usage: { prompt_tokens: number; completion_tokens: number; total_tokens: number };
-  costs: Costs;
-  savings: Costs;
-  latencyMs: number;
-  labels: Record<string, unknown>;
-  records: AttemptRecord[];
-}
-
-/** The last user message's text. The log of a job it cannot read (a bug of ours) is still written, without it. */
-function lastUserText(request: CompletionJob['request']): string {
-  if (!Array.isArray(request.messages)) return '';
-  const last = chatMessagesOf(request.messages).reverse().find((m) => m.role === 'user');
-  if (!last || last.content === null) return '';
-  return typeof last.content === 'string' ? last.content : last.content.map((p) => (p.type === 'text' ? p.text : '')).join('');
 }
 
 const asJson = (value: unknown) => value as Prisma.InputJsonValue;
@@ -41,9 +28,23 @@ function masked<T>(outcome: RequestOutcome, value: T): T | Json {
   return outcome.privacyLevel >= 2 ? maskContent(value) : value;
 }
 
+/** The last user message's text. The log of a job it cannot read (a bug of ours) is still written, without it. */
+function promptOf(request: CompletionJob['request']): string {
+  return Array.isArray(request.messages) ? lastUserText(chatMessagesOf(request.messages)) : '';
+}
+
+function figuresOf(outcome: RequestOutcome): { statusCode: number; savings: Costs; latencyMs: number } {
+  const { ended } = outcome;
+  if ('result' in ended) return { statusCode: ended.result.statusCode, savings: ended.result.savings, latencyMs: ended.result.latencyMs };
+  return { statusCode: ended.failure.status, savings: ended.partial?.savings ?? ZERO_COSTS, latencyMs: ended.partial?.latencyMs ?? -1 };
+}
+
 function parentRow(outcome: RequestOutcome): LogRow {
-  const { job } = outcome;
-  const prompt = lastUserText(job.request);
+  const { job, trace } = outcome;
+  const model = trace.lastModel();
+  const usage = trace.totalUsage();
+  const costs = trace.costs();
+  const { statusCode, savings, latencyMs } = figuresOf(outcome);
   return {
     id: job.requestId,
     org_id: job.orgId,
@@ -51,65 +52,88 @@ function parentRow(outcome: RequestOutcome): LogRow {
     idp_id: job.idpId,
     conversation_id: job.request.conversation_id ?? null,
     parent_request_id: job.request.parent_request_id ?? null,
-    model_id: outcome.model?.id ?? null,
-    namespace: outcome.model?.namespace ?? null,
-    response: asJson(masked(outcome, outcome.response)),
+    model_id: model?.id ?? null,
+    namespace: model?.namespace ?? null,
+    response: asJson(masked(outcome, outcome.ended)),
     payload: asJson(masked(outcome, job.request)),
-    prompt: outcome.privacyLevel >= 2 ? MASK : prompt,
+    prompt: outcome.privacyLevel >= 2 ? MASK : promptOf(job.request),
     response_text: outcome.privacyLevel >= 2 && outcome.responseText !== '' ? MASK : outcome.responseText,
     timestamp: BigInt(job.receivedAt),
-    prompt_tokens: outcome.usage.prompt_tokens,
-    completion_tokens: outcome.usage.completion_tokens,
-    total_tokens: outcome.usage.total_tokens,
-    prompt_tokens_cost: outcome.costs.prompt_tokens,
-    completion_tokens_cost: outcome.costs.completion_tokens,
-    total_tokens_cost: outcome.costs.total_tokens,
-    prompt_tokens_cost_savings: outcome.savings.prompt_tokens,
-    completion_tokens_cost_savings: outcome.savings.completion_tokens,
-    total_tokens_cost_savings: outcome.savings.total_tokens,
+    prompt_tokens: usage.prompt_tokens,
+    completion_tokens: usage.completion_tokens,
+    total_tokens: usage.total_tokens,
+    prompt_tokens_cost: costs.prompt_tokens,
+    completion_tokens_cost: costs.completion_tokens,
+    total_tokens_cost: costs.total_tokens,
+    prompt_tokens_cost_savings: savings.prompt_tokens,
+    completion_tokens_cost_savings: savings.completion_tokens,
+    total_tokens_cost_savings: savings.total_tokens,
     costs_incurred: true,
     privacy_level: outcome.privacyLevel,
     request_type: 'chat_completions',
-    status_code: outcome.statusCode,
+    status_code: statusCode,
     is_test: outcome.isTest,
-    latency: outcome.latencyMs,
-    labels: asJson(outcome.labels),
+    latency: latencyMs,
+    labels: asJson(job.request.custom_headers?.labels ?? {}),
   };
 }
 
-/** An upstream call: stored with its cost but not charged (`costs_incurred: false`). */
-function childRow(outcome: RequestOutcome, record: AttemptRecord): LogRow {
-  const costs = record.usage.total_tokens > 0 ? costOf(record.model, record.usage) : ZERO_COSTS;
-  const error = record.error ? { kind: record.error.kind, status: record.error.status ?? null, message: record.error.message } : null;
+/** The columns every step's row shares. */
+function stepRow(outcome: RequestOutcome, step: StepRecord): Omit<LogRow, 'payload' | 'response' | 'response_text'> {
   return {
     id: randomUUID(),
     org_id: outcome.job.orgId,
     app_id: outcome.job.appId,
     idp_id: outcome.job.idpId,
     parent_id: outcome.job.requestId,
+    timestamp: BigInt(step.startedAt),
+    privacy_level: outcome.privacyLevel,
+    request_type: 'chat_completions',
+    status_code: step.statusCode,
+    is_test: outcome.isTest,
+    latency: step.latencyMs,
+  };
+}
+
+/** A model call, with its own cost; `costs_incurred` says whether the call cost anything (the parent carries the request's total). */
+function modelRow(outcome: RequestOutcome, record: AttemptRecord): LogRow {
+  const costs = record.usage.total_tokens > 0 ? costOf(record.model, record.usage) : ZERO_COSTS;
+  const error = record.error ? { kind: record.error.kind, status: record.error.status ?? null, message: record.error.message } : null;
+  return {
+    ...stepRow(outcome, record),
     model_id: record.model.id,
     namespace: record.model.namespace,
-    payload: asJson({ model: record.model.namespace, provider: record.model.provider, retry: record.retry }),
+    payload: asJson({ step: 'model', model: record.model.namespace, provider: record.model.provider, retry: record.retry }),
     response: asJson(error ? { error } : { usage: record.usage }),
     response_text: error?.message ?? '',
-    timestamp: BigInt(record.startedAt),
     prompt_tokens: record.usage.prompt_tokens,
     completion_tokens: record.usage.completion_tokens,
     total_tokens: record.usage.total_tokens,
     prompt_tokens_cost: costs.prompt_tokens,
     completion_tokens_cost: costs.completion_tokens,
     total_tokens_cost: costs.total_tokens,
-    costs_incurred: false,
-    privacy_level: outcome.privacyLevel,
-    request_type: 'chat_completions',
-    status_code: record.statusCode,
-    is_test: outcome.isTest,
-    latency: record.latencyMs,
+    costs_incurred: costs.total_tokens > 0,
   };
 }
 
-/** The request's log and one child per upstream call; nothing at privacy level 3. */
+/** A plugin run: what it was asked (masked at level 2), how many results it gave, what it cost. */
+function pluginRow(outcome: RequestOutcome, record: PluginRecord): LogRow {
+  const payload = { step: 'plugin', plugin: record.plugin, backend: record.backend, query: record.query, cached: record.cached };
+  return {
+    ...stepRow(outcome, record),
+    namespace: record.plugin,
+    payload: asJson(outcome.privacyLevel >= 2 ? { ...payload, query: MASK } : payload),
+    response: asJson(record.error ? { error: record.error } : { results: record.results, artifacts: record.artifacts }),
+    response_text: record.error?.message ?? '',
+    total_tokens_cost: record.costUsd,
+    costs_incurred: record.costUsd > 0,
+  };
+}
+
+/** The request's log and one child per step (model call or plugin run); nothing at privacy level 3. */
 export function logRowsFor(outcome: RequestOutcome): { parent: LogRow; children: LogRow[] } | null {
   if (outcome.privacyLevel >= 3) return null;
-  return { parent: parentRow(outcome), children: outcome.records.map((record) => childRow(outcome, record)) };
+  const children = outcome.trace.steps.map((step) => (step.kind === 'model' ? modelRow(outcome, step) : pluginRow(outcome, step)));
+  return { parent: parentRow(outcome), children };
 }
+

@@ -1,7 +1,8 @@
 import type { ChatMessage, ChatRequest, ResponseFormat } from '../domain/chat';
 import { ApiError } from '../errors/api-error';
 import { mergeFeatureFlags, type FeatureFlags } from '../completions/feature-flags';
-import { effectivePrivacyLevel } from '../completions/privacy-level';
+import type { PluginTrigger } from '../domain/completion';
+import type { PluginId } from '../plugins/types';
 import type { CompletionJob } from '../queue/payloads';
 import type { Policies, Weights } from '../schemas/apps';
 import { assistantConfigSchema, type AssistantConfig } from '../schemas/assistants';
@@ -23,7 +24,10 @@ export interface PreparedCompletion {
   labels: Record<string, string | number | boolean>;
   /** Extra HTTP headers for every upstream call (`custom_headers.headers`, checked at the edge). */
   forwardedHeaders: Record<string, string>;
-  plugins: string[];
+  /** Plugins the request or its assistant named (each once; `legacy-file-search` is space-search's old id). */
+  plugins: { id: PluginId; trigger: Extract<PluginTrigger, 'requested' | 'assistant'> }[];
+  /** The request's last user turn: what search plugins look up. */
+  query: string;
   stream: boolean;
 }
 
@@ -86,20 +90,41 @@ function stopOf(stop: CompletionRequest['stop']): string[] | undefined {
   return typeof stop === 'string' ? [stop] : stop.filter((s) => s !== '');
 }
 
+/** The text of the conversation's last user turn. */
+export function lastUserText(messages: ChatMessage[]): string {
+  const last = [...messages].reverse().find((message) => message.role === 'user');
+  if (!last || last.content === null) return '';
+  return typeof last.content === 'string' ? last.content : last.content.map((part) => (part.type === 'text' ? part.text : '')).join('');
+}
+
+/** Named plugins, the request's own first; an id named twice (or under its old name) runs once. */
+function namedPlugins(request: CompletionRequest, assistant: AssistantConfig | null): PreparedCompletion['plugins'] {
+  const seen = new Set<PluginId>();
+  const named = [...(request.plugins ?? []).map((id) => ({ id, trigger: 'requested' as const })), ...(assistant?.plugins ?? []).map((id) => ({ id, trigger: 'assistant' as const }))];
+  return named.filter(({ id }) => {
+    const key = id === 'legacy-file-search' ? 'space-search' : id;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
 export interface PrepareInputs {
   job: CompletionJob;
   space: SpaceContext;
   sources: CompletionSources;
   autoModelName: string;
+  /** The level the request runs at (computed once per run). */
+  privacyLevel: number;
 }
 
-export async function prepareCompletion({ job, space, sources, autoModelName }: PrepareInputs): Promise<PreparedCompletion> {
+export async function prepareCompletion({ job, space, sources, autoModelName, privacyLevel }: PrepareInputs): Promise<PreparedCompletion> {
   const { request } = job;
   // The two reads run at once; their errors still count in this order (the assistant's first).
   const [assistantRead, historyRead] = await Promise.allSettled([assistantOf(job, space, sources), historyOf(job, space, sources)]);
   const [assistant, history] = [valueOf(assistantRead), valueOf(historyRead)];
   const overrides = request.custom_headers ?? {};
-  const policies: Policies = { ...mergePolicies(space.policies, overrides.policies), privacy_level: effectivePrivacyLevel(space.policies.privacy_level, request) };
+  const policies: Policies = { ...mergePolicies(space.policies, overrides.policies), privacy_level: privacyLevel };
   const named = request.model ?? assistant?.model ?? null;
   const messages = withHistory(withInstructions(chatMessagesOf(request.messages), assistant?.instructions ?? space.settings.instructions), history);
   return {
@@ -126,7 +151,8 @@ export async function prepareCompletion({ job, space, sources, autoModelName }: 
     flags: mergeFeatureFlags({ ...space.settings.feature_flags, ...job.headerFlags }, overrides.feature_flags),
     labels: overrides.labels ?? {},
     forwardedHeaders: overrides.headers ?? {},
-    plugins: [...new Set([...(assistant?.plugins ?? []), ...(request.plugins ?? [])])],
+    plugins: namedPlugins(request, assistant),
+    query: lastUserText(chatMessagesOf(request.messages)),
     stream: request.stream,
   };
 }

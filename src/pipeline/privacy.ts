@@ -6,7 +6,11 @@ export const MASK = '[masked]';
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
 /** Keys whose string values (or arrays of strings) carry what the user or the model said. */
-const CONTENT_KEYS = new Set(['content', 'text', 'arguments', 'url', 'refusal', 'images', 'files', 'instructions']);
+const CONTENT_KEYS = new Set([
+  'content', 'text', 'arguments', 'url', 'refusal', 'images', 'files', 'instructions',
+  // What plugins found or made for the request: search results, transcripts, images.
+  'snippet', 'title', 'query', 'file_name', 'filename', 'b64_json', 'revised_prompt',
+]);
 
 /**
  * Keys of objects whose every value is masked, whatever its name: `custom_headers.headers` values are

@@ -3,6 +3,7 @@ import { TtlCache } from '../cache/ttl-cache';
 import type { RoutableModel } from '../domain/routable-model';
 import type { Model } from '../generated/prisma/client';
 import type { Policies, Settings, Weights } from '../schemas/apps';
+import { autoToolsSettings, type AutoToolsSettings } from '../schemas/plugin-settings';
 import { readPolicies, readSettings, readWeights } from '../services/apps/space-config';
 import type { Db } from '../store/db';
 
@@ -10,11 +11,18 @@ import type { Db } from '../store/db';
 export interface SpaceContext {
   id: string;
   orgId: string;
+  isActive: boolean;
+  /** Requests per minute; 0 = no limit. */
+  rateLimit: number;
   /** A sandbox Space: its requests are logged with `is_test`. */
   isSandbox: boolean;
+  /** The Space whose files plugins search: the parent of a sandbox with `use_parent_custom_data`, else this one. */
+  dataSpaceId: string;
   weights: Weights;
   policies: Policies;
   settings: Settings;
+  /** `settings.auto_tools` with defaults filled in. */
+  autoTools: AutoToolsSettings;
   hasFailoverChain: boolean;
   /** Active in the Space and not globally disabled, in catalog order. */
   models: RoutableModel[];
@@ -72,13 +80,18 @@ async function load(db: Db, appId: string): Promise<SpaceContext | null> {
   });
   if (!app) return null;
   const models = app.models.map((link) => toRoutableModel(link.model)).sort((a, b) => a.model.localeCompare(b.model));
+  const settings = readSettings(app.settings);
   return {
     id: app.id,
     orgId: app.org_id,
+    isActive: app.is_active,
+    rateLimit: app.rate_limit,
     isSandbox: app.sandbox_of !== null,
+    dataSpaceId: app.use_parent_custom_data && app.sandbox_of ? app.sandbox_of : app.id,
     weights: readWeights(app.weights),
     policies: readPolicies(app.policies),
-    settings: readSettings(app.settings),
+    settings,
+    autoTools: autoToolsSettings.catch(autoToolsSettings.parse({})).parse(settings.auto_tools ?? {}),
     hasFailoverChain: app.has_failover_chain,
     models,
     failoverChain: app.failover_chain.filter((link) => !link.model.globally_disabled).map((link) => toRoutableModel(link.model)),
@@ -87,9 +100,10 @@ async function load(db: Db, appId: string): Promise<SpaceContext | null> {
 }
 
 /**
- * Space contexts reused by the worker, so a busy Space costs one query per interval. A job carries the
- * Space's version stamp read by the API when it accepted the request (SpaceVersions): a context loaded
- * at another stamp is loaded again, so a configuration change applies to every request accepted after it.
+ * Space contexts reused by the API and the worker (one loader per process, shared by both roles), so a
+ * busy Space costs one query per interval. The API reads the Space's version stamp for each request
+ * (SpaceVersions) and hands it on in the job: a context loaded at another stamp is loaded again, so a
+ * configuration change applies to every request accepted after it, in every process.
  */
 export class SpaceContextLoader {
   private readonly cache: TtlCache<SpaceContext | null>;

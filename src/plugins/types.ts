@@ -49,7 +49,11 @@ export interface PluginInput {
 
 /** What one run gives back. Plugin output is data: the runner delimits `context` and labels it as such. */
 export interface PluginOutput {
-  /** Text for the model (results, transcript); null adds nothing to the conversation. */
+  /**
+   * Text for the model (results, transcript); null adds nothing to the conversation. Sources are
+   * numbered `[n]` at the start of a line, from 1, matching `searchResults[].index`: the runner
+   * renumbers them when several plugins' sources share one conversation.
+   */
   context: string | null;
   searchResults: SearchResultItem[];
   artifacts: ArtifactItem[];

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { dateTime, int4, pageQuery, uuid } from './common';
 import { featureFlagsSchema } from './feature-flags';
 import { modelActiveForAppSchema, modelSchema } from './models';
+import { autoToolsPatch, pluginSettingsPatch, pluginSettingsView } from './plugin-settings';
 import { promptSchema } from './prompts';
 
 export const SANDBOX_STATUSES = ['none', 'syncing', 'up_to_date', 'outdated', 'failed'] as const;
@@ -47,6 +48,8 @@ export const settingsSchema = z
     max_tokens: z.number().int().nullable(),
     temperature: z.number().nullable(),
     feature_flags: featureFlagsSchema.optional().describe(FEATURE_FLAGS_DESCRIPTION),
+    plugins: pluginSettingsView.optional(),
+    auto_tools: autoToolsPatch.optional().describe('Extra field: how `auto_tools` works in this Space (absent keys take their defaults).'),
   })
   .meta({ id: 'Settings' });
 export type Settings = z.infer<typeof settingsSchema>;
@@ -95,6 +98,8 @@ export const settingsPatch = z
     feature_flags: featureFlagsSchema
       .optional()
       .describe(`${FEATURE_FLAGS_DESCRIPTION} Merged flag by flag into the stored ones; unknown flags are rejected.`),
+    plugins: pluginSettingsPatch.optional(),
+    auto_tools: autoToolsPatch.optional(),
   })
   .meta({ id: 'SettingsPatch' });
 export type SettingsPatch = z.infer<typeof settingsPatch>;

@@ -116,6 +116,14 @@ export const completionRequestSchema = z
   .meta({ id: 'CompletionRequest' });
 export type CompletionRequest = z.infer<typeof completionRequestSchema>;
 
+const annotationSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('url_citation'), url_citation: z.object({ start_index: z.number().int(), end_index: z.number().int(), url: z.string(), title: z.string() }) }),
+  z.object({
+    type: z.literal('file_citation'),
+    file_citation: z.object({ start_index: z.number().int(), end_index: z.number().int(), file_id: z.string(), filename: z.string(), index: z.number().int() }),
+  }),
+]);
+
 const costs = z.object({ total_tokens: z.number(), prompt_tokens: z.number(), completion_tokens: z.number() });
 const candidateScore = z.object({
   model: z.string(),
@@ -163,7 +171,12 @@ export const completionResponseSchema = z
     choices: z.array(
       z.object({
         index: z.number().int(),
-        message: z.object({ role: z.literal('assistant'), content: z.string().nullable(), tool_calls: z.array(toolCall).optional() }),
+        message: z.object({
+          role: z.literal('assistant'),
+          content: z.string().nullable(),
+          tool_calls: z.array(toolCall).optional(),
+          annotations: z.array(annotationSchema).optional().describe('Source markers of the answer mapped to `metadata.search_results` items (web-search always; space-search with the `citations` flag).'),
+        }),
         finish_reason: z.string().nullable(),
         logprobs: z.null(),
       }),

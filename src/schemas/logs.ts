@@ -30,7 +30,7 @@ export const logCoreSchema = z
     prompt_tokens_cost_savings: savings,
     completion_tokens_cost_savings: savings,
     total_tokens_cost_savings: savings,
-    costs_incurred: z.boolean().describe('False for intermediate calls stored with cost but not charged.'),
+    costs_incurred: z.boolean().describe("A request's log: true (it carries the request's total: model tokens, plus plugin costs in the total). A step's child log (model call or plugin run): whether that step cost anything; its cost is already in its parent's total."),
     namespace: z.string().nullable().describe("Provider's model name that answered."),
     payload: z.unknown().describe('The CompletionRequest as sent.'),
     privacy_level: z.number().int().min(1).max(2).describe('1 everything logged; 2 request and response masked. Level 3 logs are never stored nor shown.'),

@@ -63,3 +63,39 @@ export const autoToolsSettings = z.object({
   max_steps: z.number().int().min(1).max(8).default(4).describe('Model calls one request may make in the tool loop.'),
 });
 export type AutoToolsSettings = z.infer<typeof autoToolsSettings>;
+
+/** The request shape of a settings object: every key optional, no defaults (what is absent keeps its stored value), unknown keys refused. */
+function patchOf<Shape extends z.ZodRawShape>(schema: z.ZodObject<Shape>) {
+  const shape = Object.fromEntries(
+    Object.entries(schema.shape).map(([key, field]) => [key, ((field instanceof z.ZodDefault ? field.unwrap() : field) as z.ZodType).optional()]),
+  );
+  return z.strictObject(shape) as unknown as z.ZodObject<{ [K in keyof Shape]: z.ZodOptional<z.ZodType<z.output<Shape[K]>>> }>;
+}
+
+/** Settings of the plugins without credentials, as stored and shown. */
+export const PLUGIN_SETTINGS = {
+  'web-search': webSearchSettings,
+  'space-search': spaceSearchSettings,
+  'image-generation-generic': imageGenerationSettings,
+  'transcribe-audio': transcribeAudioSettings,
+} as const;
+
+export const pluginSettingsPatch = z
+  .strictObject({
+    'web-search': patchOf(webSearchSettings).optional(),
+    'space-search': patchOf(spaceSearchSettings).optional(),
+    'image-generation-generic': patchOf(imageGenerationSettings).optional(),
+    'transcribe-audio': patchOf(transcribeAudioSettings).optional(),
+  })
+  .describe('Extra field: per-Space plugin settings, merged plugin by plugin and key by key into the stored ones.')
+  .meta({ id: 'PluginSettingsPatch' });
+export type PluginSettingsPatch = z.infer<typeof pluginSettingsPatch>;
+
+export const autoToolsPatch = patchOf(autoToolsSettings)
+  .describe('Extra field: how `auto_tools` works in this Space, merged key by key into the stored settings.')
+  .meta({ id: 'AutoToolsPatch' });
+export type AutoToolsPatch = z.infer<typeof autoToolsPatch>;
+
+/** What is stored and shown: each plugin's settings as patched (absent keys take the plugin's defaults when it runs). */
+export const pluginSettingsView = z.record(z.string(), z.record(z.string(), z.unknown())).describe('Extra field: per-Space plugin settings, by plugin id.');
+export type PluginSettingsView = z.infer<typeof pluginSettingsView>;

@@ -20,6 +20,8 @@ import { buildCompletionIntake } from '../completions/build-intake';
 import type { CompletionIntake } from '../completions/completion-intake';
 import { checkReadiness, type ReadinessReport } from './readiness';
 import { SpaceVersions } from '../cache/space-versions';
+import { SpaceLookup } from '../completions/space-lookup';
+import { SpaceContextLoader } from '../pipeline/space-context';
 import { IdempotencyStore } from '../completions/idempotency-store';
 
 export interface Infrastructure {
@@ -49,13 +51,19 @@ export interface Services extends Infrastructure {
   idempotency: IdempotencyStore;
   /** Spaces' configuration versions: bumped by every writer of a Space's configuration, read per completion. */
   spaceVersions: SpaceVersions;
+  /** Spaces as completions need them: one loader and cache for the API and the workers of this process. */
+  spaceContexts: SpaceContextLoader;
   readiness(): Promise<ReadinessReport>;
 }
+
+/** How long a process reuses a Space's configuration and models, in ms (a change applies at once through its version stamp). */
+const SPACE_CONTEXT_MS = 2000;
 
 export function buildServices(infra: Infrastructure): Services {
   const { config, db, redis, queues } = infra;
   const spaceVersions = new SpaceVersions(redis, config.redisPrefix);
   const idempotency = new IdempotencyStore(redis, config.redisPrefix);
+  const spaceContexts = new SpaceContextLoader(db, SPACE_CONTEXT_MS);
   return {
     ...infra,
     authenticator: buildAuthenticator(infra),
@@ -75,9 +83,10 @@ export function buildServices(infra: Infrastructure): Services {
     }),
     appModels: new AppModelService(db, spaceVersions),
     sandboxSync: new SandboxSync(db, spaceVersions),
-    completions: buildCompletionIntake(infra, { versions: spaceVersions }),
+    completions: buildCompletionIntake(infra, { spaces: new SpaceLookup(spaceContexts, spaceVersions) }),
     idempotency,
     spaceVersions,
+    spaceContexts,
     readiness: () => checkReadiness(db, redis),
   };
 }

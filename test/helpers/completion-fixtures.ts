@@ -1,3 +1,4 @@
+import { chatLogResponse } from '../../src/http/formats/openai-chat';
 import type { Express } from 'express';
 import request from 'supertest';
 import type { Log, Model } from '../../src/generated/prisma/client';
@@ -155,10 +156,11 @@ export interface RequestLogs {
 }
 
 /** The request's log and its children, once written (they are written together, right after the reply). */
+/** A request's rows; the parent's `response` in the wire format the logs API shows (the row stores the worker's domain result). */
 export async function logsOf(h: CompletionsHarness, requestId: string): Promise<RequestLogs> {
   const parent = await eventually(() => h.services.db.log.findUnique({ where: { id: requestId } }));
   const children = await h.services.db.log.findMany({ where: { parent_id: requestId }, orderBy: { timestamp: 'asc' } });
-  return { parent, children };
+  return { parent: { ...parent, response: chatLogResponse(parent.response) as typeof parent.response }, children };
 }
 
 /** The request id of a completion that failed (its error body carries none): the only log of the Space. */

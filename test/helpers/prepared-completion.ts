@@ -11,6 +11,7 @@ export function preparedCompletion(chat: Partial<PreparedCompletion['chat']> = {
     labels: {},
     forwardedHeaders: {},
     plugins: [],
+    query: 'hi',
     stream: false,
   };
 }

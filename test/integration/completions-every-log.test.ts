@@ -103,7 +103,7 @@ describe('a job', () => {
     const calls = env.sim.requests.length;
     const { job, replies } = await enqueue(tenant, { deadline: Date.now() - 1 });
     const reply = await eventually(() => replies[0]);
-    expect(reply).toMatchObject({ type: 'error', status: 504 });
+    expect(reply).toMatchObject({ type: 'error', failure: { status: 504 } });
     expect(await env.h.services.db.log.findUnique({ where: { id: job.requestId } })).toMatchObject({ status_code: 504 });
     expect(env.sim.requests.length).toBe(calls);
   });
@@ -116,7 +116,7 @@ describe('a job', () => {
     const { job, replies } = await enqueue(tenant, { request: broken });
     const reply = await eventually(() => replies[0]);
     expect(Date.now() - startedAt).toBeLessThan(2000);
-    expect(reply).toMatchObject({ type: 'error', status: 500, body: { error: { code: 'internal_error', message: `Internal error. Quote request id ${job.requestId} when reporting it.` } } });
+    expect(reply).toMatchObject({ type: 'error', failure: { status: 500, code: 'internal_error', message: `Internal error. Quote request id ${job.requestId} when reporting it.` } });
     expect(await env.h.services.db.log.findUnique({ where: { id: job.requestId } })).toMatchObject({ status_code: 500 });
     expect(await env.h.services.queues.completions.getJobState(job.requestId)).toBe('completed');
   });

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { Worker } from 'bullmq';
 import type { Express } from 'express';
 import { buildApp } from '../../src/app';
+import { SpaceLookup } from '../../src/completions/space-lookup';
 import { buildCompletionIntake } from '../../src/completions/build-intake';
 import { QUEUE_NAMES } from '../../src/queue/names';
 import { simulatedProviders, setModels, startCompletionsHarness, type CompletionsHarness } from '../helpers/completions';
@@ -123,7 +124,7 @@ describe('a job whose worker dies', () => {
   beforeAll(() => {
     // No completion workers here, and a Redis prefix of its own so no other file's workers take the jobs.
     ctx = createTestContext({ providers: simulatedProviders(sim), redisPrefix: `${process.env.REDIS_PREFIX}_${uniqueSuffix()}`, completionTimeoutMs: 20_000 });
-    const completions = buildCompletionIntake(ctx.services, { versions: ctx.services.spaceVersions, livenessIntervalMs: LIVENESS_MS });
+    const completions = buildCompletionIntake(ctx.services, { spaces: new SpaceLookup(ctx.services.spaceContexts, ctx.services.spaceVersions), livenessIntervalMs: LIVENESS_MS });
     app = buildApp({ config: ctx.services.config, logger: ctx.services.logger, services: { ...ctx.services, completions } });
   });
   afterAll(() => ctx.close());

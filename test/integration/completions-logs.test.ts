@@ -121,8 +121,10 @@ describe('the log of an answered request', () => {
 
     // One child per upstream call: the refused one costs nothing, the answering one what the request cost.
     expect(children).toHaveLength(2);
-    for (const child of children) expect(child).toMatchObject({ parent_id: parent.id, costs_incurred: false, app_id: tenant.app_id, model_id: answering.id });
+    for (const child of children) expect(child).toMatchObject({ parent_id: parent.id, app_id: tenant.app_id, model_id: answering.id });
     expect(children.map((c) => c.status_code)).toEqual([503, 200]);
+    // A step's `costs_incurred` says whether it cost anything; the parent carries the request's total.
+    expect(children.map((c) => c.costs_incurred)).toEqual([false, true]);
     expect(children[0]).toMatchObject({ total_tokens: 0, total_tokens_cost: 0 });
     expect(children[1]).toMatchObject({ prompt_tokens: usage.prompt_tokens, completion_tokens: usage.completion_tokens });
     expectCosts(nth(children, 1), answering, usage);
@@ -166,7 +168,7 @@ describe('the log of an answered request', () => {
     expect(parent.latency).toBeGreaterThan(0);
     expectCosts(parent, models.answering, final.usage);
     expect(children).toHaveLength(1);
-    expect(children[0]).toMatchObject({ parent_id: final.id, status_code: 200, costs_incurred: false, total_tokens: final.usage.total_tokens });
+    expect(children[0]).toMatchObject({ parent_id: final.id, status_code: 200, costs_incurred: true, total_tokens: final.usage.total_tokens });
   });
 
   it('writes exactly one parent log per request', async () => {

@@ -311,7 +311,7 @@ describe('feature flags', () => {
     // The worker merges them when it prepares the request: the same step, run on the job it received.
     const space = await new SpaceContextLoader(h.services.db, 0).load(tenant.app_id);
     if (!space) throw new Error('Space not found');
-    const prepared = await prepareCompletion({ job: data, space, sources: new CompletionSources(h.services.db), autoModelName: h.services.config.autoModelName });
+    const prepared = await prepareCompletion({ job: data, space, sources: new CompletionSources(h.services.db), autoModelName: h.services.config.autoModelName, privacyLevel: 1 });
     expect(prepared.flags).toEqual({ auto_tools: false, citations: true, smart_learn: true });
   });
 });

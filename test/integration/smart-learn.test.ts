@@ -236,7 +236,7 @@ describe('Space settings feature_flags', () => {
       receivedAt: Date.now(),
     };
     // No assistant and no conversation: the sources are never asked.
-    const prepared = await prepareCompletion({ job, space: context, sources: {} as CompletionSources, autoModelName: 'auto' });
+    const prepared = await prepareCompletion({ job, space: context, sources: {} as CompletionSources, autoModelName: 'auto', privacyLevel: 1 });
     expect(prepared.flags).toEqual({ smart_learn: true, citations: false, auto_tools: false });
   });
 });

@@ -1,4 +1,5 @@
 import { planModels, type PlanInputs } from '../../src/pipeline/model-plan';
+import { autoToolsSettings } from '../../src/schemas/plugin-settings';
 import type { SpaceContext } from '../../src/pipeline/space-context';
 import type { ProviderBinding, ProviderRegistry } from '../../src/providers/registry';
 import { shouldExplore } from '../../src/routing/online/exploration';
@@ -23,10 +24,14 @@ function space(models = [strong, coder, cheap]): SpaceContext {
   return {
     id: 'space',
     orgId: 'org',
+    isActive: true,
+    rateLimit: 0,
     isSandbox: false,
+    dataSpaceId: 'space',
     weights: { cost: 0, latency: 0, quality: 1 },
     policies: preparedCompletion().policies,
     settings: { assistant_id: null, assistant_version_id: null, instructions: null, max_tokens: null, temperature: null },
+    autoTools: autoToolsSettings.parse({}),
     hasFailoverChain: false,
     models,
     failoverChain: [],

@@ -4,6 +4,7 @@ import { IDEMPOTENCY_HEADER, IdempotentCompletions } from '../../completions/ide
 import { completionRequestSchema, completionResponseSchema } from '../../schemas/chat-completions';
 import type { Services } from '../../services/container';
 import { jsonSink, sseSink } from '../completion-sink';
+import { openAiChatSink } from '../formats/openai-chat';
 import { defineRoute, RESPONDED, type Route } from '../route';
 
 /** A running claim outlives the longest completion by this much, in ms, before a dead process's claim lapses. */
@@ -62,6 +63,7 @@ export function chatCompletionRoutes({ completions, idempotency, config, logger 
           signal: clientGone(res),
           setHeaders: (headers) => res.set(headers),
           sink: body.stream ? sseSink(res) : jsonSink(res),
+          format: (wire, identity) => openAiChatSink(wire, identity, { stream: body.stream }),
         };
         const key = req.header(IDEMPOTENCY_HEADER);
         if (key === undefined) await completions.submit(submission);

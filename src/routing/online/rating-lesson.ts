@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { storedResult } from '../../domain/completion';
 import type { FeedbackChange, FeedbackDelta } from '../../store/routing-feedback';
 
 /** A log as it was before its rating changed: what the lesson needs of it. */
@@ -13,15 +14,19 @@ export interface RatedLog {
   model: { model: string; provider: string } | null;
 }
 
-/** The parts of `response.metadata.scores` the online learner reads; anything else may be there too. */
-const routedResponse = z.object({
-  metadata: z.object({
-    scores: z.object({
-      candidates: z.array(z.object({ model: z.string(), provider: z.string(), offline_quality: z.number().min(0).max(1).optional() })),
-      router: z.object({ kind: z.string().min(1), smart_learn: z.boolean() }),
-    }),
-  }),
+/** The parts of the routing scores the online learner reads; anything else may be there too. */
+const routingScores = z.object({
+  candidates: z.array(z.object({ model: z.string(), provider: z.string(), offline_quality: z.number().min(0).max(1).optional() })),
+  router: z.object({ kind: z.string().min(1), smart_learn: z.boolean() }),
 });
+/** A log stored before results were kept in the domain shape: the chat completion, scores in `metadata`. */
+const olderResponse = z.object({ metadata: z.object({ scores: routingScores }) });
+
+function scoresOf(response: unknown): z.infer<typeof routingScores> | null {
+  const result = storedResult(response);
+  if (result) return routingScores.safeParse(result.scores).data ?? null;
+  return olderResponse.safeParse(response).data?.metadata.scores ?? null;
+}
 
 /** 1 for a rating that counts among `ratings`, and among `good`. */
 const rated = (rating: boolean | null) => (rating === null ? 0 : 1);
@@ -42,9 +47,9 @@ export function ratingDelta(before: boolean | null, after: boolean | null, offli
  */
 export function learnFromRating(log: RatedLog, after: boolean | null): FeedbackChange | null {
   if (log.parent_id !== null || log.app_id === null || log.model_id === null || log.model === null) return null;
-  const parsed = routedResponse.safeParse(log.response);
-  if (!parsed.success || !parsed.data.metadata.scores.router.smart_learn) return null;
-  const { candidates, router } = parsed.data.metadata.scores;
+  const scores = scoresOf(log.response);
+  if (!scores?.router.smart_learn) return null;
+  const { candidates, router } = scores;
   const { model, provider } = log.model;
   const offlineQuality = candidates.find((c) => c.model === model && c.provider === provider)?.offline_quality;
   if (offlineQuality === undefined) return null;

@@ -1,3 +1,4 @@
+import type { Prisma } from '../../generated/prisma/client';
 import type { AuthContext } from '../../auth/auth-context';
 import type { SpaceVersions } from '../../cache/space-versions';
 import type { IdempotencyStore } from '../../completions/idempotency-store';
@@ -48,7 +49,7 @@ export class AppService {
         description: body.description,
         appLogo: body.app_logo,
         rateLimit: body.rate_limit,
-        extra: { ...config, prompt_id: config.policies.prompt_id },
+        extra: { ...config, settings: config.settings as Prisma.InputJsonObject, prompt_id: config.policies.prompt_id },
       });
       return loadSpaceDetail(tx, auth, await findVisibleApp(tx, auth, { id: created.id, param: 'id' }));
     });

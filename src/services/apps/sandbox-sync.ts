@@ -14,7 +14,7 @@ function copiedFields(main: AppRow, requestedBy: string) {
   return {
     weights: readWeights(main.weights),
     policies: readPolicies(main.policies),
-    settings: readSettings(main.settings),
+    settings: readSettings(main.settings) as Prisma.InputJsonObject,
     has_failover_chain: main.has_failover_chain,
     benchmark_model_id: main.benchmark_model_id,
     prompt_id: main.prompt_id,

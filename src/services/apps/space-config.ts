@@ -64,6 +64,10 @@ const storedFeatureFlags = z
   .optional()
   .catch(undefined);
 
+/** Plugin settings as stored: objects by plugin id; anything else reads as unset. */
+const storedPluginSettings = z.record(z.string(), z.record(z.string(), z.unknown())).optional().catch(undefined);
+const storedAutoTools = z.record(z.string(), z.unknown()).optional().catch(undefined);
+
 const S = DEFAULT_SETTINGS;
 const storedSettings = z
   .object({
@@ -73,8 +77,16 @@ const storedSettings = z
     max_tokens: z.number().int().nullable().catch(S.max_tokens),
     temperature: z.number().nullable().catch(S.temperature),
     feature_flags: storedFeatureFlags,
+    plugins: storedPluginSettings,
+    auto_tools: storedAutoTools,
   })
-  .transform(({ feature_flags, ...rest }): Settings => (feature_flags === undefined ? rest : { ...rest, feature_flags }))
+  // Extension keys appear only when the Space set them, so a response has no `undefined` holes.
+  .transform(({ feature_flags, plugins, auto_tools, ...rest }): Settings => ({
+    ...rest,
+    ...(feature_flags === undefined ? {} : { feature_flags }),
+    ...(plugins === undefined ? {} : { plugins }),
+    ...(auto_tools === undefined ? {} : { auto_tools: auto_tools as Settings['auto_tools'] }),
+  }))
   .catch(S);
 
 export const readWeights = (json: Prisma.JsonValue): Weights => storedWeights.parse(json);
@@ -93,10 +105,20 @@ export interface SpaceConfigPatch {
   settings?: SettingsPatch;
 }
 
-/** Settings merge key by key, and `feature_flags` flag by flag. */
+/** Plugin settings merge plugin by plugin, then key by key. */
+function mergePluginSettings(stored: Settings['plugins'], patch: NonNullable<SettingsPatch['plugins']>): NonNullable<Settings['plugins']> {
+  const merged: NonNullable<Settings['plugins']> = { ...stored };
+  for (const [id, values] of Object.entries(patch)) if (values) merged[id] = { ...stored?.[id], ...values };
+  return merged;
+}
+
+/** Settings merge key by key, `feature_flags` flag by flag, plugin settings plugin by plugin. */
 function mergeSettings(stored: Settings, patch: SettingsPatch | undefined): Settings {
-  const merged: Settings = { ...stored, ...patch };
+  const { plugins, auto_tools: autoTools, ...rest } = patch ?? {};
+  const merged: Settings = { ...stored, ...rest };
   if (patch?.feature_flags) merged.feature_flags = { ...stored.feature_flags, ...patch.feature_flags };
+  if (plugins) merged.plugins = mergePluginSettings(stored.plugins, plugins);
+  if (autoTools) merged.auto_tools = { ...stored.auto_tools, ...autoTools };
   return merged;
 }
 

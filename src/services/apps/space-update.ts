@@ -1,3 +1,4 @@
+import type { Prisma } from '../../generated/prisma/client';
 import type { AuthContext } from '../../auth/auth-context';
 import { ApiError } from '../../errors/api-error';
 import type { UpdateAppBody } from '../../schemas/apps';
@@ -50,7 +51,7 @@ export async function updateSpace(tx: Tx, auth: AuthContext, body: UpdateAppBody
     benchmark_model_id: body.benchmark_model_id,
     weights: body.weights ? merged.weights : undefined,
     policies: body.policies ? merged.policies : undefined,
-    settings: body.settings ? merged.settings : undefined,
+    settings: body.settings ? (merged.settings as Prisma.InputJsonObject) : undefined,
     prompt_id: body.policies?.prompt_id,
     modified_by: auth.idpId,
   });

@@ -1,6 +1,7 @@
 import type { Prisma } from '../../generated/prisma/client';
 import type { LogCoreView, LogView } from '../../schemas/logs';
 import type { LogCoreRow, LogRow } from '../../store/logs';
+import { chatLogResponse } from '../../http/formats/openai-chat';
 import { presentModel } from '../apps/present-model';
 
 function objectOrEmpty(json: Prisma.JsonValue): Record<string, unknown> {
@@ -16,7 +17,8 @@ export function presentLogCore(row: LogCoreRow): LogCoreView {
     parent_id: row.parent_id,
     app_id: row.app_id,
     idp_id: row.idp_id,
-    response: row.response,
+    // Stored as the worker's domain result; shown in the wire format of the API the request came through.
+    response: row.parent_id === null && row.request_type === 'chat_completions' ? chatLogResponse(row.response) : row.response,
     // Milliseconds since the epoch stay far below 2^53, so a JSON number is exact.
     timestamp: Number(row.timestamp),
     good_answer: row.good_answer,

@@ -1,0 +1,13 @@
+import type { ApiErrorBody } from '../errors/api-error';
+
+/**
+ * Where an API's wire format is written: one HTTP response (JSON or server-sent events). An edge
+ * formatter turns a completion's domain events into these calls; the idempotency layer records them.
+ */
+export interface WireSink {
+  /** One SSE `data:` payload, serialised. */
+  chunk(data: string): void;
+  /** The whole JSON body, or (streams) the end of the stream. */
+  done(body: unknown): void;
+  error(failure: { status: number; body: ApiErrorBody; headers?: Record<string, string> }): void;
+}

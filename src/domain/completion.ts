@@ -1,0 +1,117 @@
+import type { Costs } from '../accounting/costs';
+import type { ArtifactItem, PluginId, SearchResultItem } from '../plugins/types';
+import type { AssistantMessage, ChunkChoice, FinishReason, Usage } from './chat';
+
+/**
+ * What a completion produces, in provider- and API-neutral terms. The worker speaks these; each API's
+ * edge (OpenAI chat completions today) turns them into its wire format.
+ */
+
+/** The model that answered, as `metadata.model` names it. */
+export interface ModelIdentity {
+  id: string;
+  model: string;
+  namespace: string;
+  provider: string;
+  owner: string;
+  at: string;
+}
+
+/** A source marker in an answer mapped to the search result it cites (OpenAI's annotation shapes). */
+export type Annotation =
+  | { type: 'url_citation'; url_citation: { start_index: number; end_index: number; url: string; title: string } }
+  | { type: 'file_citation'; file_citation: { start_index: number; end_index: number; file_id: string; filename: string; index: number } };
+
+export interface ResultChoice {
+  index: number;
+  message: AssistantMessage & { annotations?: Annotation[] };
+  finish_reason: FinishReason | null;
+}
+
+/** Why a plugin ran (or did not), for `metadata.extra.plugins`. */
+export type PluginTrigger = 'requested' | 'assistant' | 'tool_call' | 'preselected';
+
+export interface PluginReport {
+  id: PluginId;
+  trigger: PluginTrigger;
+  /** Why it was chosen (pre-selection's reason, the model's tool call) or why it did not run. */
+  reason: string;
+  status: 'ok' | 'failed' | 'unavailable' | 'skipped';
+  latency_ms: number;
+  /** USD. */
+  cost: number;
+  /** Served from the result cache (privacy level 1 only). */
+  cached?: boolean;
+  error?: string;
+}
+
+/** How the router decided, as `metadata.scores` shows it. */
+export interface RoutingScores {
+  best_models: string[];
+  candidates: { model: string; provider: string; score: number; quality: number; offline_quality: number; cost: number; latency: number }[];
+  router: { version: string; kind: string; smart_learn: boolean; explored: boolean };
+}
+
+/** A finished completion. */
+export interface CompletionResult {
+  requestId: string;
+  appId: string;
+  /** Seconds since the epoch. */
+  created: number;
+  model: ModelIdentity;
+  /** Empty when the answer was streamed (the client has it already). */
+  choices: ResultChoice[];
+  /** Summed over every model call of the request (a tool loop makes several). */
+  usage: Usage;
+  /** Model tokens, plus plugin costs in the total. USD. */
+  costs: Costs;
+  savings: Costs;
+  /** Milliseconds the answering model took (the last model step). */
+  latencyMs: number;
+  retries: number;
+  statusCode: number;
+  warnings: string[];
+  error?: string;
+  labels: Record<string, unknown>;
+  scores: RoutingScores;
+  score: number;
+  temperature?: number;
+  maxTokens?: number;
+  searchResults: SearchResultItem[];
+  artifacts: ArtifactItem[];
+  plugins: PluginReport[];
+}
+
+/** A request that failed: what its client is told. */
+export interface CompletionFailure {
+  status: number;
+  type: string;
+  code: string;
+  message: string;
+  param: string | null;
+  headers?: Record<string, string>;
+}
+
+/** What a stream carries before its end. */
+export type StreamEvent =
+  /** Text and tool-call deltas of the answer (a choice's first delta names no role: the edge adds it). */
+  | { type: 'delta'; model: string; choices: ChunkChoice[] }
+  /** A step of the request began or ended: the client may show it and must be able to ignore it. */
+  | { type: 'step'; step: StepEvent };
+
+export interface StepEvent {
+  kind: 'plugin' | 'model';
+  name: string;
+  status: 'started' | 'finished' | 'failed';
+}
+
+/** What a request's log stores as its response: the result, or the failure (with what was answered before it). */
+export type StoredResponse = { result: CompletionResult } | { failure: CompletionFailure; partial?: CompletionResult };
+
+/** The result a stored response holds (a stream cut short holds its partial one); null for a failure or a row stored before results were. */
+export function storedResult(stored: unknown): CompletionResult | null {
+  if (stored === null || typeof stored !== 'object') return null;
+  if ('result' in stored) return (stored as { result: CompletionResult }).result;
+  if ('partial' in stored) return (stored as { partial?: CompletionResult }).partial ?? null;
+  return null;
+}

@@ -1,0 +1,65 @@
+import { ApiError } from '../errors/api-error';
+import { countTokens } from '../text/token-count';
+import { annotated } from './citations';
+import type { RequestOutcome } from './log-rows';
+import { modelStep, type ModelStepResult } from './model-step';
+import { pluginContextMessage, withPluginContext } from './plugin-context';
+import { planPlugins, type PluginSelector } from './plugin-plan';
+import type { PluginCall } from './plugin-steps';
+import type { RunContext } from './run-context';
+import { responseTextOf } from './stream-assembler';
+import { answerWithTools, pluginInput } from './tool-loop';
+import { completionResult } from './completion-result';
+import { statusOfError } from './attempt-record';
+
+/** How a request's steps ended: its answer or failure, and the answer's text for the log. */
+export interface Answered {
+  ended: RequestOutcome['ended'];
+  responseText: string;
+}
+
+/** The plugins that run on the answer (social-post). A failure of one the request named fails the request. */
+async function runAfterModel(ctx: RunContext, calls: PluginCall[], answer: string): Promise<ApiError | null> {
+  if (calls.length === 0) return null;
+  const runs = await ctx.plugins.runAll(ctx, calls, { ...pluginInput(ctx), answer });
+  const failed = runs.find((run) => run.output === null && run.call.trigger !== 'preselected' && run.call.trigger !== 'tool_call');
+  if (!failed) return null;
+  const status = failed.error instanceof ApiError ? failed.error.status : 502;
+  return new ApiError(status < 500 && status >= 400 ? 'invalid_request' : 'plugin_failed', `The plugin ${failed.call.id} failed: ${failed.problem ?? 'no output'}`, 'plugins');
+}
+
+/**
+ * A request's steps after its model plan: the plugins that run first (named, or pre-selected by
+ * auto_tools), the model (alone, or in auto_tools' tool loop), then the plugins that act on the answer.
+ */
+export async function answerRequest(ctx: RunContext, options: { promptTokens: number; selector: PluginSelector; spaceHasFiles: (appId: string) => Promise<boolean> }): Promise<Answered> {
+  const plan = await planPlugins(ctx, options);
+  let messages = ctx.prepared.chat.messages;
+  if (plan.before.length > 0) {
+    const runs = await ctx.plugins.runAll(ctx, plan.before, pluginInput(ctx));
+    messages = withPluginContext(messages, pluginContextMessage(runs));
+  }
+  const step: ModelStepResult =
+    plan.offered.length > 0
+      ? await answerWithTools(ctx, { messages, offered: plan.offered, after: plan.after })
+      : await modelStep(ctx, {
+          messages,
+          tools: ctx.prepared.chat.tools,
+          toolChoice: ctx.prepared.chat.tool_choice,
+          attempts: ctx.plan.attempts,
+          holdToolCalls: false,
+          // Counted again only when plugin context was added (used only if the upstream reports no usage).
+          promptTokens: messages === ctx.prepared.chat.messages ? options.promptTokens : countTokens(JSON.stringify(messages)),
+        });
+  const choices = annotated(step.choices, ctx.trace.searchResults, { citations: ctx.prepared.flags.citations === true });
+  const responseText = responseTextOf(choices);
+  if (step.broken) {
+    const error = new ApiError('upstream_error', `The provider ${step.broken.provider} broke off the stream (${step.broken.kind}).`);
+    const partial = completionResult(ctx, { model: step.model, choices, statusCode: statusOfError(step.broken), error: step.broken.message });
+    return { ended: { failure: error.toFailure(), partial }, responseText };
+  }
+  const afterFailure = await runAfterModel(ctx, plan.after, responseText);
+  const result = completionResult(ctx, { model: step.model, choices, statusCode: afterFailure?.status ?? 200 });
+  if (afterFailure) return { ended: { failure: afterFailure.toFailure(), partial: result }, responseText };
+  return { ended: { result }, responseText };
+}

@@ -1,0 +1,174 @@
+import type { PluginTrigger } from '../domain/completion';
+import { ApiError } from '../errors/api-error';
+import type { HttpClient } from '../net/http-client';
+import type { Plugin, PluginContext, PluginId, PluginInput, PluginOutput } from '../plugins/types';
+import { ProviderError } from '../providers/provider-error';
+import { statusOfError, type PluginRecord } from './attempt-record';
+import type { RunContext } from './run-context';
+
+/** A plugin to run for a request, and why. */
+export interface PluginCall {
+  id: PluginId;
+  trigger: PluginTrigger;
+  reason: string;
+  /** The model's tool-call arguments, when the model called it. */
+  args: Record<string, unknown> | null;
+}
+
+/** How one call ended. */
+export interface PluginRun {
+  call: PluginCall;
+  output: PluginOutput | null;
+  /** Why it gave nothing: unavailable, failed, or skipped. */
+  problem: string | null;
+  /** The failure itself, for a plugin whose failure fails the request. */
+  error: unknown;
+}
+
+/** A concurrency limit shared by every worker (BackendLimiter). */
+export interface ConcurrencyLimiter {
+  run<T>(key: string, limit: number, work: () => Promise<T>, options: { signal: AbortSignal; deadline: number }): Promise<T>;
+}
+
+/** Plugin outputs kept for a while (ResultCache); used at privacy level 1 only. */
+export interface OutputCache {
+  get(pluginId: string, keyParts: unknown[]): Promise<PluginOutput | null>;
+  set(pluginId: string, keyParts: unknown[], output: PluginOutput, ttlSeconds: number): Promise<void>;
+}
+
+export interface PluginStepsDeps {
+  plugins: ReadonlyMap<PluginId, Plugin>;
+  limiter: ConcurrencyLimiter;
+  cache: OutputCache;
+  /** Seconds a plugin output is cached; 0 turns the cache off. */
+  cacheTtlSeconds: number;
+  /** Concurrent calls per backend key, across all workers. */
+  concurrencyFor(backendKey: string): number;
+  /** Longest plugin run, in ms (the request's deadline may cut it shorter). */
+  timeoutMs: number;
+  backend: HttpClient;
+  untrusted: HttpClient;
+}
+
+/** Renumbers line-leading source markers `[n]` of a plugin's context from `first` on. */
+function renumbered(context: string, { first, count }: { first: number; count: number }): string {
+  if (first === 1) return context;
+  return context.replace(/^\[(\d+)\]/gm, (marker, n: string) => (Number(n) >= 1 && Number(n) <= count ? `[${Number(n) + first - 1}]` : marker));
+}
+
+function errorOf(err: unknown): { kind: string; status: number | null; message: string } {
+  if (err instanceof ProviderError) return { kind: err.kind, status: statusOfError(err), message: err.message };
+  if (err instanceof ApiError) return { kind: err.code, status: err.status, message: err.message };
+  return { kind: 'internal', status: 500, message: 'the plugin failed unexpectedly' };
+}
+
+/** What a cached output depends on: the plugin's input and the Space's settings for it. */
+function cacheKey(input: PluginInput, settings: unknown): unknown[] {
+  return [input.query.trim().toLowerCase().replace(/\s+/g, ' '), input.args, input.files, input.images, settings];
+}
+
+/**
+ * Runs a request's plugins: each under the backend's shared concurrency limit, a timeout and the
+ * request's abort signal, all of them at once. A failure is recorded (child log, `metadata.error`)
+ * and never thrown: the caller decides whether a failed plugin fails the request.
+ */
+export class PluginSteps {
+  constructor(private readonly deps: PluginStepsDeps) {}
+
+  /** Whether the plugin can run in this deployment. */
+  available(id: PluginId): boolean {
+    return this.deps.plugins.get(id)?.availability().available === true;
+  }
+
+  get(id: PluginId): Plugin | undefined {
+    return this.deps.plugins.get(id);
+  }
+
+  async runAll(ctx: RunContext, calls: PluginCall[], input: Omit<PluginInput, 'args'>): Promise<PluginRun[]> {
+    const runs = await Promise.all(calls.map((call) => this.runOne(ctx, call, { ...input, args: call.args })));
+    // Numbered and recorded in call order, whatever order they finished in.
+    for (const run of runs) this.record(ctx, run);
+    return runs;
+  }
+
+  private async runOne(ctx: RunContext, call: PluginCall, input: PluginInput): Promise<PluginRun & { record: PluginRecord }> {
+    const startedAt = Date.now();
+    const plugin = this.deps.plugins.get(call.id);
+    const base = { plugin: call.id, backend: plugin?.backendKey ?? call.id, startedAt, query: String(input.args?.query ?? input.args?.prompt ?? input.query), cached: false };
+    const availability = plugin?.availability() ?? { available: false as const, reason: 'not built into this service' };
+    if (!plugin || !availability.available) {
+      const problem = `${call.id} is unavailable: ${availability.available ? '' : availability.reason}`;
+      return { call, output: null, problem, error: null, record: { ...base, kind: 'plugin', latencyMs: 0, statusCode: 503, costUsd: 0, results: 0, artifacts: 0, error: { kind: 'unavailable', status: 503, message: problem } } };
+    }
+    const settings = plugin.settingsSchema.parse(ctx.space.settings.plugins?.[call.id] ?? {});
+    const useCache = ctx.prepared.policies.privacy_level === 1 && this.deps.cacheTtlSeconds > 0;
+    try {
+      const cached = useCache ? await this.deps.cache.get(call.id, cacheKey(input, settings)).catch(() => null) : null;
+      const output = cached ?? (await this.execute(ctx, plugin, { input, settings }));
+      if (useCache && !cached) this.deps.cache.set(call.id, cacheKey(input, settings), output, this.deps.cacheTtlSeconds).catch((err: unknown) => ctx.logger.warn({ err }, 'plugin output not cached'));
+      const costUsd = cached ? 0 : output.costUsd;
+      const record: PluginRecord = { ...base, kind: 'plugin', cached: cached !== null, latencyMs: Date.now() - startedAt, statusCode: 200, costUsd, results: output.searchResults.length, artifacts: output.artifacts.length };
+      return { call, output: { ...output, costUsd }, problem: null, error: null, record };
+    } catch (err) {
+      const error = errorOf(err);
+      ctx.logger.warn({ plugin: call.id, kind: error.kind, status: error.status }, 'plugin failed');
+      const record: PluginRecord = { ...base, kind: 'plugin', latencyMs: Date.now() - startedAt, statusCode: error.status ?? 502, costUsd: 0, results: 0, artifacts: 0, error };
+      return { call, output: null, problem: `${call.id} failed: ${error.message}`, error: err, record };
+    }
+  }
+
+  private async execute(ctx: RunContext, plugin: Plugin, { input, settings }: { input: PluginInput; settings: unknown }): Promise<PluginOutput> {
+    const deadline = Math.min(ctx.job.deadline, Date.now() + this.deps.timeoutMs);
+    const signal = AbortSignal.any([ctx.signal, AbortSignal.timeout(Math.max(1, deadline - Date.now()))]);
+    const pluginCtx: PluginContext = {
+      requestId: ctx.job.requestId,
+      space: { id: ctx.space.id, orgId: ctx.space.orgId, dataSpaceId: ctx.space.dataSpaceId },
+      settings,
+      privacyLevel: ctx.prepared.policies.privacy_level,
+      signal,
+      deadline,
+      logger: ctx.logger.child({ plugin: plugin.id }),
+      backend: this.deps.backend,
+      untrusted: this.deps.untrusted,
+    };
+    await this.step(ctx, plugin.id, 'started');
+    try {
+      const output = await this.deps.limiter.run(plugin.backendKey, this.deps.concurrencyFor(plugin.backendKey), () => plugin.run(input, pluginCtx), { signal, deadline });
+      await this.step(ctx, plugin.id, 'finished');
+      return output;
+    } catch (err) {
+      await this.step(ctx, plugin.id, 'failed');
+      throw err;
+    }
+  }
+
+  /** Tells a streaming client which plugin runs (chunks it may ignore). */
+  private async step(ctx: RunContext, name: string, status: 'started' | 'finished' | 'failed'): Promise<void> {
+    if (!ctx.prepared.stream) return;
+    await ctx.reply({ type: 'step', requestId: ctx.job.requestId, run: ctx.run, step: { kind: 'plugin', name, status } }).catch(() => undefined);
+  }
+
+  private record(ctx: RunContext, run: PluginRun & { record: PluginRecord }): void {
+    const { trace } = ctx;
+    const { call, output, problem, record } = run;
+    trace.addPlugin(record, {
+      id: call.id,
+      trigger: call.trigger,
+      reason: call.reason,
+      status: output ? 'ok' : record.error?.kind === 'unavailable' ? 'unavailable' : 'failed',
+      latency_ms: record.latencyMs,
+      cost: record.costUsd,
+      ...(record.cached ? { cached: true } : {}),
+      ...(problem ? { error: problem } : {}),
+    });
+    if (!output) {
+      (record.error?.kind === 'unavailable' ? trace.warnings : trace.errors).push(`${problem}.`);
+      return;
+    }
+    const first = trace.nextSourceIndex();
+    trace.searchResults.push(...output.searchResults.map((item) => ({ ...item, index: item.index + first - 1 })));
+    trace.artifacts.push(...output.artifacts);
+    if (output.warning) trace.warnings.push(`${call.id}: ${output.warning}`);
+    if (output.context !== null) run.output = { ...output, context: renumbered(output.context, { first, count: output.searchResults.length }) };
+  }
+}

@@ -1,0 +1,133 @@
+import { z } from 'zod';
+import type { ChatChoice, ChatMessage, ToolCall, ToolDefinition } from '../domain/chat';
+import type { PluginId } from '../plugins/types';
+import { countTokens } from '../text/token-count';
+import { modelStep, releaseHeld, type ModelStepResult } from './model-step';
+import { toolResultContent } from './plugin-context';
+import type { PluginCall } from './plugin-steps';
+import type { RunContext } from './run-context';
+
+/** The function name each plugin is offered under. */
+export const PLUGIN_TOOL_NAMES: Partial<Record<PluginId, string>> = {
+  'web-search': 'web_search',
+  'space-search': 'space_search',
+  'image-generation-generic': 'generate_image',
+  'transcribe-audio': 'transcribe_audio',
+  'social-post': 'social_post',
+};
+
+/** Time kept in hand for the last model call once plugins have run, in ms. */
+const FINAL_CALL_RESERVE_MS = 5_000;
+
+interface OfferedTools {
+  definitions: ToolDefinition[];
+  /** Function name → plugin. */
+  byName: Map<string, PluginId>;
+}
+
+function offeredTools(ctx: RunContext, offered: PluginId[]): OfferedTools {
+  const callerNames = new Set((ctx.prepared.chat.tools ?? []).map((tool) => tool.function.name));
+  const definitions: ToolDefinition[] = [];
+  const byName = new Map<string, PluginId>();
+  for (const id of offered) {
+    const plugin = ctx.plugins.get(id);
+    const name = PLUGIN_TOOL_NAMES[id];
+    // The caller's own tool of the same name wins: its calls must reach the caller.
+    if (!plugin || !name || callerNames.has(name)) continue;
+    definitions.push({ type: 'function', function: { name, description: plugin.description, parameters: z.toJSONSchema(plugin.toolParameters) as Record<string, unknown> } });
+    byName.set(name, id);
+  }
+  return { definitions, byName };
+}
+
+function parsedArgs(ctx: RunContext, id: PluginId, call: ToolCall): Record<string, unknown> | null {
+  try {
+    const parsed = ctx.plugins.get(id)?.toolParameters.safeParse(JSON.parse(call.function.arguments));
+    return parsed?.success ? parsed.data : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Whether another round of plugin calls fits the request's step limit, deadline and `max_cost`. */
+function mayOfferTools(ctx: RunContext, step: number): boolean {
+  const maxCost = ctx.prepared.policies.max_cost;
+  if (step >= ctx.space.autoTools.max_steps) return false;
+  if (Date.now() + FINAL_CALL_RESERVE_MS >= ctx.job.deadline) return false;
+  return maxCost === null || ctx.trace.costs().total_tokens < maxCost;
+}
+
+/** The answer as the client gets it: calls to plugins removed (they were the worker's to run). */
+function withoutPluginCalls(choices: ChatChoice[], byName: Map<string, PluginId>): ChatChoice[] {
+  return choices.map((choice) => {
+    const calls = choice.message.tool_calls?.filter((call) => !byName.has(call.function.name));
+    if (calls === undefined || calls.length === choice.message.tool_calls?.length) return choice;
+    const message = calls.length > 0 ? { ...choice.message, tool_calls: calls } : { role: 'assistant' as const, content: choice.message.content ?? '' };
+    return { ...choice, message, finish_reason: calls.length > 0 ? choice.finish_reason : 'stop' };
+  });
+}
+
+/**
+ * auto_tools' tool loop: the plugins on offer are function tools next to the caller's own. When the
+ * model calls only plugins, the worker runs them and asks again; calls to the caller's tools end the
+ * loop and go back to the caller as usual. Bounded by the Space's step limit, the request's deadline
+ * and `policies.max_cost`: past them the model is asked once more without the plugins. Plugins that
+ * act on the answer (social-post) are noted when called and run once the answer is final.
+ */
+export async function answerWithTools(ctx: RunContext, { messages, offered, after }: { messages: ChatMessage[]; offered: PluginId[]; after: PluginCall[] }): Promise<ModelStepResult> {
+  const tools = offeredTools(ctx, offered);
+  const callerTools = ctx.prepared.chat.tools ?? [];
+  let conversation = messages;
+  let attempts = ctx.plan.attempts;
+  for (let step = 1; ; step += 1) {
+    const offering = tools.definitions.length > 0 && mayOfferTools(ctx, step);
+    const result = await modelStep(ctx, {
+      messages: conversation,
+      tools: offering ? [...callerTools, ...tools.definitions] : ctx.prepared.chat.tools,
+      toolChoice: ctx.prepared.chat.tool_choice,
+      attempts,
+      holdToolCalls: offering,
+      promptTokens: countTokens(JSON.stringify(conversation)),
+    });
+    if (result.broken) return result;
+    const calls = result.choices[0]?.message.tool_calls ?? [];
+    const pluginCalls = calls.filter((call) => tools.byName.has(call.function.name));
+    if (!offering || pluginCalls.length === 0 || pluginCalls.length < calls.length) {
+      if (pluginCalls.length > 0) ctx.trace.warnings.push('auto_tools: the model called plugins and the caller\'s tools at once; the caller\'s calls were returned and the plugin calls dropped.');
+      const choices = withoutPluginCalls(result.choices, tools.byName);
+      if (offering) await releaseHeld(ctx, { model: result.model, choices });
+      return { ...result, choices };
+    }
+    attempts = [result.model, ...attempts.filter((model) => model.id !== result.model.id)];
+    conversation = [...conversation, ...(await runToolCalls(ctx, { calls: pluginCalls, tools, after, assistant: result.choices[0]?.message.content ?? null }))];
+  }
+}
+
+/** Runs the plugins the model called and gives back the turn to add: the model's calls and each tool's answer. */
+async function runToolCalls(ctx: RunContext, options: { calls: ToolCall[]; tools: OfferedTools; after: PluginCall[]; assistant: string | null }): Promise<ChatMessage[]> {
+  const { calls, tools, after } = options;
+  const pending: { call: ToolCall; plugin: PluginCall }[] = [];
+  const answers = new Map<string, string>();
+  for (const call of calls) {
+    const id = tools.byName.get(call.function.name) as PluginId;
+    const args = parsedArgs(ctx, id, call);
+    const plugin: PluginCall = { id, trigger: 'tool_call', reason: `the model called ${call.function.name}`, args };
+    if (args === null) answers.set(call.id, JSON.stringify({ error: 'the arguments do not match the tool\'s parameters' }));
+    else if (ctx.plugins.get(id)?.phase === 'after_model') {
+      if (!after.some((known) => known.id === id)) after.push(plugin);
+      answers.set(call.id, JSON.stringify({ status: 'scheduled', note: 'This runs on your final answer once you give it.' }));
+    } else pending.push({ call, plugin });
+  }
+  const runs = await ctx.plugins.runAll(ctx, pending.map(({ plugin }) => plugin), pluginInput(ctx));
+  pending.forEach(({ call }, i) => answers.set(call.id, toolResultContent(runs[i] as (typeof runs)[number])));
+  return [
+    { role: 'assistant', content: options.assistant, tool_calls: calls },
+    ...calls.map((call): ChatMessage => ({ role: 'tool', tool_call_id: call.id, content: answers.get(call.id) ?? '' })),
+  ];
+}
+
+/** What every plugin of a request reads besides its own arguments. */
+export function pluginInput(ctx: RunContext): { messages: ChatMessage[]; query: string; files: string[]; images: string[] } {
+  const { messages } = ctx.prepared.chat;
+  return { messages, query: ctx.prepared.query, files: ctx.job.request.files ?? [], images: ctx.job.request.images ?? [] };
+}
