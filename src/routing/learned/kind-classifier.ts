@@ -1,4 +1,4 @@
-import { AdaGrad } from './adagrad';
+import { AdaGrad } from '../../router-lab/learned/adagrad';
 import type { SparseVector } from './sparse-vector';
 
 /** Softmax regression from prompt features to a kind of prompt (a quality-profile category). */

@@ -1,4 +1,4 @@
-import { AdaGrad } from './adagrad';
+import { AdaGrad } from '../../router-lab/learned/adagrad';
 import { dot, type SparseVector } from './sparse-vector';
 
 /**
