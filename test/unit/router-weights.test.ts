@@ -5,7 +5,8 @@ import type { LabelledPrompt } from '../../src/router-lab/evaluation/labelled-pr
 import { shapeOf } from '../../src/routing/learned/prompt-shape';
 import { completionTokens, profileQuality, readPrompt } from '../../src/routing/learned/router-model';
 import { trainRouterModel } from '../../src/router-lab/learned/train-router';
-import { fromWeightsFile, loadWeightsFile, toWeightsFile, weightsFileSchema } from '../../src/routing/learned/weights-file';
+import { fromWeightsFile, loadWeightsFile, weightsFileSchema } from '../../src/routing/learned/weights-file';
+import { toWeightsFile } from '../../src/router-lab/learned/weights-writer';
 import { DEFAULT_WEIGHTS_FILE } from '../../src/routing/learned/weights-location';
 import { QUALITY_CATEGORIES } from '../../prisma/catalog/schema';
 
