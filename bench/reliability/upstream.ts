@@ -1,7 +1,7 @@
 import type { Behaviour } from '../../test/simulator/behaviour';
 import { startSimulator, type Simulator } from '../../test/simulator/server';
 import { TAG_PATTERN } from './completions';
-import { seededRandom } from '../../src/routing/datasets/seeded-random';
+import { seededRandom } from '../../src/router-lab/datasets/seeded-random';
 
 /** What reached the simulator for one request (by its tag). */
 export interface TagCalls {

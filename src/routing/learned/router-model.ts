@@ -1,7 +1,7 @@
 import { logit, sigmoid } from './logistic';
 import { kindPosterior, type KindClassifier } from './kind-classifier';
 import { expectedTokens, type LengthModel } from './length-model';
-import { outcomeLogit, viewPrompt, type OutcomeModel, type PromptView } from './outcome-model';
+import { viewPrompt, type OutcomeModel, type PromptView } from './outcome-model';
 import type { PromptShape } from './prompt-shape';
 import { promptFeatures } from './text-features';
 
@@ -38,24 +38,6 @@ export function readPrompt(model: RouterModel, shape: PromptShape): PromptReadin
     if (posterior[k] > posterior[best]) best = k;
   }
   return { view, kind: model.classifier.kinds[best], relativeEase: view.ease - usual };
-}
-
-/**
- * The reading when the kind is known for certain (an evaluation line's `category`): the posterior
- * becomes that kind alone. Unknown kinds leave the reading as the classifier made it.
- */
-export function withKnownKind(model: RouterModel, reading: PromptReading, kind: string): PromptReading {
-  const k = model.classifier.kinds.indexOf(kind);
-  if (k < 0) return reading;
-  const posterior = new Float64Array(model.classifier.kinds.length);
-  posterior[k] = 1;
-  return { view: { ...reading.view, posterior }, kind, relativeEase: reading.view.ease - model.easeByKind[k] };
-}
-
-/** Quality of a model the router was trained on, by its name; null when it does not know the model. */
-export function knownModelQuality(model: RouterModel, name: string, reading: PromptReading): number | null {
-  const m = model.outcome.models.indexOf(name);
-  return m < 0 ? null : sigmoid(outcomeLogit(model.outcome, m, reading.view));
 }
 
 /**

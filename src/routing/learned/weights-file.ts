@@ -1,13 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
-import { pack, packedSchema, unpack } from './packed-weights';
+import { packedSchema, unpack } from './packed-weights';
 import type { RouterModel } from './router-model';
 import { DENSE_FEATURES } from './text-features';
 
 /**
  * The shipped router weights: what transfers to any model (the kind classifier, the shared ease
  * weights, completion length) and nothing about the models it was trained on, since catalog models
- * are routed by their quality profiles. Written by `npm run router:train`.
+ * are routed by their quality profiles. Written by `npm run router:train` (src/router-lab/learned/weights-writer.ts).
  */
 export const weightsFileSchema = z.object({
   format: z.literal('switchyard-router-weights/1'),
@@ -22,22 +22,6 @@ export const weightsFileSchema = z.object({
   length: z.object({ typical: z.number(), weights: packedSchema }),
 });
 export type WeightsFile = z.infer<typeof weightsFileSchema>;
-
-export function toWeightsFile(model: RouterModel, training: WeightsFile['training']): WeightsFile {
-  const { kinds, weights, dimension } = model.classifier;
-  return {
-    format: 'switchyard-router-weights/1',
-    version: model.version,
-    training,
-    buckets: model.buckets,
-    kinds,
-    classifier: kinds.map((_, k) => pack(Float64Array.from({ length: dimension }, (_, i) => weights[i * kinds.length + k]))),
-    ease: pack(model.outcome.ease),
-    ease_by_kind: Array.from(model.easeByKind, (value) => Math.round(value * 1e6) / 1e6),
-    profile_slope: Math.round(model.profileSlope * 1e6) / 1e6,
-    length: { typical: Math.round(model.length.typical * 1e6) / 1e6, weights: pack(model.length.weights) },
-  };
-}
 
 /** The router a weights file describes: no per-model parts, every model is routed by its profile. */
 export function fromWeightsFile(file: WeightsFile): RouterModel {

@@ -1,6 +1,6 @@
-import { shapeOf } from '../learned/prompt-shape';
-import { norm, type SparseVector } from '../learned/sparse-vector';
-import { DENSE_FEATURES, promptFeatures } from '../learned/text-features';
+import { shapeOf } from '../../routing/learned/prompt-shape';
+import { norm, type SparseVector } from '../../routing/learned/sparse-vector';
+import { DENSE_FEATURES, promptFeatures } from '../../routing/learned/text-features';
 import { trainCostEstimate } from './cost-estimate';
 import type { RouterTrainer } from './eval-router';
 import type { LabelledPrompt } from './labelled-prompt';

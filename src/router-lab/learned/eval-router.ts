@@ -2,8 +2,9 @@ import { trainCostEstimate } from '../evaluation/cost-estimate';
 import { priced, promptTokens } from '../evaluation/costs';
 import type { RouterTrainer } from '../evaluation/eval-router';
 import type { LabelledPrompt } from '../evaluation/labelled-prompt';
-import { shapeOf } from './prompt-shape';
-import { completionTokens, knownModelQuality, readPrompt, withKnownKind, type PromptReading } from './router-model';
+import { shapeOf } from '../../routing/learned/prompt-shape';
+import { completionTokens, readPrompt, type PromptReading } from '../../routing/learned/router-model';
+import { knownModelQuality, withKnownKind } from './known-models';
 import { ROUTER_BUCKETS } from './router-version';
 import { trainRouterModel } from './train-router';
 

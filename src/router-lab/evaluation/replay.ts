@@ -1,7 +1,7 @@
 import { seededShuffle } from '../datasets/seeded-random';
-import { chooseWithExploration, type ExplorationOptions } from '../online/exploration';
-import { SpaceFeedback } from '../online/space-feedback';
-import { byDecision, weightedScores } from '../weighted-score';
+import { chooseWithExploration, type ExplorationOptions } from '../../routing/online/exploration';
+import { SpaceFeedback } from '../../routing/online/space-feedback';
+import { byDecision, weightedScores } from '../../routing/weighted-score';
 import type { EvalRouter, RouterEstimate } from './eval-router';
 import type { LabelledPrompt, PriceTable } from './labelled-prompt';
 import { askRouter } from './sweep';

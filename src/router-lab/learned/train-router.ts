@@ -1,13 +1,15 @@
 import type { LabelledPrompt } from '../evaluation/labelled-prompt';
 import { seededShuffle } from '../datasets/seeded-random';
-import { logit } from './logistic';
-import { kindPosterior, trainKindClassifier } from './kind-classifier';
-import { trainLengthModel } from './length-model';
-import { trainOutcomeModel, viewPrompt, type OutcomeModel } from './outcome-model';
-import { shapeOf } from './prompt-shape';
-import { dot } from './sparse-vector';
-import type { RouterModel } from './router-model';
-import { DENSE_FEATURES, promptFeatures } from './text-features';
+import { logit } from '../../routing/learned/logistic';
+import { kindPosterior } from '../../routing/learned/kind-classifier';
+import { viewPrompt, type OutcomeModel } from '../../routing/learned/outcome-model';
+import { shapeOf } from '../../routing/learned/prompt-shape';
+import { dot } from '../../routing/learned/sparse-vector';
+import type { RouterModel } from '../../routing/learned/router-model';
+import { DENSE_FEATURES, promptFeatures } from '../../routing/learned/text-features';
+import { trainKindClassifier } from './train-kind-classifier';
+import { trainLengthModel } from './train-length-model';
+import { trainOutcomeModel } from './train-outcome-model';
 
 export interface RouterTrainingOptions {
   version: string;

@@ -3,7 +3,7 @@ import { convertDataset, type DatasetName } from '../datasets';
 import type { LabelledPrompt } from '../evaluation/labelled-prompt';
 import { SHIPPED_BUCKETS } from '../learned/router-version';
 import { trainRouterModel } from '../learned/train-router';
-import { toWeightsFile } from '../learned/weights-file';
+import { toWeightsFile } from '../learned/weights-writer';
 import { trainingKind } from './training-kinds';
 
 /** The sets the shipped weights learn from; RouteLLM's MMLU adds only two models on MMLU-like prompts. */

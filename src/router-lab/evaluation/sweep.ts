@@ -1,4 +1,4 @@
-import { byDecision, weightedScores, type CandidateEstimate } from '../weighted-score';
+import { byDecision, weightedScores, type CandidateEstimate } from '../../routing/weighted-score';
 import type { EvalRouter, RouterEstimate } from './eval-router';
 import { meanOf, type CostQuality, type TestTable } from './test-table';
 
