@@ -45,6 +45,8 @@ export class BackendLimiter {
     private readonly logger: Logger,
   ) {}
 
+  /** Runs `work` once one of the `limit` slots of backend `key` is free, waiting (queued) until then. */
+  // eslint-disable-next-line max-params -- the runner's agreed call shape: key, limit, work, then the options object
   async run<T>(key: string, limit: number, work: () => Promise<T>, options: LimitedRunOptions): Promise<T> {
     const semaphore = await this.acquire(key, limit, options);
     try {
