@@ -14,8 +14,14 @@ function parseRetryAfter(value: string | null): number | undefined {
   return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
 }
 
+/** The part of a fetch Response that reading needs (Node's global fetch and the undici package's alike). */
+export interface ReadableResponse {
+  headers: { get(name: string): string | null };
+  body: AsyncIterable<Uint8Array> & { cancel(): Promise<void> } | null;
+}
+
 /** Reads a body up to `maxBytes`; a longer one is refused rather than held in memory. */
-async function readLimited(response: Response, { maxBytes, service }: { maxBytes: number; service: string }): Promise<Buffer> {
+export async function readLimited(response: ReadableResponse, { maxBytes, service }: { maxBytes: number; service: string }): Promise<Buffer> {
   const declared = Number(response.headers.get('content-length') ?? NaN);
   if (Number.isFinite(declared) && declared > maxBytes) {
     await response.body?.cancel().catch(() => undefined);
@@ -43,7 +49,7 @@ export function transportFailure(err: unknown, { service, timedOut, aborted }: {
   return new ProviderError({ kind: 'connection', provider: service, message: `${service} could not be reached: ${cause}` });
 }
 
-export function toResponse(status: number, { url, headers, body }: { url: string; headers: Headers; body: Buffer }, service: string): HttpResponse {
+export function toResponse(status: number, { url, headers, body }: { url: string; headers: ReadableResponse['headers']; body: Buffer }, service: string): HttpResponse {
   return {
     status,
     url,
