@@ -32,7 +32,7 @@ const TECH_TERMS = words(
   'array',
   'function',
   'variable',
-  'json body',
+  'json',
   'http',
   'rest apis?',
   'binary search',

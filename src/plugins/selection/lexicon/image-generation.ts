@@ -7,7 +7,7 @@ import { codeCues } from './code-context';
  */
 
 const IMAGE_NOUNS =
-  'images?|pictures?|pics?|photos?|illustrations?|drawings?|paintings?|logos?|icons?|posters?|banners?|avatars?|wallpapers?|thumbnails?|artwork|art|concept art|cartoons?|portraits?|sprites?|stickers?|memes?|watercolou?rs?|sketch(?:es)?|renders?|mascots?|card|infographic|bild(?:er)?|grafik|dessins?|illustrations?|imagen(?:es)?|dibujos?|ilustraci[oó]n';
+  'images?|graphics?|(?:product )?shots|visuals?|cover art|pictures?|pics?|photos?|illustrations?|drawings?|paintings?|logos?|icons?|posters?|banners?|avatars?|wallpapers?|thumbnails?|artwork|art|concept art|cartoons?|portraits?|sprites?|stickers?|memes?|watercolou?rs?|sketch(?:es)?|renders?|mascots?|card|infographic|bild(?:er)?|grafik|dessins?|illustrations?|imagen(?:es)?|dibujos?|ilustraci[oó]n';
 
 const MAKE_VERBS =
   "generate|create|make|design|produce|render|give me|get|show me|i need|i want|i'd like|can i get|erstelle|erzeuge|mach|génère|crée|fais|genera|crea|haz";
@@ -16,7 +16,7 @@ const MAKE_VERBS =
 const MAKE_AN_IMAGE = words(`(?:${MAKE_VERBS})(?: [\\p{L}\\p{N}'-]+){0,5} (?:${IMAGE_NOUNS})`);
 
 /** Verbs that mean a picture on their own. */
-const DRAW = words('draw(?: me)?', 'paint(?: me)?', 'sketch', 'illustrate', 'zeichne', 'male', 'dessine', 'dibuja', 'pinta');
+const DRAW = words('render(?: me)? (?:a|an)', 'draw(?: me)?', 'paint(?: me)?', 'sketch', 'illustrate', 'zeichne', 'male', 'dessine', 'dibuja', 'pinta');
 
 const PICTURE_IT = words(
   'show me what .{1,60} (?:would|might|could) look like',

@@ -31,7 +31,7 @@ const PUBLISH_VERBS = words(
   'announce',
   'send out',
   'put (?:a |the |this )?(?:message |post |note )?up',
-  'let (?:our |my |the )?followers know',
+  'let (?:[\\p{L}]+ ){0,4}know',
   'cross-post',
   'veröffentliche\\p{L}*',
   'poste',
@@ -43,7 +43,7 @@ const PUBLISH_VERBS = words(
 );
 
 /** Verbs that are a network's own word for posting: "tweet this", "toot:", "skeet it". */
-const NETWORK_VERB = words('(?:tweet|toot|skeet)(?: (?:it|this|that|the|them)|:| for me)', '(?:and|then) (?:post|tweet|toot|publish) it');
+const NETWORK_VERB = words('(?:tweet|toot|skeet)(?: (?:it|this|that|the|them|our|my)|:| for me)', '(?:and|then) (?:post|tweet|toot|publish) it');
 
 const STATUS_UPDATE = words('publish (?:a |the )?(?:status|update)', 'status update');
 

@@ -34,8 +34,19 @@ const DOC_NOUNS = [
   'faqs?',
   'price list',
   'spreadsheet',
-  'csv',
   'pdf',
+  '(?:project |incident response |business |action )?plan',
+  '(?:privacy )?notice',
+  '(?:design )?docs?',
+  'checklist',
+  'procedures?',
+  'memo',
+  'slides?',
+  'deck',
+  'roadmap',
+  'okrs?',
+  'protokoll\\p{L}*',
+  'procès-verbal',
   'project plan',
   'code of conduct',
   'style guide',
@@ -61,7 +72,7 @@ const DOC = DOC_NOUNS.join('|');
 
 /** "the Q3 report", "our travel expense policy": a determiner, up to three modifiers, a document. */
 const THE_DOCUMENT = words(
-  `(?:the|our|my|this|these|that|your|unse?r\\p{L}*|im|in der|dem|das|den|le|la|les|du|notre|nos|el|los|las|nuestr\\p{L}*|según la)(?: [\\p{L}\\p{N}'-]+){0,3} (?:${DOC})`,
+  `(?:the|our|my|this|these|that|your|unse?r\\p{L}*|im|in der|dem|das|den|des|le|la|les|du|notre|nos|el|los|las|nuestr\\p{L}*|según la)(?: [\\p{L}\\p{N}'-]+){0,3} (?:${DOC})`,
 );
 
 const SEARCH_OUR_FILES = words(
@@ -80,6 +91,9 @@ const SEARCH_OUR_FILES = words(
 
 const ASKS_WHAT_IT_SAYS = words(
   'say(?:s)? about',
+  'talks? about',
+  'mention(?:s|ed)?',
+  'zusammenfassung',
   'what (?:does|did|do) .{1,40} say',
   'mentioned in',
   'listed in',

@@ -43,6 +43,13 @@ const NEWEST = words(
   'this (?:week|weekend|month|morning|evening|season)',
   'breaking',
   'trending',
+  'any (?:news|updates?)',
+  'updates? on',
+  'what(?:\'s|s| is)? going on',
+  'is it going to (?:rain|snow|be (?:sunny|cold|hot|warm|windy))',
+  'diese woche',
+  'cette semaine',
+  'esta semana',
   'the new (?:[\\p{L}\\p{N}-]+ ){0,2}(?:release|version|model|update|album|season|phone)',
   'aktuellste\\p{L}*',
   'neueste\\p{L}*',
@@ -61,6 +68,8 @@ const NOW = words(
   'last night',
   'tomorrow',
   'next (?:week|month|friday|monday|tuesday|wednesday|thursday|saturday|sunday)',
+  'this (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)',
+  'now',
   'still',
   'yet',
   'aktuell\\p{L}*',
@@ -82,6 +91,26 @@ const FRESH_TOPIC = words(
   'headlines?',
   'weather',
   'forecast',
+  'rain',
+  'snow',
+  'temperature',
+  'trading(?: at)?',
+  '(?:usd|eur|gbp|chf|jpy|cny|cad|aud)',
+  'announced',
+  'cancel(?:l)?ed',
+  'laws?',
+  'bill',
+  'earthquake',
+  'floods?',
+  'wildfires?',
+  'hurricane',
+  'storm',
+  'coach',
+  'mission',
+  'movies?',
+  'films?',
+  'sales figures',
+  'figures',
   'prices?',
   'pricing',
   'costs?',
@@ -111,6 +140,7 @@ const FRESH_TOPIC = words(
   'open on',
   'delays?',
   'closed',
+  'is (?:it |[\\p{L}\\p{N}\'-]+ ){0,3}open',
   'tickets?',
   'schedule(?:d)?',
   'down',
@@ -150,8 +180,23 @@ const QUESTION_ABOUT_TOPIC = words(
   `(?:what(?:'s| is| are| was)|how much (?:is|are|does|do)|how high is|who(?:'s| is)) (?:the |a )?(?:[\\p{L}\\p{N}'-]+ ){0,3}(?:${TOPIC_WORDS})(?= (?:for|of|in|at|on|between|to|today|now|this)|\\?|$)`,
 );
 
+/** Topics that are about the present by themselves: a share price, a forecast, a result. */
+const LIVE_TOPIC = words(
+  'trading at',
+  '(?:stock|share) price',
+  'exchange rate',
+  'weather forecast',
+  'forecast for',
+  '(?:final|live) score',
+  'opening hours',
+  'box office',
+  'wechselkurs',
+  'taux de change',
+  'tipo de cambio',
+);
+
 /** "tweet that we open at 9 tomorrow": news the user passes on, not a question. */
-const TELLING = words('(?:tweet|post|announce|share|publish|toot)(?: [\\p{L}\\p{N}\'-]+){0,6} (?:that|saying)', "let (?:our |my |the )?followers know");
+const TELLING = words('(?:tweet|post|announce|share|publish|toot)(?: [\\p{L}\\p{N}\'-]+){0,6} (?:that|saying)', 'let (?:[\\p{L}]+ ){0,4}know');
 
 /** Only the years around `now` count: "in 2026" asks for news in 2026, "in 1066" does not. */
 function recentYears(now: Date): Cue {
@@ -163,6 +208,7 @@ const BASE_CUES: readonly Cue[] = [
   cue(LOOK_IT_UP, 4, { group: 'ask', reason: 'asks to look something up', explicit: true }),
   cue(NEWEST, 2.5, { group: 'now', reason: 'asks for the newest state of things' }),
   cue(NOW, 2, { group: 'now', reason: 'asks about current events' }),
+  cue(LIVE_TOPIC, 3, { group: 'topic', reason: 'asks for a fact of the moment' }),
   cue(QUESTION_ABOUT_TOPIC, 3, { group: 'topic', reason: 'asks for a fact that changes' }),
   cue(TELLING, -2, { group: 'telling', reason: 'states news to pass on rather than asking' }),
   cue(FRESH_TOPIC, 1.5, { group: 'topic', reason: 'asks about facts that change' }),
