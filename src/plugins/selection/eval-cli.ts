@@ -4,10 +4,14 @@ import { evaluateSelection, type Mistake, timePerPrompt } from './evaluation/eva
 import { readLabelledPrompts } from './evaluation/labelled-set';
 import { CLASSIFIED_PLUGINS, type Figures, type SplitFigures } from './evaluation/metrics';
 
-const DEFAULT_SET = resolve(__dirname, '../../../test/fixtures/plugin-selection/prompts.jsonl');
+const FIXTURES = resolve(__dirname, '../../../test/fixtures/plugin-selection');
+const DEFAULT_SET = resolve(FIXTURES, 'prompts.jsonl');
+/** Prompts written after the cues were frozen and scored once: the least flattering, most honest figure. */
+const DEFAULT_UNSEEN = resolve(FIXTURES, 'prompts-unseen.jsonl');
 
 interface EvalOptions {
   set: string;
+  unseen: string | false;
   rounds: number;
   json?: boolean;
   mistakes?: 'dev' | 'test';
@@ -39,6 +43,7 @@ function run(options: EvalOptions): void {
     process.stdout.write(`${JSON.stringify({ set: options.set, dev: evaluation.dev, test: evaluation.test, microsecondsPerPrompt: microseconds })}\n`);
   } else {
     const tables = [splitTable('test split (held out)', evaluation.test), splitTable('dev split (tuned on)', evaluation.dev)];
+    if (options.unseen) tables.push(splitTable('unseen set (written after the cues were frozen)', evaluateSelection(readLabelledPrompts(options.unseen)).test));
     process.stdout.write(`${tables.join('\n\n')}\n\nCPU time per prompt: ${microseconds.toFixed(1)} µs (mean over ${options.rounds} passes of ${prompts.length} prompts)\n`);
   }
   if (options.mistakes) process.stderr.write(`\nMistakes on ${options.mistakes}:\n${evaluation.mistakes[options.mistakes].map(mistakeLine).join('\n')}\n`);
@@ -58,6 +63,8 @@ function split(value: string): 'dev' | 'test' {
 export const evalProgram = new Command('plugins:eval')
   .description('Scores plugin pre-selection on the labelled prompts: precision, recall and F1 per plugin on the dev and test splits, and time per prompt.')
   .option('--set <file>', 'labelled prompts (JSONL)', DEFAULT_SET)
+  .option('--unseen <file>', 'a second held-out set, all `test`, printed as a third table', DEFAULT_UNSEEN)
+  .option('--no-unseen', 'leave the second held-out set out')
   .option('--rounds <n>', 'passes through the set when timing', wholeNumber, 200)
   .option('--json', 'print one JSON object instead of Markdown tables')
   .option('--mistakes <split>', "list the prompts of 'dev' or 'test' whose chosen plugins differ from the expected ones (on stderr)", split)
