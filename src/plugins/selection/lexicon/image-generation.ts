@@ -10,13 +10,13 @@ const IMAGE_NOUNS =
   'images?|graphics?|(?:product )?shots|visuals?|cover art|pictures?|pics?|photos?|illustrations?|drawings?|paintings?|logos?|icons?|posters?|banners?|avatars?|wallpapers?|thumbnails?|artwork|art|concept art|cartoons?|portraits?|sprites?|stickers?|memes?|watercolou?rs?|sketch(?:es)?|renders?|mascots?|card|infographic|bild(?:er)?|grafik|dessins?|illustrations?|imagen(?:es)?|dibujos?|ilustraci[oó]n';
 
 const MAKE_VERBS =
-  "generate|create|make|design|produce|render|give me|get|show me|i need|i want|i'd like|can i get|erstelle|erzeuge|mach|génère|crée|fais|genera|crea|haz";
+  "generate|create|make|whip up|design|produce|render|give me|get|show me|i need|i want|i'd like|i'd love|can i get|erstelle|erzeuge|mach|génère|crée|fais|genera|crea|haz";
 
 /** A making verb and an image noun a few words apart: "generate 2 variations of a mascot". */
 const MAKE_AN_IMAGE = words(`(?:${MAKE_VERBS})(?: [\\p{L}\\p{N}'-]+){0,5} (?:${IMAGE_NOUNS})`);
 
 /** Verbs that mean a picture on their own. */
-const DRAW = words('render(?: me)? (?:a|an)', 'draw(?: me)?', 'paint(?: me)?', 'sketch', 'illustrate', 'zeichne', 'male', 'dessine', 'dibuja', 'pinta');
+const DRAW = words('render(?: me)? (?:a|an)', 'draw(?: me)?', 'paint(?: me)?', 'sketch', 'illustrate', 'zeichne', 'male', 'dessine', 'dibuja(?:me)?', 'dibújame', 'pinta', 'dessine-moi');
 
 const PICTURE_IT = words(
   'show me what .{1,60} (?:would|might|could) look like',
@@ -74,6 +74,7 @@ export const IMAGE_GENERATION_MODEL: PluginModel = {
     cue(PICTURE_IT, 3.5, { group: 'make', reason: 'asks to see something pictured', explicit: true }),
     cue(words(IMAGE_NOUNS), 1.5, { group: 'noun', reason: 'names a kind of picture' }),
     cue(STYLE, 1.5, { group: 'style', reason: 'describes a visual style' }),
+    cue(words('how (?:do|can|should|would) (?:i|we)'), -2, { group: 'how-to', reason: 'asks how to do it oneself' }),
     cue(NOT_A_PICTURE, -4, { group: 'not-a-picture', reason: 'means another sense of the word' }),
     ...codeCues({ task: -5, term: -3, syntax: -3 }),
   ],

@@ -40,11 +40,10 @@ const NEWEST = words(
   'right now',
   'at the moment',
   'as of (?:today|now|this \\p{L}+)',
-  'this (?:week|weekend|month|morning|evening|season)',
+  'this (?:week|weekend|month|season)',
   'breaking',
   'trending',
   'any (?:news|updates?)',
-  'updates? on',
   'what(?:\'s|s| is)? going on',
   'is it going to (?:rain|snow|be (?:sunny|cold|hot|warm|windy))',
   'diese woche',
@@ -62,6 +61,11 @@ const NOW = words(
   'recent(?:ly)?',
   'current(?:ly)?',
   'this year',
+  'this (?:morning|evening)',
+  'updates? on',
+  'gestern',
+  'hier',
+  'ayer',
   'today(?:\'s)?',
   'tonight(?:\'s)?',
   'yesterday',
@@ -153,7 +157,9 @@ const FRESH_TOPIC = words(
   'changelog',
   'version',
   'eruption',
-  'strike',
+  'strikes?',
+  'gewonnen',
+  'rate',
   'outage',
   'guidance',
   'consensus',
@@ -190,6 +196,7 @@ const LIVE_TOPIC = words(
   '(?:final|live) score',
   'opening hours',
   'box office',
+  '(?:euros?|dollars?|pounds?|yen|francs?|usd|eur|gbp|chf|jpy)(?: to| in| vs\\.?| ?/ ?)(?: the)? (?:euros?|dollars?|pounds?|yen|francs?|usd|eur|gbp|chf|jpy)',
   'wechselkurs',
   'taux de change',
   'tipo de cambio',
@@ -197,6 +204,9 @@ const LIVE_TOPIC = words(
 
 /** "tweet that we open at 9 tomorrow": news the user passes on, not a question. */
 const TELLING = words('(?:tweet|post|announce|share|publish|toot)(?: [\\p{L}\\p{N}\'-]+){0,6} (?:that|saying)', 'let (?:[\\p{L}]+ ){0,4}know');
+
+/** "how do I search for text with grep": searching is the topic, not the request. */
+const HOW_TO_SEARCH = words('how (?:do|can|should|would|to)(?: i| we| you)? (?:search|find|look up|google)');
 
 /** Only the years around `now` count: "in 2026" asks for news in 2026, "in 1066" does not. */
 function recentYears(now: Date): Cue {
@@ -212,7 +222,9 @@ const BASE_CUES: readonly Cue[] = [
   cue(QUESTION_ABOUT_TOPIC, 3, { group: 'topic', reason: 'asks for a fact that changes' }),
   cue(TELLING, -2, { group: 'telling', reason: 'states news to pass on rather than asking' }),
   cue(FRESH_TOPIC, 1.5, { group: 'topic', reason: 'asks about facts that change' }),
-  ...codeCues({ task: -5, term: -2.5, syntax: -3 }),
+  cue(HOW_TO_SEARCH, -4, { group: 'how-to', reason: 'asks how to search, not for a search' }),
+  // A technical term is weak evidence here: "what's new in the latest Python release?" is news.
+  ...codeCues({ task: -5, term: -1.5, syntax: -3 }),
 ];
 
 const models = new Map<number, PluginModel>();
