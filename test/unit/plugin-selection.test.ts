@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { PLUGIN_IDS } from '../../src/schemas/assistants';
 import { isAudioFile } from '../../src/plugins/selection/audio-files';
 import { lastUserText, selectPlugins, type SelectionInput } from '../../src/plugins/selection';
@@ -150,5 +151,24 @@ describe('lastUserText', () => {
     ]);
     expect(text).toBe('Thanks!');
     expect(lastUserText([{ role: 'system', content: 'Be brief.' }])).toBe('');
+  });
+});
+
+describe('selectPlugins: any input', () => {
+  it('never throws, chooses only allowed plugins, once each, with scores from 0.5 to 1', () => {
+    const pluginIds = fc.subarray([...PLUGIN_IDS]);
+    const text = fc.oneof(fc.string({ maxLength: 300 }), fc.string({ unit: 'grapheme', maxLength: 300 }), fc.constant('draw '.repeat(2000)));
+    fc.assert(
+      fc.property(fc.record({ text, files: fc.array(fc.string({ maxLength: 80 }), { maxLength: 3 }), spaceHasFiles: fc.boolean() }), pluginIds, (input, allowed) => {
+        const selections = selectPlugins({ ...input, images: [] }, allowed, { now: NOW });
+        expect(new Set(selections.map((s) => s.plugin)).size).toBe(selections.length);
+        for (const s of selections) {
+          expect(allowed).toContain(s.plugin);
+          expect(s.score).toBeGreaterThanOrEqual(0.5);
+          expect(s.score).toBeLessThanOrEqual(1);
+        }
+      }),
+      { numRuns: 300 },
+    );
   });
 });

@@ -13,7 +13,10 @@ import type { Selection, SelectionInput, SelectionOptions } from './types';
 /** Chosen at this score and above (a logit of 0). */
 const THRESHOLD = 0.5;
 
-/** An attached audio file all but settles it: little else in a request needs the audio read. */
+/**
+ * An attached audio file all but settles it: little else in a request needs the audio read. It is
+ * evidence from `files`, not the text, so its pattern matches nothing and it is added by hand.
+ */
 const ATTACHED_AUDIO = cue(fragments('$^'), 7, { group: 'attached', reason: 'an audio file is attached' });
 
 type Classified = 'web-search' | 'space-search' | 'image-generation-generic' | 'transcribe-audio' | 'social-post';
