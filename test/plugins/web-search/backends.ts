@@ -1,5 +1,7 @@
+import type { PluginContext } from '../../../src/plugins/types';
 import { readWebSearchConfig, type WebSearchBackend } from '../../../src/config/plugins/web-search';
 import { webSearchSettings } from '../../../src/schemas/plugin-settings';
+import { pluginContext } from '../scenarios';
 import { startBraveSimulator } from '../../simulator/plugins/brave';
 import { startExaSimulator } from '../../simulator/plugins/exa';
 import { SIM_SEARCH_KEY, type SearchSimulator, type SearchSimulatorOptions } from '../../simulator/plugins/search-server';
@@ -20,3 +22,11 @@ export function configFor(backend: WebSearchBackend, sim: SearchSimulator, extra
 }
 
 export const settingsWith = (patch: Record<string, unknown> = {}) => webSearchSettings.parse(patch);
+
+/** Time the tests outside the scenario table give the plugin, in ms (the table's 400 ms is for its timeout case). */
+const ROOMY_MS = 10_000;
+
+/** A plugin context with room to work: first calls (module loading, connections) can take a while on a busy machine. */
+export function roomyContext(settings: unknown, overrides: Partial<PluginContext> = {}): PluginContext {
+  return pluginContext(settings, { signal: AbortSignal.timeout(ROOMY_MS), deadline: Date.now() + ROOMY_MS, ...overrides });
+}
