@@ -6,7 +6,7 @@ import type { Availability, Plugin, PluginContext, PluginInput, PluginOutput, Se
 import { WEB_SEARCH_ADAPTERS } from './backends';
 import { webSearchContext } from './context';
 import { fetchPages } from './fetch-pages';
-import { queryOf } from './query';
+import { MAX_QUERY_CHARS, queryOf } from './query';
 import { truncate } from './readable-text';
 import type { WebResult } from './types';
 
@@ -15,12 +15,12 @@ type WebSearchSettings = z.infer<typeof webSearchSettings>;
 /** Characters of a search snippet kept (the model's context and `search_results`). */
 const SNIPPET_MAX_CHARS = 1000;
 
+/** No `maxLength`: a longer query from the model is cut (queryOf), not refused as a bad tool call. */
 const toolParameters = z.object({
   query: z
     .string()
     .min(1)
-    .max(400)
-    .describe('What to search the web for: a few keywords or a short question, in the language the results should be in.'),
+    .describe(`What to search the web for: a few keywords or a short question (under ${MAX_QUERY_CHARS} characters), in the language the results should be in.`),
 });
 
 export interface WebSearchPluginDeps {
