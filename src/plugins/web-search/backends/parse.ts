@@ -1,0 +1,33 @@
+import type { z } from 'zod';
+import { ProviderError } from '../../../providers/provider-error';
+import { snippetText } from '../readable-text';
+
+/** Parses a backend's body with its schema; a body of another shape is the backend's fault. */
+export function parseBody<T extends z.ZodType>(schema: T, body: unknown, service: string): z.infer<T> {
+  const parsed = schema.safeParse(body);
+  if (!parsed.success) {
+    throw new ProviderError({ kind: 'invalid_response', provider: service, status: 200, message: `${service} answered in an unexpected shape` });
+  }
+  return parsed.data;
+}
+
+/**
+ * Keeps the items of a result list that have what a source needs (a URL); one odd item (a map, an
+ * infobox) is dropped rather than failing the whole search.
+ */
+export function parseItems<T extends z.ZodType>(schema: T, items: readonly unknown[]): z.infer<T>[] {
+  return items.flatMap((item) => {
+    const parsed = schema.safeParse(item);
+    return parsed.success ? [parsed.data] : [];
+  });
+}
+
+/** A base URL and a path, without doubling or dropping the slash between them. */
+export function joinUrl(baseUrl: string, path: string): string {
+  return `${baseUrl.replace(/\/+$/, '')}${path}`;
+}
+
+/** Title and snippet as plain text; an empty title falls back to the URL. */
+export function cleanText(value: string | null | undefined): string {
+  return value ? snippetText(value) : '';
+}
