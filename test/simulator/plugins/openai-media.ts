@@ -85,6 +85,48 @@ function transcriptionAnswer({ fields, file, durationSeconds }: { fields: Record
 
 type Handler = (req: IncomingMessage, res: ServerResponse, recorded: MediaRequest) => Promise<void>;
 
+function imagesHandler(script: FaultScript): Handler {
+  return async (req, res, recorded) => {
+    const body = JSON.parse((await readBody(req)).toString('utf8') || '{}') as Record<string, unknown>;
+    recorded.json = body;
+    const state = await applyFault(script.next(), res, { errorBody: (status) => openAiError(status), req });
+    if (state === 'handled') return;
+    if (typeof body.prompt !== 'string' || typeof body.model !== 'string') return sendJson(res, { status: 400, body: openAiError(400, 'prompt and model are required') });
+    if (body.model.startsWith('gpt-image') && 'response_format' in body) {
+      return sendJson(res, { status: 400, body: openAiError(400, "Unknown parameter: 'response_format'.", 'response_format') });
+    }
+    sendJson(res, { status: 200, body: imagesAnswer(body, state) });
+  };
+}
+
+/** The multipart body's text fields and its `file` part, parsed by the Web platform's own form-data parser. */
+async function readForm(req: IncomingMessage): Promise<{ fields: Record<string, string>; file?: MediaRequest['file'] }> {
+  const raw = await readBody(req);
+  const form = await new Request('http://sim/v1/audio/transcriptions', { method: 'POST', headers: { 'content-type': req.headers['content-type'] ?? '' }, body: raw }).formData();
+  const fields: Record<string, string> = {};
+  let file: MediaRequest['file'];
+  for (const [name, value] of form.entries()) {
+    if (typeof value === 'string') fields[name] = value;
+    else if (name === 'file') file = { name: value.name, type: value.type, bytes: Buffer.from(await value.arrayBuffer()) };
+  }
+  return { fields, file };
+}
+
+function transcriptionsHandler(script: FaultScript, durationSeconds: () => number): Handler {
+  return async (req, res, recorded) => {
+    const { fields, file } = await readForm(req);
+    Object.assign(recorded, { fields, file });
+    const state = await applyFault(script.next(), res, { errorBody: (status) => openAiError(status), req });
+    if (state === 'handled') return;
+    if (!file || !fields.model) return sendJson(res, { status: 400, body: openAiError(400, 'file and model are required') });
+    if (fields.model.startsWith('gpt-4o') && fields.response_format === 'verbose_json') {
+      const message = `response_format 'verbose_json' is not compatible with model '${fields.model}'. Use 'json' or 'text' instead.`;
+      return sendJson(res, { status: 400, body: openAiError(400, message, 'response_format') });
+    }
+    sendJson(res, { status: 200, body: transcriptionAnswer({ fields, file, durationSeconds: durationSeconds() }, state) });
+  };
+}
+
 export async function startMediaSimulator(): Promise<MediaSimulator> {
   const requests: MediaRequest[] = [];
   const served = new Map<string, { contentType: string; bytes: Buffer }>();
@@ -93,38 +135,10 @@ export async function startMediaSimulator(): Promise<MediaSimulator> {
   const transcriptions = new FaultScript();
   const sim = { durationSeconds: 12.5 };
 
-  const handleImages: Handler = async (req, res, recorded) => {
-    const body = JSON.parse((await readBody(req)).toString('utf8') || '{}') as Record<string, unknown>;
-    recorded.json = body;
-    const state = await applyFault(images.next(), res, { errorBody: (status) => openAiError(status), req });
-    if (state === 'handled') return;
-    if (typeof body.prompt !== 'string' || typeof body.model !== 'string') return sendJson(res, { status: 400, body: openAiError(400, 'prompt and model are required') });
-    if (body.model.startsWith('gpt-image') && 'response_format' in body) {
-      return sendJson(res, { status: 400, body: openAiError(400, "Unknown parameter: 'response_format'.", 'response_format') });
-    }
-    sendJson(res, { status: 200, body: imagesAnswer(body, state) });
+  const routes: Record<string, Handler> = {
+    '/v1/images/generations': imagesHandler(images),
+    '/v1/audio/transcriptions': transcriptionsHandler(transcriptions, () => sim.durationSeconds),
   };
-
-  const handleTranscriptions: Handler = async (req, res, recorded) => {
-    const raw = await readBody(req);
-    const form = await new Request('http://sim/v1/audio/transcriptions', { method: 'POST', headers: { 'content-type': req.headers['content-type'] ?? '' }, body: raw }).formData();
-    const fields: Record<string, string> = {};
-    let file: MediaRequest['file'];
-    for (const [name, value] of form.entries()) {
-      if (typeof value === 'string') fields[name] = value;
-      else if (name === 'file') file = { name: value.name, type: value.type, bytes: Buffer.from(await value.arrayBuffer()) };
-    }
-    Object.assign(recorded, { fields, file });
-    const state = await applyFault(transcriptions.next(), res, { errorBody: (status) => openAiError(status), req });
-    if (state === 'handled') return;
-    if (!file || !fields.model) return sendJson(res, { status: 400, body: openAiError(400, 'file and model are required') });
-    if (fields.model.startsWith('gpt-4o') && fields.response_format === 'verbose_json') {
-      return sendJson(res, { status: 400, body: openAiError(400, `response_format 'verbose_json' is not compatible with model '${fields.model}'. Use 'json' or 'text' instead.`, 'response_format') });
-    }
-    sendJson(res, { status: 200, body: transcriptionAnswer({ fields, file, durationSeconds: sim.durationSeconds }, state) });
-  };
-
-  const routes: Record<string, Handler> = { '/v1/images/generations': handleImages, '/v1/audio/transcriptions': handleTranscriptions };
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const path = new URL(req.url ?? '/', 'http://sim').pathname;
