@@ -21,6 +21,9 @@ import type { CompletionIntake } from '../completions/completion-intake';
 import { checkReadiness, type ReadinessReport } from './readiness';
 import { SpaceVersions } from '../cache/space-versions';
 import { IdempotencyStore } from '../completions/idempotency-store';
+import { spaceSearchConfigFromProcess, type SpaceSearchConfig } from '../config/plugins/space-search';
+import { SpaceFileRepository } from '../store/space-files';
+import { SpaceFileService } from './space-files/space-file-service';
 
 export interface Infrastructure {
   config: Readonly<Config>;
@@ -49,6 +52,9 @@ export interface Services extends Infrastructure {
   idempotency: IdempotencyStore;
   /** Spaces' configuration versions: bumped by every writer of a Space's configuration, read per completion. */
   spaceVersions: SpaceVersions;
+  /** The space-search plugin's configuration (upload limit, embeddings backend). */
+  spaceSearch: SpaceSearchConfig;
+  spaceFiles: SpaceFileService;
   readiness(): Promise<ReadinessReport>;
 }
 
@@ -56,6 +62,7 @@ export function buildServices(infra: Infrastructure): Services {
   const { config, db, redis, queues } = infra;
   const spaceVersions = new SpaceVersions(redis, config.redisPrefix);
   const idempotency = new IdempotencyStore(redis, config.redisPrefix);
+  const spaceSearch = spaceSearchConfigFromProcess();
   return {
     ...infra,
     authenticator: buildAuthenticator(infra),
@@ -78,6 +85,15 @@ export function buildServices(infra: Infrastructure): Services {
     completions: buildCompletionIntake(infra, { versions: spaceVersions }),
     idempotency,
     spaceVersions,
+    spaceSearch,
+    spaceFiles: new SpaceFileService({
+      db,
+      files: new SpaceFileRepository(db),
+      maxFileBytes: spaceSearch.maxFileBytes,
+      enqueue: async (job) => {
+        await queues.spaceFiles.add('ingest', job, { jobId: job.fileId });
+      },
+    }),
     readiness: () => checkReadiness(db, redis),
   };
 }
