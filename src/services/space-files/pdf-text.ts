@@ -13,8 +13,11 @@ const PDF_HEAP_MB = 512;
  */
 const THREAD_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
-const { extractText } = require(workerData.modulePath);
-extractText(new Uint8Array(workerData.bytes), { mergePages: true }).then(
+const { extractText, getDocumentProxy } = require(workerData.modulePath);
+// verbosity 0: PDF.js's warnings about damaged files would go to the process's stdout.
+getDocumentProxy(new Uint8Array(workerData.bytes), { verbosity: 0 })
+  .then((pdf) => extractText(pdf, { mergePages: true }))
+  .then(
   (result) => parentPort.postMessage({ text: result.text }),
   (err) => parentPort.postMessage({ error: String((err && err.message) || err) }),
 );
