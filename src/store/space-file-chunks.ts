@@ -78,14 +78,18 @@ export class SpaceFileChunkRepository {
   /**
    * The chunks nearest to a unit vector, by cosine similarity (a dot product, every stored vector
    * being unit length too), computed by PostgreSQL without pgvector: a scan of the Space's chunks.
+   * A chunk with no positive similarity is not near at all and is left out of the ranking.
    */
   nearest(appId: string, { vector, limit }: { vector: number[]; limit: number }): Promise<RankedChunk[]> {
     return this.db.$queryRaw<RankedChunk[]>`
-      SELECT c.file_id::text AS file_id, c.position,
-             (SELECT sum(a::float8 * b) FROM unnest(c.embedding, ${vector}::real[]) AS t(a, b)) AS score
-      FROM space_file_chunks c
-      WHERE c.app_id = ${appId}::uuid AND cardinality(c.embedding) = ${vector.length}
-      ORDER BY score DESC, c.file_id, c.position
+      WITH scored AS (
+        SELECT c.file_id, c.position, (SELECT sum(a::float8 * b) FROM unnest(c.embedding, ${vector}::real[]) AS t(a, b)) AS score
+        FROM space_file_chunks c
+        WHERE c.app_id = ${appId}::uuid AND cardinality(c.embedding) = ${vector.length}
+      )
+      SELECT file_id::text AS file_id, position, score FROM scored
+      WHERE score > 0
+      ORDER BY score DESC, file_id, position
       LIMIT ${limit}`;
   }
 

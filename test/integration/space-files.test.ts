@@ -121,7 +121,7 @@ describe('POST /v1/apps/{app_id}/files', () => {
 });
 
 describe('ingestion of each type', () => {
-  const cases: [string, Buffer | string, string, string][] = [
+  const cases: [name: string, bytes: Buffer | string, mimeType: string, expected: string][] = [
     ['guide.md', '# Ferries\n\nThe morning ferry leaves at seven.', 'text/markdown', 'The morning ferry leaves at seven.'],
     ['page.html', '<html><head><style>p{}</style></head><body><h1>Harbour</h1><p>Tides are <b>high</b> at noon.</p><script>var x;</script></body></html>', 'text/html', 'Tides are high at noon.'],
     ['ships.csv', 'name,tonnage\nAurora,1200\nBorealis,900\n', 'text/csv', 'Borealis,900'],
@@ -130,7 +130,7 @@ describe('ingestion of each type', () => {
     ['report.docx', makeDocx(['Annual report of the harbour board.', 'Revenue rose by a tenth.']), 'application/vnd.openxmlformats-officedocument.wordprocessingml.document', 'Revenue rose by a tenth.'],
   ];
 
-  it.each(cases)('%s is extracted, chunked and indexed', async (name, bytes, mimeType, expected) => {
+  it.each(cases)('%s is extracted, chunked and indexed', async (...[name, bytes, mimeType, expected]) => {
     const res = await upload(alice, { name, bytes });
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({ mime_type: mimeType, status: 'queued' });

@@ -4,8 +4,8 @@ import type { AddressInfo } from 'node:net';
 import { readJsonBody, sendJson } from '../http';
 import { applyFault, FaultScript } from './faults';
 
-/** Dimensions of the simulated vectors unless the request asks for `dimensions`. */
-const DEFAULT_DIMENSIONS = 64;
+/** Dimensions of the simulated vectors unless the request asks for `dimensions`: enough that words rarely share one. */
+export const SIMULATED_DIMENSIONS = 512;
 
 /**
  * Words the simulated model takes for one meaning, so that vector search finds what full text cannot
@@ -23,7 +23,7 @@ function meaningOf(word: string): string {
 }
 
 /** A deterministic vector from text: each word (or its meaning) adds ±1 to a dimension chosen by its hash. */
-export function simulatedEmbedding(text: string, dimensions = DEFAULT_DIMENSIONS): number[] {
+export function simulatedEmbedding(text: string, dimensions = SIMULATED_DIMENSIONS): number[] {
   const vector = new Array<number>(dimensions).fill(0);
   const words = text.toLowerCase().match(/[a-z0-9]+/g) ?? [];
   for (const word of words.filter((w) => w.length > 2)) {
