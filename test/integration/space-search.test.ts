@@ -172,6 +172,17 @@ describe('hybrid ranking with an embeddings backend', () => {
     expect(sim.requests.length).toBe(before);
   });
 
+  it('leaves a retryable embeddings failure to the queue before the last attempt', async () => {
+    const files = new SpaceFileRepository(ctx.services.db);
+    const bytes = Buffer.from('Buoys mark the channel.');
+    const row = await files.create({ app_id: tenant.app_id, org_id: tenant.org_id, name: 'buoys.txt', mime_type: 'text/plain', size_bytes: bytes.length, sha256: 'x'.repeat(64), status: 'queued', bytes });
+    const deps = { files, chunks: new SpaceFileChunkRepository(ctx.services.db), embeddings: embeddingsConfig(), http: backendClient, logger: pino({ level: 'silent' }) };
+    sim.faults.push({ kind: 'status', status: 503 });
+    await expect(ingestSpaceFile(deps, { fileId: row.id, appId: tenant.app_id }, { lastAttempt: false })).rejects.toMatchObject({ kind: 'server_error', retryable: true });
+    expect(await ctx.services.db.spaceFile.findUniqueOrThrow({ where: { id: row.id } })).toMatchObject({ status: 'processing', chunk_count: 0 });
+    expect(await ingestSpaceFile(deps, { fileId: row.id, appId: tenant.app_id }, { lastAttempt: false })).toEqual({ status: 'ready', chunks: 1, embedded: true });
+  });
+
   it('keeps a file searchable by full text when embeddings fail at ingestion', async () => {
     sim.faults.push({ kind: 'status', status: 400 });
     const id = await addFile(tenant, { name: 'fallback.txt', text: 'Lanterns are lit at dusk.', embeddings: embeddingsConfig() });

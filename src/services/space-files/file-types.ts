@@ -18,9 +18,15 @@ const startsWith = (bytes: Buffer, text: string, offset = 0) => bytes.subarray(o
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
-/** Text: valid UTF-8 with no NUL (PostgreSQL text cannot hold one, and binaries have many). */
+const isPdf: Sniff = (bytes) => startsWith(bytes, '%PDF-');
+const isZip: Sniff = (bytes) => startsWith(bytes, 'PK\x03\x04');
+
+/**
+ * Text: valid UTF-8 with no NUL (PostgreSQL text cannot hold one, and binaries have many), and not a
+ * document format that happens to be ASCII (a PDF can be) under a text name.
+ */
 const isText: Sniff = (bytes) => {
-  if (bytes.includes(0)) return false;
+  if (bytes.includes(0) || isPdf(bytes) || isZip(bytes)) return false;
   try {
     utf8.decode(bytes);
     return true;
@@ -29,9 +35,8 @@ const isText: Sniff = (bytes) => {
   }
 };
 
-const isPdf: Sniff = (bytes) => startsWith(bytes, '%PDF-');
 /** A ZIP whose entries include Word's main part. */
-const isDocx: Sniff = (bytes) => startsWith(bytes, 'PK\x03\x04') && bytes.includes('word/document.xml');
+const isDocx: Sniff = (bytes) => isZip(bytes) && bytes.includes('word/document.xml');
 /** An ID3 tag, or an MPEG audio frame sync (11 set bits). */
 const isMp3: Sniff = (bytes) => startsWith(bytes, 'ID3') || (bytes.length > 1 && bytes[0] === 0xff && ((bytes[1] ?? 0) & 0xe0) === 0xe0);
 const isWav: Sniff = (bytes) => startsWith(bytes, 'RIFF') && startsWith(bytes, 'WAVE', 8);
