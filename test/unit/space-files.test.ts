@@ -57,7 +57,7 @@ describe('recognise', () => {
     ['m.flac', Buffer.from('fLaC\u0000'), 'audio/flac', false],
     ['m.m4a', Buffer.from('\u0000\u0000\u0000\u0018ftypM4A '), 'audio/mp4', false],
     ['m.webm', Buffer.from([0x1a, 0x45, 0xdf, 0xa3, 0x01]), 'audio/webm', false],
-  ])('%s', (name, bytes, mimeType, indexed) => {
+  ])('%s', (...[name, bytes, mimeType, indexed]) => {
     expect(recognise(name, bytes)).toMatchObject({ mimeType, indexed });
   });
 
