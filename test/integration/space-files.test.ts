@@ -1,5 +1,8 @@
 import { createHash } from 'node:crypto';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { Worker } from 'bullmq';
+import OpenAI, { toFile } from 'openai';
 import request from 'supertest';
 import { QUEUE_NAMES } from '../../src/queue/names';
 import { makeDocx, makePdf, makeWav } from '../fixtures/space-files/make-documents';
@@ -111,6 +114,22 @@ describe('POST /v1/apps/{app_id}/files', () => {
     const res = await request(ctx.app).post(filesOf(alice)).set(alice.auth).field('purpose', 'assistants').attach('file', Buffer.from('# Title\n\nBody'), 'C:\\docs\\readme.md');
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({ name: 'readme.md', mime_type: 'text/markdown' });
+  });
+
+  it("takes uploads from OpenAI's SDK (files.create) pointed at the Space", async () => {
+    const server = await new Promise<Server>((resolve) => {
+      const listening = ctx.app.listen(0, '127.0.0.1', () => resolve(listening));
+    });
+    try {
+      const baseURL = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1/apps/${alice.app_id}`;
+      const client = new OpenAI({ apiKey: alice.api_key, baseURL, maxRetries: 0 });
+      const created = await client.files.create({ file: await toFile(Buffer.from('Pilots board at the outer buoy.'), 'pilots.txt'), purpose: 'assistants' });
+      expect(created).toMatchObject({ object: 'space.file', name: 'pilots.txt', status: 'queued' });
+      expect(await settled(alice, created.id)).toMatchObject({ status: 'ready', chunk_count: 1 });
+    } finally {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
   });
 
   it("answers 404 for another organization's Space, whatever the body", async () => {
