@@ -6,6 +6,7 @@ import { authenticate } from './http/middleware/authenticate';
 import { jsonBody } from './http/middleware/json-body';
 import { requestLogger } from './http/middleware/request-logger';
 import { mountRoutes } from './http/mount-routes';
+import { multipartMatcher } from './http/route';
 import { openApiRouter } from './http/openapi/openapi-router';
 import { allRoutes } from './http/routes/index';
 import { operationsRouter } from './http/routes/operations';
@@ -30,7 +31,7 @@ export function buildApp({ config, logger, services }: AppDeps): Express {
   app.use(operationsRouter(services));
   // The API description is public: it names no organization, key or data.
   app.use(openApiRouter(routes));
-  app.use(jsonBody(config.bodyLimitBytes));
+  app.use(jsonBody(config.bodyLimitBytes, multipartMatcher(routes)));
   app.use('/v1', authenticate(services.authenticator));
   app.use(mountRoutes(routes));
   app.use(notFoundHandler);

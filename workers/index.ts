@@ -6,6 +6,7 @@ import { JobOwners } from '../src/resilience/job-owners';
 import { completionProcessing, type CompletionProcessing } from './completions';
 import { promptReviewProcessor } from './prompt-review';
 import { sandboxSyncProcessor } from './sandbox-sync';
+import { spaceFilesProcessor } from './space-files';
 
 export interface RunningWorkers {
   /** Stops taking jobs and waits for the running ones to finish. */
@@ -23,6 +24,8 @@ function workerSpecs(services: Services, completions: Processor): WorkerSpec[] {
     { name: QUEUE_NAMES.completions, processor: completions, concurrency: services.config.completionConcurrency },
     { name: QUEUE_NAMES.promptReview, processor: promptReviewProcessor(services) as Processor, concurrency: 4 },
     { name: QUEUE_NAMES.sandboxSync, processor: sandboxSyncProcessor(services) as Processor, concurrency: 2 },
+    // PDF text is read in a thread per file; two at a time keep a 2-core machine responsive.
+    { name: QUEUE_NAMES.spaceFiles, processor: spaceFilesProcessor(services) as Processor, concurrency: 2 },
   ];
 }
 

@@ -25,6 +25,11 @@ export interface RouteMeta {
   params?: z.ZodType;
   query?: z.ZodType;
   body?: z.ZodType;
+  /**
+   * A `multipart/form-data` body (an upload), described for the OpenAPI document only: the handler
+   * reads it itself, after its checks, and the JSON body parser lets it through.
+   */
+  multipartBody?: z.ZodType;
   response?: z.ZodType;
   status: SuccessStatus;
   /** Error statuses this route can answer with besides 400/401/403/415/500, for the docs. */
@@ -123,4 +128,12 @@ export function defineRoute<
 /** `/v1/apps/{app_id}` → `/v1/apps/:app_id` */
 export function toExpressPath(openApiPath: string): string {
   return openApiPath.replace(/\{([^}]+)\}/g, ':$1');
+}
+
+/** Whether a request is for one of the routes that take a multipart body (they read it themselves). */
+export function multipartMatcher(routes: Route[]): (req: { method: string; path: string }) => boolean {
+  const patterns = routes
+    .filter(({ meta }) => meta.multipartBody)
+    .map(({ meta }) => ({ method: meta.method.toUpperCase(), path: new RegExp(`^${meta.path.replace(/\{[^}]+\}/g, '[^/]+')}/?$`) }));
+  return (req) => patterns.some(({ method, path }) => method === req.method && path.test(req.path));
 }

@@ -8,6 +8,7 @@ export const RESOURCE_OF_PATH_ID: Readonly<Record<string, string>> = {
   app_id: 'Space',
   assistant_id: 'Assistant',
   conversation_id: 'Conversation',
+  file_id: 'File',
   log_id: 'Log',
   model_id: 'Model',
   prompt_id: 'Prompt',

@@ -3,5 +3,6 @@ export const QUEUE_NAMES = {
   completions: 'completions',
   sandboxSync: 'sandbox-sync',
   promptReview: 'prompt-review',
+  spaceFiles: 'space-files',
 } as const;
 export type QueueName = (typeof QUEUE_NAMES)[keyof typeof QUEUE_NAMES];

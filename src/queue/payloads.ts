@@ -34,3 +34,9 @@ export interface CompletionJob {
   /** Epoch ms the API accepted the request. */
   receivedAt: number;
 }
+
+/** Ingests an uploaded Space file: ids only, the bytes stay in PostgreSQL. Job id = file id. */
+export interface SpaceFileJob {
+  fileId: string;
+  appId: string;
+}

@@ -1,12 +1,14 @@
 import { Queue, type ConnectionOptions, type DefaultJobOptions } from 'bullmq';
 import { QUEUE_NAMES } from './names';
-import type { CompletionJob, PromptReviewJob, SandboxSyncJob } from './payloads';
+import type { CompletionJob, PromptReviewJob, SandboxSyncJob, SpaceFileJob } from './payloads';
 
 export interface Queues {
   /** Per-job retention is set when a completion is added (privacy level 3 keeps nothing). */
   completions: Queue<CompletionJob>;
   sandboxSync: Queue<SandboxSyncJob>;
   promptReview: Queue<PromptReviewJob>;
+  /** Ingestion of uploaded Space files (text extraction, chunks, embeddings). */
+  spaceFiles: Queue<SpaceFileJob>;
   all(): Queue[];
   close(): Promise<void>;
 }
@@ -24,11 +26,13 @@ export function createQueues(connection: ConnectionOptions, prefix: string): Que
   const completions = new Queue<CompletionJob>(QUEUE_NAMES.completions, { connection, prefix });
   const sandboxSync = new Queue<SandboxSyncJob>(QUEUE_NAMES.sandboxSync, options);
   const promptReview = new Queue<PromptReviewJob>(QUEUE_NAMES.promptReview, options);
-  const all = (): Queue[] => [completions as Queue, sandboxSync as Queue, promptReview as Queue];
+  const spaceFiles = new Queue<SpaceFileJob>(QUEUE_NAMES.spaceFiles, options);
+  const all = (): Queue[] => [completions as Queue, sandboxSync as Queue, promptReview as Queue, spaceFiles as Queue];
   return {
     completions,
     sandboxSync,
     promptReview,
+    spaceFiles,
     all,
     close: async () => {
       await Promise.all(all().map((queue) => queue.close()));

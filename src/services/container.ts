@@ -23,6 +23,9 @@ import { SpaceVersions } from '../cache/space-versions';
 import { SpaceLookup } from '../completions/space-lookup';
 import { SpaceContextLoader } from '../pipeline/space-context';
 import { IdempotencyStore } from '../completions/idempotency-store';
+import { spaceSearchConfigFromProcess, type SpaceSearchConfig } from '../config/plugins/space-search';
+import { SpaceFileRepository } from '../store/space-files';
+import { SpaceFileService } from './space-files/space-file-service';
 
 export interface Infrastructure {
   config: Readonly<Config>;
@@ -53,6 +56,9 @@ export interface Services extends Infrastructure {
   spaceVersions: SpaceVersions;
   /** Spaces as completions need them: one loader and cache for the API and the workers of this process. */
   spaceContexts: SpaceContextLoader;
+  /** The space-search plugin's configuration (upload limit, embeddings backend). */
+  spaceSearch: SpaceSearchConfig;
+  spaceFiles: SpaceFileService;
   readiness(): Promise<ReadinessReport>;
 }
 
@@ -64,6 +70,7 @@ export function buildServices(infra: Infrastructure): Services {
   const spaceVersions = new SpaceVersions(redis, config.redisPrefix);
   const idempotency = new IdempotencyStore(redis, config.redisPrefix);
   const spaceContexts = new SpaceContextLoader(db, SPACE_CONTEXT_MS);
+  const spaceSearch = spaceSearchConfigFromProcess();
   return {
     ...infra,
     authenticator: buildAuthenticator(infra),
@@ -87,6 +94,15 @@ export function buildServices(infra: Infrastructure): Services {
     idempotency,
     spaceVersions,
     spaceContexts,
+    spaceSearch,
+    spaceFiles: new SpaceFileService({
+      db,
+      files: new SpaceFileRepository(db),
+      maxFileBytes: spaceSearch.maxFileBytes,
+      enqueue: async (job) => {
+        await queues.spaceFiles.add('ingest', job, { jobId: job.fileId });
+      },
+    }),
     readiness: () => checkReadiness(db, redis),
   };
 }

@@ -1,4 +1,4 @@
-import express, { type RequestHandler } from 'express';
+import express, { type Request, type RequestHandler } from 'express';
 import { ApiError } from '../../errors/api-error';
 import { noteBodyText } from '../input-guard';
 
@@ -8,9 +8,13 @@ function hasBody(headers: { 'content-length'?: string; 'transfer-encoding'?: str
   return headers['transfer-encoding'] !== undefined || Number(headers['content-length'] ?? 0) > 0;
 }
 
-/** A body, when there is one, must be JSON (415 otherwise) and at most `limitBytes` (413). */
-export function jsonBody(limitBytes: number): RequestHandler[] {
+/**
+ * A body, when there is one, must be JSON (415 otherwise) and at most `limitBytes` (413). Uploads
+ * (`takesMultipart`) may send `multipart/form-data` instead, which their route reads with its own limit.
+ */
+export function jsonBody(limitBytes: number, takesMultipart: (req: Request) => boolean = () => false): RequestHandler[] {
   const requireJson: RequestHandler = (req, _res, next) => {
+    if (req.is('multipart/form-data') && takesMultipart(req)) return next();
     if (METHODS_WITH_BODY.has(req.method) && hasBody(req.headers) && !req.is('application/json')) {
       throw new ApiError('unsupported_media_type', "Send the body as 'Content-Type: application/json'.", 'Content-Type');
     }

@@ -12,6 +12,7 @@ import type { OpenApiDocument, OperationObject, ParameterObject, RequestBodyObje
 
 export const BEARER_AUTH = 'bearerAuth';
 const JSON_MEDIA_TYPE = 'application/json';
+const MULTIPART_MEDIA_TYPE = 'multipart/form-data';
 
 export interface DocumentInfo {
   version: string;
@@ -63,6 +64,10 @@ function acceptsEmptyBody(body: z.ZodType): boolean {
 }
 
 function requestBodyOf(meta: RouteMeta, schemas: SchemaCollector): RequestBodyObject | undefined {
+  if (meta.multipartBody) {
+    const schema = schemas.convert(meta.multipartBody, 'input', `${meta.operationId}Body`);
+    return { required: true, content: { [MULTIPART_MEDIA_TYPE]: { schema } } };
+  }
   if (!meta.body) return undefined;
   const schema = schemas.convert(meta.body, 'input', `${meta.operationId}Body`);
   return { required: !acceptsEmptyBody(meta.body), content: { [JSON_MEDIA_TYPE]: { schema } } };

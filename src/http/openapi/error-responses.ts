@@ -24,7 +24,7 @@ export const errorBodySchema = z.object({
 export function errorStatusesOf(meta: RouteMeta): number[] {
   const statuses = new Set<number>([400, 401, 413, 500, ...(meta.errors ?? [])]);
   if (meta.permission) statuses.add(403);
-  if (meta.body) statuses.add(415);
+  if (meta.body || meta.multipartBody) statuses.add(415);
   // A malformed id in the path answers 404, exactly like an unknown one.
   if (meta.params || meta.path.includes('{')) statuses.add(404);
   return [...statuses].sort((a, b) => a - b);

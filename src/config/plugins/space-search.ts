@@ -1,0 +1,81 @@
+import { z } from 'zod';
+import { DEFAULT_BASE_URLS } from '../schema';
+
+type Env = Record<string, string | undefined>;
+
+/** Largest Space file accepted unless configured, in bytes (20 MiB). */
+export const DEFAULT_SPACE_FILE_MAX_BYTES = 20 * 1024 * 1024;
+
+const embeddingsSchema = z.strictObject({
+  /** OpenAI-compatible base URL; `/embeddings` is appended. */
+  baseUrl: z.url(),
+  apiKey: z.string().min(1).optional(),
+  model: z.string().min(1),
+  /** USD per 1M input tokens, charged to the request that embeds its query. */
+  costUsdPerMtok: z.number().min(0),
+});
+export type EmbeddingsConfig = z.infer<typeof embeddingsSchema>;
+
+export const spaceSearchConfigSchema = z.strictObject({
+  /** Largest upload, in bytes. */
+  maxFileBytes: z.number().int().positive().max(1024 * 1024 * 1024),
+  /** null: full-text ranking only. */
+  embeddings: embeddingsSchema.nullable(),
+});
+export type SpaceSearchConfig = z.infer<typeof spaceSearchConfigSchema>;
+
+const ENV_OF_FIELD: Record<string, string> = {
+  maxFileBytes: 'SPACE_FILE_MAX_BYTES',
+  'embeddings.baseUrl': 'EMBEDDINGS_BASE_URL',
+  'embeddings.apiKey': 'EMBEDDINGS_API_KEY',
+  'embeddings.model': 'EMBEDDINGS_MODEL',
+  'embeddings.costUsdPerMtok': 'EMBEDDINGS_COST_USD_PER_MTOK',
+};
+
+/** Every environment variable `readSpaceSearchConfig` reads. */
+export const SPACE_SEARCH_ENV_VARIABLES = Object.values(ENV_OF_FIELD);
+
+const value = (text: string | undefined) => (text && text.trim() !== '' ? text.trim() : undefined);
+
+function numberOr(text: string | undefined, fallback: number): number {
+  const given = value(text);
+  return given === undefined ? fallback : Number(given);
+}
+
+/** `EMBEDDINGS_MODEL=none` keeps full-text ranking even where an OpenAI key is configured. */
+const EMBEDDINGS_OFF = 'none';
+
+/**
+ * Embeddings are on when any `EMBEDDINGS_*` variable is set, or when the OpenAI provider has a key
+ * (its base URL and key are the defaults, as for the other OpenAI-compatible plugins). A deployment
+ * with neither ranks by PostgreSQL full-text search alone.
+ */
+function readEmbeddings(env: Env): Record<string, unknown> | null {
+  const baseUrl = value(env.EMBEDDINGS_BASE_URL);
+  const model = value(env.EMBEDDINGS_MODEL);
+  const apiKey = value(env.EMBEDDINGS_API_KEY) ?? value(env.OPENAI_API_KEY);
+  if (model === EMBEDDINGS_OFF || (!baseUrl && !model && !apiKey)) return null;
+  return {
+    baseUrl: baseUrl ?? value(env.OPENAI_BASE_URL) ?? DEFAULT_BASE_URLS.openai,
+    apiKey,
+    model: model ?? 'text-embedding-3-small',
+    // text-embedding-3-small's list price.
+    costUsdPerMtok: numberOr(env.EMBEDDINGS_COST_USD_PER_MTOK, 0.02),
+  };
+}
+
+/** The space-search plugin's service-wide configuration; a bad value throws naming its variable. */
+export function readSpaceSearchConfig(env: Env): SpaceSearchConfig {
+  const parsed = spaceSearchConfigSchema.safeParse({
+    maxFileBytes: numberOr(env.SPACE_FILE_MAX_BYTES, DEFAULT_SPACE_FILE_MAX_BYTES),
+    embeddings: readEmbeddings(env),
+  });
+  if (parsed.success) return Object.freeze(parsed.data);
+  const problems = parsed.error.issues.map((issue) => `${ENV_OF_FIELD[issue.path.join('.')] ?? issue.path.join('.')}: ${issue.message}`);
+  throw new Error(`Invalid space-search configuration: ${problems.join('; ')}`);
+}
+
+/** Until the main configuration carries this fragment: read from the process environment here, the one place allowed to. */
+export function spaceSearchConfigFromProcess(): SpaceSearchConfig {
+  return readSpaceSearchConfig(process.env);
+}

@@ -1,0 +1,109 @@
+import { Prisma } from '../generated/prisma/client';
+import type { Db } from './db';
+
+export interface NewChunk {
+  text: string;
+  /** Unit length, or null when no embeddings backend is configured or it failed. */
+  embedding: number[] | null;
+}
+
+/** A chunk's place: the file and its 0-based position in it. */
+export interface ChunkKey {
+  file_id: string;
+  position: number;
+}
+
+export interface RankedChunk extends ChunkKey {
+  /** ts_rank_cd for full text, cosine similarity for vectors. */
+  score: number;
+}
+
+export interface ChunkDetail extends ChunkKey {
+  file_name: string;
+  text: string;
+  snippet: string;
+}
+
+/** The text-search configuration of the generated `tsv` column: queries must use the same one. */
+const TS_CONFIG = Prisma.sql`'english'::regconfig`;
+
+/**
+ * The query as the user wrote it (`websearch_to_tsquery`: quotes for phrases, `-` to exclude, `or`),
+ * relaxed from "every term" to "any term" (a question rarely shares all its words with the passage
+ * that answers it); chunks with every term still come first. Exclusions (`& !term`) are kept.
+ */
+const QUERIES = (query: string) => Prisma.sql`
+  WITH parsed AS (SELECT websearch_to_tsquery(${TS_CONFIG}, ${query}) AS strict)
+  SELECT strict,
+         CASE WHEN numnode(strict) = 0 THEN strict ELSE regexp_replace(strict::text, ' & (?!!)', ' | ', 'g')::tsquery END AS loose
+  FROM parsed`;
+
+/** Space files' chunks: written by ingestion in one transaction, ranked by the space-search plugin. */
+export class SpaceFileChunkRepository {
+  constructor(private readonly db: Db) {}
+
+  /**
+   * Replaces a file's chunks and marks it ready, all or nothing. False when the file was deleted
+   * meanwhile (nothing is written then).
+   */
+  async replace(fileId: string, { appId, chunks, note }: { appId: string; chunks: NewChunk[]; note: string | null }): Promise<boolean> {
+    return this.db.$transaction(async (tx) => {
+      const claimed = await tx.$queryRaw<{ id: string }[]>`SELECT id FROM space_files WHERE id = ${fileId}::uuid FOR UPDATE`;
+      if (claimed.length === 0) return false;
+      await tx.spaceFileChunk.deleteMany({ where: { file_id: fileId } });
+      await tx.spaceFileChunk.createMany({
+        data: chunks.map((chunk, position) => ({ file_id: fileId, app_id: appId, position, text: chunk.text, ...(chunk.embedding ? { embedding: chunk.embedding } : {}) })),
+      });
+      await tx.spaceFile.update({ where: { id: fileId }, data: { status: 'ready', chunk_count: chunks.length, error: note } });
+      return true;
+    });
+  }
+
+  async hasChunks(appId: string): Promise<boolean> {
+    const rows = await this.db.$queryRaw<{ found: boolean }[]>`SELECT EXISTS (SELECT 1 FROM space_file_chunks WHERE app_id = ${appId}::uuid) AS found`;
+    return rows[0]?.found === true;
+  }
+
+  /** The best chunks by full text: every-term matches first, then by cover density (ts_rank_cd). */
+  fullText(appId: string, { query, limit }: { query: string; limit: number }): Promise<RankedChunk[]> {
+    return this.db.$queryRaw<RankedChunk[]>`
+      WITH q AS (${QUERIES(query)})
+      SELECT c.file_id::text AS file_id, c.position, ts_rank_cd(c.tsv, q.loose)::float8 AS score
+      FROM space_file_chunks c, q
+      WHERE c.app_id = ${appId}::uuid AND c.tsv @@ q.loose
+      ORDER BY (c.tsv @@ q.strict) DESC, score DESC, c.file_id, c.position
+      LIMIT ${limit}`;
+  }
+
+  /**
+   * The chunks nearest to a unit vector, by cosine similarity (a dot product, every stored vector
+   * being unit length too), computed by PostgreSQL without pgvector: a scan of the Space's chunks.
+   * A chunk with no positive similarity is not near at all and is left out of the ranking.
+   */
+  nearest(appId: string, { vector, limit }: { vector: number[]; limit: number }): Promise<RankedChunk[]> {
+    return this.db.$queryRaw<RankedChunk[]>`
+      WITH scored AS (
+        SELECT c.file_id, c.position, (SELECT sum(a::float8 * b) FROM unnest(c.embedding, ${vector}::real[]) AS t(a, b)) AS score
+        FROM space_file_chunks c
+        WHERE c.app_id = ${appId}::uuid AND cardinality(c.embedding) = ${vector.length}
+      )
+      SELECT file_id::text AS file_id, position, score FROM scored
+      WHERE score > 0
+      ORDER BY score DESC, file_id, position
+      LIMIT ${limit}`;
+  }
+
+  /** Text, file name and a highlighted snippet of the chosen chunks (in no particular order). */
+  details(appId: string, { keys, query }: { keys: ChunkKey[]; query: string }): Promise<ChunkDetail[]> {
+    if (keys.length === 0) return Promise.resolve([]);
+    return this.db.$queryRaw<ChunkDetail[]>`
+      WITH q AS (${QUERIES(query)}),
+           wanted AS (SELECT * FROM unnest(${keys.map((k) => k.file_id)}::uuid[], ${keys.map((k) => k.position)}::int[]) AS w(file_id, position))
+      SELECT c.file_id::text AS file_id, c.position, f.name AS file_name, c.text,
+             ts_headline(${TS_CONFIG}, c.text, q.loose, 'StartSel=**, StopSel=**, MaxWords=35, MinWords=12, MaxFragments=2, FragmentDelimiter=" … "') AS snippet
+      FROM wanted w
+      JOIN space_file_chunks c ON c.file_id = w.file_id AND c.position = w.position
+      JOIN space_files f ON f.id = c.file_id, q
+      WHERE c.app_id = ${appId}::uuid`;
+  }
+}

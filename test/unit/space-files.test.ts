@@ -1,0 +1,118 @@
+import { readSpaceSearchConfig } from '../../src/config/plugins/space-search';
+import { fuseRankings } from '../../src/plugins/space-search/rank-fusion';
+import { chunkText, normaliseText } from '../../src/services/space-files/chunk-text';
+import { recognise } from '../../src/services/space-files/file-types';
+import { makeDocx, makePdf, makeWav } from '../fixtures/space-files/make-documents';
+
+const sentence = (i: number) => `Sentence ${i} says something about harbours and ships.`;
+
+describe('chunkText', () => {
+  it('keeps a short text whole', () => {
+    expect(chunkText('  One line.\r\n\r\n\r\nAnother paragraph.  ')).toEqual(['One line.\n\nAnother paragraph.']);
+  });
+
+  it('cuts long text on sentence boundaries near the target size, each chunk starting with the end of the one before', () => {
+    const text = Array.from({ length: 60 }, (_, i) => sentence(i)).join(' ');
+    const chunks = chunkText(text, { targetChars: 300, overlapChars: 60 });
+    expect(chunks.length).toBeGreaterThan(5);
+    for (const chunk of chunks) {
+      expect(chunk.length).toBeLessThanOrEqual(360);
+      expect(chunk).toMatch(/^Sentence \d+ .*\.$/s);
+    }
+    for (let i = 1; i < chunks.length; i++) {
+      const lastOfPrevious = (chunks[i - 1] as string).split(/(?<=\.) /).at(-1) as string;
+      expect(chunks[i]?.startsWith(lastOfPrevious)).toBe(true);
+    }
+    // Every sentence is somewhere.
+    for (let i = 0; i < 60; i++) expect(chunks.some((chunk) => chunk.includes(sentence(i)))).toBe(true);
+  });
+
+  it('keeps paragraph breaks and lines (CSV rows) inside a chunk', () => {
+    expect(chunkText('a,b\n1,2\n3,4\n\nNext paragraph.')).toEqual(['a,b\n1,2\n3,4\n\nNext paragraph.']);
+  });
+
+  it('cuts a "word" longer than a chunk anywhere', () => {
+    const chunks = chunkText('x'.repeat(2500), { targetChars: 1000, overlapChars: 100 });
+    expect(chunks.map((chunk) => chunk.length)).toEqual([1000, 1000, 500]);
+  });
+
+  it('drops control characters PostgreSQL text cannot hold', () => {
+    expect(normaliseText('a\u0000b\u0007c\td')).toBe('abc\td');
+    expect(chunkText('\u0000\n\n')).toEqual([]);
+  });
+});
+
+describe('recognise', () => {
+  it.each([
+    ['a.txt', Buffer.from('plain'), 'text/plain', true],
+    ['A.MD', Buffer.from('# title'), 'text/markdown', true],
+    ['p.htm', Buffer.from('<p>x</p>'), 'text/html', true],
+    ['d.csv', Buffer.from('a,b'), 'text/csv', true],
+    ['d.json', Buffer.from('{}'), 'application/json', true],
+    ['d.pdf', makePdf(['x']), 'application/pdf', true],
+    ['d.docx', makeDocx(['x']), 'application/vnd.openxmlformats-officedocument.wordprocessingml.document', true],
+    ['m.wav', makeWav(), 'audio/wav', false],
+    ['m.mp3', Buffer.from('ID3\u0003\u0000'), 'audio/mpeg', false],
+    ['m.ogg', Buffer.from('OggS\u0000'), 'audio/ogg', false],
+    ['m.flac', Buffer.from('fLaC\u0000'), 'audio/flac', false],
+    ['m.m4a', Buffer.from('\u0000\u0000\u0000\u0018ftypM4A '), 'audio/mp4', false],
+    ['m.webm', Buffer.from([0x1a, 0x45, 0xdf, 0xa3, 0x01]), 'audio/webm', false],
+  ])('%s', (...[name, bytes, mimeType, indexed]) => {
+    expect(recognise(name, bytes)).toMatchObject({ mimeType, indexed });
+  });
+
+  it.each([
+    ['no extension', 'README', Buffer.from('text')],
+    ['an unknown extension', 'a.exe', Buffer.from('MZ')],
+    ['a PDF named as text', 'a.txt', makePdf(['x'])],
+    ['text named as a PDF', 'a.pdf', Buffer.from('hello')],
+    ['invalid UTF-8 named as text', 'a.csv', Buffer.from([0xc3, 0x28])],
+    ['text named as audio', 'a.mp3', Buffer.from('hello')],
+  ])('refuses %s', (_why, name, bytes) => {
+    expect(recognise(name, bytes)).toBeNull();
+  });
+});
+
+describe('fuseRankings', () => {
+  const chunk = (file: string, position = 0) => ({ file_id: file, position });
+
+  it('scores each chunk Σ 1/(60 + rank), best first', () => {
+    const fused = fuseRankings([
+      [chunk('a'), chunk('b'), chunk('c')],
+      [chunk('c'), chunk('d')],
+    ]);
+    expect(fused.map((entry) => entry.file_id)).toEqual(['c', 'a', 'b', 'd']);
+    expect(fused[0]?.score).toBeCloseTo(1 / 63 + 1 / 61, 12);
+    expect(fused[1]?.score).toBeCloseTo(1 / 61, 12);
+  });
+
+  it('breaks ties by file, then position, so the same query gives the same sources', () => {
+    expect(fuseRankings([[chunk('b', 1)], [chunk('a', 2)]]).map((e) => e.file_id)).toEqual(['a', 'b']);
+  });
+});
+
+describe('readSpaceSearchConfig', () => {
+  it('defaults to 20 MiB and full-text ranking only', () => {
+    expect(readSpaceSearchConfig({})).toEqual({ maxFileBytes: 20 * 1024 * 1024, embeddings: null });
+  });
+
+  it("embeds through the OpenAI provider's base URL and key by default once a key is configured", () => {
+    expect(readSpaceSearchConfig({ OPENAI_API_KEY: 'sk-x', OPENAI_BASE_URL: 'http://openai.internal/v1' }).embeddings).toEqual({
+      baseUrl: 'http://openai.internal/v1',
+      apiKey: 'sk-x',
+      model: 'text-embedding-3-small',
+      costUsdPerMtok: 0.02,
+    });
+  });
+
+  it('takes EMBEDDINGS_* over the OpenAI defaults, and EMBEDDINGS_MODEL=none turns embeddings off', () => {
+    const env = { OPENAI_API_KEY: 'sk-x', EMBEDDINGS_BASE_URL: 'http://127.0.0.1:11434/v1', EMBEDDINGS_MODEL: 'nomic-embed-text', EMBEDDINGS_COST_USD_PER_MTOK: '0' };
+    expect(readSpaceSearchConfig(env).embeddings).toEqual({ baseUrl: 'http://127.0.0.1:11434/v1', apiKey: 'sk-x', model: 'nomic-embed-text', costUsdPerMtok: 0 });
+    expect(readSpaceSearchConfig({ OPENAI_API_KEY: 'sk-x', EMBEDDINGS_MODEL: 'none' }).embeddings).toBeNull();
+  });
+
+  it('names the variable of a bad value', () => {
+    expect(() => readSpaceSearchConfig({ SPACE_FILE_MAX_BYTES: 'lots' })).toThrow(/SPACE_FILE_MAX_BYTES/);
+    expect(() => readSpaceSearchConfig({ EMBEDDINGS_BASE_URL: 'not a url' })).toThrow(/EMBEDDINGS_BASE_URL/);
+  });
+});
