@@ -1,4 +1,8 @@
 import type { z } from 'zod';
+import { MEDIA_ENV_VARIABLES, readMediaConfig } from './plugins/media';
+import { NET_ENV_VARIABLES, readNetConfig } from './plugins/net';
+import { readSpaceSearchConfig, SPACE_SEARCH_ENV_VARIABLES } from './plugins/space-search';
+import { readWebSearchConfig, WEB_SEARCH_ENV_VARIABLES } from './plugins/web-search';
 import { configSchema, DEFAULT_BASE_URLS, PROVIDER_IDS, type Config, type ProviderConfig, type ProviderId } from './schema';
 
 export class ConfigError extends Error {
@@ -39,6 +43,7 @@ const ENV_NAMES: Record<string, string> = {
   jobLockMs: 'JOB_LOCK_MS',
   jobStalledCheckMs: 'JOB_STALLED_CHECK_MS',
   completionConcurrency: 'COMPLETION_CONCURRENCY',
+  pluginTimeoutMs: 'PLUGIN_TIMEOUT_MS',
 };
 
 type Env = Record<string, string | undefined>;
@@ -62,8 +67,23 @@ function describeIssue(issue: z.core.$ZodIssue): string {
   return `${ENV_NAMES[head ?? ''] ?? head}: ${issue.message}`;
 }
 
+/** Each plugin fragment's reader throws an Error naming the variable; all their problems are reported together. */
+function readPlugins(env: Env, issues: string[]): Config['plugins'] | undefined {
+  const read = <T>(reader: (env: Env) => T): T | undefined => {
+    try {
+      return reader(env);
+    } catch (err) {
+      issues.push(err instanceof Error ? err.message : String(err));
+      return undefined;
+    }
+  };
+  const plugins = { net: read(readNetConfig), webSearch: read(readWebSearchConfig), spaceSearch: read(readSpaceSearchConfig), media: read(readMediaConfig) };
+  return issues.length === 0 ? (plugins as Config['plugins']) : undefined;
+}
+
 /** Reads and validates the configuration once; the result is frozen and passed explicitly from then on. */
 export function loadConfig(env: Env = process.env): Readonly<Config> {
+  const pluginIssues: string[] = [];
   const parsed = configSchema.safeParse({
     port: nonEmpty(env.PORT),
     host: nonEmpty(env.HOST),
@@ -95,7 +115,10 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     jobStalledCheckMs: nonEmpty(env.JOB_STALLED_CHECK_MS),
     completionConcurrency: nonEmpty(env.COMPLETION_CONCURRENCY),
     providers: readProviders(env),
+    pluginTimeoutMs: nonEmpty(env.PLUGIN_TIMEOUT_MS),
+    plugins: readPlugins(env, pluginIssues),
   });
+  if (pluginIssues.length > 0) throw new ConfigError(pluginIssues);
   if (!parsed.success) throw new ConfigError(parsed.error.issues.map(describeIssue));
   return Object.freeze(parsed.data);
 }
@@ -104,4 +127,8 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
 export const ENV_VARIABLES: readonly string[] = [
   ...Object.values(ENV_NAMES),
   ...PROVIDER_IDS.flatMap((id) => [`${id.toUpperCase()}_API_KEY`, `${id.toUpperCase()}_BASE_URL`]),
+  ...NET_ENV_VARIABLES,
+  ...WEB_SEARCH_ENV_VARIABLES,
+  ...SPACE_SEARCH_ENV_VARIABLES,
+  ...MEDIA_ENV_VARIABLES,
 ];

@@ -1,5 +1,9 @@
 import { z } from 'zod';
 import { DEFAULT_WEIGHTS_FILE } from '../routing/learned/weights-location';
+import { mediaConfigSchema } from './plugins/media';
+import { netConfigSchema } from './plugins/net';
+import { spaceSearchConfigSchema } from './plugins/space-search';
+import { webSearchConfigSchema } from './plugins/web-search';
 import { trustProxySchema } from './trust-proxy';
 
 /** Providers whose key and base URL come from `<PROVIDER>_API_KEY` / `<PROVIDER>_BASE_URL`. */
@@ -105,5 +109,14 @@ export const configSchema = z.object({
   /** The learned router's weights file (written by `npm run router:train`). */
   routerWeightsFile: z.string().min(1).default(DEFAULT_WEIGHTS_FILE),
   providers: z.record(z.enum(PROVIDER_IDS), providerConfigSchema),
+  /** Longest plugin run, in ms (the request's deadline may cut it shorter). */
+  pluginTimeoutMs: positiveInt(20_000),
+  /** The plugins' backends and limits, each read by its own fragment (`src/config/plugins/`). */
+  plugins: z.object({
+    net: netConfigSchema,
+    webSearch: webSearchConfigSchema,
+    spaceSearch: spaceSearchConfigSchema,
+    media: mediaConfigSchema,
+  }),
 });
 export type Config = z.infer<typeof configSchema>;

@@ -23,7 +23,7 @@ import { SpaceVersions } from '../cache/space-versions';
 import { SpaceLookup } from '../completions/space-lookup';
 import { SpaceContextLoader } from '../pipeline/space-context';
 import { IdempotencyStore } from '../completions/idempotency-store';
-import { spaceSearchConfigFromProcess, type SpaceSearchConfig } from '../config/plugins/space-search';
+import type { SpaceSearchConfig } from '../config/plugins/space-search';
 import { SpaceFileRepository } from '../store/space-files';
 import { SpaceFileService } from './space-files/space-file-service';
 
@@ -70,7 +70,7 @@ export function buildServices(infra: Infrastructure): Services {
   const spaceVersions = new SpaceVersions(redis, config.redisPrefix);
   const idempotency = new IdempotencyStore(redis, config.redisPrefix);
   const spaceContexts = new SpaceContextLoader(db, SPACE_CONTEXT_MS);
-  const spaceSearch = spaceSearchConfigFromProcess();
+  const spaceSearch = config.plugins.spaceSearch;
   return {
     ...infra,
     authenticator: buildAuthenticator(infra),

@@ -74,8 +74,3 @@ export function readSpaceSearchConfig(env: Env): SpaceSearchConfig {
   const problems = parsed.error.issues.map((issue) => `${ENV_OF_FIELD[issue.path.join('.')] ?? issue.path.join('.')}: ${issue.message}`);
   throw new Error(`Invalid space-search configuration: ${problems.join('; ')}`);
 }
-
-/** Until the main configuration carries this fragment: read from the process environment here, the one place allowed to. */
-export function spaceSearchConfigFromProcess(): SpaceSearchConfig {
-  return readSpaceSearchConfig(process.env);
-}
