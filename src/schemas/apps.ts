@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { dateTime, int4, pageQuery, uuid } from './common';
 import { featureFlagsSchema } from './feature-flags';
 import { modelActiveForAppSchema, modelSchema } from './models';
+import { socialPostSettings, socialPostSettingsPatch } from './plugin-settings';
 import { promptSchema } from './prompts';
 
 export const SANDBOX_STATUSES = ['none', 'syncing', 'up_to_date', 'outdated', 'failed'] as const;
@@ -47,6 +48,11 @@ export const settingsSchema = z
     max_tokens: z.number().int().nullable(),
     temperature: z.number().nullable(),
     feature_flags: featureFlagsSchema.optional().describe(FEATURE_FLAGS_DESCRIPTION),
+    // Plugins' per-Space settings: only `social-post` so far; the other plugins' keys join here.
+    plugins: z
+      .object({ 'social-post': socialPostSettings.optional() })
+      .optional()
+      .describe("Extra field: per-Space plugin settings, present once set. Secrets are never shown: only whether one is stored."),
   })
   .meta({ id: 'Settings' });
 export type Settings = z.infer<typeof settingsSchema>;
@@ -95,6 +101,11 @@ export const settingsPatch = z
     feature_flags: featureFlagsSchema
       .optional()
       .describe(`${FEATURE_FLAGS_DESCRIPTION} Merged flag by flag into the stored ones; unknown flags are rejected.`),
+    // Plugins' per-Space settings: only `social-post` so far; the other plugins' keys join here.
+    plugins: z
+      .strictObject({ 'social-post': socialPostSettingsPatch.optional() })
+      .optional()
+      .describe('Extra field: per-Space plugin settings, merged plugin by plugin. Secrets (`access_token`, `app_password`) are write-only.'),
   })
   .meta({ id: 'SettingsPatch' });
 export type SettingsPatch = z.infer<typeof settingsPatch>;

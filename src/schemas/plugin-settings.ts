@@ -49,6 +49,38 @@ export const socialPostSettingsPatch = z.strictObject({
   mastodon: mastodonAccountPatch.nullable().optional().describe('null removes the account.'),
   bluesky: blueskyAccountPatch.nullable().optional().describe('null removes the account.'),
 });
+export type SocialPostSettingsPatch = z.infer<typeof socialPostSettingsPatch>;
+
+export const SOCIAL_NETWORKS = ['mastodon', 'bluesky'] as const;
+export type SocialNetwork = (typeof SOCIAL_NETWORKS)[number];
+
+/**
+ * `settings.plugins["social-post"]` as stored and as every GET shows it: the accounts without their
+ * secrets, which live sealed in `space_secrets` and show only as `has_access_token`/`has_app_password`.
+ */
+export const socialPostSettings = z
+  .object({
+    network: z.enum(SOCIAL_NETWORKS).nullable().default(null).describe('Where posts go; null: the one account configured.'),
+    allow_auto_tools: z.boolean().default(false).describe('Whether `auto_tools` may post without the request naming `social-post`.'),
+    mastodon: z
+      .object({
+        instance_url: z.string(),
+        visibility: z.enum(['public', 'unlisted', 'private', 'direct']),
+        has_access_token: z.boolean().describe('Whether an access token is stored (it is never shown).'),
+      })
+      .nullable()
+      .default(null),
+    bluesky: z
+      .object({
+        service_url: z.string(),
+        identifier: z.string(),
+        has_app_password: z.boolean().describe('Whether an app password is stored (it is never shown).'),
+      })
+      .nullable()
+      .default(null),
+  })
+  .meta({ id: 'SocialPostSettings' });
+export type SocialPostSettings = z.infer<typeof socialPostSettings>;
 
 export const AUTO_TOOLS_MODES = ['auto', 'tool_loop', 'preselect'] as const;
 export const autoToolsSettings = z.object({

@@ -21,6 +21,7 @@ import type { CompletionIntake } from '../completions/completion-intake';
 import { checkReadiness, type ReadinessReport } from './readiness';
 import { SpaceVersions } from '../cache/space-versions';
 import { IdempotencyStore } from '../completions/idempotency-store';
+import type { SecretBox } from '../secrets/secret-box';
 
 export interface Infrastructure {
   config: Readonly<Config>;
@@ -52,7 +53,13 @@ export interface Services extends Infrastructure {
   readiness(): Promise<ReadinessReport>;
 }
 
-export function buildServices(infra: Infrastructure): Services {
+/** What the service-wide configuration does not carry yet: the plugins' parts (src/config/plugins/). */
+export interface PluginServiceOptions {
+  /** Seals Space credentials (`secretBoxFor(readSocialPostConfig(env).secretKeys)`); absent: none can be stored. */
+  secrets?: SecretBox | null;
+}
+
+export function buildServices(infra: Infrastructure, plugins: PluginServiceOptions = {}): Services {
   const { config, db, redis, queues } = infra;
   const spaceVersions = new SpaceVersions(redis, config.redisPrefix);
   const idempotency = new IdempotencyStore(redis, config.redisPrefix);
@@ -72,6 +79,7 @@ export function buildServices(infra: Infrastructure): Services {
       enqueueSandboxSync: async (job) => {
         await queues.sandboxSync.add('sync', job);
       },
+      secrets: plugins.secrets ?? null,
     }),
     appModels: new AppModelService(db, spaceVersions),
     sandboxSync: new SandboxSync(db, spaceVersions),

@@ -4,6 +4,7 @@ import type { SandboxSyncJob } from '../../queue/payloads';
 import { appStore, type AppRow } from '../../store/apps';
 import type { Db, Tx } from '../../store/db';
 import { modelStore } from '../../store/models';
+import { keepOwnSocialPost } from './social-post-settings';
 import { readPolicies, readSettings, readWeights } from './space-config';
 
 /** `skipped`: the main Space is gone or is itself a sandbox, so there is nothing to copy. */
@@ -51,7 +52,9 @@ export class SandboxSync {
       const main = await appStore.findById(tx, job.mainAppId);
       if (!main || main.sandbox_of) return { result: 'skipped' };
       const existing = await appStore.findSandboxOf(tx, main.id);
-      const fields = copiedFields(main, job.requestedBy);
+      const copied = copiedFields(main, job.requestedBy);
+      // Social accounts stay per Space: a sandbox never posts to its main Space's accounts.
+      const fields = { ...copied, settings: keepOwnSocialPost(copied.settings, existing ? readSettings(existing.settings) : null) };
       const sandboxId = existing ? await this.refresh(tx, existing.id, fields) : await this.create(tx, main, fields);
       await modelStore.copyModelState(tx, main.id, sandboxId);
       await appStore.setSandboxStatus(tx, main.id, { status: 'up_to_date', syncedOn: this.clock() });

@@ -3,6 +3,7 @@ import { ApiError } from '../../errors/api-error';
 import type { Prisma } from '../../generated/prisma/client';
 import type { Policies, PoliciesPatch, Settings, SettingsPatch, Weights, WeightsPatch } from '../../schemas/apps';
 import { FEATURE_FLAGS, type FeatureFlags } from '../../schemas/feature-flags';
+import { mergeSocialPostSettings, readSocialPostSettings } from './social-post-settings';
 
 /** The column defaults of `apps` (prisma/schema.prisma); a key missing from a stored object reads as these. */
 export const DEFAULT_WEIGHTS: Weights = { cost: 0.33, latency: 0.33, quality: 0.34 };
@@ -64,6 +65,14 @@ const storedFeatureFlags = z
   .optional()
   .catch(undefined);
 
+/** Plugins' settings: only `social-post` so far (the other plugins' keys join here); absent unless stored. */
+type PluginSettings = NonNullable<Settings['plugins']>;
+const storedPlugins = z
+  .record(z.string(), z.unknown())
+  .transform((stored): PluginSettings => (stored['social-post'] === undefined ? {} : { 'social-post': readSocialPostSettings(stored['social-post']) }))
+  .optional()
+  .catch(undefined);
+
 const S = DEFAULT_SETTINGS;
 const storedSettings = z
   .object({
@@ -73,8 +82,13 @@ const storedSettings = z
     max_tokens: z.number().int().nullable().catch(S.max_tokens),
     temperature: z.number().nullable().catch(S.temperature),
     feature_flags: storedFeatureFlags,
+    plugins: storedPlugins,
   })
-  .transform(({ feature_flags, ...rest }): Settings => (feature_flags === undefined ? rest : { ...rest, feature_flags }))
+  .transform(({ feature_flags, plugins, ...rest }): Settings => ({
+    ...rest,
+    ...(feature_flags === undefined ? {} : { feature_flags }),
+    ...(plugins === undefined || Object.keys(plugins).length === 0 ? {} : { plugins }),
+  }))
   .catch(S);
 
 export const readWeights = (json: Prisma.JsonValue): Weights => storedWeights.parse(json);
@@ -93,10 +107,13 @@ export interface SpaceConfigPatch {
   settings?: SettingsPatch;
 }
 
-/** Settings merge key by key, and `feature_flags` flag by flag. */
+/** Settings merge key by key, `feature_flags` flag by flag, and `plugins` plugin by plugin (secrets only flagged). */
 function mergeSettings(stored: Settings, patch: SettingsPatch | undefined): Settings {
-  const merged: Settings = { ...stored, ...patch };
+  const { plugins, ...rest } = patch ?? {};
+  const merged: Settings = { ...stored, ...rest };
   if (patch?.feature_flags) merged.feature_flags = { ...stored.feature_flags, ...patch.feature_flags };
+  const social = plugins?.['social-post'];
+  if (social) merged.plugins = { ...stored.plugins, 'social-post': mergeSocialPostSettings(stored.plugins?.['social-post'], social) };
   return merged;
 }
 
