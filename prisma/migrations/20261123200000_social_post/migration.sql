@@ -14,6 +14,7 @@ CREATE TABLE "social_posts" (
     "app_id" UUID NOT NULL,
     "network" TEXT NOT NULL,
     "status" TEXT NOT NULL,
+    "attempts" INTEGER NOT NULL DEFAULT 1,
     "rkey" TEXT,
     "post_id" TEXT,
     "url" TEXT,

@@ -1,6 +1,7 @@
 import { ApiError } from '../../errors/api-error';
 import type { Settings } from '../../schemas/apps';
-import { socialPostSettings, type SocialPostSettings, type SocialPostSettingsPatch } from '../../schemas/plugin-settings';
+import { readSocialPostSettings, secretContext, SOCIAL_SECRET_NAMES } from '../../plugins/social-post/settings';
+import type { SocialPostSettings, SocialPostSettingsPatch } from '../../schemas/plugin-settings';
 import type { SecretBox } from '../../secrets/secret-box';
 import type { Tx } from '../../store/db';
 import { spaceSecretStore } from '../../store/space-secrets';
@@ -11,18 +12,7 @@ import { spaceSecretStore } from '../../store/space-secrets';
  * `has_app_password` behind. Keeping the two apart means no response, log line, sandbox copy or
  * queue dashboard that carries `settings` can carry a credential.
  */
-export const SOCIAL_SECRET_NAMES = {
-  mastodon: 'social-post.mastodon.access_token',
-  bluesky: 'social-post.bluesky.app_password',
-} as const;
-
-const DEFAULTS: SocialPostSettings = socialPostSettings.parse({});
-
-/** Stored social-post settings, or the defaults when missing or malformed. */
-export function readSocialPostSettings(stored: unknown): SocialPostSettings {
-  const parsed = socialPostSettings.safeParse(stored ?? {});
-  return parsed.success ? parsed.data : DEFAULTS;
-}
+const DEFAULTS: SocialPostSettings = readSocialPostSettings(undefined);
 
 /** Merges a patch key by key; an account sent replaces the stored one, null removes it. Pure: secrets are only flagged. */
 export function mergeSocialPostSettings(stored: SocialPostSettings | undefined, patch: SocialPostSettingsPatch): SocialPostSettings {
@@ -56,9 +46,6 @@ function secretChanges(patch: SocialPostSettingsPatch): SecretChange[] {
   }
   return changes;
 }
-
-/** The authenticated context of a sealed secret: it opens only for this Space and this field. */
-export const secretContext = (appId: string, name: string): string => `${appId}\0${name}`;
 
 /**
  * Seals and stores (or removes) the secrets a patch carries, inside the caller's transaction, so a

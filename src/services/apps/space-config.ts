@@ -3,7 +3,8 @@ import { ApiError } from '../../errors/api-error';
 import type { Prisma } from '../../generated/prisma/client';
 import type { Policies, PoliciesPatch, Settings, SettingsPatch, Weights, WeightsPatch } from '../../schemas/apps';
 import { FEATURE_FLAGS, type FeatureFlags } from '../../schemas/feature-flags';
-import { mergeSocialPostSettings, readSocialPostSettings } from './social-post-settings';
+import { readSocialPostSettings } from '../../plugins/social-post/settings';
+import { mergeSocialPostSettings } from './social-post-settings';
 
 /** The column defaults of `apps` (prisma/schema.prisma); a key missing from a stored object reads as these. */
 export const DEFAULT_WEIGHTS: Weights = { cost: 0.33, latency: 0.33, quality: 0.34 };
