@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import type { z } from 'zod';
 import type { HttpClient, HttpResponse } from '../../net/http-client';
 import { ProviderError } from '../../providers/provider-error';
 
