@@ -100,7 +100,7 @@ export async function startBlueskySimulator({ identifier, password }: { identifi
     return xrpcError(501, 'MethodNotImplemented', 'Method Not Implemented');
   }
 
-  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  async function serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const body = (await readBody(req)) as Record<string, unknown>;
     requests.push({ method: req.method ?? '', path: req.url ?? '', headers: req.headers, body });
     const outcome = await applyFault(faults.next(), res, { req, errorBody: (status) => ({ error: status >= 500 ? 'InternalServerError' : 'InvalidRequest', message: `Simulated HTTP ${status}` }) });
@@ -114,7 +114,7 @@ export async function startBlueskySimulator({ identifier, password }: { identifi
     sendJson(res, reply);
   }
 
-  const server = await listen(handle);
+  const server = await listen(serve);
   return {
     url: server.url,
     did,
