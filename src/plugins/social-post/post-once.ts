@@ -58,6 +58,10 @@ export async function postOnce(deps: PostOnceDeps, request: PostOnceRequest): Pr
       request.logger.info({ network: row.network, url: row.url }, 'social-post: this request already posted; returning that post');
       return { id: row.post_id, url: row.url, reused: true };
     }
+    if (row.network !== network) {
+      // The Space switched networks between two runs of one request: the earlier attempt's outcome stays its own.
+      throw new ProviderError({ kind: 'bad_request', provider: network, message: `an earlier attempt of this request posted to ${row.network}; not posting it to ${network} as well` });
+    }
     checkResumable(deps, row);
     if (!(await socialPostStore.retake(db, row))) throw inProgress(network);
   }
