@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { MEDIA_ENV_VARIABLES, readMediaConfig } from './plugins/media';
 import { NET_ENV_VARIABLES, readNetConfig } from './plugins/net';
+import { readSocialPostConfig, SOCIAL_POST_ENV_VARIABLES } from './plugins/social-post';
 import { readSpaceSearchConfig, SPACE_SEARCH_ENV_VARIABLES } from './plugins/space-search';
 import { readWebSearchConfig, WEB_SEARCH_ENV_VARIABLES } from './plugins/web-search';
 import { configSchema, DEFAULT_BASE_URLS, PROVIDER_IDS, type Config, type ProviderConfig, type ProviderId } from './schema';
@@ -77,7 +78,7 @@ function readPlugins(env: Env, issues: string[]): Config['plugins'] | undefined 
       return undefined;
     }
   };
-  const plugins = { net: read(readNetConfig), webSearch: read(readWebSearchConfig), spaceSearch: read(readSpaceSearchConfig), media: read(readMediaConfig) };
+  const plugins = { net: read(readNetConfig), webSearch: read(readWebSearchConfig), spaceSearch: read(readSpaceSearchConfig), media: read(readMediaConfig), socialPost: read(readSocialPostConfig) };
   return issues.length === 0 ? (plugins as Config['plugins']) : undefined;
 }
 
@@ -131,4 +132,5 @@ export const ENV_VARIABLES: readonly string[] = [
   ...WEB_SEARCH_ENV_VARIABLES,
   ...SPACE_SEARCH_ENV_VARIABLES,
   ...MEDIA_ENV_VARIABLES,
+  ...SOCIAL_POST_ENV_VARIABLES,
 ];

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { DEFAULT_WEIGHTS_FILE } from '../routing/learned/weights-location';
 import { mediaConfigSchema } from './plugins/media';
 import { netConfigSchema } from './plugins/net';
+import { socialPostConfigSchema } from './plugins/social-post';
 import { spaceSearchConfigSchema } from './plugins/space-search';
 import { webSearchConfigSchema } from './plugins/web-search';
 import { trustProxySchema } from './trust-proxy';
@@ -117,6 +118,7 @@ export const configSchema = z.object({
     webSearch: webSearchConfigSchema,
     spaceSearch: spaceSearchConfigSchema,
     media: mediaConfigSchema,
+    socialPost: socialPostConfigSchema,
   }),
 });
 export type Config = z.infer<typeof configSchema>;

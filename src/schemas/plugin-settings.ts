@@ -49,6 +49,38 @@ export const socialPostSettingsPatch = z.strictObject({
   mastodon: mastodonAccountPatch.nullable().optional().describe('null removes the account.'),
   bluesky: blueskyAccountPatch.nullable().optional().describe('null removes the account.'),
 });
+export type SocialPostSettingsPatch = z.infer<typeof socialPostSettingsPatch>;
+
+export const SOCIAL_NETWORKS = ['mastodon', 'bluesky'] as const;
+export type SocialNetwork = (typeof SOCIAL_NETWORKS)[number];
+
+/**
+ * `settings.plugins["social-post"]` as stored and as every GET shows it: the accounts without their
+ * secrets, which live sealed in `space_secrets` and show only as `has_access_token`/`has_app_password`.
+ */
+export const socialPostSettings = z
+  .object({
+    network: z.enum(SOCIAL_NETWORKS).nullable().default(null).describe('Where posts go; null: the one account configured.'),
+    allow_auto_tools: z.boolean().default(false).describe('Whether `auto_tools` may post without the request naming `social-post`.'),
+    mastodon: z
+      .object({
+        instance_url: z.string(),
+        visibility: z.enum(['public', 'unlisted', 'private', 'direct']),
+        has_access_token: z.boolean().describe('Whether an access token is stored (it is never shown).'),
+      })
+      .nullable()
+      .default(null),
+    bluesky: z
+      .object({
+        service_url: z.string(),
+        identifier: z.string(),
+        has_app_password: z.boolean().describe('Whether an app password is stored (it is never shown).'),
+      })
+      .nullable()
+      .default(null),
+  })
+  .meta({ id: 'SocialPostSettings' });
+export type SocialPostSettings = z.infer<typeof socialPostSettings>;
 
 export const AUTO_TOOLS_MODES = ['auto', 'tool_loop', 'preselect'] as const;
 export const autoToolsSettings = z.object({
@@ -86,8 +118,9 @@ export const pluginSettingsPatch = z
     'space-search': patchOf(spaceSearchSettings).optional(),
     'image-generation-generic': patchOf(imageGenerationSettings).optional(),
     'transcribe-audio': patchOf(transcribeAudioSettings).optional(),
+    'social-post': socialPostSettingsPatch.optional(),
   })
-  .describe('Extra field: per-Space plugin settings, merged plugin by plugin and key by key into the stored ones.')
+  .describe('Extra field: per-Space plugin settings, merged plugin by plugin and key by key into the stored ones. Secrets (`access_token`, `app_password`) are write-only.')
   .meta({ id: 'PluginSettingsPatch' });
 export type PluginSettingsPatch = z.infer<typeof pluginSettingsPatch>;
 
@@ -96,6 +129,15 @@ export const autoToolsPatch = patchOf(autoToolsSettings)
   .meta({ id: 'AutoToolsPatch' });
 export type AutoToolsPatch = z.infer<typeof autoToolsPatch>;
 
-/** What is stored and shown: each plugin's settings as patched (absent keys take the plugin's defaults when it runs). */
-export const pluginSettingsView = z.record(z.string(), z.record(z.string(), z.unknown())).describe('Extra field: per-Space plugin settings, by plugin id.');
+/** What is stored and shown: each plugin's settings as patched (absent keys take the plugin's defaults when it runs); secrets never shown. */
+export const pluginSettingsView = z
+  .object({
+    'web-search': patchOf(webSearchSettings).optional(),
+    'space-search': patchOf(spaceSearchSettings).optional(),
+    'image-generation-generic': patchOf(imageGenerationSettings).optional(),
+    'transcribe-audio': patchOf(transcribeAudioSettings).optional(),
+    'social-post': socialPostSettings.optional(),
+  })
+  .catchall(z.record(z.string(), z.unknown()))
+  .describe('Extra field: per-Space plugin settings, present once set. Secrets are never shown: only whether one is stored.');
 export type PluginSettingsView = z.infer<typeof pluginSettingsView>;

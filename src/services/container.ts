@@ -26,6 +26,7 @@ import { IdempotencyStore } from '../completions/idempotency-store';
 import type { SpaceSearchConfig } from '../config/plugins/space-search';
 import { SpaceFileRepository } from '../store/space-files';
 import { SpaceFileService } from './space-files/space-file-service';
+import { secretBoxFor, type SecretBox } from '../secrets/secret-box';
 
 export interface Infrastructure {
   config: Readonly<Config>;
@@ -65,7 +66,13 @@ export interface Services extends Infrastructure {
 /** How long a process reuses a Space's configuration and models, in ms (a change applies at once through its version stamp). */
 const SPACE_CONTEXT_MS = 2000;
 
-export function buildServices(infra: Infrastructure): Services {
+/** Plugin parts a caller may supply instead of the configuration's (tests). */
+export interface PluginServiceOptions {
+  /** Seals Space credentials; absent: the box of `PLUGIN_SECRETS_KEY` (null there: none can be stored). */
+  secrets?: SecretBox | null;
+}
+
+export function buildServices(infra: Infrastructure, plugins: PluginServiceOptions = {}): Services {
   const { config, db, redis, queues } = infra;
   const spaceVersions = new SpaceVersions(redis, config.redisPrefix);
   const idempotency = new IdempotencyStore(redis, config.redisPrefix);
@@ -87,6 +94,7 @@ export function buildServices(infra: Infrastructure): Services {
       enqueueSandboxSync: async (job) => {
         await queues.sandboxSync.add('sync', job);
       },
+      secrets: plugins.secrets === undefined ? secretBoxFor(config.plugins.socialPost.secretKeys) : plugins.secrets,
     }),
     appModels: new AppModelService(db, spaceVersions),
     sandboxSync: new SandboxSync(db, spaceVersions),

@@ -5,7 +5,7 @@ import { loadConfig } from '../../src/config/load';
 import type { Config } from '../../src/config/schema';
 import { connectInfrastructure } from '../../src/infrastructure';
 import { createLogger } from '../../src/logging/logger';
-import { buildServices, type Services } from '../../src/services/container';
+import { buildServices, type PluginServiceOptions, type Services } from '../../src/services/container';
 import { bootstrapTenant, type BootstrapInput, type BootstrapResult } from '../../src/services/tenancy/bootstrap';
 import { uniqueSuffix } from './test-database';
 
@@ -24,6 +24,8 @@ export interface Tenant extends BootstrapResult {
 export interface TestContextOptions {
   /** Instead of the silent default, e.g. a logger writing to a buffer the test reads. */
   logger?: Logger;
+  /** The plugins' service-wide parts (e.g. the box that seals Space credentials). */
+  plugins?: PluginServiceOptions;
 }
 
 /** The real app against the run's database and Redis prefix (see global-setup). */
@@ -31,7 +33,7 @@ export function createTestContext(overrides: Partial<Config> = {}, options: Test
   const config = { ...loadConfig(), ...overrides };
   const logger = options.logger ?? createLogger(config.logLevel);
   const infra = connectInfrastructure(config, logger);
-  const services = buildServices(infra);
+  const services = buildServices(infra, options.plugins);
   return {
     app: buildApp({ config, logger, services }),
     services,

@@ -4,6 +4,7 @@ import type { SpaceVersions } from '../../cache/space-versions';
 import type { IdempotencyStore } from '../../completions/idempotency-store';
 import { ApiError } from '../../errors/api-error';
 import type { SandboxSyncJob } from '../../queue/payloads';
+import type { SecretBox } from '../../secrets/secret-box';
 import type { CreateAppBody, SpaceDetailView, SpacePairView, SpaceView, UpdateAppBody } from '../../schemas/apps';
 import type { Page, PageQuery } from '../../schemas/common';
 import { createAppWithDefaults } from '../../store/app-creation';
@@ -15,6 +16,7 @@ import { findVisibleApp, lockVisibleApp } from './space-access';
 import { DEFAULT_POLICIES, DEFAULT_SETTINGS, DEFAULT_WEIGHTS, mergeConfig } from './space-config';
 import { loadSpaceDetail, loadSpacePair } from './space-detail';
 import { checkReferences } from './space-references';
+import { writeSocialPostSecrets } from './social-post-settings';
 import { referencesOf, updateSpace } from './space-update';
 
 /** Puts a sandbox-sync job on the queue. */
@@ -26,6 +28,8 @@ export interface AppServiceDeps {
   /** The answers kept for `Idempotency-Key` repeats, dropped when a Space's privacy level reaches 2 or 3. */
   keptAnswers: Pick<IdempotencyStore, 'withholdSpace'>;
   enqueueSandboxSync: EnqueueSandboxSync;
+  /** Seals plugin credentials set through `settings.plugins`; null when the service has no PLUGIN_SECRETS_KEY. */
+  secrets: SecretBox | null;
 }
 
 /** Spaces: create, read, update, and ask for a sandbox copy. */
@@ -51,6 +55,7 @@ export class AppService {
         rateLimit: body.rate_limit,
         extra: { ...config, settings: config.settings as Prisma.InputJsonObject, prompt_id: config.policies.prompt_id },
       });
+      await writeSocialPostSecrets(tx, { appId: created.id, patch: body.settings?.plugins?.['social-post'], box: this.deps.secrets });
       return loadSpaceDetail(tx, auth, await findVisibleApp(tx, auth, { id: created.id, param: 'id' }));
     });
   }
@@ -65,7 +70,12 @@ export class AppService {
 
   /** One transaction: a rejected update changes nothing. The next request after the answer uses the new configuration. */
   async update(auth: AuthContext, body: UpdateAppBody): Promise<SpacePairView> {
-    const pair = await this.db.$transaction(async (tx) => loadSpacePair(tx, auth, await updateSpace(tx, auth, body)));
+    const pair = await this.db.$transaction(async (tx) => {
+      const mainId = await updateSpace(tx, auth, body);
+      // After updateSpace: it found the Space in the caller's organization (else 404) and holds its lock.
+      await writeSocialPostSecrets(tx, { appId: body.id, patch: body.settings?.plugins?.['social-post'], box: this.deps.secrets });
+      return loadSpacePair(tx, auth, mainId);
+    });
     await this.deps.versions.bump([body.id]);
     // Privacy applies at once: no answer of the Space stays kept in Redis for a repeat (and the update
     // found the Space in the caller's organization, so that is its scope).

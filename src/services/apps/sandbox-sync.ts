@@ -4,6 +4,7 @@ import type { SandboxSyncJob } from '../../queue/payloads';
 import { appStore, type AppRow } from '../../store/apps';
 import type { Db, Tx } from '../../store/db';
 import { modelStore } from '../../store/models';
+import { keepOwnSocialPost } from './social-post-settings';
 import { readPolicies, readSettings, readWeights } from './space-config';
 
 /** `skipped`: the main Space is gone or is itself a sandbox, so there is nothing to copy. */
@@ -14,7 +15,7 @@ function copiedFields(main: AppRow, requestedBy: string) {
   return {
     weights: readWeights(main.weights),
     policies: readPolicies(main.policies),
-    settings: readSettings(main.settings) as Prisma.InputJsonObject,
+    settings: readSettings(main.settings),
     has_failover_chain: main.has_failover_chain,
     benchmark_model_id: main.benchmark_model_id,
     prompt_id: main.prompt_id,
@@ -22,9 +23,10 @@ function copiedFields(main: AppRow, requestedBy: string) {
     app_logo: main.app_logo,
     rate_limit: main.rate_limit,
     modified_by: requestedBy,
-  } satisfies Prisma.AppUncheckedUpdateInput;
+  };
 }
-type CopiedFields = ReturnType<typeof copiedFields>;
+/** What is written to the sandbox: the copied fields, settings as stored JSON. */
+type CopiedFields = Omit<ReturnType<typeof copiedFields>, 'settings'> & { settings: Prisma.InputJsonObject };
 
 /** The sandbox-sync job's work: make a main Space's sandbox an exact copy of it. */
 export class SandboxSync {
@@ -51,7 +53,9 @@ export class SandboxSync {
       const main = await appStore.findById(tx, job.mainAppId);
       if (!main || main.sandbox_of) return { result: 'skipped' };
       const existing = await appStore.findSandboxOf(tx, main.id);
-      const fields = copiedFields(main, job.requestedBy);
+      const copied = copiedFields(main, job.requestedBy);
+      // Social accounts stay per Space: a sandbox never posts to its main Space's accounts.
+      const fields: CopiedFields = { ...copied, settings: keepOwnSocialPost(copied.settings, existing ? readSettings(existing.settings) : null) as Prisma.InputJsonObject };
       const sandboxId = existing ? await this.refresh(tx, existing.id, fields) : await this.create(tx, main, fields);
       await modelStore.copyModelState(tx, main.id, sandboxId);
       await appStore.setSandboxStatus(tx, main.id, { status: 'up_to_date', syncedOn: this.clock() });

@@ -3,6 +3,9 @@ import { ApiError } from '../../errors/api-error';
 import type { Prisma } from '../../generated/prisma/client';
 import type { Policies, PoliciesPatch, Settings, SettingsPatch, Weights, WeightsPatch } from '../../schemas/apps';
 import { FEATURE_FLAGS, type FeatureFlags } from '../../schemas/feature-flags';
+import { readSocialPostSettings } from '../../plugins/social-post/settings';
+import type { SocialPostSettings } from '../../schemas/plugin-settings';
+import { mergeSocialPostSettings } from './social-post-settings';
 
 /** The column defaults of `apps` (prisma/schema.prisma); a key missing from a stored object reads as these. */
 export const DEFAULT_WEIGHTS: Weights = { cost: 0.33, latency: 0.33, quality: 0.34 };
@@ -64,8 +67,16 @@ const storedFeatureFlags = z
   .optional()
   .catch(undefined);
 
-/** Plugin settings as stored: objects by plugin id; anything else reads as unset. */
-const storedPluginSettings = z.record(z.string(), z.record(z.string(), z.unknown())).optional().catch(undefined);
+/** Plugin settings as stored: objects by plugin id (social-post's read with its secrets only flagged); anything else reads as unset. */
+type PluginSettings = NonNullable<Settings['plugins']>;
+const storedPluginSettings = z
+  .record(z.string(), z.record(z.string(), z.unknown()))
+  .transform((stored): PluginSettings => {
+    const { 'social-post': social, ...others } = stored;
+    return social === undefined ? others : { ...others, 'social-post': readSocialPostSettings(social) };
+  })
+  .optional()
+  .catch(undefined);
 const storedAutoTools = z.record(z.string(), z.unknown()).optional().catch(undefined);
 
 const S = DEFAULT_SETTINGS;
@@ -84,7 +95,7 @@ const storedSettings = z
   .transform(({ feature_flags, plugins, auto_tools, ...rest }): Settings => ({
     ...rest,
     ...(feature_flags === undefined ? {} : { feature_flags }),
-    ...(plugins === undefined ? {} : { plugins }),
+    ...(plugins === undefined || Object.keys(plugins).length === 0 ? {} : { plugins }),
     ...(auto_tools === undefined ? {} : { auto_tools: auto_tools as Settings['auto_tools'] }),
   }))
   .catch(S);
@@ -105,10 +116,12 @@ export interface SpaceConfigPatch {
   settings?: SettingsPatch;
 }
 
-/** Plugin settings merge plugin by plugin, then key by key. */
-function mergePluginSettings(stored: Settings['plugins'], patch: NonNullable<SettingsPatch['plugins']>): NonNullable<Settings['plugins']> {
-  const merged: NonNullable<Settings['plugins']> = { ...stored };
-  for (const [id, values] of Object.entries(patch)) if (values) merged[id] = { ...stored?.[id], ...values };
+/** Plugin settings merge plugin by plugin, then key by key; social-post's secrets are sealed apart and only flagged here. */
+function mergePluginSettings(stored: Settings['plugins'], patch: NonNullable<SettingsPatch['plugins']>): PluginSettings {
+  const { 'social-post': social, ...others } = patch;
+  const merged: PluginSettings = { ...stored };
+  for (const [id, values] of Object.entries(others)) if (values) merged[id] = { ...stored?.[id], ...values };
+  if (social) merged['social-post'] = mergeSocialPostSettings(stored?.['social-post'] as SocialPostSettings | undefined, social);
   return merged;
 }
 
