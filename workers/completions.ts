@@ -69,7 +69,7 @@ export function completionProcessing(services: Services): CompletionProcessing {
     },
     close: async () => {
       resilience.stop();
-      await logs.close();
+      await Promise.all([logs.close(), plugins.close()]);
     },
   };
 }

@@ -30,10 +30,13 @@ export interface ConcurrencyLimiter {
   run<T>(key: string, limit: number, work: () => Promise<T>, options: { signal: AbortSignal; deadline: number }): Promise<T>;
 }
 
-/** Plugin outputs kept for a while (ResultCache); used at privacy level 1 only. */
+/** What a cached output depends on: its normalised query and everything else that changes the result. */
+export type OutputKey = { query: string } & Record<string, unknown>;
+
+/** Plugin outputs kept for a while (PluginResultCache); used at privacy level 1 only. */
 export interface OutputCache {
-  get(pluginId: string, keyParts: unknown[]): Promise<PluginOutput | null>;
-  set(pluginId: string, keyParts: unknown[], output: PluginOutput, ttlSeconds: number): Promise<void>;
+  get(pluginId: PluginId, key: OutputKey): Promise<PluginOutput | null>;
+  set(pluginId: PluginId, key: OutputKey, output: PluginOutput, ttlSeconds: number): Promise<void>;
 }
 
 export interface PluginStepsDeps {
@@ -62,9 +65,9 @@ function errorOf(err: unknown): { kind: string; status: number | null; message: 
   return { kind: 'internal', status: 500, message: 'the plugin failed unexpectedly' };
 }
 
-/** What a cached output depends on: the plugin's input and the Space's settings for it. */
-function cacheKey(input: PluginInput, settings: unknown): unknown[] {
-  return [input.query.trim().toLowerCase().replace(/\s+/g, ' '), input.args, input.files, input.images, settings];
+/** What a cached output depends on: the plugin's input, the Space's settings for it and the Space whose data it reads. */
+function cacheKey(input: PluginInput, { settings, dataSpaceId }: { settings: unknown; dataSpaceId: string }): OutputKey {
+  return { query: input.query, args: input.args, files: input.files, images: input.images, settings, dataSpaceId };
 }
 
 /**
@@ -101,11 +104,13 @@ export class PluginSteps {
       return { call, output: null, problem, error: null, record: { ...base, kind: 'plugin', latencyMs: 0, statusCode: 503, costUsd: 0, results: 0, artifacts: 0, error: { kind: 'unavailable', status: 503, message: problem } } };
     }
     const settings = plugin.settingsSchema.parse(ctx.space.settings.plugins?.[call.id] ?? {});
-    const useCache = ctx.prepared.policies.privacy_level === 1 && this.deps.cacheTtlSeconds > 0;
+    // Only at privacy level 1, and never for a plugin that acts (a post must happen, not be remembered).
+    const useCache = ctx.prepared.policies.privacy_level === 1 && this.deps.cacheTtlSeconds > 0 && plugin.phase === 'before_model';
+    const key = cacheKey(input, { settings, dataSpaceId: ctx.space.dataSpaceId });
     try {
-      const cached = useCache ? await this.deps.cache.get(call.id, cacheKey(input, settings)).catch(() => null) : null;
+      const cached = useCache ? await this.deps.cache.get(call.id, key).catch(() => null) : null;
       const output = cached ?? (await this.execute(ctx, plugin, { input, settings }));
-      if (useCache && !cached) this.deps.cache.set(call.id, cacheKey(input, settings), output, this.deps.cacheTtlSeconds).catch((err: unknown) => ctx.logger.warn({ err }, 'plugin output not cached'));
+      if (useCache && !cached) this.deps.cache.set(call.id, key, output, this.deps.cacheTtlSeconds).catch((err: unknown) => ctx.logger.warn({ err }, 'plugin output not cached'));
       const costUsd = cached ? 0 : output.costUsd;
       const record: PluginRecord = { ...base, kind: 'plugin', cached: cached !== null, latencyMs: Date.now() - startedAt, statusCode: 200, costUsd, results: output.searchResults.length, artifacts: output.artifacts.length };
       return { call, output: { ...output, costUsd }, problem: null, error: null, record };

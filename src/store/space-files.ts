@@ -53,6 +53,11 @@ export class SpaceFileRepository {
     return count === 1 ? found : null;
   }
 
+  /** Whether the Space has a file whose text is searchable (pre-selection proposes space-search only then). */
+  async hasSearchable(appId: string): Promise<boolean> {
+    return (await this.db.spaceFile.findFirst({ where: { app_id: appId, status: 'ready', chunk_count: { gt: 0 } }, select: { id: true } })) !== null;
+  }
+
   async readBytes(appId: string, id: string): Promise<StoredBytes | null> {
     const row = await this.db.spaceFile.findFirst({ where: { id, app_id: appId }, select: { name: true, mime_type: true, content: { select: { bytes: true } } } });
     if (!row?.content) return null;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DEFAULT_BASE_URLS } from '../schema';
+import { DEFAULT_BASE_URLS } from '../providers';
 
 type Env = Record<string, string | undefined>;
 
