@@ -117,7 +117,7 @@ describe('settings.plugins["social-post"] through PUT /v1/apps/update', () => {
 
   it('rejects unknown plugins and unknown fields, naming the field', async () => {
     const id = await newSpace(alice);
-    const unknownPlugin = await update(alice, { id, settings: { plugins: { 'web-search': { max_results: 3 } } } });
+    const unknownPlugin = await update(alice, { id, settings: { plugins: { 'no-such-plugin': { max_results: 3 } } } });
     expect(unknownPlugin.status).toBe(400);
     expect(unknownPlugin.body.error.code).toBe('unknown_field');
     const unknownField = await update(alice, { id, settings: { plugins: { 'social-post': { mastodon: { ...accounts.mastodon, token: 'x' } } } } });
