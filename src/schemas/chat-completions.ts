@@ -124,6 +124,37 @@ const annotationSchema = z.discriminatedUnion('type', [
   }),
 ]);
 
+const searchResultItemSchema = z
+  .object({
+    index: z.number().int(),
+    source: z.enum(['web', 'space']),
+    title: z.string(),
+    url: z.string().optional(),
+    file_id: z.string().optional(),
+    file_name: z.string().optional(),
+    chunk: z.number().int().optional(),
+    score: z.number(),
+    snippet: z.string(),
+    published_at: z.string().optional(),
+  })
+  .meta({ id: 'SearchResultItem' });
+
+const artifactItemSchema = z
+  .discriminatedUnion('type', [
+    z.object({
+      type: z.literal('image'),
+      plugin: z.string(),
+      mime_type: z.string(),
+      url: z.string().optional(),
+      b64_json: z.string().optional(),
+      size: z.string().optional(),
+      revised_prompt: z.string().optional(),
+    }),
+    z.object({ type: z.literal('transcript'), plugin: z.string(), text: z.string(), language: z.string().optional(), duration_seconds: z.number().optional(), source: z.string() }),
+    z.object({ type: z.literal('social_post'), plugin: z.string(), network: z.enum(['mastodon', 'bluesky']), url: z.string(), id: z.string() }),
+  ])
+  .meta({ id: 'ArtifactItem' });
+
 const costs = z.object({ total_tokens: z.number(), prompt_tokens: z.number(), completion_tokens: z.number() });
 const candidateScore = z.object({
   model: z.string(),
@@ -140,8 +171,8 @@ export const completionMetadataSchema = z.object({
   model: z.object({ model: z.string(), namespace: z.string(), provider: z.string(), owner: z.string(), at: z.string() }),
   costs,
   cost_savings: costs,
-  generated_artifacts: z.object({ items: z.array(z.unknown()) }),
-  search_results: z.object({ items: z.array(z.unknown()) }),
+  generated_artifacts: z.object({ items: z.array(artifactItemSchema) }).describe('What plugins made: images, transcripts, social posts.'),
+  search_results: z.object({ items: z.array(searchResultItemSchema) }).describe("Sources plugins found; `index` is the number the model cites (`[1]`)."),
   latency: z.number().describe('Milliseconds the model took to answer.'),
   labels: z.record(z.string(), z.unknown()),
   error: z.string(),
