@@ -118,3 +118,12 @@ export interface ChatChunk {
 export function sumUsage(prompt: number, completion: number): Usage {
   return { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion };
 }
+
+/** The text of the conversation's last user message (its text parts, one per line): what the request asks now. */
+export function lastUserText(messages: readonly ChatMessage[]): string {
+  // Node 20 has `findLast`, but the TypeScript lib this project targets does not list it.
+  const last = [...messages].reverse().find((m) => m.role === 'user');
+  if (!last || last.content === null) return '';
+  if (typeof last.content === 'string') return last.content;
+  return last.content.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('\n');
+}

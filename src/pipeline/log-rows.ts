@@ -4,7 +4,8 @@ import type { CompletionFailure, CompletionResult } from '../domain/completion';
 import type { Prisma } from '../generated/prisma/client';
 import type { CompletionJob } from '../queue/payloads';
 import type { AttemptRecord, PluginRecord, StepRecord } from './attempt-record';
-import { chatMessagesOf, lastUserText } from './prepare-request';
+import { lastUserText } from '../domain/chat';
+import { chatMessagesOf } from './prepare-request';
 import { MASK, maskContent, type Json } from './privacy';
 import type { RunTrace } from './run-trace';
 

@@ -1,4 +1,4 @@
-import type { ChatMessage, ChatRequest, ResponseFormat } from '../domain/chat';
+import { lastUserText, type ChatMessage, type ChatRequest, type ResponseFormat } from '../domain/chat';
 import { ApiError } from '../errors/api-error';
 import { mergeFeatureFlags, type FeatureFlags } from '../completions/feature-flags';
 import type { PluginTrigger } from '../domain/completion';
@@ -88,13 +88,6 @@ function withHistory(messages: ChatMessage[], history: ChatMessage[]): ChatMessa
 function stopOf(stop: CompletionRequest['stop']): string[] | undefined {
   if (stop === undefined || stop === null || stop === '') return undefined;
   return typeof stop === 'string' ? [stop] : stop.filter((s) => s !== '');
-}
-
-/** The text of the conversation's last user turn. */
-export function lastUserText(messages: ChatMessage[]): string {
-  const last = [...messages].reverse().find((message) => message.role === 'user');
-  if (!last || last.content === null) return '';
-  return typeof last.content === 'string' ? last.content : last.content.map((part) => (part.type === 'text' ? part.text : '')).join('');
 }
 
 /** Named plugins, the request's own first; an id named twice (or under its old name) runs once. */

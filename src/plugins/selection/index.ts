@@ -1,3 +1,3 @@
-export { lastUserText } from './last-user-text';
+export { lastUserText } from '../../domain/chat';
 export { selectPlugins } from './select-plugins';
 export type { Selection, SelectionInput, SelectionOptions } from './types';
