@@ -5,6 +5,7 @@ import type { Plugin, PluginContext, PluginId, PluginInput, PluginOutput } from 
 import { ProviderError } from '../providers/provider-error';
 import { statusOfError, type PluginRecord } from './attempt-record';
 import type { RunContext } from './run-context';
+import { untilAborted } from './until-aborted';
 
 /** A plugin to run for a request, and why. */
 export interface PluginCall {
@@ -124,7 +125,8 @@ export class PluginSteps {
 
   private async execute(ctx: RunContext, plugin: Plugin, { input, settings }: { input: PluginInput; settings: unknown }): Promise<PluginOutput> {
     const deadline = Math.min(ctx.job.deadline, Date.now() + this.deps.timeoutMs);
-    const signal = AbortSignal.any([ctx.signal, AbortSignal.timeout(Math.max(1, deadline - Date.now()))]);
+    const timeout = AbortSignal.timeout(Math.max(1, deadline - Date.now()));
+    const signal = AbortSignal.any([ctx.signal, timeout]);
     const pluginCtx: PluginContext = {
       requestId: ctx.job.requestId,
       space: { id: ctx.space.id, orgId: ctx.space.orgId, dataSpaceId: ctx.space.dataSpaceId },
@@ -138,7 +140,10 @@ export class PluginSteps {
     };
     await this.step(ctx, plugin.id, 'started');
     try {
-      const output = await this.deps.limiter.run(plugin.backendKey, this.deps.concurrencyFor(plugin.backendKey), () => plugin.run(input, pluginCtx), { signal, deadline });
+      // Raced inside the limited work (its backend slot is freed at the timeout) and outside it (a limiter stuck on Redis ends too).
+      const race = <T>(work: Promise<T>) => untilAborted(work, { timeout, request: ctx.signal, provider: plugin.id });
+      const limited = this.deps.limiter.run(plugin.backendKey, this.deps.concurrencyFor(plugin.backendKey), () => race(plugin.run(input, pluginCtx)), { signal, deadline });
+      const output = await race(limited);
       await this.step(ctx, plugin.id, 'finished');
       return output;
     } catch (err) {
