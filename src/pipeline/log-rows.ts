@@ -117,15 +117,17 @@ function modelRow(outcome: RequestOutcome, record: AttemptRecord): LogRow {
   };
 }
 
-/** A plugin run: what it was asked (masked at level 2), how many results it gave, what it cost. */
+/** A plugin run: what it was asked and why it failed (masked at level 2), how many results it gave, what it cost. */
 function pluginRow(outcome: RequestOutcome, record: PluginRecord): LogRow {
   const payload = { step: 'plugin', plugin: record.plugin, backend: record.backend, query: record.query, cached: record.cached };
+  // A plugin's failure message may name what the request gave it (a URL's host, a file): its kind and status stay.
+  const error = record.error && outcome.privacyLevel >= 2 ? { ...record.error, message: MASK } : record.error;
   return {
     ...stepRow(outcome, record),
     namespace: record.plugin,
     payload: asJson(outcome.privacyLevel >= 2 ? { ...payload, query: MASK } : payload),
-    response: asJson(record.error ? { error: record.error } : { results: record.results, artifacts: record.artifacts }),
-    response_text: record.error?.message ?? '',
+    response: asJson(error ? { error } : { results: record.results, artifacts: record.artifacts }),
+    response_text: error?.message ?? '',
     total_tokens_cost: record.costUsd,
     costs_incurred: record.costUsd > 0,
   };

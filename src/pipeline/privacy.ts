@@ -8,8 +8,10 @@ export type Json = null | boolean | number | string | Json[] | { [key: string]: 
 /** Keys whose string values (or arrays of strings) carry what the user or the model said. */
 const CONTENT_KEYS = new Set([
   'content', 'text', 'arguments', 'url', 'refusal', 'images', 'files', 'instructions',
-  // What plugins found or made for the request: search results, transcripts, images.
-  'snippet', 'title', 'query', 'file_name', 'filename', 'b64_json', 'revised_prompt',
+  // What plugins found or made for the request: search results, transcripts (and their source URL or file name), images.
+  'snippet', 'title', 'query', 'file_name', 'filename', 'b64_json', 'revised_prompt', 'source',
+  // A plugin's failure as text (`metadata.error`, `plugins[].error`) may name the request's URL, host or file.
+  'error',
 ]);
 
 /**

@@ -1,0 +1,39 @@
+import { logRowsFor, type RequestOutcome } from '../../src/pipeline/log-rows';
+import { RunTrace } from '../../src/pipeline/run-trace';
+import type { CompletionResult } from '../../src/domain/completion';
+import type { CompletionJob } from '../../src/queue/payloads';
+
+const SECRET_URL = 'https://files.example.org/board-meeting-2026.mp3';
+const SECRET_HOST = 'intranet.example.org';
+
+/** A request at `privacyLevel` whose transcribe-audio ran on a URL and whose second file was refused. */
+function outcome(privacyLevel: number): RequestOutcome {
+  const trace = new RunTrace();
+  const failure = `transcribe-audio failed: files[1] could not be fetched: audio-url: refused to fetch ${SECRET_HOST} (10.0.0.5)`;
+  trace.addPlugin(
+    { kind: 'plugin', plugin: 'transcribe-audio', backend: 'transcribe-audio:api', startedAt: 0, latencyMs: 5, statusCode: 400, costUsd: 0, query: 'q', results: 0, artifacts: 0, cached: false, error: { kind: 'invalid_value', status: 400, message: failure } },
+    { id: 'transcribe-audio', trigger: 'requested', reason: 'named', status: 'failed', latency_ms: 5, cost: 0, error: failure },
+  );
+  trace.errors.push(`${failure}.`);
+  trace.artifacts.push({ type: 'transcript', plugin: 'transcribe-audio', text: 'minutes', source: SECRET_URL });
+  const result = { statusCode: 200, latencyMs: 10, savings: { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 }, artifacts: trace.artifacts, plugins: trace.plugins, error: trace.errors.join(' ') };
+  const job = { requestId: '00000000-0000-4000-8000-000000000001', orgId: 'o', appId: 'a', idpId: 'i', receivedAt: 0, request: { model: 'auto', messages: [{ role: 'user', content: 'hi' }], files: [SECRET_URL] } };
+  return { job: job as unknown as CompletionJob, privacyLevel, isTest: false, trace, ended: { result: result as unknown as CompletionResult }, responseText: 'answer' };
+}
+
+describe('plugin rows at privacy level 2', () => {
+  it('keep no URL, file name or host of the request in the parent or the child log', () => {
+    const rows = logRowsFor(outcome(2));
+    const text = JSON.stringify(rows, (_key, value: unknown) => (typeof value === 'bigint' ? value.toString() : value));
+    expect(text).not.toContain('board-meeting');
+    expect(text).not.toContain(SECRET_HOST);
+    // What kind of failure it was stays readable.
+    expect(rows?.children[0]?.response).toMatchObject({ error: { kind: 'invalid_value', status: 400 } });
+  });
+
+  it('keep them at level 1', () => {
+    const text = JSON.stringify(logRowsFor(outcome(1)), (_key, value: unknown) => (typeof value === 'bigint' ? value.toString() : value));
+    expect(text).toContain(SECRET_HOST);
+    expect(text).toContain('board-meeting');
+  });
+});
