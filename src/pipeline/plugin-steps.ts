@@ -66,6 +66,14 @@ function errorOf(err: unknown): { kind: string; status: number | null; message: 
   return { kind: 'internal', status: 500, message: 'the plugin failed unexpectedly' };
 }
 
+/**
+ * The plugins whose output may be reused (privacy level 1 only): those whose output is a function of
+ * the cache key. Not space-search or transcribe-audio, whose Space files can be deleted (a deleted
+ * file's text must not keep being served), nor image generation (asking again means a new image,
+ * and a hit would be free), nor a plugin that acts (a post must happen, not be remembered).
+ */
+const CACHEABLE: ReadonlySet<PluginId> = new Set(['web-search']);
+
 /** What a cached output depends on: the plugin's input, the Space's settings for it and the Space whose data it reads. */
 function cacheKey(input: PluginInput, { settings, dataSpaceId }: { settings: unknown; dataSpaceId: string }): OutputKey {
   return { query: input.query, args: input.args, files: input.files, images: input.images, settings, dataSpaceId };
@@ -105,8 +113,7 @@ export class PluginSteps {
       return { call, output: null, problem, error: null, record: { ...base, kind: 'plugin', latencyMs: 0, statusCode: 503, costUsd: 0, results: 0, artifacts: 0, error: { kind: 'unavailable', status: 503, message: problem } } };
     }
     const settings = plugin.settingsSchema.parse(ctx.space.settings.plugins?.[call.id] ?? {});
-    // Only at privacy level 1, and never for a plugin that acts (a post must happen, not be remembered).
-    const useCache = ctx.prepared.policies.privacy_level === 1 && this.deps.cacheTtlSeconds > 0 && plugin.phase === 'before_model';
+    const useCache = ctx.prepared.policies.privacy_level === 1 && this.deps.cacheTtlSeconds > 0 && CACHEABLE.has(plugin.id);
     const key = cacheKey(input, { settings, dataSpaceId: ctx.space.dataSpaceId });
     try {
       const cached = useCache ? await this.deps.cache.get(call.id, key).catch(() => null) : null;

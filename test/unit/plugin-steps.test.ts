@@ -11,9 +11,9 @@ const noLimit: ConcurrencyLimiter = { run: (_key, _limit, work) => work() };
 const noCache: OutputCache = { get: () => Promise.resolve(null), set: () => Promise.resolve() };
 const noHttp: HttpClient = () => Promise.reject(new Error('no network in this test'));
 
-function plugin(run: Plugin['run']): Plugin {
+function plugin(run: Plugin['run'], id: Plugin['id'] = 'web-search'): Plugin {
   return {
-    id: 'web-search',
+    id,
     phase: 'before_model',
     description: 'test plugin',
     toolParameters: z.object({}),
@@ -24,12 +24,12 @@ function plugin(run: Plugin['run']): Plugin {
   };
 }
 
-function steps(subject: Plugin, timeoutMs: number): PluginSteps {
+function steps(subject: Plugin, timeoutMs: number, cache: OutputCache = noCache): PluginSteps {
   return new PluginSteps({
     plugins: new Map([[subject.id, subject]]),
     limiter: noLimit,
-    cache: noCache,
-    cacheTtlSeconds: 0,
+    cache,
+    cacheTtlSeconds: cache === noCache ? 0 : 600,
     concurrencyFor: () => 1,
     timeoutMs,
     backend: noHttp,
@@ -71,5 +71,33 @@ describe('PluginSteps', () => {
     expect(run?.output).toBeNull();
     expect(JSON.stringify(ctx.trace)).not.toContain('internal.example');
     expect(ctx.trace.steps[0]).toMatchObject({ kind: 'plugin', statusCode: 500, error: { kind: 'internal' } });
+  });
+
+  it.each(['space-search', 'image-generation-generic', 'transcribe-audio'] as const)('never serves %s from the result cache (Space files can be deleted; images are made anew)', async (id) => {
+    const kept = new Map<string, PluginOutput>();
+    const memory: OutputCache = {
+      get: (pluginId, key) => Promise.resolve(kept.get(`${pluginId}:${JSON.stringify(key)}`) ?? null),
+      set: (pluginId, key, output) => Promise.resolve(void kept.set(`${pluginId}:${JSON.stringify(key)}`, output)),
+    };
+    let n = 0;
+    const counting = plugin(() => Promise.resolve({ context: `run ${(n += 1)}`, searchResults: [], artifacts: [], costUsd: 0 }), id);
+    const runner = steps(counting, 1000, memory);
+    const callOf = { ...call, id };
+    await runner.runAll(runContext(), [callOf], input);
+    const [second] = await runner.runAll(runContext(), [callOf], input);
+    expect(second?.output?.context).toBe('run 2');
+  });
+
+  it('serves web-search from the result cache at privacy level 1', async () => {
+    const kept = new Map<string, PluginOutput>();
+    const memory: OutputCache = {
+      get: (_id, key) => Promise.resolve(kept.get(JSON.stringify(key)) ?? null),
+      set: (_id, key, output) => Promise.resolve(void kept.set(JSON.stringify(key), output)),
+    };
+    let n = 0;
+    const runner = steps(plugin(() => Promise.resolve({ context: `run ${(n += 1)}`, searchResults: [], artifacts: [], costUsd: 0.01 })), 1000, memory);
+    await runner.runAll(runContext(), [call], input);
+    const [second] = await runner.runAll(runContext(), [call], input);
+    expect(second?.output).toMatchObject({ context: 'run 1', costUsd: 0 });
   });
 });
