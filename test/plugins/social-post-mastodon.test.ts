@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import pino from 'pino';
 import type { Plugin, PluginOutput } from '../../src/plugins/types';
 import { createSocialPostPlugin } from '../../src/plugins/social-post';
 import { ProviderError } from '../../src/providers/provider-error';
@@ -62,6 +63,19 @@ describe('social-post (mastodon): the post itself', () => {
     expect(sent[0]?.headers['idempotency-key']).toBe(requestId);
     const status = sim.statuses.at(-1);
     expect(output.artifacts[0]).toMatchObject({ id: status?.id, url: status?.url });
+  });
+
+  it('logs neither the post nor its URL, at any privacy level (the post is the answer)', async () => {
+    const lines: string[] = [];
+    const logger = pino({ level: 'debug' }, { write: (line: string) => void lines.push(line) });
+    const requestId = randomUUID();
+    const context = pluginContext(space.settings, { ...spaceContext(space, requestId), logger, privacyLevel: 3 });
+    const first = await plugin.run({ ...input }, context);
+    await plugin.run({ ...input }, context);
+    const url = (first.artifacts[0] as { url: string }).url;
+    expect(lines.length).toBeGreaterThan(0);
+    expect(lines.join('\n')).not.toContain(url);
+    expect(lines.join('\n')).not.toContain('Switchyard now posts');
   });
 
   it('trims a long answer to 500 characters on a word boundary with an ellipsis', async () => {

@@ -47,7 +47,8 @@ export function createSocialPostPlugin(config: SocialPostConfig, deps: SocialPos
     const timeoutMs = Math.max(1, Math.min(config.timeoutMs, ctx.deadline - Date.now()));
     const call = { http: ctx.untrusted, signal: ctx.signal, timeoutMs };
     const post = await postOnce(onceDeps, { requestId: ctx.requestId, appId, account, text, call, logger: ctx.logger });
-    ctx.logger.info({ plugin: 'social-post', network: account.network, url: post.url, reused: post.reused }, 'social-post: posted');
+    // No URL or id: the post is the answer, which no application log keeps (privacy level 3 keeps nothing).
+    ctx.logger.info({ plugin: 'social-post', network: account.network, reused: post.reused }, 'social-post: posted');
     return {
       context: null,
       searchResults: [],

@@ -55,7 +55,7 @@ export async function postOnce(deps: PostOnceDeps, request: PostOnceRequest): Pr
   const { fresh, row } = await socialPostStore.claim(db, { requestId: request.requestId, appId: request.appId, network, rkey: network === 'bluesky' ? newTid() : null });
   if (!fresh) {
     if (row.status === 'posted' && row.post_id && row.url) {
-      request.logger.info({ network: row.network, url: row.url }, 'social-post: this request already posted; returning that post');
+      request.logger.info({ network: row.network }, 'social-post: this request already posted; returning that post');
       return { id: row.post_id, url: row.url, reused: true };
     }
     if (row.network !== network) {
@@ -96,7 +96,7 @@ async function publish(deps: PostOnceDeps, request: PostOnceRequest, { rkey, set
   if (settle) {
     const existing = await deps.bluesky.findPost(account, rkey, call);
     if (existing) {
-      request.logger.info({ network: 'bluesky', url: existing.url }, 'social-post: an earlier attempt of this request had posted; returning that post');
+      request.logger.info({ network: 'bluesky' }, 'social-post: an earlier attempt of this request had posted; returning that post');
       return existing;
     }
   }
