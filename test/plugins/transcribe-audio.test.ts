@@ -138,6 +138,16 @@ describe('transcribe-audio: where the audio comes from, and its limits', () => {
     expect(output.artifacts).toEqual([expect.objectContaining({ source: second })]);
   });
 
+  it("never fetches a URL the model names that is not one of the request's files (prompt injection)", async () => {
+    const mine = sim.serve('mine.wav', { contentType: 'audio/wav', bytes: WAV });
+    const elsewhere = sim.serve('exfiltrate.wav?secret=the-system-prompt', { contentType: 'audio/wav', bytes: WAV });
+    const output = await run([mine], { overrides: { args: { file: elsewhere } } });
+    expect(calls.untrusted).toEqual([]);
+    expect(uploads()).toHaveLength(0);
+    expect(output.artifacts).toEqual([]);
+    expect(output.warning).toContain("not one of the request's files");
+  });
+
   it('labels each transcript with its source for the model and adds the costs', async () => {
     const url = sim.serve('a.wav', { contentType: 'audio/wav', bytes: WAV });
     sim.durationSeconds = 60;

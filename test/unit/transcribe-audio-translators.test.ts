@@ -119,6 +119,8 @@ describe('audio sources', () => {
     const input = { messages: [], query: '', images: [], args: null, files: ['https://a.example/1.mp3', 'nonsense', 'https://a.example/2.mp3'] };
     expect(audioRefs(input, undefined)).toMatchObject({ refs: [{ param: 'files[0]' }, { param: 'files[2]' }], unreadable: ['files[1]'] });
     expect(audioRefs(input, 'https://a.example/2.mp3')).toMatchObject({ refs: [{ param: 'files[2]' }], unreadable: [] });
-    expect(audioRefs(input, 'https://b.example/3.mp3')).toMatchObject({ refs: [{ param: 'file' }] });
+    // A URL the model made up is not fetched; a Space file id it names is read from the request's data Space.
+    expect(audioRefs(input, 'https://b.example/3.mp3')).toEqual({ refs: [], unreadable: [], foreign: ['file'] });
+    expect(audioRefs(input, '3f1c2a9e-6b1d-4c1e-9a51-0f6c7d2b8e10')).toMatchObject({ refs: [{ kind: 'space-file', param: 'file' }], foreign: [] });
   });
 });

@@ -72,8 +72,9 @@ export function transcriptsContext(transcripts: TranscriptArtifact[]): string | 
 async function loadAll(input: PluginInput, { deps, run }: { deps: TranscribeAudioDeps; run: Run }): Promise<{ audio: LoadedAudio[]; notes: string[] }> {
   const args = transcribeToolParameters.safeParse(input.args ?? {});
   if (!args.success) throw new ApiError('invalid_value', `transcribe-audio: ${args.error.issues[0]?.message ?? 'invalid arguments'}`, 'file');
-  const { refs, unreadable } = audioRefs(input, args.data.file);
+  const { refs, unreadable, foreign } = audioRefs(input, args.data.file);
   const notes = unreadable.length ? [`${unreadable.join(', ')}: not a URL, data URL or Space file id`] : [];
+  if (foreign.length) notes.push(`${foreign.join(', ')}: a URL that is not one of the request's files is not fetched`);
   // All files are read and checked before the first upload, so a file refused for its size costs nothing.
   const audio: LoadedAudio[] = [];
   for (const ref of refs) {

@@ -21,17 +21,29 @@ export function refOf(ref: string, param: string): AudioRef | null {
   }
 }
 
+/** What the request names: the files to read, fields that are no file reference, and URLs the model named on its own. */
+export interface AudioRefs {
+  refs: AudioRef[];
+  unreadable: string[];
+  /** A URL from the model's tool call that the request does not hold: never fetched. */
+  foreign: string[];
+}
+
 /**
  * The files to transcribe. Called as a tool with a `file` argument, the model chose one: that one
- * (named by its place in `files` when it is there). Otherwise every file of the request; the ones
- * that are not audio are ignored later, and strings that are no file reference are reported back.
+ * (named by its place in `files` when it is there). A URL it chose must be one of the request's
+ * files: the model's arguments may come from injected text (a web page, a file), and fetching a URL
+ * it made up would let that text have the service call any address, with data in the query string.
+ * Otherwise every file of the request; the ones that are not audio are ignored later, and strings
+ * that are no file reference are reported back.
  */
-export function audioRefs(input: PluginInput, chosen: string | undefined): { refs: AudioRef[]; unreadable: string[] } {
+export function audioRefs(input: PluginInput, chosen: string | undefined): AudioRefs {
   if (chosen !== undefined) {
     const index = input.files.indexOf(chosen);
     const param = index >= 0 ? `files[${index}]` : 'file';
     const ref = refOf(chosen, param);
-    return ref ? { refs: [ref], unreadable: [] } : { refs: [], unreadable: [param] };
+    if (ref?.kind === 'url' && index < 0) return { refs: [], unreadable: [], foreign: [param] };
+    return ref ? { refs: [ref], unreadable: [], foreign: [] } : { refs: [], unreadable: [param], foreign: [] };
   }
   const refs: AudioRef[] = [];
   const unreadable: string[] = [];
@@ -40,5 +52,5 @@ export function audioRefs(input: PluginInput, chosen: string | undefined): { ref
     if (ref) refs.push(ref);
     else unreadable.push(`files[${index}]`);
   });
-  return { refs, unreadable };
+  return { refs, unreadable, foreign: [] };
 }
