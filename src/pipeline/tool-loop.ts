@@ -16,10 +16,19 @@ export const PLUGIN_TOOL_NAMES: Partial<Record<PluginId, string>> = {
   'social-post': 'social_post',
 };
 
+/**
+ * Plugin calls run for one model turn at most. The step limit, deadline and `max_cost` are checked
+ * between turns only, so without this one turn (steered, maybe, by injected text) could ask for
+ * dozens of images or searches at once and spend far past `max_cost` before anything stops it.
+ */
+export const MAX_PLUGIN_CALLS_PER_STEP = 5;
+
+const TOO_MANY_CALLS = JSON.stringify({ error: `too many tool calls at once: at most ${MAX_PLUGIN_CALLS_PER_STEP} run per turn; this one was not run` });
+
 /** Time kept in hand for the last model call once plugins have run, in ms. */
 const FINAL_CALL_RESERVE_MS = 5_000;
 
-interface OfferedTools {
+export interface OfferedTools {
   definitions: ToolDefinition[];
   /** Function name → plugin. */
   byName: Map<string, PluginId>;
@@ -103,8 +112,8 @@ export async function answerWithTools(ctx: RunContext, { messages, offered, afte
   }
 }
 
-/** Runs the plugins the model called and gives back the turn to add: the model's calls and each tool's answer. */
-async function runToolCalls(ctx: RunContext, options: { calls: ToolCall[]; tools: OfferedTools; after: PluginCall[]; assistant: string | null }): Promise<ChatMessage[]> {
+/** Runs the plugins the model called (at most MAX_PLUGIN_CALLS_PER_STEP) and gives back the turn to add: the model's calls and each tool's answer. */
+export async function runToolCalls(ctx: RunContext, options: { calls: ToolCall[]; tools: OfferedTools; after: PluginCall[]; assistant: string | null }): Promise<ChatMessage[]> {
   const { calls, tools, after } = options;
   const pending: { call: ToolCall; plugin: PluginCall }[] = [];
   const answers = new Map<string, string>();
@@ -113,6 +122,7 @@ async function runToolCalls(ctx: RunContext, options: { calls: ToolCall[]; tools
     const args = parsedArgs(ctx, id, call);
     const plugin: PluginCall = { id, trigger: 'tool_call', reason: `the model called ${call.function.name}`, args };
     if (args === null) answers.set(call.id, JSON.stringify({ error: 'the arguments do not match the tool\'s parameters' }));
+    else if (pending.length >= MAX_PLUGIN_CALLS_PER_STEP) answers.set(call.id, TOO_MANY_CALLS);
     else if (ctx.plugins.get(id)?.phase === 'after_model') {
       if (!after.some((known) => known.id === id)) after.push(plugin);
       answers.set(call.id, JSON.stringify({ status: 'scheduled', note: 'This runs on your final answer once you give it.' }));
