@@ -10,8 +10,9 @@ const CONTENT_KEYS = new Set([
   'content', 'text', 'arguments', 'url', 'refusal', 'images', 'files', 'instructions',
   // What plugins found or made for the request: search results, transcripts (and their source URL or file name), images.
   'snippet', 'title', 'query', 'file_name', 'filename', 'b64_json', 'revised_prompt', 'source',
-  // A plugin's failure as text (`metadata.error`, `plugins[].error`) may name the request's URL, host or file.
-  'error',
+  // A plugin's failure as text (`metadata.error`, `plugins[].error`) may name the request's URL, host or file;
+  // pre-selection's `plugins[].reason` quotes the prompt's words that matched.
+  'error', 'reason',
 ]);
 
 /**

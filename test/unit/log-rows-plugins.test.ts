@@ -14,6 +14,11 @@ function outcome(privacyLevel: number): RequestOutcome {
     { kind: 'plugin', plugin: 'transcribe-audio', backend: 'transcribe-audio:api', startedAt: 0, latencyMs: 5, statusCode: 400, costUsd: 0, query: 'q', results: 0, artifacts: 0, cached: false, error: { kind: 'invalid_value', status: 400, message: failure } },
     { id: 'transcribe-audio', trigger: 'requested', reason: 'named', status: 'failed', latency_ms: 5, cost: 0, error: failure },
   );
+  // Pre-selection's reason quotes the words of the prompt that matched.
+  trace.addPlugin(
+    { kind: 'plugin', plugin: 'web-search', backend: 'web-search:searxng', startedAt: 0, latencyMs: 5, statusCode: 200, costUsd: 0, query: 'q', results: 0, artifacts: 0, cached: false },
+    { id: 'web-search', trigger: 'preselected', reason: "asks about current events ('latest merger of acme-secretco')", status: 'ok', latency_ms: 5, cost: 0 },
+  );
   trace.errors.push(`${failure}.`);
   trace.artifacts.push({ type: 'transcript', plugin: 'transcribe-audio', text: 'minutes', source: SECRET_URL });
   const result = { statusCode: 200, latencyMs: 10, savings: { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 }, artifacts: trace.artifacts, plugins: trace.plugins, error: trace.errors.join(' ') };
@@ -22,11 +27,12 @@ function outcome(privacyLevel: number): RequestOutcome {
 }
 
 describe('plugin rows at privacy level 2', () => {
-  it('keep no URL, file name or host of the request in the parent or the child log', () => {
+  it('keep no URL, file name, host or quoted prompt words of the request in the parent or the child log', () => {
     const rows = logRowsFor(outcome(2));
     const text = JSON.stringify(rows, (_key, value: unknown) => (typeof value === 'bigint' ? value.toString() : value));
     expect(text).not.toContain('board-meeting');
     expect(text).not.toContain(SECRET_HOST);
+    expect(text).not.toContain('acme-secretco');
     // What kind of failure it was stays readable.
     expect(rows?.children[0]?.response).toMatchObject({ error: { kind: 'invalid_value', status: 400 } });
   });
@@ -35,5 +41,6 @@ describe('plugin rows at privacy level 2', () => {
     const text = JSON.stringify(logRowsFor(outcome(1)), (_key, value: unknown) => (typeof value === 'bigint' ? value.toString() : value));
     expect(text).toContain(SECRET_HOST);
     expect(text).toContain('board-meeting');
+    expect(text).toContain('acme-secretco');
   });
 });
