@@ -79,6 +79,14 @@ function cacheKey(input: PluginInput, { settings, dataSpaceId }: { settings: unk
   return { query: input.query, args: input.args, files: input.files, images: input.images, settings, dataSpaceId };
 }
 
+/** The Space's stored settings of the plugin, defaults filled in; settings it cannot read fail this plugin only. */
+function settingsOf(plugin: Plugin, stored: unknown): unknown {
+  const parsed = plugin.settingsSchema.safeParse(stored ?? {});
+  if (parsed.success) return parsed.data;
+  const param = `settings.plugins.${plugin.id}`;
+  throw new ApiError('invalid_value', `${param} is not valid for this version of ${plugin.id}: ${parsed.error.issues[0]?.message ?? 'unreadable'}; update the Space's settings.`, param);
+}
+
 /**
  * Runs a request's plugins: each under the backend's shared concurrency limit, a timeout and the
  * request's abort signal, all of them at once. A failure is recorded (child log, `metadata.error`)
@@ -112,10 +120,10 @@ export class PluginSteps {
       const problem = `${call.id} is unavailable: ${availability.available ? '' : availability.reason}`;
       return { call, output: null, problem, error: null, record: { ...base, kind: 'plugin', latencyMs: 0, statusCode: 503, costUsd: 0, results: 0, artifacts: 0, error: { kind: 'unavailable', status: 503, message: problem } } };
     }
-    const settings = plugin.settingsSchema.parse(ctx.space.settings.plugins?.[call.id] ?? {});
     const useCache = ctx.prepared.policies.privacy_level === 1 && this.deps.cacheTtlSeconds > 0 && CACHEABLE.has(plugin.id);
-    const key = cacheKey(input, { settings, dataSpaceId: ctx.space.dataSpaceId });
     try {
+      const settings = settingsOf(plugin, ctx.space.settings.plugins?.[call.id]);
+      const key = cacheKey(input, { settings, dataSpaceId: ctx.space.dataSpaceId });
       const cached = useCache ? await this.deps.cache.get(call.id, key).catch(() => null) : null;
       const output = cached ?? (await this.execute(ctx, plugin, { input, settings }));
       if (useCache && !cached) this.deps.cache.set(call.id, key, output, this.deps.cacheTtlSeconds).catch((err: unknown) => ctx.logger.warn({ err }, 'plugin output not cached'));

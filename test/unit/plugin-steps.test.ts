@@ -37,11 +37,11 @@ function steps(subject: Plugin, timeoutMs: number, cache: OutputCache = noCache)
   });
 }
 
-function runContext(): RunContext {
+function runContext(settings: Record<string, unknown> = {}): RunContext {
   const fields = {
     job: { requestId: 'req-1', deadline: Date.now() + 60_000 },
     run: 'run-1',
-    space: { id: 'space', orgId: 'org', dataSpaceId: 'space', settings: {} },
+    space: { id: 'space', orgId: 'org', dataSpaceId: 'space', settings },
     prepared: { policies: { privacy_level: 1 }, stream: false },
     signal: new AbortController().signal,
     logger: pino({ level: 'silent' }),
@@ -99,5 +99,13 @@ describe('PluginSteps', () => {
     await runner.runAll(runContext(), [call], input);
     const [second] = await runner.runAll(runContext(), [call], input);
     expect(second?.output).toMatchObject({ context: 'run 1', costUsd: 0 });
+  });
+
+  it('records stored settings the plugin cannot read as its failure instead of failing the whole request', async () => {
+    const strict = { ...plugin(() => Promise.resolve({ context: 'x', searchResults: [], artifacts: [], costUsd: 0 })), settingsSchema: z.object({ max_results: z.number().max(10) }) };
+    const ctx = runContext({ plugins: { 'web-search': { max_results: 50 } } });
+    const [run] = await steps(strict, 1000).runAll(ctx, [call], input);
+    expect(run?.output).toBeNull();
+    expect(ctx.trace.plugins[0]).toMatchObject({ id: 'web-search', status: 'failed' });
   });
 });
