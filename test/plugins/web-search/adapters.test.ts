@@ -124,3 +124,14 @@ describe('exa adapter', () => {
     expect(invalidOf(exaAdapter, '{"requestId":"x","error":"Invalid API key","tag":"INVALID_API_KEY"}').kind).toBe('invalid_response');
   });
 });
+
+describe('every adapter', () => {
+  test.each([
+    ['searxng', searxngAdapter, (url: string) => ({ results: [{ url, title: 't', content: 'c' }, { url: 'https://ok.example/', title: 'ok' }] })],
+    ['brave', braveAdapter, (url: string) => ({ type: 'search', web: { results: [{ url, title: 't' }, { url: 'https://ok.example/', title: 'ok' }] } })],
+  ] as const)('%s drops results whose URL is not http(s) (a javascript: link would reach clients as a citation)', (_name, adapter, body) => {
+    for (const url of ['javascript:alert(document.cookie)', 'data:text/html,<script>x</script>', 'file:///etc/passwd', 'not a url']) {
+      expect(adapter.parseResponse(body(url)).map((result) => result.url)).toEqual(['https://ok.example/']);
+    }
+  });
+});

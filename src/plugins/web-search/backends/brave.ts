@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { WebSearchAdapter } from '../types';
-import { cleanText, joinUrl, parseBody, parseItems } from './parse';
+import { cleanText, joinUrl, parseBody, parseItems, resultUrl } from './parse';
 
 const SERVICE = 'brave';
 
@@ -17,7 +17,7 @@ const bodySchema = z.object({
 });
 
 const itemSchema = z.object({
-  url: z.string().min(1),
+  url: resultUrl,
   title: z.string().nullish(),
   description: z.string().nullish(),
   /** The page's date as Brave resolved it (ISO-like), or its age in words ("2 days ago"). */

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { WebSearchAdapter } from '../types';
-import { cleanText, joinUrl, parseBody, parseItems } from './parse';
+import { cleanText, joinUrl, parseBody, parseItems, resultUrl } from './parse';
 
 const SERVICE = 'exa';
 
@@ -10,7 +10,7 @@ const TEXT_MAX_CHARACTERS = 1000;
 const bodySchema = z.object({ results: z.array(z.unknown()) });
 
 const itemSchema = z.object({
-  url: z.string().min(1),
+  url: resultUrl,
   title: z.string().nullish(),
   text: z.string().nullish(),
   /** Present when highlights were asked for; preferred over the text as the snippet. */

@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import { z } from 'zod';
 import { ProviderError } from '../../../providers/provider-error';
 import { snippetText } from '../readable-text';
 
@@ -31,3 +31,16 @@ export function joinUrl(baseUrl: string, path: string): string {
 export function cleanText(value: string | null | undefined): string {
   return value ? snippetText(value) : '';
 }
+
+/**
+ * A result's URL: http(s) only. Results reach clients as `search_results` and citations, which a
+ * UI renders as links, so a `javascript:` or `data:` URL from a search index is dropped with its item.
+ */
+export const resultUrl = z.string().refine((text) => {
+  try {
+    const url = new URL(text);
+    return url.protocol === 'http:' || url.protocol === 'https:';
+  } catch {
+    return false;
+  }
+});

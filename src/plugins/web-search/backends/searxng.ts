@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { WebSearchAdapter } from '../types';
-import { cleanText, joinUrl, parseBody, parseItems } from './parse';
+import { cleanText, joinUrl, parseBody, parseItems, resultUrl } from './parse';
 
 const SERVICE = 'searxng';
 
@@ -8,7 +8,7 @@ const SERVICE = 'searxng';
 const bodySchema = z.object({ results: z.array(z.unknown()) });
 
 const itemSchema = z.object({
-  url: z.string().min(1),
+  url: resultUrl,
   title: z.string().nullish(),
   content: z.string().nullish(),
   /** The merged score of the engines that found it. */

@@ -1,13 +1,13 @@
 import { z } from 'zod';
 import type { WebSearchAdapter } from '../types';
-import { cleanText, joinUrl, parseBody, parseItems } from './parse';
+import { cleanText, joinUrl, parseBody, parseItems, resultUrl } from './parse';
 
 const SERVICE = 'tavily';
 
 const bodySchema = z.object({ results: z.array(z.unknown()) });
 
 const itemSchema = z.object({
-  url: z.string().min(1),
+  url: resultUrl,
   title: z.string().nullish(),
   /** The query-relevant part of the page Tavily extracted. */
   content: z.string().nullish(),
