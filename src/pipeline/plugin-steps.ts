@@ -66,6 +66,9 @@ function errorOf(err: unknown): { kind: string; status: number | null; message: 
   return { kind: 'internal', status: 500, message: 'the plugin failed unexpectedly' };
 }
 
+/** Time kept in hand for the model call after plugins, in ms: plugins before the model end this long before the request's deadline. */
+export const MODEL_CALL_RESERVE_MS = 5_000;
+
 /**
  * The plugins whose output may be reused (privacy level 1 only): those whose output is a function of
  * the cache key. Not space-search or transcribe-audio, whose Space files can be deleted (a deleted
@@ -139,7 +142,9 @@ export class PluginSteps {
   }
 
   private async execute(ctx: RunContext, plugin: Plugin, { input, settings }: { input: PluginInput; settings: unknown }): Promise<PluginOutput> {
-    const deadline = Math.min(ctx.job.deadline, Date.now() + this.deps.timeoutMs);
+    // A plugin before the model leaves the model call its reserve; one after it (social-post) may use the rest.
+    const reserve = plugin.phase === 'before_model' ? MODEL_CALL_RESERVE_MS : 0;
+    const deadline = Math.min(ctx.job.deadline - reserve, Date.now() + this.deps.timeoutMs);
     const timeout = AbortSignal.timeout(Math.max(1, deadline - Date.now()));
     const signal = AbortSignal.any([ctx.signal, timeout]);
     const pluginCtx: PluginContext = {

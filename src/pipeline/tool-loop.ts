@@ -4,7 +4,7 @@ import type { PluginId } from '../plugins/types';
 import { countTokens } from '../text/token-count';
 import { modelStep, releaseHeld, type ModelStepResult } from './model-step';
 import { toolResultContent } from './plugin-context';
-import type { PluginCall } from './plugin-steps';
+import { MODEL_CALL_RESERVE_MS, type PluginCall } from './plugin-steps';
 import type { RunContext } from './run-context';
 
 /** The function name each plugin is offered under. */
@@ -25,8 +25,6 @@ export const MAX_PLUGIN_CALLS_PER_STEP = 5;
 
 const TOO_MANY_CALLS = JSON.stringify({ error: `too many tool calls at once: at most ${MAX_PLUGIN_CALLS_PER_STEP} run per turn; this one was not run` });
 
-/** Time kept in hand for the last model call once plugins have run, in ms. */
-const FINAL_CALL_RESERVE_MS = 5_000;
 
 export interface OfferedTools {
   definitions: ToolDefinition[];
@@ -62,7 +60,7 @@ function parsedArgs(ctx: RunContext, id: PluginId, call: ToolCall): Record<strin
 function mayOfferTools(ctx: RunContext, step: number): boolean {
   const maxCost = ctx.prepared.policies.max_cost;
   if (step >= ctx.space.autoTools.max_steps) return false;
-  if (Date.now() + FINAL_CALL_RESERVE_MS >= ctx.job.deadline) return false;
+  if (Date.now() + MODEL_CALL_RESERVE_MS >= ctx.job.deadline) return false;
   return maxCost === null || ctx.trace.costs().total_tokens < maxCost;
 }
 

@@ -1,7 +1,7 @@
 import pino from 'pino';
 import { z } from 'zod';
 import type { HttpClient } from '../../src/net/http-client';
-import { PluginSteps, type ConcurrencyLimiter, type OutputCache } from '../../src/pipeline/plugin-steps';
+import { MODEL_CALL_RESERVE_MS, PluginSteps, type ConcurrencyLimiter, type OutputCache } from '../../src/pipeline/plugin-steps';
 import type { RunContext } from '../../src/pipeline/run-context';
 import { RunTrace } from '../../src/pipeline/run-trace';
 import type { Plugin, PluginOutput } from '../../src/plugins/types';
@@ -107,5 +107,21 @@ describe('PluginSteps', () => {
     const [run] = await steps(strict, 1000).runAll(ctx, [call], input);
     expect(run?.output).toBeNull();
     expect(ctx.trace.plugins[0]).toMatchObject({ id: 'web-search', status: 'failed' });
+  });
+
+  it('leaves the model its reserve of the request deadline: a plugin before the model must answer earlier', async () => {
+    const deadlines: number[] = [];
+    const recording = (phase: Plugin['phase']) => ({
+      ...plugin((_input, pluginCtx) => {
+        deadlines.push(pluginCtx.deadline);
+        return Promise.resolve({ context: null, searchResults: [], artifacts: [], costUsd: 0 });
+      }),
+      phase,
+    });
+    const ctx = runContext();
+    const jobDeadline = ctx.job.deadline;
+    await steps(recording('before_model'), 10 * 60_000).runAll(ctx, [call], input);
+    await steps(recording('after_model'), 10 * 60_000).runAll(ctx, [call], input);
+    expect(deadlines).toEqual([jobDeadline - MODEL_CALL_RESERVE_MS, jobDeadline]);
   });
 });
