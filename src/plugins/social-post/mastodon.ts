@@ -11,7 +11,9 @@ export interface MastodonAccount {
 /** Mastodon keeps an Idempotency-Key for up to an hour; past that a repeat would post again. */
 export const MASTODON_IDEMPOTENCY_WINDOW_MS = 60 * 60 * 1000;
 
-const statusSchema = z.object({ id: z.string().min(1), uri: z.string().min(1), url: z.string().nullable().optional() });
+/** The instance is a Space's setting (untrusted), and the URL reaches clients as a link: http(s) only. */
+const webUrl = z.url({ protocol: /^https?$/ });
+const statusSchema = z.object({ id: z.string().min(1), uri: webUrl, url: webUrl.nullable().optional() });
 
 export interface PublishedPost {
   id: string;
