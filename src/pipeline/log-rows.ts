@@ -34,6 +34,20 @@ function promptOf(request: CompletionJob['request']): string {
   return Array.isArray(request.messages) ? lastUserText(chatMessagesOf(request.messages)) : '';
 }
 
+/** A result as the log keeps it: generated images without their base64 data (megabytes each), their size noted instead. */
+function lighterResult(result: CompletionResult): CompletionResult {
+  if (!result.artifacts.some((item) => item.type === 'image' && item.b64_json !== undefined)) return result;
+  const artifacts = result.artifacts.map((item) =>
+    item.type === 'image' && item.b64_json !== undefined ? { ...item, b64_json: `[not stored: ${Math.floor((item.b64_json.length * 3) / 4)} bytes]` } : item,
+  );
+  return { ...result, artifacts };
+}
+
+function withoutImageData(ended: RequestOutcome['ended']): RequestOutcome['ended'] {
+  if ('result' in ended) return { result: lighterResult(ended.result) };
+  return ended.partial ? { ...ended, partial: lighterResult(ended.partial) } : ended;
+}
+
 function figuresOf(outcome: RequestOutcome): { statusCode: number; savings: Costs; latencyMs: number } {
   const { ended } = outcome;
   if ('result' in ended) return { statusCode: ended.result.statusCode, savings: ended.result.savings, latencyMs: ended.result.latencyMs };
@@ -55,7 +69,7 @@ function parentRow(outcome: RequestOutcome): LogRow {
     parent_request_id: job.request.parent_request_id ?? null,
     model_id: model?.id ?? null,
     namespace: model?.namespace ?? null,
-    response: asJson(masked(outcome, outcome.ended)),
+    response: asJson(masked(outcome, withoutImageData(outcome.ended))),
     payload: asJson(masked(outcome, job.request)),
     prompt: outcome.privacyLevel >= 2 ? MASK : promptOf(job.request),
     response_text: outcome.privacyLevel >= 2 && outcome.responseText !== '' ? MASK : outcome.responseText,

@@ -44,3 +44,18 @@ describe('plugin rows at privacy level 2', () => {
     expect(text).toContain('acme-secretco');
   });
 });
+
+describe('generated images in the log', () => {
+  it('are kept without their base64 data, which the client alone receives', () => {
+    const base = outcome(1);
+    const b64 = Buffer.alloc(3000, 7).toString('base64');
+    const image = { type: 'image' as const, plugin: 'image-generation-generic' as const, mime_type: 'image/png', b64_json: b64, size: '1024x1024' };
+    const result = { ...(base.ended as { result: CompletionResult }).result, artifacts: [image] };
+    const rows = logRowsFor({ ...base, ended: { result } });
+    const text = JSON.stringify(rows, (_key, value: unknown) => (typeof value === 'bigint' ? value.toString() : value));
+    expect(text).not.toContain(b64);
+    expect(rows?.parent.response).toMatchObject({ result: { artifacts: [{ type: 'image', mime_type: 'image/png', b64_json: '[not stored: 3000 bytes]' }] } });
+    // The answer itself is untouched.
+    expect(result.artifacts[0]?.b64_json).toBe(b64);
+  });
+});
