@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -8,7 +8,9 @@ import { runLoad, type LoadResult, type LoadTarget } from './load';
 import { checkPluginAnswer, pluginCellsTable, type PluginCell } from './plugin-report';
 import { PLUGIN_BENCH_PROMPT, seedSpaceFiles } from './plugin-space';
 import { buildService, freePort, startBenchEntry, startService, startUpstream, tailOf, waitFor200, type Managed, type Runner } from './processes';
+import { summariseProfile, type Window } from './profile-summary';
 import { machineInfo } from './reliability/machine';
+import { profileTables } from './report';
 
 /**
  * `npm run bench:plugins`: chat completions with `plugins: ['web-search', 'space-search']` through
@@ -18,7 +20,8 @@ import { machineInfo } from './reliability/machine';
  * simulator's, answering at once, so the ideal is clients ÷ latency completions/s at `latency` ms each
  * (the two plugins run concurrently). A second cell caps SearXNG with PLUGIN_CONCURRENCY_SEARXNG=--limit:
  * the ideal there is limit ÷ latency, and nothing may fail. Options: --duration, --warmup (s),
- * --concurrency, --latency (ms), --limit, --runner build|prebuilt|tsx, --profile, --out <file>.
+ * --concurrency, --latency (ms), --limit, --runner build|prebuilt|tsx, --profile
+ * (with --profile-dir <folder> to keep the profiles), --out <file>.
  */
 const { values: args } = parseArgs({
   options: {
@@ -29,10 +32,15 @@ const { values: args } = parseArgs({
     limit: { type: 'string', default: '16' },
     runner: { type: 'string', default: 'build' },
     profile: { type: 'boolean', default: false },
+    /** Where --profile writes the V8 CPU profiles, kept after the run (default: the scratch folder, removed). */
+    'profile-dir': { type: 'string' },
     out: { type: 'string', default: path.join(__dirname, 'plugins-results.json') },
   },
 });
 
+/** Where the compiled service's files resolve (node_modules may be a link to another checkout's), for the profile's project frames. */
+const BUILD_ROOT = path.dirname(realpathSync(path.join(__dirname, '..', 'node_modules')));
+const nowUs = () => Number(process.hrtime.bigint() / 1000n);
 const say = (text: string) => process.stdout.write(`${text}\n`);
 const cleanups: { name: string; run: () => Promise<unknown> }[] = [];
 async function cleanUp(): Promise<void> {
@@ -76,7 +84,7 @@ async function firstCompletion(t: LoadTarget, alive: () => boolean): Promise<voi
 async function startDeployment(scenario: Scenario, { shared, scratch }: { shared: Record<string, string>; scratch: string }): Promise<Deployment> {
   const runner: Runner = args.runner === 'tsx' || args.runner === 'prebuilt' ? args.runner : 'build';
   const env = { ...shared, REDIS_PREFIX: `${shared.REDIS_PREFIX}_${scenario.name}`, PLUGIN_CONCURRENCY_SEARXNG: String(scenario.searxngLimit) };
-  const profileDir = args.profile ? path.join(scratch, `profiles-${scenario.name}`) : undefined;
+  const profileDir = args.profile ? path.join(args['profile-dir'] ?? scratch, `profiles-${scenario.name}`) : undefined;
   const worker = startService({ name: 'worker', runner, logFile: path.join(scratch, `${scenario.name}-worker.log`), cpuProfileDir: profileDir, env: { ...env, SWITCHYARD_ROLE: 'workers' } });
   const port = await freePort();
   const api = startService({ name: 'api', runner, logFile: path.join(scratch, `${scenario.name}-api.log`), cpuProfileDir: profileDir, env: { ...env, SWITCHYARD_ROLE: 'api', PORT: String(port), HOST: '127.0.0.1' } });
@@ -152,8 +160,11 @@ async function main(): Promise<void> {
   for (const scenario of scenarios) {
     const deployment = await startDeployment(scenario, { shared, scratch });
     if (files === 0) files = await seedSpaceFiles(deployment.apiUrl, { apiKey: env.apiKey, appId: env.appId });
+    const from = nowUs();
     cells.push(await measure(scenario, { deployment, env, others: [upstream, { ...backends, name: 'plugin backends' }] }));
+    const window: Window = [from, nowUs()];
     await Promise.all([deployment.api.stop(), deployment.worker.stop()]);
+    if (args.profile) say(profileTables(['api', 'worker'].map((name) => summariseProfile(path.join(args['profile-dir'] ?? scratch, `profiles-${scenario.name}`, `${name}.cpuprofile`), { root: BUILD_ROOT, windows: [window] }))));
   }
   say(`\n${pluginCellsTable(cells, machine.cores)}`);
   const report = { machine, settings: { ...args, files, prompt: PLUGIN_BENCH_PROMPT, node_env: 'production' }, cells, total_seconds: Number(((Date.now() - started) / 1000).toFixed(1)) };
