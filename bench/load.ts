@@ -8,6 +8,8 @@ export interface LoadTarget {
   headers: Record<string, string>;
   body: object;
   stream: boolean;
+  /** Checks a 200 answer's whole body (JSON only): an error description fails the request, null passes it. */
+  check?: (body: string) => string | null;
 }
 
 export interface LoadOptions {
@@ -54,14 +56,17 @@ function hasContent(block: string): boolean {
 }
 
 /** Reads a response; for a stream, notes when the first content chunk arrived. */
-function readResponse(res: IncomingMessage, stream: boolean, started: number): Promise<Sample> {
+function readResponse(res: IncomingMessage, { stream, check }: Pick<LoadTarget, 'stream' | 'check'>, started: number): Promise<Sample> {
   return new Promise((resolve) => {
     let ttftMs: number | undefined;
     let pending = '';
     let tail = '';
+    // Kept whole only when it is checked: the plain benchmark reads nothing but the end.
+    let whole = '';
     res.setEncoding('utf8');
     res.on('data', (text: string) => {
       tail = (tail + text).slice(-64);
+      if (check) whole += text;
       if (!stream || ttftMs !== undefined) return;
       pending += text;
       let end = pending.indexOf('\n\n');
@@ -76,6 +81,8 @@ function readResponse(res: IncomingMessage, stream: boolean, started: number): P
       if (res.statusCode !== 200) return resolve({ ok: false, latencyMs, error: `HTTP ${res.statusCode}: ${tail.trim()}` });
       if (stream && (ttftMs === undefined || !tail.includes('data: [DONE]'))) return resolve({ ok: false, latencyMs, error: `incomplete stream: ${tail.trim()}` });
       if (!stream && !tail.includes('}')) return resolve({ ok: false, latencyMs, error: 'empty body' });
+      const problem = check && !stream ? check(whole) : null;
+      if (problem) return resolve({ ok: false, latencyMs, error: problem });
       resolve({ ok: true, latencyMs, ttftMs });
     });
     res.on('error', (err) => resolve({ ok: false, latencyMs: performance.now() - started, error: err.message }));
@@ -89,7 +96,7 @@ function send(target: LoadTarget, { agent, payload, timeoutMs }: { agent: Agent;
     const req = request(
       { agent, hostname: url.hostname, port: url.port, path: url.pathname, method: 'POST', headers: { ...target.headers, 'content-type': 'application/json', 'content-length': payload.length } },
       (res) => {
-        readResponse(res, target.stream, started).then(resolve, () => resolve({ ok: false, latencyMs: performance.now() - started, error: 'read failed' }));
+        readResponse(res, target, started).then(resolve, () => resolve({ ok: false, latencyMs: performance.now() - started, error: 'read failed' }));
       },
     );
     req.setTimeout(timeoutMs, () => req.destroy(new Error(`no answer within ${timeoutMs} ms`)));

@@ -96,19 +96,28 @@ export function tailOf(file: string, lines = 15): string {
   }
 }
 
-/** Starts the upstream (simulator or minimal server) in its own process and waits for its URL. */
-export async function startUpstream(kind: 'simulator' | 'minimal'): Promise<Managed & { url: string }> {
-  const child = spawn(process.execPath, [...TSX_LOADER, path.join(__dirname, 'upstream.ts'), kind], { cwd: ROOT, stdio: ['pipe', 'pipe', 'inherit'] });
+/**
+ * Starts a TypeScript entry of bench/ in its own process (through tsx) and waits for the one JSON line
+ * it prints once listening (its URLs).
+ */
+export async function startBenchEntry<T>(entry: string, argv: string[]): Promise<Managed & { ready: T }> {
+  const child = spawn(process.execPath, [...TSX_LOADER, path.join(__dirname, entry), ...argv], { cwd: ROOT, stdio: ['pipe', 'pipe', 'inherit'] });
   const lines = createInterface({ input: child.stdout as NodeJS.ReadableStream });
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('upstream did not start within 20 s')), 20_000);
-    child.once('exit', (code) => reject(new Error(`upstream exited with ${code}`)));
+  const ready = await new Promise<T>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${entry} did not start within 20 s`)), 20_000);
+    child.once('exit', (code) => reject(new Error(`${entry} exited with ${code}`)));
     lines.once('line', (line) => {
       clearTimeout(timer);
-      resolve((JSON.parse(line) as { url: string }).url);
+      resolve(JSON.parse(line) as T);
     });
   });
-  return { name: `upstream (${kind})`, child, logFile: '', url, stop: () => stopChild(child, 5000) };
+  return { name: entry, child, logFile: '', ready, stop: () => stopChild(child, 5000) };
+}
+
+/** Starts the upstream (simulator or minimal server) in its own process and waits for its URL. */
+export async function startUpstream(kind: 'simulator' | 'minimal'): Promise<Managed & { url: string }> {
+  const started = await startBenchEntry<{ url: string }>('upstream.ts', [kind]);
+  return { ...started, name: `upstream (${kind})`, url: started.ready.url };
 }
 
 /** Polls `GET <url>` until it answers 200, or fails after `timeoutMs`. */

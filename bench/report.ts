@@ -92,7 +92,7 @@ export function compareWithBaseline(cells: Cell[]): BaselineComparison[] {
 
 const ms = (value: number | undefined | null) => (value === undefined || value === null || !Number.isFinite(value) ? '–' : value.toFixed(2));
 
-function table(header: string[], rows: (string | number)[][]): string {
+export function table(header: string[], rows: (string | number)[][]): string {
   const lines = [header, header.map(() => '---'), ...rows.map((r) => r.map(String))];
   return lines.map((cells) => `| ${cells.join(' | ')} |`).join('\n');
 }

@@ -48,8 +48,8 @@ export async function answerRequest(ctx: RunContext, options: { promptTokens: nu
           toolChoice: ctx.prepared.chat.tool_choice,
           attempts: ctx.plan.attempts,
           holdToolCalls: false,
-          // Counted again only when plugin context was added (used only if the upstream reports no usage).
-          promptTokens: messages === ctx.prepared.chat.messages ? options.promptTokens : countTokens(JSON.stringify(messages)),
+          // Counted again only when plugin context was added, and only if the upstream reports no usage.
+          promptTokens: messages === ctx.prepared.chat.messages ? () => options.promptTokens : () => countTokens(JSON.stringify(messages)),
         });
   const choices = annotated(step.choices, ctx.trace.searchResults, { citations: ctx.prepared.flags.citations === true });
   const responseText = responseTextOf(choices);

@@ -6,13 +6,29 @@ import type { LogRow } from './log-rows';
 /** Column names come only from Prisma's list of the table's columns, never from data. */
 const LOG_COLUMNS = new Set<string>(Object.values(Prisma.LogScalarFieldEnum));
 
-function columnsOf(rows: LogRow[]): string {
-  const names = new Set(rows.flatMap((row) => Object.keys(row)).filter((name) => LOG_COLUMNS.has(name)));
-  return [...names].map((name) => `"${name}"`).join(', ');
+/** The columns a row sets (a key holding undefined sets nothing: JSON drops it). */
+function columnsOf(row: LogRow): string {
+  const names = Object.entries(row).flatMap(([name, value]) => (value !== undefined && LOG_COLUMNS.has(name) ? [name] : []));
+  return names.map((name) => `"${name}"`).join(', ');
 }
 
-function insertFromJson(rows: LogRow[], parameter: string): string {
-  const columns = columnsOf(rows);
+/**
+ * Rows grouped by the columns they set, each group inserted with its own column list: a column a row
+ * leaves out must take its default, as with Prisma's createMany, where one list for every row would
+ * give it NULL (a plugin step's row sets no token counts, which are NOT NULL).
+ */
+function byColumns(rows: LogRow[]): { columns: string; rows: LogRow[] }[] {
+  const groups = new Map<string, LogRow[]>();
+  for (const row of rows) {
+    const columns = columnsOf(row);
+    const group = groups.get(columns);
+    if (group) group.push(row);
+    else groups.set(columns, [row]);
+  }
+  return [...groups].map(([columns, grouped]) => ({ columns, rows: grouped }));
+}
+
+function insertFromJson(columns: string, parameter: string): string {
   return `INSERT INTO logs (${columns}) SELECT ${columns} FROM json_populate_recordset(NULL::logs, ${parameter}::json)`;
 }
 
@@ -120,17 +136,15 @@ export class LogBatcher {
 
   /**
    * One statement for the whole batch: the rows travel as JSON and `json_populate_recordset` types them
-   * by the table's own columns. Parents go first in a CTE, so the children's `parent_id` references are
-   * satisfied when the statement ends. (Prisma's createMany costs several times the CPU per row.)
+   * by the table's own columns, one INSERT per set of columns. Parents go first, in CTEs with the other
+   * groups, so the children's `parent_id` references are satisfied when the statement ends. (Prisma's
+   * createMany costs several times the CPU per row.)
    */
   private async insert(batch: PendingWrite[]): Promise<void> {
-    const parents = batch.map((write) => write.parent);
-    const children = batch.flatMap((write) => write.children);
-    const parentInsert = insertFromJson(parents, '$1');
-    if (children.length === 0) {
-      await this.db.$executeRawUnsafe(parentInsert, rowsJson(parents));
-      return;
-    }
-    await this.db.$executeRawUnsafe(`WITH parents AS (${parentInsert}) ${insertFromJson(children, '$2')}`, rowsJson(parents), rowsJson(children));
+    const groups = [...byColumns(batch.map((write) => write.parent)), ...byColumns(batch.flatMap((write) => write.children))];
+    const inserts = groups.map((group, i) => insertFromJson(group.columns, `$${i + 1}`));
+    const last = inserts.pop() ?? '';
+    const sql = inserts.length === 0 ? last : `WITH ${inserts.map((insert, i) => `w${i} AS (${insert})`).join(', ')} ${last}`;
+    await this.db.$executeRawUnsafe(sql, ...groups.map((group) => rowsJson(group.rows)));
   }
 }

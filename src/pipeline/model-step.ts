@@ -19,8 +19,11 @@ export interface ModelStepInput {
    * and the finish are held back until the step ends, since a call to one of them is not the client's.
    */
   holdToolCalls: boolean;
-  /** Prompt tokens to count if the upstream reports no usage. */
-  promptTokens: number;
+  /**
+   * The prompt's tokens, asked for only if the upstream reports no usage: counting a prompt that plugin
+   * context made long costs about a millisecond of CPU, which a reported usage makes useless.
+   */
+  promptTokens: () => number;
 }
 
 export interface ModelStepResult {
@@ -97,7 +100,7 @@ async function relay(ctx: RunContext, opened: OpenedStream, { model, assembler, 
  * stream tells a hung upstream (nothing within the first-byte timeout) from a long generation (chunks
  * keep coming), since a whole answer's first byte comes when it is complete.
  */
-async function wholeAnswer({ model, provider, ctx, request }: AttemptCall, promptTokens: number): Promise<{ value: { choices: ChatChoice[]; usage: Usage; estimated: boolean }; usage: Usage }> {
+async function wholeAnswer({ model, provider, ctx, request }: AttemptCall, promptTokens: () => number): Promise<{ value: { choices: ChatChoice[]; usage: Usage; estimated: boolean }; usage: Usage }> {
   if (!model.supports.stream) {
     const result = await provider.chat(request, { ...ctx, timeoutMs: ctx.callTimeoutMs ?? ctx.timeoutMs });
     return { value: { choices: result.choices, usage: result.usage, estimated: false }, usage: result.usage };

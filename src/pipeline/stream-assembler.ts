@@ -44,10 +44,11 @@ export class StreamAssembler {
   }
 
   /** The usage the upstream reported, or when it reported none, counted from the prompt's tokens and the answer. */
-  usageOrEstimate(promptTokens: number): { usage: Usage; estimated: boolean } {
+  usageOrEstimate(promptTokens: () => number): { usage: Usage; estimated: boolean } {
     if (this.usage && this.usage.total_tokens > 0) return { usage: this.usage, estimated: false };
     const completion = countTokens(this.text());
-    return { usage: { prompt_tokens: promptTokens, completion_tokens: completion, total_tokens: promptTokens + completion }, estimated: true };
+    const prompt = promptTokens();
+    return { usage: { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion }, estimated: true };
   }
 
   text(): string {

@@ -88,13 +88,14 @@ export async function answerWithTools(ctx: RunContext, { messages, offered, afte
   let attempts = ctx.plan.attempts;
   for (let step = 1; ; step += 1) {
     const offering = tools.definitions.length > 0 && mayOfferTools(ctx, step);
+    const sent = conversation;
     const result = await modelStep(ctx, {
       messages: conversation,
       tools: offering ? [...callerTools, ...tools.definitions] : ctx.prepared.chat.tools,
       toolChoice: ctx.prepared.chat.tool_choice,
       attempts,
       holdToolCalls: offering,
-      promptTokens: countTokens(JSON.stringify(conversation)),
+      promptTokens: () => countTokens(JSON.stringify(sent)),
     });
     if (result.broken) return result;
     const calls = result.choices[0]?.message.tool_calls ?? [];

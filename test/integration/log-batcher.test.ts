@@ -48,6 +48,18 @@ describe('the log batcher', () => {
     expect(await ctx.services.db.log.count({ where: { parent_id: rows.parent.id } })).toBe(1);
   });
 
+  it('writes children that set different columns, a column left out taking its default', async () => {
+    const rows = rowsFor('with a plugin');
+    // A plugin step's row sets no token counts (NOT NULL, default 0); a model step's does.
+    const plugin: LogRow = { org_id: tenant.org_id, app_id: tenant.app_id, timestamp: BigInt(Date.now()), id: randomUUID(), parent_id: rows.parent.id, namespace: 'web-search', total_tokens_cost: 0.001 };
+    const model: LogRow = { ...plugin, id: randomUUID(), namespace: 'openai/gpt-4o-mini', prompt_tokens: 12, completion_tokens: 3, total_tokens: 15 };
+    const others = Array.from({ length: 5 }, (_, i) => rowsFor(`burst ${i}`));
+    await Promise.all([batcher.write({ ...rows, children: [model, plugin] }), ...others.map((other) => batcher.write(other))]);
+    const stored = await ctx.services.db.log.findUniqueOrThrow({ where: { id: plugin.id } });
+    expect({ prompt: stored.prompt_tokens, total: stored.total_tokens, cost: stored.total_tokens_cost }).toEqual({ prompt: 0, total: 0, cost: 0.001 });
+    expect(await ctx.services.db.log.count({ where: { parent_id: rows.parent.id } })).toBe(2);
+  });
+
   it('loses only the bad request of a batch', async () => {
     const good = rowsFor('fine');
     const duplicate = rowsFor('again');

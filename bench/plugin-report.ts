@@ -1,0 +1,69 @@
+import type { CpuSnapshot } from './cpu';
+import type { LoadResult } from './load';
+import { table } from './report';
+
+/** One measured cell of `bench:plugins`. */
+export interface PluginCell {
+  scenario: 'plugins' | 'saturated';
+  concurrency: number;
+  /** PLUGIN_CONCURRENCY_SEARXNG of the cell. */
+  searxngLimit: number;
+  backendLatencyMs: number;
+  /** Completions/s if only the slowest backend (and its limit) counted: min(clients, limit) ÷ latency. */
+  idealRps: number;
+  /** The latency of that ideal: one backend call, plus the queue for a slot when the limit is below the clients. */
+  idealLatencyMs: number;
+  result: LoadResult;
+  cpuMs: CpuSnapshot;
+}
+
+interface Answer {
+  metadata?: { extra?: { plugins?: { id: string; status: string; error?: string }[] }; search_results?: { items?: unknown[] } };
+}
+
+const EXPECTED = ['web-search', 'space-search'];
+
+/** A completion passes when both plugins ran ok and their results reached `metadata.search_results`. */
+export function checkPluginAnswer(body: string): string | null {
+  let answer: Answer;
+  try {
+    answer = JSON.parse(body) as Answer;
+  } catch {
+    return 'body is not JSON';
+  }
+  const plugins = answer.metadata?.extra?.plugins ?? [];
+  for (const id of EXPECTED) {
+    const run = plugins.find((p) => p.id === id);
+    if (!run) return `${id} did not run`;
+    if (run.status !== 'ok') return `${id} ${run.status}: ${run.error ?? ''}`.slice(0, 200);
+  }
+  // web-search gives 5 results; space-search must add some of its own.
+  if ((answer.metadata?.search_results?.items?.length ?? 0) <= 5) return 'space-search found nothing';
+  return null;
+}
+
+const perCompletion = (cell: PluginCell, name: string) => ((cell.cpuMs[name] ?? 0) / Math.max(1, cell.result.requests)).toFixed(2);
+
+export function pluginCellsTable(cells: PluginCell[], cores: number): string {
+  return table(
+    ['cell', 'clients', 'SearXNG limit', 'completions/s', 'ideal/s', 'of ideal', 'p50 ms', 'p99 ms', 'ideal ms', 'p99 ÷ ideal', 'failed', 'API ms CPU/compl.', 'worker ms CPU/compl.', 'PostgreSQL', 'Redis', 'machine busy'],
+    cells.map((c) => [
+      c.scenario,
+      c.concurrency,
+      c.searxngLimit,
+      c.result.rps.toFixed(1),
+      c.idealRps.toFixed(0),
+      `${((c.result.rps / c.idealRps) * 100).toFixed(1)}%`,
+      c.result.latency.p50.toFixed(1),
+      c.result.latency.p99.toFixed(1),
+      c.idealLatencyMs.toFixed(0),
+      `${(c.result.latency.p99 / c.idealLatencyMs).toFixed(2)}×`,
+      c.result.errors,
+      perCompletion(c, 'api'),
+      perCompletion(c, 'worker'),
+      perCompletion(c, 'postgres'),
+      perCompletion(c, 'redis'),
+      `${(((c.cpuMs.machine ?? 0) / c.result.wallMs / cores) * 100).toFixed(0)}%`,
+    ]),
+  );
+}
