@@ -65,9 +65,11 @@ async function withDetails(deps: SearchDeps, request: SearchRequest, ranked: (Ch
  */
 export async function searchChunks(deps: SearchDeps, request: SearchRequest): Promise<SearchResult> {
   if (!request.query || !(await deps.chunks.hasChunks(request.appId))) return { hits: [], costUsd: 0 };
-  const { vector, costUsd } = await queryVector(deps, request);
-  stopIfAborted(request.signal);
-  const fullText = await deps.chunks.fullText(request.appId, { query: request.query, limit: vector ? CANDIDATES : request.limit });
+  // The full-text ranking runs while the query is embedded: the request waits for the slower of the two.
+  const [{ vector, costUsd }, fullText] = await Promise.all([
+    queryVector(deps, request),
+    deps.chunks.fullText(request.appId, { query: request.query, limit: deps.embeddings ? CANDIDATES : request.limit }),
+  ]);
   stopIfAborted(request.signal);
   const ranked = vector ? fuseRankings([fullText, await deps.chunks.nearest(request.appId, { vector, limit: CANDIDATES })]) : fullText;
   stopIfAborted(request.signal);
