@@ -125,6 +125,12 @@ function pluginRow(outcome: RequestOutcome, record: PluginRecord): LogRow {
     payload: asJson(outcome.privacyLevel >= 2 ? { ...payload, query: MASK } : payload),
     response: asJson(record.error ? { error: record.error } : { results: record.results, artifacts: record.artifacts }),
     response_text: record.error?.message ?? '',
+    // Spelled out: a batch inserts the union of its rows' columns, so a column a model row has and this one lacked would be NULL.
+    prompt_tokens: 0,
+    completion_tokens: 0,
+    total_tokens: 0,
+    prompt_tokens_cost: 0,
+    completion_tokens_cost: 0,
     total_tokens_cost: record.costUsd,
     costs_incurred: record.costUsd > 0,
   };
