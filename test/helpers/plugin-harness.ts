@@ -123,6 +123,6 @@ export interface PluginReportView {
 }
 
 /** `metadata.extra.plugins` of a response body. */
-export function pluginReports(body: { metadata?: { extra?: { plugins?: PluginReportView[] } } }): PluginReportView[] {
-  return body.metadata?.extra?.plugins ?? [];
+export function pluginReports(body: unknown): PluginReportView[] {
+  return (body as { metadata?: { extra?: { plugins?: PluginReportView[] } } }).metadata?.extra?.plugins ?? [];
 }
