@@ -4,6 +4,7 @@ import { loadConfig } from '../../src/config/load';
 import type { Config } from '../../src/config/schema';
 import type { Model } from '../../src/generated/prisma/client';
 import { MEDIA_SIM_KEY, startMediaSimulator, type MediaSimulator } from '../simulator/plugins/openai-media';
+import { startMastodonSimulator, type MastodonSimulator } from '../simulator/plugins/mastodon';
 import { startSearxngSimulator } from '../simulator/plugins/searxng';
 import type { SearchSimulator } from '../simulator/plugins/search-server';
 import { startSimulator, type Simulator } from '../simulator/server';
@@ -14,6 +15,8 @@ import type { Tenant } from './test-context';
 /** USD the simulated web search charges per query, so its cost shows in the logs. */
 export const SEARCH_COST_USD = 0.002;
 export const AUTO_TOOLS = { 'Service-Feature-Flags': '{"auto_tools":"true"}' };
+/** The access token the Mastodon simulator accepts. */
+export const MASTODON_TOKEN = 'sim-mastodon-token';
 
 export interface PluginHarnessOptions {
   /** Leave the images backend without a key (the plugin is unavailable). */
@@ -30,6 +33,8 @@ export interface PluginEnv {
   sim: Simulator;
   searx: SearchSimulator;
   media: MediaSimulator;
+  /** A Mastodon instance, allowed through the SSRF-safe client (accounts come from Space settings). */
+  mastodon: MastodonSimulator;
   h: CompletionsHarness;
 }
 
@@ -41,7 +46,7 @@ function pluginConfig(env: Omit<PluginEnv, 'h'>, options: PluginHarnessOptions):
   const backend = { baseUrl: env.media.baseUrl, apiKey: MEDIA_SIM_KEY };
   return {
     ...base,
-    net: { ...base.net, ssrfAllowedHosts: [hostOf(env.media.url), ...(options.extraAllowedHosts ?? [])], pluginCacheTtlSeconds: 600 },
+    net: { ...base.net, ssrfAllowedHosts: [hostOf(env.media.url), hostOf(env.mastodon.url), ...(options.extraAllowedHosts ?? [])], pluginCacheTtlSeconds: 600 },
     webSearch: { ...base.webSearch, backend: 'searxng', baseUrl: env.searx.url, apiKey: null, costUsd: SEARCH_COST_USD },
     spaceSearch: { ...base.spaceSearch, embeddings: null },
     media: {
@@ -60,7 +65,7 @@ function pluginConfig(env: Omit<PluginEnv, 'h'>, options: PluginHarnessOptions):
 export function usePluginHarness(options: PluginHarnessOptions = {}): PluginEnv {
   const env = {} as PluginEnv;
   beforeAll(async () => {
-    [env.sim, env.searx, env.media] = await Promise.all([startSimulator(), startSearxngSimulator(), startMediaSimulator()]);
+    [env.sim, env.searx, env.media, env.mastodon] = await Promise.all([startSimulator(), startSearxngSimulator(), startMediaSimulator(), startMastodonSimulator({ token: MASTODON_TOKEN })]);
     env.h = startCompletionsHarness({
       providers: simulatedProviders(env.sim),
       plugins: pluginConfig(env, options),
@@ -71,10 +76,11 @@ export function usePluginHarness(options: PluginHarnessOptions = {}): PluginEnv 
   afterEach(() => {
     env.searx.faults.reset();
     env.searx.faults.defaultDelayMs = 0;
+    env.mastodon.faults.reset();
   });
   afterAll(async () => {
     await env.h.close();
-    await Promise.all([env.sim.close(), env.searx.close(), env.media.close()]);
+    await Promise.all([env.sim.close(), env.searx.close(), env.media.close(), env.mastodon.close()]);
   });
   return env;
 }
@@ -106,6 +112,12 @@ export async function uploadReadyFile(h: CompletionsHarness, tenant: Tenant, { n
     return got.body.status === 'ready' ? true : null;
   }, 10_000);
   return id;
+}
+
+/** The `settings` of `PUT /v1/apps/update` that give a Space the Mastodon simulator's account. */
+export function mastodonSettings(env: PluginEnv, extra: Record<string, unknown> = {}): Record<string, unknown> {
+  const account = { instance_url: env.mastodon.url, access_token: MASTODON_TOKEN, visibility: 'unlisted' };
+  return { plugins: { 'social-post': { network: 'mastodon', mastodon: account, ...extra } } };
 }
 
 /** `PUT /v1/apps/update` of the tenant's Space. */
