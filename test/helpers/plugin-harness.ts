@@ -8,7 +8,7 @@ import { startMastodonSimulator, type MastodonSimulator } from '../simulator/plu
 import { startSearxngSimulator } from '../simulator/plugins/searxng';
 import type { SearchSimulator } from '../simulator/plugins/search-server';
 import { startSimulator, type Simulator } from '../simulator/server';
-import { callsTo, eventually, isolatedSpace, type IsolatedSpace, type SpaceSetup } from './completion-fixtures';
+import { callsTo, eventually, isolatedSpace, type IsolatedSpace, type ModelSpec, type SpaceSetup } from './completion-fixtures';
 import { simulatedProviders, startCompletionsHarness, type CompletionsHarness } from './completions';
 import type { Tenant } from './test-context';
 
@@ -86,9 +86,9 @@ export function usePluginHarness(options: PluginHarnessOptions = {}): PluginEnv 
 }
 
 /** A fresh Space answering with one custom model (`answering`), optionally set up further. */
-export function pluginSpace(env: PluginEnv, setup: Partial<SpaceSetup<'answering'>> & { namespace?: string } = {}): Promise<IsolatedSpace<'answering'>> {
-  const { namespace, ...rest } = setup;
-  return isolatedSpace(env.h, { models: [{ name: 'answering', ...(namespace ? { namespace } : {}) }], ...rest });
+export function pluginSpace(env: PluginEnv, setup: Partial<SpaceSetup<'answering'>> & Omit<Partial<ModelSpec>, 'name'> = {}): Promise<IsolatedSpace<'answering'>> {
+  const { namespace, gdpr, update, chain, benchmark } = setup;
+  return isolatedSpace(env.h, { models: [{ name: 'answering', ...(namespace ? { namespace } : {}), ...(gdpr ? { gdpr } : {}) }], update, chain, benchmark });
 }
 
 /** The chat bodies the model received, in order. */
