@@ -5,8 +5,8 @@ import { complete, logsOf, userMessage } from '../helpers/completion-fixtures';
 import { pluginReports, pluginSpace, usePluginHarness } from '../helpers/plugin-harness';
 
 /** Plugins that are slow, fail or are refused, through the whole pipeline. */
-const env = usePluginHarness({ pluginTimeoutMs: 1000 });
-const BACKEND_MS = 300;
+const env = usePluginHarness({ pluginTimeoutMs: 1500 });
+const BACKEND_MS = 500;
 
 function pluginChildren<T extends { payload: unknown }>(children: T[]): T[] {
   return children.filter((child) => (child.payload as { step?: string }).step === 'plugin');
