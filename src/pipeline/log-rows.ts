@@ -142,6 +142,12 @@ function pluginRow(outcome: RequestOutcome, record: PluginRecord): LogRow {
     payload: asJson(outcome.privacyLevel >= 2 ? { ...payload, query: MASK } : payload),
     response: asJson(error ? { error } : { results: record.results, artifacts: record.artifacts }),
     response_text: error?.message ?? '',
+    // Spelled out, like a model row's (a step's figures read the same whichever kind it is).
+    prompt_tokens: 0,
+    completion_tokens: 0,
+    total_tokens: 0,
+    prompt_tokens_cost: 0,
+    completion_tokens_cost: 0,
     total_tokens_cost: record.costUsd,
     costs_incurred: record.costUsd > 0,
   };

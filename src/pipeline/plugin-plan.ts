@@ -1,4 +1,5 @@
 import { ApiError } from '../errors/api-error';
+import { missingSocialAccount } from '../plugins/social-post/settings';
 import type { PluginId } from '../plugins/types';
 import type { AutoToolsSettings } from '../schemas/plugin-settings';
 import type { PluginCall } from './plugin-steps';
@@ -61,6 +62,8 @@ export async function planPlugins(ctx: RunContext, { selector, spaceHasFiles }: 
       const reason = ctx.plugins.get(id)?.availability();
       throw new ApiError('plugin_unavailable', `The plugin ${id} cannot run here: ${reason && !reason.available ? reason.reason : 'not configured'}.`, 'plugins');
     }
+    const missing = id === 'social-post' ? missingSocialAccount(ctx.space.settings.plugins?.['social-post']) : null;
+    if (missing) throw new ApiError('plugin_unavailable', `The plugin social-post cannot run here: ${missing}.`, 'plugins');
   }
   const plan = callsFor(ctx, named.map(({ id, trigger }) => ({ id, trigger, reason: trigger === 'assistant' ? "named by the request's assistant" : 'named in the request' })));
   if (ctx.prepared.flags.auto_tools !== true) return plan;

@@ -60,7 +60,9 @@ function renumbered(context: string, { first, count }: { first: number; count: n
   return context.replace(/^\[(\d+)\]/gm, (marker, n: string) => (Number(n) >= 1 && Number(n) <= count ? `[${Number(n) + first - 1}]` : marker));
 }
 
-function errorOf(err: unknown): { kind: string; status: number | null; message: string } {
+function errorOf(err: unknown, { requestAborted }: { requestAborted: boolean }): { kind: string; status: number | null; message: string } {
+  // The run's own time limit aborts the plugin's signal too: unless the request itself was cancelled, a "cancelled" call timed out.
+  if (err instanceof ProviderError && err.kind === 'aborted' && !requestAborted) return { kind: 'timeout', status: 504, message: `${err.message} (the plugin's time limit passed)` };
   if (err instanceof ProviderError) return { kind: err.kind, status: statusOfError(err), message: err.message };
   if (err instanceof ApiError) return { kind: err.code, status: err.status, message: err.message };
   return { kind: 'internal', status: 500, message: 'the plugin failed unexpectedly' };
@@ -134,7 +136,7 @@ export class PluginSteps {
       const record: PluginRecord = { ...base, kind: 'plugin', cached: cached !== null, latencyMs: Date.now() - startedAt, statusCode: 200, costUsd, results: output.searchResults.length, artifacts: output.artifacts.length };
       return { call, output: { ...output, costUsd }, problem: null, error: null, record };
     } catch (err) {
-      const error = errorOf(err);
+      const error = errorOf(err, { requestAborted: ctx.signal.aborted });
       ctx.logger.warn({ plugin: call.id, kind: error.kind, status: error.status }, 'plugin failed');
       const record: PluginRecord = { ...base, kind: 'plugin', latencyMs: Date.now() - startedAt, statusCode: error.status ?? 502, costUsd: 0, results: 0, artifacts: 0, error };
       return { call, output: null, problem: `${call.id} failed: ${error.message}`, error: err, record };

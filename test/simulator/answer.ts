@@ -30,12 +30,16 @@ export function pieces(text: string): string[] {
   return text.match(/\S+\s*|\s+/g) ?? [''];
 }
 
+/** Models named `sim-tool-loop...` call a tool whenever one is offered, even right after a tool result (a model that never stops calling). */
+const ALWAYS_CALLS = /^sim-tool-loop/;
+
 /**
  * Deterministic answers: a tool call when tools are offered (and not switched off) and the last turn is
  * the user's; otherwise an echo, as JSON in JSON mode. `max_tokens` cuts the words (finish `length`).
  */
 export function answerFor(conversation: SimConversation): SimAnswer {
-  const wantsTool = conversation.tools.length > 0 && conversation.toolChoice !== 'none' && conversation.toolResultText === undefined;
+  const afterTool = conversation.toolResultText !== undefined && !ALWAYS_CALLS.test(conversation.model);
+  const wantsTool = conversation.tools.length > 0 && conversation.toolChoice !== 'none' && !afterTool;
   if (wantsTool) {
     const forced = conversation.toolChoice && !['auto', 'required'].includes(conversation.toolChoice) ? conversation.toolChoice : undefined;
     const name = forced ?? conversation.tools[0] ?? 'tool';

@@ -17,3 +17,15 @@ export function readSocialPostSettings(stored: unknown): SocialPostSettings {
   const parsed = socialPostSettings.safeParse(stored ?? {});
   return parsed.success ? parsed.data : DEFAULTS;
 }
+
+/**
+ * Why the Space's settings leave social-post nothing to post with (no account, or not the chosen
+ * network's), or null when an account is there. Read from the stored `has_*` flags, so a request
+ * can be refused before any model call.
+ */
+export function missingSocialAccount(stored: unknown): string | null {
+  const settings = readSocialPostSettings(stored);
+  const has = { mastodon: settings.mastodon?.has_access_token === true, bluesky: settings.bluesky?.has_app_password === true };
+  if (settings.network) return has[settings.network] ? null : `this Space has no ${settings.network} account; set one in 'settings.plugins.social-post.${settings.network}'`;
+  return has.mastodon || has.bluesky ? null : "this Space has no social account; set one in 'settings.plugins.social-post'";
+}
