@@ -59,9 +59,23 @@ export class SpaceFileChunkRepository {
     });
   }
 
-  async hasChunks(appId: string): Promise<boolean> {
-    const rows = await this.db.$queryRaw<{ found: boolean }[]>`SELECT EXISTS (SELECT 1 FROM space_file_chunks WHERE app_id = ${appId}::uuid) AS found`;
-    return rows[0]?.found === true;
+  /**
+   * A Space's chunk set, in one cheap query: how many chunks its files have, and a stamp that changes
+   * whenever they do (a file added, re-ingested or deleted changes its count or latest `modified_on`).
+   */
+  async chunkSet(appId: string): Promise<{ chunks: number; stamp: string }> {
+    const rows = await this.db.$queryRaw<{ chunks: number; files: number; latest: Date | null }[]>`
+      SELECT coalesce(sum(chunk_count), 0)::int AS chunks, count(*)::int AS files, max(modified_on) AS latest
+      FROM space_files WHERE app_id = ${appId}::uuid`;
+    const row = rows[0];
+    return { chunks: row?.chunks ?? 0, stamp: `${row?.files ?? 0}:${row?.latest?.getTime() ?? 0}` };
+  }
+
+  /** Every embedded chunk of a Space with its vector, for ranking in the worker. */
+  vectors(appId: string): Promise<(ChunkKey & { embedding: number[] })[]> {
+    return this.db.$queryRaw<(ChunkKey & { embedding: number[] })[]>`
+      SELECT file_id::text AS file_id, position, embedding FROM space_file_chunks
+      WHERE app_id = ${appId}::uuid AND embedding IS NOT NULL`;
   }
 
   /** The best chunks by full text: every-term matches first, then by cover density (ts_rank_cd). */

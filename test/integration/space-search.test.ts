@@ -3,6 +3,7 @@ import type { EmbeddingsConfig, SpaceSearchConfig } from '../../src/config/plugi
 import { backendClient } from '../../src/net/backend-client';
 import { createLegacyFileSearchPlugin, createSpaceFileReader, createSpaceSearchPlugin } from '../../src/plugins/space-search/index';
 import type { Plugin, PluginInput, PluginOutput } from '../../src/plugins/types';
+import { SpaceVectorCache } from '../../src/plugins/space-search/vector-cache';
 import { ingestSpaceFile } from '../../src/services/space-files/ingest-file';
 import { SpaceFileChunkRepository } from '../../src/store/space-file-chunks';
 import { SpaceFileRepository } from '../../src/store/space-files';
@@ -135,6 +136,27 @@ describe('hybrid ranking with an embeddings backend', () => {
     await addFile(tenant, { name: 'garage.txt', text: 'Service the car every spring: change the oil and rotate the tyres.', embeddings });
     await addFile(tenant, { name: 'bakery.txt', text: 'The bakery schedule: bread at dawn, cakes at noon.', embeddings });
     await addFile(tenant, { name: 'upkeep.txt', text: 'Upkeep of the garden: water the roses weekly.', embeddings });
+  });
+
+  it("ranks by cosine in the worker's memory exactly as PostgreSQL does, and follows the Space's files", async () => {
+    const chunks = new SpaceFileChunkRepository(ctx.services.db);
+    const cache = new SpaceVectorCache(chunks);
+    const [query] = (await chunks.vectors(tenant.app_id)).map((row) => row.embedding);
+    const vector = query as number[];
+    const inMemory = async () => cache.nearest(tenant.app_id, { stamp: (await chunks.chunkSet(tenant.app_id)).stamp, vector, limit: 50 });
+    const keys = (ranked: { file_id: string; position: number }[]) => ranked.map((r) => `${r.file_id}:${r.position}`);
+    const before = await inMemory();
+    const sql = await chunks.nearest(tenant.app_id, { vector, limit: 50 });
+    expect(before.length).toBeGreaterThan(0);
+    expect(keys(before)).toEqual(keys(sql));
+    before.forEach((row, i) => expect(row.score).toBeCloseTo(sql[i]?.score ?? Number.NaN, 5));
+    // A new file changes the chunk set's stamp: the next ranking includes it.
+    const added = await addFile(tenant, { name: 'extra.txt', text: 'An extra note about the garage door.', embeddings: embeddingsConfig() });
+    const after = await inMemory();
+    expect(keys(after)).toEqual(keys(await chunks.nearest(tenant.app_id, { vector, limit: 50 })));
+    expect(after.some((row) => row.file_id === added)).toBe(true);
+    await new SpaceFileRepository(ctx.services.db).delete(tenant.app_id, added);
+    expect((await inMemory()).some((row) => row.file_id === added)).toBe(false);
   });
 
   it('embeds chunks at ingestion through the OpenAI wire format', async () => {

@@ -6,6 +6,7 @@ import { SpaceFileChunkRepository } from '../../store/space-file-chunks';
 import type { Plugin, PluginId } from '../types';
 import { outputOf } from './present-results';
 import { searchChunks } from './search-chunks';
+import { SpaceVectorCache } from './vector-cache';
 
 export { createSpaceFileReader, type SpaceFileContent, type SpaceFileReader } from './file-reader';
 
@@ -27,6 +28,7 @@ function queryOf(args: Record<string, unknown> | null, fallback: string): string
 
 function build(id: PluginId, config: SpaceSearchConfig, { db }: SpaceSearchDeps): Plugin {
   const chunks = new SpaceFileChunkRepository(db);
+  const vectors = new SpaceVectorCache(chunks);
   return {
     id,
     phase: 'before_model',
@@ -40,7 +42,7 @@ function build(id: PluginId, config: SpaceSearchConfig, { db }: SpaceSearchDeps)
     run: async (input, ctx) => {
       const settings = spaceSearchSettings.parse(ctx.settings ?? {});
       const { hits, costUsd } = await searchChunks(
-        { chunks, embeddings: config.embeddings, http: ctx.backend },
+        { chunks, vectors, embeddings: config.embeddings, http: ctx.backend },
         { appId: ctx.space.dataSpaceId, query: queryOf(input.args, input.query), limit: settings.max_results, signal: ctx.signal, deadline: ctx.deadline },
       );
       return outputOf(hits, costUsd);

@@ -4,6 +4,7 @@ import { ProviderError } from '../../providers/provider-error';
 import type { ChunkDetail, ChunkKey, SpaceFileChunkRepository } from '../../store/space-file-chunks';
 import { embed, embeddingsCost } from './embeddings';
 import { fuseRankings } from './rank-fusion';
+import type { SpaceVectorCache } from './vector-cache';
 
 /** How deep each ranking goes before fusion: enough for a chunk ranked well by only one of them. */
 const CANDIDATES = 50;
@@ -30,6 +31,7 @@ export interface SearchResult {
 
 export interface SearchDeps {
   chunks: SpaceFileChunkRepository;
+  vectors: SpaceVectorCache;
   embeddings: EmbeddingsConfig | null;
   http: HttpClient;
 }
@@ -64,14 +66,16 @@ async function withDetails(deps: SearchDeps, request: SearchRequest, ranked: (Ch
  * answers nothing, without calling the embeddings backend.
  */
 export async function searchChunks(deps: SearchDeps, request: SearchRequest): Promise<SearchResult> {
-  if (!request.query || !(await deps.chunks.hasChunks(request.appId))) return { hits: [], costUsd: 0 };
+  if (!request.query) return { hits: [], costUsd: 0 };
+  const chunkSet = await deps.chunks.chunkSet(request.appId);
+  if (chunkSet.chunks === 0) return { hits: [], costUsd: 0 };
   // The full-text ranking runs while the query is embedded: the request waits for the slower of the two.
   const [{ vector, costUsd }, fullText] = await Promise.all([
     queryVector(deps, request),
     deps.chunks.fullText(request.appId, { query: request.query, limit: deps.embeddings ? CANDIDATES : request.limit }),
   ]);
   stopIfAborted(request.signal);
-  const ranked = vector ? fuseRankings([fullText, await deps.chunks.nearest(request.appId, { vector, limit: CANDIDATES })]) : fullText;
+  const ranked = vector ? fuseRankings([fullText, await deps.vectors.nearest(request.appId, { stamp: chunkSet.stamp, vector, limit: CANDIDATES })]) : fullText;
   stopIfAborted(request.signal);
   return { hits: await withDetails(deps, request, ranked), costUsd };
 }

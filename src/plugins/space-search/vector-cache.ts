@@ -1,0 +1,61 @@
+import type { ChunkKey, RankedChunk, SpaceFileChunkRepository } from '../../store/space-file-chunks';
+
+/** Spaces whose vectors one worker keeps. */
+const MAX_SPACES = 256;
+/** Floats one Space may keep in memory (4 bytes each); a larger Space is ranked by PostgreSQL. */
+const MAX_FLOATS_PER_SPACE = 4_000_000;
+
+interface Entry {
+  stamp: string;
+  /** null: too large to keep, ranked by PostgreSQL instead. */
+  rows: (ChunkKey & { vector: Float32Array })[] | null;
+}
+
+function dot(a: Float32Array, b: number[]): number {
+  let sum = 0;
+  for (let i = 0; i < a.length; i += 1) sum += (a[i] as number) * (b[i] as number);
+  return sum;
+}
+
+/**
+ * Each Space's chunk vectors, kept by the worker while the Space's chunk set stays the same (its
+ * stamp), so the cosine ranking is a dot product per chunk in memory rather than a scan that
+ * PostgreSQL computes with `unnest` for every request: that scan was the largest single cost of a
+ * completion with space-search in `npm run bench:plugins`. Same ranking as `nearest`: cosine (every
+ * vector being unit length), positive similarity only, ties by file and position.
+ */
+export class SpaceVectorCache {
+  private readonly entries = new Map<string, Entry>();
+
+  constructor(private readonly chunks: SpaceFileChunkRepository) {}
+
+  async nearest(appId: string, { stamp, vector, limit }: { stamp: string; vector: number[]; limit: number }): Promise<RankedChunk[]> {
+    const entry = await this.entryOf(appId, stamp);
+    if (!entry.rows) return this.chunks.nearest(appId, { vector, limit });
+    const scored: RankedChunk[] = [];
+    for (const row of entry.rows) {
+      if (row.vector.length !== vector.length) continue;
+      const score = dot(row.vector, vector);
+      if (score > 0) scored.push({ file_id: row.file_id, position: row.position, score });
+    }
+    scored.sort((a, b) => b.score - a.score || (a.file_id < b.file_id ? -1 : a.file_id > b.file_id ? 1 : a.position - b.position));
+    return scored.slice(0, limit);
+  }
+
+  private async entryOf(appId: string, stamp: string): Promise<Entry> {
+    const known = this.entries.get(appId);
+    if (known && known.stamp === stamp) {
+      // Most recently used last: the first key is the one to drop.
+      this.entries.delete(appId);
+      this.entries.set(appId, known);
+      return known;
+    }
+    const loaded = await this.chunks.vectors(appId);
+    const floats = loaded.reduce((sum, row) => sum + row.embedding.length, 0);
+    const entry: Entry = { stamp, rows: floats > MAX_FLOATS_PER_SPACE ? null : loaded.map((row) => ({ file_id: row.file_id, position: row.position, vector: Float32Array.from(row.embedding) })) };
+    this.entries.delete(appId);
+    this.entries.set(appId, entry);
+    if (this.entries.size > MAX_SPACES) this.entries.delete(this.entries.keys().next().value as string);
+    return entry;
+  }
+}
