@@ -85,6 +85,21 @@ describe('social-post (mastodon): the post itself', () => {
     expect(text.endsWith('ipsum…') || text.endsWith('lorem…')).toBe(true);
   });
 
+  it("cuts at the instance's own limit, which it announces in GET /api/v2/instance", async () => {
+    sim.setMaxCharacters(1000);
+    try {
+      // A plugin of its own: instance limits are remembered for an hour.
+      const fresh = createSocialPostPlugin(space.config, { db: space.db });
+      await fresh.run({ ...input, answer: `${'lorem ipsum '.repeat(160)}end` }, pluginContext(space.settings, spaceContext(space, randomUUID())));
+      const text = (sim.requests.at(-1)?.body as { status: string }).status;
+      expect(Array.from(text).length).toBeGreaterThan(500);
+      expect(Array.from(text).length).toBeLessThanOrEqual(1000);
+      expect(text.endsWith('…')).toBe(true);
+    } finally {
+      sim.setMaxCharacters(500);
+    }
+  });
+
   it('posts once per request id: a second run returns the first post without calling Mastodon', async () => {
     const requestId = randomUUID();
     const first = await run(requestId);

@@ -10,7 +10,8 @@ import { chooseAccount, openSocialAccounts } from './accounts';
 import { BlueskyClient } from './bluesky';
 import { postOnce } from './post-once';
 import { SOCIAL_SECRET_PREFIX } from './settings';
-import { BLUESKY_LIMIT, fitToLimit, MASTODON_LIMIT } from './text';
+import { MastodonLimits } from './mastodon-limits';
+import { BLUESKY_LIMIT, fitToLimit } from './text';
 
 export { loadSocialAccounts, type SocialAccounts } from './accounts';
 
@@ -32,6 +33,7 @@ const CALLS_PER_RUN = 3;
 export function createSocialPostPlugin(config: SocialPostConfig, deps: SocialPostDeps): Plugin {
   const box = secretBoxFor(config.secretKeys);
   const bluesky = new BlueskyClient(deps.clock);
+  const mastodonLimits = new MastodonLimits();
   const onceDeps = { db: deps.db, bluesky, inFlightMs: config.timeoutMs * CALLS_PER_RUN, clock: deps.clock };
 
   async function run(input: PluginInput, ctx: PluginContext): Promise<PluginOutput> {
@@ -43,9 +45,9 @@ export function createSocialPostPlugin(config: SocialPostConfig, deps: SocialPos
     const account = chooseAccount(openSocialAccounts(settings, sealed, { appId, box }), settings);
     const answer = input.answer?.trim() ?? '';
     if (!answer) throw new ApiError('invalid_request', 'social-post has nothing to post: the model gave an empty answer.', 'plugins');
-    const text = fitToLimit(answer, account.network === 'mastodon' ? MASTODON_LIMIT : BLUESKY_LIMIT);
     const timeoutMs = Math.max(1, Math.min(config.timeoutMs, ctx.deadline - Date.now()));
     const call = { http: ctx.untrusted, signal: ctx.signal, timeoutMs };
+    const text = fitToLimit(answer, account.network === 'mastodon' ? await mastodonLimits.of(account, call) : BLUESKY_LIMIT);
     const post = await postOnce(onceDeps, { requestId: ctx.requestId, appId, account, text, call, logger: ctx.logger });
     // No URL or id: the post is the answer, which no application log keeps (privacy level 3 keeps nothing).
     ctx.logger.info({ plugin: 'social-post', network: account.network, reused: post.reused }, 'social-post: posted');

@@ -11,6 +11,7 @@ export interface TextLimit {
   maxBytes?: number;
 }
 
+/** A stock Mastodon instance's limit; an instance's own (`MastodonLimits`) replaces it. */
 export const MASTODON_LIMIT: TextLimit = { max: 500, unit: 'code_points' };
 export const BLUESKY_LIMIT: TextLimit = { max: 300, unit: 'graphemes', maxBytes: 3000 };
 

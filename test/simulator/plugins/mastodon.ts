@@ -25,10 +25,10 @@ export interface MastodonSimulator {
   statuses: MastodonStatus[];
   /** The next `n` posts are made, then their answer never comes. */
   loseAnswers(n: number): void;
+  /** The status length this instance allows and announces in `GET /api/v2/instance` (default 500). */
+  setMaxCharacters(max: number): void;
   close(): Promise<void>;
 }
-
-const MAX_CHARACTERS = 500;
 
 export async function startMastodonSimulator({ token }: { token: string }): Promise<MastodonSimulator> {
   const faults = new FaultScript();
@@ -37,10 +37,11 @@ export async function startMastodonSimulator({ token }: { token: string }): Prom
   const byKey = new Map<string, MastodonStatus>();
   let toLose = 0;
   let origin = '';
+  let maxCharacters = 500;
 
   function create(body: { status?: unknown; visibility?: unknown }): MastodonStatus | { error: string; code: number } {
     if (typeof body.status !== 'string' || body.status.trim() === '') return { code: 422, error: "Validation failed: Text can't be blank" };
-    if (Array.from(body.status).length > MAX_CHARACTERS) return { code: 422, error: `Validation failed: Text character limit of ${MAX_CHARACTERS} exceeded` };
+    if (Array.from(body.status).length > maxCharacters) return { code: 422, error: `Validation failed: Text character limit of ${maxCharacters} exceeded` };
     const id = String(110_000_000_000_000_000n + BigInt(statuses.length + 1));
     const status = { id, uri: `${origin}/users/sim/statuses/${id}`, url: `${origin}/@sim/${id}`, content: `<p>${body.status}</p>`, visibility: String(body.visibility ?? 'public'), created_at: new Date().toISOString() };
     statuses.push(status);
@@ -48,6 +49,10 @@ export async function startMastodonSimulator({ token }: { token: string }): Prom
   }
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    // The public instance document: no token, and outside the fault script (faults are for the post).
+    if (req.method === 'GET' && req.url === '/api/v2/instance') {
+      return sendJson(res, { status: 200, body: { domain: new URL(origin).host, configuration: { statuses: { max_characters: maxCharacters, max_media_attachments: 4 } } } });
+    }
     const body = (await readBody(req)) as { status?: unknown; visibility?: unknown };
     requests.push({ method: req.method ?? '', path: req.url ?? '', headers: req.headers, body });
     const outcome = await applyFault(faults.next(), res, { req, errorBody: (status) => ({ error: `Simulated HTTP ${status}` }) });
@@ -68,5 +73,5 @@ export async function startMastodonSimulator({ token }: { token: string }): Prom
 
   const server = await listen(handle);
   origin = server.url;
-  return { url: server.url, faults, requests, statuses, loseAnswers: (n) => (toLose = n), close: server.close };
+  return { url: server.url, faults, requests, statuses, loseAnswers: (n) => (toLose = n), setMaxCharacters: (max) => (maxCharacters = max), close: server.close };
 }
