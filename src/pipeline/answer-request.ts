@@ -1,6 +1,8 @@
 import { ApiError } from '../errors/api-error';
 import { countTokens } from '../text/token-count';
+import { statusOfError } from './attempt-record';
 import { annotated } from './citations';
+import { completionResult } from './completion-result';
 import type { RequestOutcome } from './log-rows';
 import { modelStep, type ModelStepResult } from './model-step';
 import { pluginContextMessage, withPluginContext } from './plugin-context';
@@ -9,8 +11,6 @@ import type { PluginCall } from './plugin-steps';
 import type { RunContext } from './run-context';
 import { responseTextOf } from './stream-assembler';
 import { answerWithTools, pluginInput } from './tool-loop';
-import { completionResult } from './completion-result';
-import { statusOfError } from './attempt-record';
 
 /** How a request's steps ended: its answer or failure, and the answer's text for the log. */
 export interface Answered {

@@ -104,22 +104,16 @@ function patchOf<Shape extends z.ZodRawShape>(schema: z.ZodObject<Shape>) {
   return z.strictObject(shape) as unknown as z.ZodObject<{ [K in keyof Shape]: z.ZodOptional<z.ZodType<z.output<Shape[K]>>> }>;
 }
 
-/** Settings of the plugins without credentials, as stored and shown. */
-export const PLUGIN_SETTINGS = {
-  'web-search': webSearchSettings,
-  'space-search': spaceSearchSettings,
-  'image-generation-generic': imageGenerationSettings,
-  'transcribe-audio': transcribeAudioSettings,
-} as const;
+/** The plugins without credentials: their settings are sent, stored and shown in the same (patch) shape. */
+const plainPluginSettings = {
+  'web-search': patchOf(webSearchSettings).optional(),
+  'space-search': patchOf(spaceSearchSettings).optional(),
+  'image-generation-generic': patchOf(imageGenerationSettings).optional(),
+  'transcribe-audio': patchOf(transcribeAudioSettings).optional(),
+};
 
 export const pluginSettingsPatch = z
-  .strictObject({
-    'web-search': patchOf(webSearchSettings).optional(),
-    'space-search': patchOf(spaceSearchSettings).optional(),
-    'image-generation-generic': patchOf(imageGenerationSettings).optional(),
-    'transcribe-audio': patchOf(transcribeAudioSettings).optional(),
-    'social-post': socialPostSettingsPatch.optional(),
-  })
+  .strictObject({ ...plainPluginSettings, 'social-post': socialPostSettingsPatch.optional() })
   .describe('Extra field: per-Space plugin settings, merged plugin by plugin and key by key into the stored ones. Secrets (`access_token`, `app_password`) are write-only.')
   .meta({ id: 'PluginSettingsPatch' });
 export type PluginSettingsPatch = z.infer<typeof pluginSettingsPatch>;
@@ -131,13 +125,7 @@ export type AutoToolsPatch = z.infer<typeof autoToolsPatch>;
 
 /** What is stored and shown: each plugin's settings as patched (absent keys take the plugin's defaults when it runs); secrets never shown. */
 export const pluginSettingsView = z
-  .object({
-    'web-search': patchOf(webSearchSettings).optional(),
-    'space-search': patchOf(spaceSearchSettings).optional(),
-    'image-generation-generic': patchOf(imageGenerationSettings).optional(),
-    'transcribe-audio': patchOf(transcribeAudioSettings).optional(),
-    'social-post': socialPostSettings.optional(),
-  })
+  .object({ ...plainPluginSettings, 'social-post': socialPostSettings.optional() })
   .catchall(z.record(z.string(), z.unknown()))
   .describe('Extra field: per-Space plugin settings, present once set. Secrets are never shown: only whether one is stored.');
 export type PluginSettingsView = z.infer<typeof pluginSettingsView>;
