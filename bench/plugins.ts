@@ -20,7 +20,9 @@ import { profileTables } from './report';
  * (space-search's hybrid ranking over a Space with uploaded files in PostgreSQL). The model is the
  * simulator's, answering at once, so the ideal is clients ÷ latency completions/s at `latency` ms each
  * (the two plugins run concurrently). A second cell caps SearXNG with PLUGIN_CONCURRENCY_SEARXNG=--limit:
- * the ideal there is limit ÷ latency, and nothing may fail. Options: --duration, --warmup (s),
+ * the ideal there is limit ÷ latency, and nothing may fail. A first cell, `floor`, runs bench/plugin-floor.ts
+ * in place of Switchyard (the least a gateway does for such a completion) against the same simulators:
+ * what the machine allows. Options: --duration, --warmup (s), --skip-floor,
  * --concurrency, --latency (ms), --limit, --runner build|prebuilt|tsx, --profile
  * (with --profile-dir <folder> to keep the profiles), --out <file>.
  */
