@@ -63,7 +63,7 @@ export function chatCompletionRoutes({ completions, idempotency, config, logger 
           signal: clientGone(res),
           setHeaders: (headers) => res.set(headers),
           sink: body.stream ? sseSink(res) : jsonSink(res),
-          format: (wire, identity) => openAiChatSink(wire, identity, { stream: body.stream }),
+          format: (wire, identity) => openAiChatSink(wire, identity, { stream: body.stream, includeUsage: body.stream_options?.include_usage === true }),
         };
         const key = req.header(IDEMPOTENCY_HEADER);
         if (key === undefined) await completions.submit(submission);
