@@ -254,3 +254,33 @@ describe('errors', () => {
     expect(rateError.headers.get('x-ratelimit-limit-requests')).toBe('1');
   });
 });
+
+describe('models.list and models.retrieve', () => {
+  it("lists the automatic model first, then the Space's active models, each usable as `model`", async () => {
+    const listed = [];
+    for await (const model of client.models.list()) listed.push(model);
+    expect(listed[0]).toMatchObject({ id: 'switchyard', object: 'model', owned_by: 'switchyard', automatic: true });
+    expect(listed[0]?.created).toBeGreaterThan(1_700_000_000);
+    const ids = listed.map((model) => model.id);
+    expect(ids).toEqual(expect.arrayContaining(MODELS));
+    const mini = listed.find((model) => model.id === 'gpt-4.1-mini') as unknown as Record<string, unknown>;
+    expect(mini).toMatchObject({ object: 'model', provider: 'openai', automatic: false, capabilities: expect.objectContaining({ stream: true }) });
+    expect(mini.created).toEqual(expect.any(Number));
+    const completion = await client.chat.completions.create({ model: ids[1] ?? '', messages: [{ role: 'user', content: 'Hello there' }] });
+    expect(completion.model).toBe(ids[1]);
+  });
+
+  it('retrieves one by its name, and answers 404 for a model the Space does not offer', async () => {
+    await expect(client.models.retrieve('gpt-4.1-mini')).resolves.toMatchObject({ id: 'gpt-4.1-mini', object: 'model' });
+    const error = await client.models.retrieve('not-a-model').catch((err: unknown) => err);
+    expect(error).toBeInstanceOf(OpenAI.NotFoundError);
+  });
+
+  it('answers 400 naming Authorization for a key bound to no Space', async () => {
+    const key = await createOrgKey(h.services.db, { orgId: tenant.org_id, role: 'owner' });
+    const orgClient = new OpenAI({ apiKey: key.api_key, baseURL, maxRetries: 0 });
+    const error = await orgClient.models.list().catch((err: unknown) => err);
+    expect(error).toBeInstanceOf(OpenAI.BadRequestError);
+    expect((error as InstanceType<typeof OpenAI.BadRequestError>).param).toBe('Authorization');
+  });
+});

@@ -7,11 +7,13 @@ import { appModelRoutes } from './app-models';
 import { assistantRoutes } from './assistants';
 import { conversationRoutes } from './conversations';
 import { logRoutes } from './logs';
+import { modelRoutes } from './models';
 import { spaceFileRoutes } from './space-files';
 
 /** Every authenticated API route, in the order the OpenAPI document lists them. */
 export function allRoutes(services: Services): Route[] {
   return [
     ...chatCompletionRoutes(services),
+    ...modelRoutes(services),
     ...promptRoutes(services), ...appRoutes(services), ...appModelRoutes(services), ...assistantRoutes(services), ...conversationRoutes(services), ...spaceFileRoutes(services), ...logRoutes(services)];
 }
