@@ -4,6 +4,7 @@ import { ExpressAdapter } from '@bull-board/express';
 import { Router } from 'express';
 import type { Services } from '../../services/container';
 import { queueAdminGuard } from '../middleware/queue-admin-guard';
+import { stripUrlCredentials } from '../middleware/strip-url-credentials';
 
 export const QUEUE_BOARD_PATH = '/admin/queues';
 
@@ -24,6 +25,6 @@ export function operationsRouter(services: Services): Router {
     const report = await services.readiness();
     res.status(report.ready ? 200 : 503).json(report);
   });
-  router.use(QUEUE_BOARD_PATH, queueAdminGuard(services.authenticator), queueBoard(services));
+  router.use(QUEUE_BOARD_PATH, queueAdminGuard(services.authenticator), stripUrlCredentials(), queueBoard(services));
   return router;
 }
