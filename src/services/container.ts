@@ -26,6 +26,10 @@ import { IdempotencyStore } from '../completions/idempotency-store';
 import type { SpaceSearchConfig } from '../config/plugins/space-search';
 import { SpaceFileRepository } from '../store/space-files';
 import { SpaceFileService } from './space-files/space-file-service';
+import { createFileStore } from '../file-store/create-file-store';
+import type { FileStore } from '../file-store/file-store';
+import { OpenAiFileRepository } from '../store/openai-files';
+import { OpenAiFileService } from './openai-files/openai-file-service';
 import { secretBoxFor, type SecretBox } from '../secrets/secret-box';
 
 export interface Infrastructure {
@@ -60,6 +64,10 @@ export interface Services extends Infrastructure {
   /** The space-search plugin's configuration (upload limit, embeddings backend). */
   spaceSearch: SpaceSearchConfig;
   spaceFiles: SpaceFileService;
+  /** Where OpenAI Files' bytes live (`FILE_STORAGE`). */
+  fileStore: FileStore;
+  /** OpenAI's Files API (batch inputs and outputs), per organization. */
+  openAiFiles: OpenAiFileService;
   readiness(): Promise<ReadinessReport>;
 }
 
@@ -78,6 +86,7 @@ export function buildServices(infra: Infrastructure, plugins: PluginServiceOptio
   const idempotency = new IdempotencyStore(redis, config.redisPrefix);
   const spaceContexts = new SpaceContextLoader(db, SPACE_CONTEXT_MS);
   const spaceSearch = config.plugins.spaceSearch;
+  const fileStore = createFileStore(config.batches.fileStore);
   return {
     ...infra,
     authenticator: buildAuthenticator(infra),
@@ -111,6 +120,8 @@ export function buildServices(infra: Infrastructure, plugins: PluginServiceOptio
         await queues.spaceFiles.add('ingest', job, { jobId: job.fileId });
       },
     }),
+    fileStore,
+    openAiFiles: new OpenAiFileService({ files: new OpenAiFileRepository(db), store: fileStore, maxBytes: config.batches.fileMaxBytes, maxLines: config.batches.maxLines }),
     readiness: () => checkReadiness(db, redis),
   };
 }
