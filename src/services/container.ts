@@ -30,6 +30,8 @@ import { createFileStore } from '../file-store/create-file-store';
 import type { FileStore } from '../file-store/file-store';
 import { OpenAiFileRepository } from '../store/openai-files';
 import { OpenAiFileService } from './openai-files/openai-file-service';
+import { BatchRepository } from '../store/batches';
+import { BatchService } from './batches/batch-service';
 import { secretBoxFor, type SecretBox } from '../secrets/secret-box';
 
 export interface Infrastructure {
@@ -68,6 +70,8 @@ export interface Services extends Infrastructure {
   fileStore: FileStore;
   /** OpenAI's Files API (batch inputs and outputs), per organization. */
   openAiFiles: OpenAiFileService;
+  /** OpenAI's Batch API, API side. */
+  batches: BatchService;
   readiness(): Promise<ReadinessReport>;
 }
 
@@ -87,6 +91,8 @@ export function buildServices(infra: Infrastructure, plugins: PluginServiceOptio
   const spaceContexts = new SpaceContextLoader(db, SPACE_CONTEXT_MS);
   const spaceSearch = config.plugins.spaceSearch;
   const fileStore = createFileStore(config.batches.fileStore);
+  const openAiFiles = new OpenAiFileService({ files: new OpenAiFileRepository(db), store: fileStore, maxBytes: config.batches.fileMaxBytes, maxLines: config.batches.maxLines });
+  const spaceLookup = new SpaceLookup(spaceContexts, spaceVersions);
   return {
     ...infra,
     authenticator: buildAuthenticator(infra),
@@ -107,7 +113,7 @@ export function buildServices(infra: Infrastructure, plugins: PluginServiceOptio
     }),
     appModels: new AppModelService(db, spaceVersions),
     sandboxSync: new SandboxSync(db, spaceVersions),
-    completions: buildCompletionIntake(infra, { spaces: new SpaceLookup(spaceContexts, spaceVersions) }),
+    completions: buildCompletionIntake(infra, { spaces: spaceLookup }),
     idempotency,
     spaceVersions,
     spaceContexts,
@@ -121,7 +127,16 @@ export function buildServices(infra: Infrastructure, plugins: PluginServiceOptio
       },
     }),
     fileStore,
-    openAiFiles: new OpenAiFileService({ files: new OpenAiFileRepository(db), store: fileStore, maxBytes: config.batches.fileMaxBytes, maxLines: config.batches.maxLines }),
+    openAiFiles,
+    batches: new BatchService({
+      batches: new BatchRepository(db),
+      findFile: (orgId, id) => openAiFiles.find(orgId, id),
+      findSpace: async (appId) => (await spaceLookup.find(appId)).space,
+      enqueue: async (batchId) => {
+        await queues.batches.add('batch', { batchId }, { jobId: batchId });
+      },
+      windowSeconds: config.batches.completionWindowSeconds,
+    }),
     readiness: () => checkReadiness(db, redis),
   };
 }

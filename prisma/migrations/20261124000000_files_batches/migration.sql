@@ -61,7 +61,7 @@ CREATE TABLE "batch_lines" (
     "body" JSONB,
     "state" "batch_line_state" NOT NULL DEFAULT 'pending',
     "request_id" UUID,
-    "result" JSONB,
+    "outcome" JSONB,
     "updated_at" TIMESTAMPTZ(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
 
     CONSTRAINT "batch_lines_pkey" PRIMARY KEY ("batch_id","line")

@@ -7,7 +7,7 @@ import type { FileStore } from '../../file-store/file-store';
 import type { UploadedTempFile } from '../../http/multipart-to-disk';
 import type { Page } from '../../schemas/common';
 import { type FilePurpose, type OpenAiFileListQuery, type OpenAiFileView } from '../../schemas/openai-files';
-import type { OpenAiFileRepository, OpenAiFileRow } from '../../store/openai-files';
+import type { NewOpenAiFile, OpenAiFileRepository, OpenAiFileRow } from '../../store/openai-files';
 import { toPage } from '../../store/pagination';
 import { countLines } from './count-lines';
 import { newFileId, storageKeyOf } from './file-ids';
@@ -70,10 +70,15 @@ export class OpenAiFileService {
 
   /** Stores a file's bytes, then its row: a row never names bytes that are not there. */
   async keep(file: FileToKeep): Promise<OpenAiFileRow> {
+    return this.deps.files.create(await this.stage(file));
+  }
+
+  /** Stores a file's bytes under a new id and returns the row to create (by a caller that creates it in its own transaction). */
+  async stage(file: FileToKeep): Promise<NewOpenAiFile> {
     const id = newFileId();
     const storageKey = storageKeyOf(file.orgId, id);
     await this.deps.store.put(storageKey, createReadStream(file.path), file.bytes);
-    return this.deps.files.create({ id, org_id: file.orgId, purpose: file.purpose, filename: file.filename, bytes: file.bytes, line_count: file.lineCount, storage_key: storageKey });
+    return { id, org_id: file.orgId, purpose: file.purpose, filename: file.filename, bytes: file.bytes, line_count: file.lineCount, storage_key: storageKey };
   }
 
   async list(auth: AuthContext, query: OpenAiFileListQuery): Promise<Page<OpenAiFileView>> {
