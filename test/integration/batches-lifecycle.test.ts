@@ -1,0 +1,116 @@
+import request from 'supertest';
+import type { Model } from '../../src/generated/prisma/client';
+import { batchLine, chatBody, createBatch, fileLines, readBatch, uploadInput, waitForBatch } from '../helpers/batch-fixtures';
+import { testBatchConfig } from '../helpers/batch-config';
+import { callsTo, complete, isolatedSpace, sleep, userMessage } from '../helpers/completion-fixtures';
+import { simulatedProviders, startCompletionsHarness, type CompletionsHarness } from '../helpers/completions';
+import type { RecordedRequest } from '../simulator/server';
+import { startSimulator, type Simulator } from '../simulator/server';
+
+/** Fairness (per-Space cap, other Spaces and interactive requests keep running), cancel and expiry, with workers in this process. */
+
+let sim: Simulator;
+let h: CompletionsHarness;
+/** A second deployment whose completion window is 3 s, for expiry. */
+let shortWindow: CompletionsHarness;
+const SPACE_CAP = 2;
+
+beforeAll(async () => {
+  sim = await startSimulator();
+  h = startCompletionsHarness({ providers: simulatedProviders(sim), batches: testBatchConfig({ spaceConcurrency: SPACE_CAP, lineConcurrency: 16 }) });
+  shortWindow = startCompletionsHarness({ providers: simulatedProviders(sim), batches: testBatchConfig({ spaceConcurrency: 1, completionWindowSeconds: 3 }) });
+});
+afterAll(async () => {
+  await h.close();
+  await shortWindow.close();
+  await sim.close();
+});
+
+/** Most upstream calls in flight at once among `calls`. */
+function maxOverlap(calls: RecordedRequest[]): number {
+  const edges = calls.flatMap((call) => [
+    { at: call.receivedAt, delta: 1 },
+    { at: call.closedAt ?? Number.MAX_SAFE_INTEGER, delta: -1 },
+  ]);
+  edges.sort((a, b) => a.at - b.at || a.delta - b.delta);
+  let now = 0;
+  let most = 0;
+  for (const edge of edges) {
+    now += edge.delta;
+    most = Math.max(most, now);
+  }
+  return most;
+}
+
+const lines = (model: string, count: number, prefix = 'line') => Array.from({ length: count }, (_, i) => batchLine(`${prefix}-${i}`, chatBody(model, `${prefix} ${i}`)));
+
+describe('fairness', () => {
+  it("keeps a Space's batch lines under its cap while another Space's batch and interactive requests run", async () => {
+    const a = await isolatedSpace(h, { models: [{ name: 'slow-a', namespace: 'sim-slow-700' }, { name: 'quick-a' }] });
+    const b = await isolatedSpace(h, { models: [{ name: 'quick-b' }] });
+    const big = await createBatch(h.app, a.tenant, await uploadInput(h.app, a.tenant, lines('slow-a', 10)));
+    await sleep(1000);
+    // Another Space's batch runs meanwhile, and finishes long before the big one.
+    const small = await createBatch(h.app, b.tenant, await uploadInput(h.app, b.tenant, lines('quick-b', 3)));
+    const smallDone = await waitForBatch(() => readBatch(h.app, b.tenant, small.id), { timeoutMs: 10_000 });
+    expect(smallDone).toMatchObject({ status: 'completed', request_counts: { total: 3, completed: 3, failed: 0 } });
+    expect((await readBatch(h.app, a.tenant, big.id)).status).toBe('in_progress');
+    // An interactive request of the busy Space is answered beside its batch, not behind it.
+    const startedAt = Date.now();
+    const interactive = await complete(h, a.tenant, { model: 'quick-a', messages: userMessage('interactive') });
+    expect(interactive.status).toBe(200);
+    expect(Date.now() - startedAt).toBeLessThan(2000);
+
+    const bigDone = await waitForBatch(() => readBatch(h.app, a.tenant, big.id), { timeoutMs: 20_000 });
+    expect(bigDone.request_counts).toEqual({ total: 10, completed: 10, failed: 0 });
+    const calls = callsTo(sim, a.models['slow-a']);
+    expect(calls).toHaveLength(10);
+    expect(maxOverlap(calls)).toBe(SPACE_CAP);
+  }, 40_000);
+});
+
+describe('cancel', () => {
+  it('stops pending lines within seconds; running ones finish and are in the output', async () => {
+    const c = await isolatedSpace(h, { models: [{ name: 'slow-c', namespace: 'sim-slow-1500' }] });
+    const model: Model = c.models['slow-c'];
+    const batch = await createBatch(h.app, c.tenant, await uploadInput(h.app, c.tenant, lines('slow-c', 20)));
+    const deadline = Date.now() + 10_000;
+    while (callsTo(sim, model).length < SPACE_CAP && Date.now() < deadline) await sleep(50);
+    const cancelling = await request(h.app).post(`/v1/batches/${batch.id}/cancel`).set(c.tenant.auth);
+    expect(cancelling.status).toBe(200);
+    expect(cancelling.body).toMatchObject({ status: 'cancelling', cancelling_at: expect.any(Number) });
+    const cancelledAt = Date.now();
+    const done = await waitForBatch(() => readBatch(h.app, c.tenant, batch.id), { timeoutMs: 10_000 });
+    expect(Date.now() - cancelledAt).toBeLessThan(5000);
+    expect(done).toMatchObject({ status: 'cancelled', cancelled_at: expect.any(Number), request_counts: { total: 20, completed: SPACE_CAP, failed: 0 } });
+    const output = await fileLines(h.app, c.tenant, done.output_file_id);
+    expect(output.map((line) => line.custom_id)).toEqual(['line-0', 'line-1']);
+    await sleep(500);
+    expect(callsTo(sim, model)).toHaveLength(SPACE_CAP);
+    // An ended batch cannot be cancelled again into another state.
+    const again = await request(h.app).post(`/v1/batches/${batch.id}/cancel`).set(c.tenant.auth);
+    expect(again.body.status).toBe('cancelled');
+  }, 30_000);
+});
+
+describe('expiry', () => {
+  it("gives unfinished lines OpenAI's batch_expired error when the window passes", async () => {
+    const e = await isolatedSpace(shortWindow, { models: [{ name: 'slow-e', namespace: 'sim-slow-1200' }] });
+    const batch = await createBatch(shortWindow.app, e.tenant, await uploadInput(shortWindow.app, e.tenant, lines('slow-e', 8)));
+    expect(batch.expires_at).toBe(batch.created_at + 3);
+    const done = await waitForBatch(() => readBatch(shortWindow.app, e.tenant, batch.id), { timeoutMs: 15_000 });
+    expect(done).toMatchObject({ status: 'expired', expired_at: expect.any(Number) });
+    const output = await fileLines(shortWindow.app, e.tenant, done.output_file_id);
+    const errors = await fileLines(shortWindow.app, e.tenant, done.error_file_id);
+    expect(output.length).toBeGreaterThanOrEqual(1);
+    expect(output.length + errors.length).toBe(8);
+    expect([...output, ...errors].map((line) => line.custom_id).sort()).toEqual(Array.from({ length: 8 }, (_, i) => `line-${i}`).sort());
+    expect(errors[0]).toEqual({
+      id: expect.stringMatching(/^batch_req_/),
+      custom_id: expect.any(String),
+      response: null,
+      error: { code: 'batch_expired', message: 'This request could not be executed before the completion window expired.' },
+    });
+    expect(done.request_counts).toEqual({ total: 8, completed: output.length, failed: errors.length });
+  }, 30_000);
+});
