@@ -101,7 +101,7 @@ export function readBatchConfig(env: Env): BatchConfig {
     completionWindowSeconds: numberOr(env.BATCH_COMPLETION_WINDOW_SECONDS, DEFAULT_COMPLETION_WINDOW_SECONDS),
     lineConcurrency: numberOr(env.BATCH_LINE_CONCURRENCY, 16),
     spaceConcurrency: numberOr(env.BATCH_SPACE_CONCURRENCY, 8),
-    coordinatorConcurrency: numberOr(env.BATCH_COORDINATOR_CONCURRENCY, 4),
+    coordinatorConcurrency: numberOr(env.BATCH_COORDINATOR_CONCURRENCY, 16),
   });
   if (parsed.success) return Object.freeze(parsed.data);
   const problems = parsed.error.issues.map((issue) => `${ENV_OF_FIELD[issue.path.join('.')] ?? issue.path.join('.')}: ${issue.message}`);
