@@ -4,6 +4,7 @@ import OpenAI from 'openai';
 import request from 'supertest';
 import { batchLine, chatBody, sdkUpload, waitForBatch } from '../helpers/batch-fixtures';
 import { testBatchConfig } from '../helpers/batch-config';
+import { eventually } from '../helpers/completion-fixtures';
 import { setModels, simulatedProviders, startCompletionsHarness, type CompletionsHarness } from '../helpers/completions';
 import type { Tenant } from '../helpers/test-context';
 import { startSimulator, type Simulator } from '../simulator/server';
@@ -90,10 +91,21 @@ describe('batches through the SDK', () => {
     const outputFile = await client.files.retrieve(done.output_file_id as string);
     expect(outputFile).toMatchObject({ purpose: 'batch_output', filename: `${created.id}_output.jsonl` });
 
+    // bull-board shows the batch's job with its progress, and a job per line holding ids only.
+    const job = await eventually(async () => {
+      const found = await h.services.queues.batches.getJob(created.id);
+      return found && (await found.isCompleted()) ? found : null;
+    });
+    expect(job.progress).toEqual({ status: 'completed', total: 4, completed: 3, failed: 1, in_flight: 0 });
+    const lineJob = await h.services.queues.batchLines.getJob(`${created.id}-1`);
+    expect(lineJob?.data).toEqual({ batchId: created.id, line: 1 });
+    expect(lineJob?.returnvalue).toEqual({ state: 'succeeded', status_code: 200, request_id: first.response.request_id });
+
     // Each line is a real completion of the Space: it has its log, with its cost.
     const log = await request(h.app).get(`/v1/logs/${first.response.request_id}`).set(tenant.auth);
     expect(log.status).toBe(200);
     expect(log.body).toMatchObject({ id: first.response.request_id, status_code: 200 });
+    expect(log.body.total_tokens_cost).toBeGreaterThan(0);
   });
 
   it('fails validation with line numbers before any model is called', async () => {

@@ -60,16 +60,19 @@ export class BatchCoordinator {
       if (stop.aborted) return 'interrupted';
       batch = await this.deps.batches.byId(batchId);
       if (!batch) return null;
-      if (FINAL_BATCH_STATUSES.includes(batch.status)) return batch.status;
+      if (FINAL_BATCH_STATUSES.includes(batch.status)) {
+        await report({ status: batch.status, total: batch.total_count, completed: batch.completed_count, failed: batch.failed_count, in_flight: 0 });
+        return batch.status;
+      }
       if (Date.now() - recoveredAt > RECOVER_MS) {
         await this.deps.feeder.recover(batch.id);
         recoveredAt = Date.now();
       }
       const counts = await this.step(batch);
-      if (counts) {
-        await this.deps.batches.setCounts(batch.id, { total: batch.total_count, completed: counts.succeeded, failed: counts.failed + counts.expired });
-        await report(progressOf(batch.status, counts, batch.total_count));
-      }
+      // Ended: the next turn reports the final counts at once.
+      if (!counts) continue;
+      await this.deps.batches.setCounts(batch.id, { total: batch.total_count, completed: counts.succeeded, failed: counts.failed + counts.expired });
+      await report(progressOf(batch.status, counts, batch.total_count));
       await sleep(TICK_MS);
     }
   }
