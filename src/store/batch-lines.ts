@@ -32,9 +32,18 @@ export const IN_FLIGHT: readonly BatchLineState[] = ['queued', 'running'];
 export class BatchLineRepository {
   constructor(private readonly db: Db) {}
 
-  /** Idempotent: a validation run again after a crash inserts only what is missing. */
+  /**
+   * Idempotent: a validation run again after a crash inserts only what is missing. One parameter per
+   * chunk (a JSON array unpacked by PostgreSQL): Prisma's createMany binds every value of every row, which
+   * took ~0.4 s per 500 lines, 40 s for a 50,000-line batch.
+   */
   async insert(rows: NewBatchLine[]): Promise<void> {
-    if (rows.length > 0) await this.db.batchLine.createMany({ data: rows, skipDuplicates: true });
+    if (rows.length === 0) return;
+    await this.db.$executeRaw`
+      INSERT INTO batch_lines (batch_id, line, app_id, custom_id, body)
+      SELECT r.batch_id, r.line, r.app_id::uuid, r.custom_id, r.body
+      FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS r(batch_id text, line int, app_id text, custom_id text, body jsonb)
+      ON CONFLICT DO NOTHING`;
   }
 
   async deleteAll(batchId: string): Promise<void> {

@@ -177,3 +177,21 @@ describe('batches through the SDK', () => {
     });
   });
 });
+
+describe("OpenAI's 50,000-line limit", () => {
+  it('validates a 50,000-line file to its last line, and refuses a 50,001-line one at upload', async () => {
+    const body = JSON.stringify(chatBody('gpt-4.1-mini', 'x'));
+    const lines = Array.from({ length: 50_000 }, (_, i) => `{"custom_id":"c${i}","method":"POST","url":"/v1/chat/completions","body":${body}}`);
+    lines[49_999] = '{"custom_id":"last","method":"GET","url":"/v1/chat/completions","body":{}}';
+    const before = sim.requests.length;
+    const input = await sdkUpload(client, lines);
+    const batch = await client.batches.create({ input_file_id: input, endpoint: '/v1/chat/completions', completion_window: '24h' });
+    const failed = await waitForBatch(() => client.batches.retrieve(batch.id), { timeoutMs: 60_000 });
+    expect(failed.status).toBe('failed');
+    expect(failed.errors?.data).toEqual([{ code: 'invalid_method', message: "'method' must be 'POST'.", param: 'method', line: 50_000 }]);
+    expect(failed.request_counts?.total).toBe(50_000);
+    expect(sim.requests.length).toBe(before);
+    expect(await h.services.db.batchLine.count({ where: { batch_id: batch.id } })).toBe(0);
+    await expect(sdkUpload(client, [...lines, lines[0] as string])).rejects.toMatchObject({ status: 400, param: 'file' });
+  }, 90_000);
+});

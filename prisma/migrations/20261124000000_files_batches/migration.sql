@@ -77,7 +77,7 @@ CREATE INDEX "batches_org_id_created_at_idx" ON "batches"("org_id", "created_at"
 CREATE UNIQUE INDEX "batch_lines_batch_id_custom_id_key" ON "batch_lines"("batch_id", "custom_id");
 
 -- CreateIndex
-CREATE INDEX "batch_lines_batch_id_state_idx" ON "batch_lines"("batch_id", "state");
+CREATE INDEX "batch_lines_batch_id_state_line_idx" ON "batch_lines"("batch_id", "state", "line");
 
 -- CreateIndex
 CREATE INDEX "batch_lines_app_id_state_idx" ON "batch_lines"("app_id", "state");

@@ -23,7 +23,7 @@ export interface InputValidation {
 /** Validation stops listing (and reading) after this many errors: enough to fix a file by. */
 export const MAX_LISTED_ERRORS = 100;
 /** Valid lines are handed over this many at a time (one insert each). */
-const CHUNK_LINES = 500;
+const CHUNK_LINES = 1000;
 
 type Problem = Omit<BatchLineError, 'line'>;
 
