@@ -5,7 +5,7 @@ import type { Db } from './db';
 import { unknownCursor } from './pagination';
 
 export type BatchRow = Batch;
-export type NewBatch = Pick<Batch, 'id' | 'org_id' | 'app_id' | 'idp_id' | 'endpoint' | 'input_file_id' | 'completion_window' | 'expires_at'> & { metadata: Prisma.InputJsonValue | undefined };
+export type NewBatch = Pick<Batch, 'id' | 'org_id' | 'app_id' | 'idp_id' | 'endpoint' | 'input_file_id' | 'completion_window' | 'created_at' | 'expires_at'> & { metadata: Prisma.InputJsonValue | undefined };
 
 /** Statuses a batch never leaves. */
 export const FINAL_BATCH_STATUSES: readonly BatchStatus[] = ['failed', 'completed', 'expired', 'cancelled'];

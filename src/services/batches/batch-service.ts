@@ -40,6 +40,8 @@ export class BatchService {
     const file = await this.deps.findFile(auth.orgId, body.input_file_id);
     if (!file) throw ApiError.notFound('File', 'input_file_id');
     if (file.purpose !== 'batch') throw new ApiError('invalid_value', `Invalid value for 'input_file_id': the file's purpose is '${file.purpose}', not 'batch'.`, 'input_file_id');
+    // One clock for both, so `expires_at - created_at` is the window exactly.
+    const createdAt = new Date();
     const row = await this.deps.batches.create({
       id: newBatchId(),
       org_id: auth.orgId,
@@ -48,7 +50,8 @@ export class BatchService {
       endpoint: body.endpoint,
       input_file_id: file.id,
       completion_window: body.completion_window,
-      expires_at: new Date(Date.now() + this.deps.windowSeconds * 1000),
+      created_at: createdAt,
+      expires_at: new Date(createdAt.getTime() + this.deps.windowSeconds * 1000),
       metadata: body.metadata ?? undefined,
     });
     await this.deps.enqueue(row.id);
