@@ -95,3 +95,16 @@ describe('files', () => {
     await expect(client.files.create({ file: await toFile(Buffer.alloc(5000, 'x'), 'big.jsonl'), purpose: 'batch' })).rejects.toMatchObject({ status: 413 });
   });
 });
+
+describe('the API description', () => {
+  it('lists the Files and Batches endpoints', async () => {
+    const doc = await request(ctx.app).get('/v1/openapi.json').expect(200);
+    const paths = doc.body.paths as Record<string, Record<string, { operationId: string }>>;
+    expect(paths['/v1/files']?.post?.operationId).toBe('createFile');
+    expect(paths['/v1/files']?.get?.operationId).toBe('listFiles');
+    expect(paths['/v1/files/{file_id}']?.delete?.operationId).toBe('deleteFile');
+    expect(paths['/v1/files/{file_id}/content']?.get?.operationId).toBe('downloadFile');
+    expect(paths['/v1/batches']?.post?.operationId).toBe('createBatch');
+    expect(paths['/v1/batches/{batch_id}/cancel']?.post?.operationId).toBe('cancelBatch');
+  });
+});
