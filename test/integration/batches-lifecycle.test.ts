@@ -2,7 +2,7 @@ import request from 'supertest';
 import type { Model } from '../../src/generated/prisma/client';
 import { batchLine, chatBody, createBatch, fileLines, readBatch, uploadInput, waitForBatch } from '../helpers/batch-fixtures';
 import { testBatchConfig } from '../helpers/batch-config';
-import { callsTo, complete, isolatedSpace, sleep, userMessage } from '../helpers/completion-fixtures';
+import { callsTo, complete, isolatedSpace, logsOf, sleep, userMessage } from '../helpers/completion-fixtures';
 import { simulatedProviders, startCompletionsHarness, type CompletionsHarness } from '../helpers/completions';
 import type { RecordedRequest } from '../simulator/server';
 import { startSimulator, type Simulator } from '../simulator/server';
@@ -113,4 +113,20 @@ describe('expiry', () => {
     });
     expect(done.request_counts).toEqual({ total: 8, completed: output.length, failed: errors.length });
   }, 30_000);
+});
+
+describe('privacy', () => {
+  it("masks a level-2 Space's line logs as for any completion; the output file is the caller's, in full", async () => {
+    const p = await isolatedSpace(h, { models: [{ name: 'private', gdpr: true }], update: { policies: { privacy_level: 2 } } });
+    const secret = 'my account number is 12345678';
+    const batch = await createBatch(h.app, p.tenant, await uploadInput(h.app, p.tenant, [batchLine('only', chatBody('private', secret))]));
+    const done = await waitForBatch(() => readBatch(h.app, p.tenant, batch.id));
+    const [line] = await fileLines(h.app, p.tenant, done.output_file_id);
+    const response = line?.response as { request_id: string; body: { choices: { message: { content: string } }[] } };
+    expect(response.body.choices[0]?.message.content).toBe(`Echo: ${secret}`);
+    const { parent } = await logsOf(h, response.request_id);
+    expect(parent).toMatchObject({ privacy_level: 2, prompt: '[masked]', response_text: '[masked]' });
+    // Nothing of the batch's requests or answers is left in PostgreSQL but the files.
+    expect(await h.services.db.batchLine.count({ where: { batch_id: batch.id } })).toBe(0);
+  });
 });
