@@ -25,8 +25,11 @@ export interface BatchProgress {
   in_flight: number;
 }
 
-/** How often a coordinator looks at its batch, in ms. */
-const TICK_MS = 250;
+/**
+ * How often a coordinator looks at its batch, in ms: how soon a cancel or an expiry is acted on. Lines are
+ * fed between ticks too (each finished line hands over the next), so a tick is not a line's pace.
+ */
+const TICK_MS = 500;
 /** How often it looks again at the lines in flight for lost jobs, in ms. */
 const RECOVER_MS = 30_000;
 
@@ -56,6 +59,7 @@ export class BatchCoordinator {
     if (!batch) return null;
     if (batch.status === 'validating') await this.validate(batch);
     let recoveredAt = 0;
+    let reported = '';
     for (;;) {
       if (stop.aborted) return 'interrupted';
       batch = await this.deps.batches.byId(batchId);
@@ -71,8 +75,13 @@ export class BatchCoordinator {
       const counts = await this.step(batch);
       // Ended: the next turn reports the final counts at once.
       if (!counts) continue;
-      await this.deps.batches.setCounts(batch.id, { total: batch.total_count, completed: counts.succeeded, failed: counts.failed + counts.expired });
-      await report(progressOf(batch.status, counts, batch.total_count));
+      const progress = progressOf(batch.status, counts, batch.total_count);
+      // Written only when they moved: an idle tick of a long batch costs reads only.
+      if (JSON.stringify(progress) !== reported) {
+        await this.deps.batches.setCounts(batch.id, { total: batch.total_count, completed: progress.completed, failed: progress.failed });
+        await report(progress);
+        reported = JSON.stringify(progress);
+      }
       await sleep(TICK_MS);
     }
   }
