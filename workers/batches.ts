@@ -50,7 +50,7 @@ export function batchProcessing(services: Services, completions: CompletionProce
     }) as Processor,
     line: (async (job: Job<BatchLineJob>) => runner.run(job.data, lineSignal)) as Processor,
     resume: async () => {
-      for (const { id } of await batches.unfinished()) {
+      for (const { id } of await batches.unfinished(config.redisPrefix)) {
         const job = await queues.batches.getJob(id);
         if (!job) await queues.batches.add('batch', { batchId: id }, { jobId: id });
         else if (await job.isFailed()) await job.retry('failed');

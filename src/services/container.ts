@@ -136,6 +136,7 @@ export function buildServices(infra: Infrastructure, plugins: PluginServiceOptio
         await queues.batches.add('batch', { batchId }, { jobId: batchId });
       },
       windowSeconds: config.batches.completionWindowSeconds,
+      queuePrefix: config.redisPrefix,
     }),
     readiness: () => checkReadiness(db, redis),
   };

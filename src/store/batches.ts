@@ -5,7 +5,7 @@ import type { Db } from './db';
 import { unknownCursor } from './pagination';
 
 export type BatchRow = Batch;
-export type NewBatch = Pick<Batch, 'id' | 'org_id' | 'app_id' | 'idp_id' | 'endpoint' | 'input_file_id' | 'completion_window' | 'created_at' | 'expires_at'> & { metadata: Prisma.InputJsonValue | undefined };
+export type NewBatch = Pick<Batch, 'id' | 'org_id' | 'app_id' | 'idp_id' | 'queue_prefix' | 'endpoint' | 'input_file_id' | 'completion_window' | 'created_at' | 'expires_at'> & { metadata: Prisma.InputJsonValue | undefined };
 
 /** Statuses a batch never leaves. */
 export const FINAL_BATCH_STATUSES: readonly BatchStatus[] = ['failed', 'completed', 'expired', 'cancelled'];
@@ -64,8 +64,8 @@ export class BatchRepository {
     await this.db.batch.update({ where: { id }, data: { total_count: counts.total, completed_count: counts.completed, failed_count: counts.failed } });
   }
 
-  /** Batches a worker must (still) coordinate: every one not in a final status. */
-  unfinished(): Promise<{ id: string }[]> {
-    return this.db.batch.findMany({ where: { status: { notIn: [...FINAL_BATCH_STATUSES] } }, select: { id: true } });
+  /** Batches this deployment's workers must (still) coordinate: every one it accepted that is not in a final status. */
+  unfinished(queuePrefix: string): Promise<{ id: string }[]> {
+    return this.db.batch.findMany({ where: { queue_prefix: queuePrefix, status: { notIn: [...FINAL_BATCH_STATUSES] } }, select: { id: true } });
   }
 }

@@ -15,9 +15,10 @@ import { startSimulator, type Simulator } from '../simulator/server';
  * holding a batch's coordinator and some of its lines is killed with SIGKILL mid-batch, another finishes it.
  */
 const ROOT = join(__dirname, '..', '..');
-const LINES = 40;
+const LINES = 48;
 const CAP = 4;
-const SLOW_MS = 800;
+/** A line's upstream time, in ms: the batch must outlast starting a second worker from source on a loaded machine (~LINES / CAP * SLOW_MS = 24 s). */
+const SLOW_MS = 2000;
 
 let sim: Simulator;
 let api: TestContext;
@@ -73,7 +74,7 @@ describe('a worker killed with kill -9 in the middle of a batch', () => {
     const batch = await createBatch(api.app, tenant, await uploadInput(api.app, tenant, input));
     // The doomed worker holds the coordinator (it is the only worker) and, soon, lines in flight.
     const deadline = Date.now() + 30_000;
-    while (((await readBatch(api.app, tenant, batch.id)).request_counts?.completed ?? 0) < 8) {
+    while (((await readBatch(api.app, tenant, batch.id)).request_counts?.completed ?? 0) < CAP) {
       if (Date.now() > deadline) throw new Error('the doomed worker made no progress');
       await sleep(50);
     }

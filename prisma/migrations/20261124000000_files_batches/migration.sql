@@ -28,6 +28,7 @@ CREATE TABLE "batches" (
     "org_id" UUID NOT NULL,
     "app_id" UUID NOT NULL,
     "idp_id" TEXT NOT NULL,
+    "queue_prefix" TEXT NOT NULL,
     "endpoint" TEXT NOT NULL,
     "input_file_id" TEXT NOT NULL,
     "completion_window" TEXT NOT NULL,
@@ -72,6 +73,9 @@ CREATE INDEX "openai_files_org_id_created_at_idx" ON "openai_files"("org_id", "c
 
 -- CreateIndex
 CREATE INDEX "batches_org_id_created_at_idx" ON "batches"("org_id", "created_at");
+
+-- CreateIndex
+CREATE INDEX "batches_queue_prefix_status_idx" ON "batches"("queue_prefix", "status");
 
 -- CreateIndex
 CREATE UNIQUE INDEX "batch_lines_batch_id_custom_id_key" ON "batch_lines"("batch_id", "custom_id");

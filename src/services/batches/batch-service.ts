@@ -19,6 +19,8 @@ export interface BatchServiceDeps {
   enqueue(batchId: string): Promise<void>;
   /** The completion window's length in seconds (`24h`; shorter in tests). */
   windowSeconds: number;
+  /** This deployment's REDIS_PREFIX, whose queues run the batch. */
+  queuePrefix: string;
 }
 
 function orNotFound(row: BatchRow | null): BatchRow {
@@ -47,6 +49,7 @@ export class BatchService {
       org_id: auth.orgId,
       app_id: space.id,
       idp_id: auth.idpId,
+      queue_prefix: this.deps.queuePrefix,
       endpoint: body.endpoint,
       input_file_id: file.id,
       completion_window: body.completion_window,
