@@ -11,4 +11,6 @@ export interface FileStore {
   get(key: string): Promise<Readable>;
   /** Removes the bytes; a missing key is not an error. */
   delete(key: string): Promise<void>;
+  /** Lets go of connections (S3's keep-alive sockets). */
+  close(): void;
 }

@@ -42,6 +42,10 @@ export class LocalFileStore implements FileStore {
     await rm(this.pathOf(key), { force: true });
   }
 
+  close(): void {
+    // Nothing held open between calls.
+  }
+
   /** Keys are ours, but a key that would leave the directory is refused all the same. */
   private pathOf(key: string): string {
     const path = resolve(join(this.root, key));

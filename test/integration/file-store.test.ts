@@ -16,15 +16,21 @@ async function text(stream: Readable): Promise<string> {
 let s3: S3Simulator;
 let dir: string;
 const stores: Record<string, () => FileStore> = {};
+const opened: FileStore[] = [];
 
 beforeAll(async () => {
   s3 = await startS3Simulator();
   dir = await mkdtemp(join(tmpdir(), 'switchyard-files-'));
-  stores.local = () => new LocalFileStore(dir);
+  const open = (store: FileStore) => {
+    opened.push(store);
+    return store;
+  };
+  stores.local = () => open(new LocalFileStore(dir));
   stores.s3 = () =>
-    new S3FileStore({ kind: 's3', bucket: s3.bucket, endpoint: s3.endpoint, region: 'us-east-1', accessKeyId: 'test', secretAccessKey: 'test-secret', forcePathStyle: true, prefix: 'files/' });
+    open(new S3FileStore({ kind: 's3', bucket: s3.bucket, endpoint: s3.endpoint, region: 'us-east-1', accessKeyId: 'test', secretAccessKey: 'test-secret', forcePathStyle: true, prefix: 'files/' }));
 });
 afterAll(async () => {
+  for (const store of opened) store.close();
   await s3.close();
   await rm(dir, { recursive: true, force: true });
 });
