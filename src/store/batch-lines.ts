@@ -53,7 +53,8 @@ export class BatchLineRepository {
   /**
    * Hands up to `cap` minus the Space's lines in flight (across all its batches) of this batch's pending
    * lines to the queue, lowest line first. Feeders of one Space take turns on an advisory lock, so the
-   * cap holds whatever the number of batches and workers.
+   * cap holds whatever the number of batches and workers. Nothing is handed over once the batch is
+   * cancelling or past its window, whatever the caller last read of it.
    */
   feed(batchId: string, appId: string, cap: number): Promise<number[]> {
     return this.db.$transaction(async (tx) => {
@@ -65,6 +66,7 @@ export class BatchLineRepository {
         UPDATE batch_lines SET state = 'queued', updated_at = now()
         WHERE batch_id = ${batchId} AND line IN (
           SELECT line FROM batch_lines WHERE batch_id = ${batchId} AND state = 'pending' ORDER BY line LIMIT ${room} FOR UPDATE SKIP LOCKED)
+        AND EXISTS (SELECT 1 FROM batches WHERE id = ${batchId} AND status = 'in_progress' AND expires_at > now())
         RETURNING line`;
       return rows.map((row) => row.line).sort((a, b) => a - b);
     });
