@@ -25,16 +25,16 @@ describe('batch input validation', () => {
   });
 
   it.each([
-    ['not JSON', '{', 'invalid_json', null],
-    ['an array', '[1]', 'invalid_request', null],
-    ['a number custom_id', JSON.stringify({ custom_id: 1, method: 'POST', url: ENDPOINT, body }), 'invalid_custom_id', 'custom_id'],
-    ['another method', line('x', { method: 'PUT' }), 'invalid_method', 'method'],
-    ['another url', line('x', { url: '/v1/completions' }), 'invalid_url', 'url'],
-    ['no body', line('x', { body: undefined }), 'invalid_body', 'body'],
-    ['a bad body field', line('x', { body: { ...body, temperature: 5 } }), 'invalid_body', 'body.temperature'],
-    ['a stream', line('x', { body: { ...body, stream: true } }), 'invalid_body', 'body.stream'],
-    ['a NUL character', line('x', { body: { ...body, user: 'a\u0000b' } }), 'invalid_body', 'body.user'],
-  ])('names the line and field of %s', async (_what, text, code, param) => {
+    { what: 'not JSON', text: '{', code: 'invalid_json', param: null },
+    { what: 'an array', text: '[1]', code: 'invalid_request', param: null },
+    { what: 'a number custom_id', text: JSON.stringify({ custom_id: 1, method: 'POST', url: ENDPOINT, body }), code: 'invalid_custom_id', param: 'custom_id' },
+    { what: 'another method', text: line('x', { method: 'PUT' }), code: 'invalid_method', param: 'method' },
+    { what: 'another url', text: line('x', { url: '/v1/completions' }), code: 'invalid_url', param: 'url' },
+    { what: 'no body', text: line('x', { body: undefined }), code: 'invalid_body', param: 'body' },
+    { what: 'a bad body field', text: line('x', { body: { ...body, temperature: 5 } }), code: 'invalid_body', param: 'body.temperature' },
+    { what: 'a stream', text: line('x', { body: { ...body, stream: true } }), code: 'invalid_body', param: 'body.stream' },
+    { what: 'a NUL character', text: line('x', { body: { ...body, user: 'a\u0000b' } }), code: 'invalid_body', param: 'body.user' },
+  ])('names the line and field of $what', async ({ text, code, param }) => {
     expect((await validate(`${line('ok')}\n${text}\n`)).errors).toEqual([{ line: 2, code, param }]);
   });
 
