@@ -62,6 +62,7 @@ export class LineRunner {
     if (!parsed.success) return { failure: failed(apiErrorFromZod(parsed.error, 'body')) };
     const { space, stamp } = await this.deps.findSpace(batch.app_id);
     if (!space) return { failure: failed(ApiError.notFound('Space', 'Authorization')) };
+    if (!space.isActive) return { failure: failed(new ApiError('space_inactive', 'This Space is deactivated.')) };
     if (space.policies.privacy_level >= 3) {
       return { failure: failed(new ApiError('invalid_request', "The Space's privacy level became 3 (nothing kept) while the batch ran: its remaining lines are refused.", 'policies.privacy_level')) };
     }
