@@ -1,10 +1,12 @@
 import type { CpuSnapshot } from './cpu';
 import type { LoadResult } from './load';
+import type { RoundTrips } from './round-trips';
 import { table } from './report';
 
 /** One measured cell of `bench:plugins`. */
 export interface PluginCell {
-  scenario: 'plugins' | 'saturated';
+  /** `floor`: bench/plugin-floor.ts, the least a gateway does for such a completion, in place of Switchyard. */
+  scenario: 'floor' | 'plugins' | 'saturated';
   concurrency: number;
   /** PLUGIN_CONCURRENCY_SEARXNG of the cell. */
   searxngLimit: number;
@@ -15,6 +17,8 @@ export interface PluginCell {
   idealLatencyMs: number;
   result: LoadResult;
   cpuMs: CpuSnapshot;
+  /** Redis commands and PostgreSQL transactions per completion. */
+  roundTrips: RoundTrips;
 }
 
 interface Answer {
@@ -42,11 +46,17 @@ export function checkPluginAnswer(body: string): string | null {
   return null;
 }
 
-const perCompletion = (cell: PluginCell, name: string) => ((cell.cpuMs[name] ?? 0) / Math.max(1, cell.result.requests)).toFixed(2);
+const perCompletion = (cell: PluginCell, ...names: string[]) =>
+  names.some((name) => cell.cpuMs[name] !== undefined)
+    ? (names.reduce((sum, name) => sum + (cell.cpuMs[name] ?? 0), 0) / Math.max(1, cell.result.requests)).toFixed(2)
+    : '—';
+
+/** The benchmark's own processes: the model and plugin simulators and the load generator. */
+export const HARNESS = ['upstream', 'plugin backends', 'load generator'];
 
 export function pluginCellsTable(cells: PluginCell[], cores: number): string {
   return table(
-    ['cell', 'clients', 'SearXNG limit', 'completions/s', 'ideal/s', 'of ideal', 'p50 ms', 'p99 ms', 'ideal ms', 'p99 ÷ ideal', 'failed', 'API ms CPU/compl.', 'worker ms CPU/compl.', 'PostgreSQL', 'Redis', 'machine busy'],
+    ['cell', 'clients', 'SearXNG limit', 'completions/s', 'ideal/s', 'of ideal', 'p50 ms', 'p99 ms', 'ideal ms', 'p99 ÷ ideal', 'failed', 'API (floor) ms CPU/compl.', 'worker ms CPU/compl.', 'PostgreSQL', 'Redis', 'simulators + load', 'machine busy', 'Redis cmds/compl.', 'PG xacts/compl.'],
     cells.map((c) => [
       c.scenario,
       c.concurrency,
@@ -63,7 +73,10 @@ export function pluginCellsTable(cells: PluginCell[], cores: number): string {
       perCompletion(c, 'worker'),
       perCompletion(c, 'postgres'),
       perCompletion(c, 'redis'),
+      perCompletion(c, ...HARNESS),
       `${(((c.cpuMs.machine ?? 0) / c.result.wallMs / cores) * 100).toFixed(0)}%`,
+      c.roundTrips.redisTotalPerCompletion.toFixed(1),
+      c.roundTrips.pgTransactionsPerCompletion.toFixed(1),
     ]),
   );
 }

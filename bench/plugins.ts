@@ -9,6 +9,7 @@ import { checkPluginAnswer, pluginCellsTable, type PluginCell } from './plugin-r
 import { PLUGIN_BENCH_PROMPT, seedSpaceFiles } from './plugin-space';
 import { buildService, freePort, startBenchEntry, startService, startUpstream, tailOf, waitFor200, type Managed, type Runner } from './processes';
 import { summariseProfile, type Window } from './profile-summary';
+import { RoundTripMeter } from './round-trips';
 import { machineInfo } from './reliability/machine';
 import { profileTables } from './report';
 
@@ -19,7 +20,9 @@ import { profileTables } from './report';
  * (space-search's hybrid ranking over a Space with uploaded files in PostgreSQL). The model is the
  * simulator's, answering at once, so the ideal is clients ÷ latency completions/s at `latency` ms each
  * (the two plugins run concurrently). A second cell caps SearXNG with PLUGIN_CONCURRENCY_SEARXNG=--limit:
- * the ideal there is limit ÷ latency, and nothing may fail. Options: --duration, --warmup (s),
+ * the ideal there is limit ÷ latency, and nothing may fail. A first cell, `floor`, runs bench/plugin-floor.ts
+ * in place of Switchyard (the least a gateway does for such a completion) against the same simulators:
+ * what the machine allows. Options: --duration, --warmup (s), --skip-floor,
  * --concurrency, --latency (ms), --limit, --runner build|prebuilt|tsx, --profile
  * (with --profile-dir <folder> to keep the profiles), --out <file>.
  */
@@ -35,6 +38,8 @@ const { values: args } = parseArgs({
     /** Where --profile writes the V8 CPU profiles, kept after the run (default: the scratch folder, removed). */
     'profile-dir': { type: 'string' },
     out: { type: 'string', default: path.join(__dirname, 'plugins-results.json') },
+    /** Leaves out the floor cell (bench/plugin-floor.ts in place of Switchyard). */
+    'skip-floor': { type: 'boolean', default: false },
   },
 });
 
@@ -52,14 +57,14 @@ async function cleanUp(): Promise<void> {
 for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => void cleanUp().finally(() => process.exit(130)));
 
 interface Scenario {
-  name: 'plugins' | 'saturated';
+  name: PluginCell['scenario'];
   /** Concurrent SearXNG calls allowed across workers. */
   searxngLimit: number;
 }
 
 interface Deployment {
-  api: Managed;
-  worker: Managed;
+  /** Switchyard's API and worker, or the floor server (named `api`, since it takes the API's place). */
+  processes: Managed[];
   apiUrl: string;
 }
 
@@ -88,7 +93,7 @@ async function startDeployment(scenario: Scenario, { shared, scratch }: { shared
   const worker = startService({ name: 'worker', runner, logFile: path.join(scratch, `${scenario.name}-worker.log`), cpuProfileDir: profileDir, env: { ...env, SWITCHYARD_ROLE: 'workers' } });
   const port = await freePort();
   const api = startService({ name: 'api', runner, logFile: path.join(scratch, `${scenario.name}-api.log`), cpuProfileDir: profileDir, env: { ...env, SWITCHYARD_ROLE: 'api', PORT: String(port), HOST: '127.0.0.1' } });
-  const deployment = { api, worker, apiUrl: `http://127.0.0.1:${port}` };
+  const deployment = { processes: [api, worker], apiUrl: `http://127.0.0.1:${port}` };
   cleanups.push({ name: `${scenario.name} processes`, run: () => Promise.all([api.stop(), worker.stop()]) });
   try {
     await waitFor200(`${deployment.apiUrl}/readyz`, 30_000, () => api.child.exitCode === null && worker.child.exitCode === null);
@@ -99,23 +104,35 @@ async function startDeployment(scenario: Scenario, { shared, scratch }: { shared
   return deployment;
 }
 
+/** The floor server in place of Switchyard, against the same simulators. */
+async function startFloor(urls: { searxng: string; embeddings: string; model: string }): Promise<Deployment> {
+  const floor = await startBenchEntry<{ url: string }>('plugin-floor.ts', [urls.searxng, urls.embeddings, urls.model]);
+  cleanups.push({ name: 'floor server', run: () => floor.stop() });
+  return { processes: [{ ...floor, name: 'api' }], apiUrl: floor.ready.url };
+}
+
 async function measure(scenario: Scenario, { deployment, env, others }: { deployment: Deployment; env: BenchEnvironment; others: Managed[] }): Promise<PluginCell> {
   const t = target(deployment.apiUrl, env.apiKey);
-  const alive = () => deployment.api.child.exitCode === null && deployment.worker.child.exitCode === null;
+  const alive = () => deployment.processes.every((p) => p.child.exitCode === null);
   await firstCompletion(t, alive);
   const concurrency = Number(args.concurrency);
   const latencyMs = Number(args.latency);
   const load = { concurrency, durationMs: 0, maxRequests: 1_000_000, timeoutMs: 30_000 };
   await runLoad(t, { ...load, durationMs: Number(args.warmup) * 1000 });
-  const pids = () => ({ api: deployment.api.child.pid, worker: deployment.worker.child.pid, ...Object.fromEntries(others.map((p) => [p.name, p.child.pid])) });
+  const pids = () => Object.fromEntries([...deployment.processes, ...others].map((p) => [p.name, p.child.pid]));
   const meter = new CpuMeter(pids, env.databaseName);
+  const trips = new RoundTripMeter(env);
+  const tripsBefore = await trips.read();
   const before = meter.read();
   const result: LoadResult = await runLoad(t, { ...load, durationMs: Number(args.duration) * 1000 });
   const cpuMs = CpuMeter.since(before, meter.read());
+  const roundTrips = RoundTripMeter.since(tripsBefore, await trips.read(), result.requests);
   const slots = Math.min(concurrency, scenario.searxngLimit);
-  const cell: PluginCell = { scenario: scenario.name, concurrency, searxngLimit: scenario.searxngLimit, backendLatencyMs: latencyMs, idealRps: slots / (latencyMs / 1000), idealLatencyMs: (latencyMs * concurrency) / slots, result, cpuMs };
+  const cell: PluginCell = { scenario: scenario.name, concurrency, searxngLimit: scenario.searxngLimit, backendLatencyMs: latencyMs, idealRps: slots / (latencyMs / 1000), idealLatencyMs: (latencyMs * concurrency) / slots, result, cpuMs, roundTrips };
   const errors = result.errors > 0 ? `, ${result.errors} failed (${result.errorSamples.join('; ')})` : '';
   say(`  ${scenario.name.padEnd(10)} c=${concurrency} SearXNG limit ${scenario.searxngLimit}: ${result.rps.toFixed(1)} completions/s (ideal ${cell.idealRps.toFixed(0)}), p50 ${result.latency.p50.toFixed(1)} ms, p99 ${result.latency.p99.toFixed(1)} ms${errors}`);
+  const commands = Object.entries(roundTrips.redisPerCompletion).map(([name, n]) => `${name} ${n}`).join(', ');
+  say(`    per completion: Redis ${roundTrips.redisTotalPerCompletion} commands (${commands}); PostgreSQL ${roundTrips.pgTransactionsPerCompletion} transactions`);
   return cell;
 }
 
@@ -156,14 +173,20 @@ async function main(): Promise<void> {
     { name: 'saturated', searxngLimit: Number(args.limit) },
   ];
   const cells: PluginCell[] = [];
+  const others = [{ ...upstream, name: 'upstream' }, { ...backends, name: 'plugin backends' }];
+  if (!args['skip-floor']) {
+    const floor = await startFloor({ ...backends.ready, model: `${upstream.url}/openai/v1` });
+    cells.push(await measure({ name: 'floor', searxngLimit: Number(args.concurrency) }, { deployment: floor, env, others }));
+    await Promise.all(floor.processes.map((p) => p.stop()));
+  }
   let files = 0;
   for (const scenario of scenarios) {
     const deployment = await startDeployment(scenario, { shared, scratch });
     if (files === 0) files = await seedSpaceFiles(deployment.apiUrl, { apiKey: env.apiKey, appId: env.appId });
     const from = nowUs();
-    cells.push(await measure(scenario, { deployment, env, others: [upstream, { ...backends, name: 'plugin backends' }] }));
+    cells.push(await measure(scenario, { deployment, env, others }));
     const window: Window = [from, nowUs()];
-    await Promise.all([deployment.api.stop(), deployment.worker.stop()]);
+    await Promise.all(deployment.processes.map((p) => p.stop()));
     if (args.profile) say(profileTables(['api', 'worker'].map((name) => summariseProfile(path.join(args['profile-dir'] ?? scratch, `profiles-${scenario.name}`, `${name}.cpuprofile`), { root: BUILD_ROOT, windows: [window] }))));
   }
   say(`\n${pluginCellsTable(cells, machine.cores)}`);

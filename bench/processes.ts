@@ -115,8 +115,8 @@ export async function startBenchEntry<T>(entry: string, argv: string[]): Promise
 }
 
 /** Starts the upstream (simulator or minimal server) in its own process and waits for its URL. */
-export async function startUpstream(kind: 'simulator' | 'minimal'): Promise<Managed & { url: string }> {
-  const started = await startBenchEntry<{ url: string }>('upstream.ts', [kind]);
+export async function startUpstream(kind: 'simulator' | 'minimal', { latencyMs = 0 }: { latencyMs?: number } = {}): Promise<Managed & { url: string }> {
+  const started = await startBenchEntry<{ url: string }>('upstream.ts', [kind, String(latencyMs)]);
   return { ...started, name: `upstream (${kind})`, url: started.ready.url };
 }
 

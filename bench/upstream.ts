@@ -3,12 +3,14 @@ import { startMinimalUpstream } from './minimal-upstream';
 
 /**
  * Child-process entry of the benchmark's upstream, so the load generator and the upstream do not share
- * an event loop. Prints `{"url": ...}` once listening; exits when its stdin closes (the parent is gone)
+ * an event loop. argv: `simulator` or `minimal`, then the simulator's latency in ms (optional). Prints `{"url": ...}` once listening; exits when its stdin closes (the parent is gone)
  * or on SIGTERM.
  */
 async function main(): Promise<void> {
   const kind = process.argv[2] ?? 'simulator';
-  const upstream = kind === 'minimal' ? await startMinimalUpstream() : await startSimulator({ record: false });
+  // argv[3]: the simulator's latency before each answer, in ms (default none).
+  const defaultDelayMs = Number(process.argv[3] ?? '0');
+  const upstream = kind === 'minimal' ? await startMinimalUpstream() : await startSimulator({ record: false, defaultDelayMs });
   process.stdout.write(`${JSON.stringify({ url: upstream.url, kind })}\n`);
   const stop = () => {
     upstream.close().finally(() => process.exit(0));

@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import type { Config } from './config/schema';
 import { errorHandler, notFoundHandler } from './http/error-handler';
 import { authenticate } from './http/middleware/authenticate';
+import { corsMiddleware } from './http/middleware/cors';
 import { jsonBody } from './http/middleware/json-body';
 import { requestLogger } from './http/middleware/request-logger';
 import { mountRoutes } from './http/mount-routes';
@@ -28,6 +29,9 @@ export function buildApp({ config, logger, services }: AppDeps): Express {
   // Decides req.ip, which the failed-authentication throttle counts per address (see TRUST_PROXY).
   app.set('trust proxy', config.trustProxy);
   app.use(requestLogger(logger));
+  // Before authentication: a browser's preflight carries no key.
+  const cors = corsMiddleware(config.corsOrigins);
+  if (cors) app.use(cors);
   app.use(operationsRouter(services));
   // The API description is public: it names no organization, key or data.
   app.use(openApiRouter(routes));

@@ -53,6 +53,8 @@ export function recordingSink(inner: WireSink, { stream, keepText, settle }: Rec
         keep(data);
         inner.chunk(data);
       },
+      // Progress of the first run: a replay has nothing in progress.
+      comment: (text) => inner.comment(text),
       done: (response) => {
         if (!stream && response !== undefined) keep(JSON.stringify(response));
         const outcome: Outcome = !keepText()

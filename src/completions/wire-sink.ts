@@ -7,6 +7,8 @@ import type { ApiErrorBody } from '../errors/api-error';
 export interface WireSink {
   /** One SSE `data:` payload, serialised. */
   chunk(data: string): void;
+  /** One SSE comment line (`: text`), which clients skip: progress for those who read it. */
+  comment(text: string): void;
   /** The whole JSON body, or (streams) the end of the stream. */
   done(body: unknown): void;
   error(failure: { status: number; body: ApiErrorBody; headers?: Record<string, string> }): void;

@@ -7,6 +7,7 @@ import { socialPostConfigSchema } from './plugins/social-post';
 import { spaceSearchConfigSchema } from './plugins/space-search';
 import { webSearchConfigSchema } from './plugins/web-search';
 import { PROVIDER_IDS } from './providers';
+import { corsOriginsSchema } from './cors-origins';
 import { trustProxySchema } from './trust-proxy';
 
 export { DEFAULT_BASE_URLS, PROVIDER_IDS, type ProviderId } from './providers';
@@ -38,6 +39,7 @@ export const configSchema = z.object({
   authCacheTtlMs: z.coerce.number().int().min(0).default(5000),
   /** Which proxies may name the client address (X-Forwarded-For), as Express's `trust proxy`. */
   trustProxy: trustProxySchema,
+  corsOrigins: corsOriginsSchema,
   /** Failed authentications one client address may make per window before it is answered 429; 0 = no limit. */
   authThrottleAddressLimit: z.coerce.number().int().min(0).default(50),
   /** Failed authentications with one key prefix (any address) per window before it is answered 429; 0 = no limit. */

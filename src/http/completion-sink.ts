@@ -13,6 +13,7 @@ const SSE_HEADERS = {
 export function jsonSink(res: Response): WireSink {
   return {
     chunk: () => undefined,
+    comment: () => undefined,
     done: (response) => {
       res.status(200).json(response);
     },
@@ -37,6 +38,10 @@ export function sseSink(res: Response): WireSink {
     chunk: (data) => {
       start();
       res.write(`data: ${data}\n\n`);
+    },
+    comment: (text) => {
+      start();
+      res.write(`: ${text.replace(/[\r\n]+/g, ' ')}\n\n`);
     },
     done: () => {
       start();

@@ -20,6 +20,7 @@ import { buildCompletionIntake } from '../completions/build-intake';
 import type { CompletionIntake } from '../completions/completion-intake';
 import { checkReadiness, type ReadinessReport } from './readiness';
 import { SpaceVersions } from '../cache/space-versions';
+import { ModelListService } from './models/model-list-service';
 import { SpaceLookup } from '../completions/space-lookup';
 import { SpaceContextLoader } from '../pipeline/space-context';
 import { IdempotencyStore } from '../completions/idempotency-store';
@@ -63,6 +64,8 @@ export interface Services extends Infrastructure {
   spaceVersions: SpaceVersions;
   /** Spaces as completions need them: one loader and cache for the API and the workers of this process. */
   spaceContexts: SpaceContextLoader;
+  /** `GET /v1/models`: the Space's models in OpenAI's list format. */
+  models: ModelListService;
   /** The space-search plugin's configuration (upload limit, embeddings backend). */
   spaceSearch: SpaceSearchConfig;
   spaceFiles: SpaceFileService;
@@ -89,10 +92,10 @@ export function buildServices(infra: Infrastructure, plugins: PluginServiceOptio
   const spaceVersions = new SpaceVersions(redis, config.redisPrefix);
   const idempotency = new IdempotencyStore(redis, config.redisPrefix);
   const spaceContexts = new SpaceContextLoader(db, SPACE_CONTEXT_MS);
+  const spaces = new SpaceLookup(spaceContexts, spaceVersions);
   const spaceSearch = config.plugins.spaceSearch;
   const fileStore = createFileStore(config.batches.fileStore);
   const openAiFiles = new OpenAiFileService({ files: new OpenAiFileRepository(db), store: fileStore, maxBytes: config.batches.fileMaxBytes, maxLines: config.batches.maxLines });
-  const spaceLookup = new SpaceLookup(spaceContexts, spaceVersions);
   return {
     ...infra,
     authenticator: buildAuthenticator(infra),
@@ -113,7 +116,8 @@ export function buildServices(infra: Infrastructure, plugins: PluginServiceOptio
     }),
     appModels: new AppModelService(db, spaceVersions),
     sandboxSync: new SandboxSync(db, spaceVersions),
-    completions: buildCompletionIntake(infra, { spaces: spaceLookup }),
+    completions: buildCompletionIntake(infra, { spaces }),
+    models: new ModelListService({ db, spaces, autoModelName: config.autoModelName }),
     idempotency,
     spaceVersions,
     spaceContexts,
@@ -131,7 +135,7 @@ export function buildServices(infra: Infrastructure, plugins: PluginServiceOptio
     batches: new BatchService({
       batches: new BatchRepository(db),
       findFile: (orgId, id) => openAiFiles.find(orgId, id),
-      findSpace: async (appId) => (await spaceLookup.find(appId)).space,
+      findSpace: async (appId) => (await spaces.find(appId)).space,
       enqueue: async (batchId) => {
         await queues.batches.add('batch', { batchId }, { jobId: batchId });
       },

@@ -18,10 +18,31 @@ export interface RankedChunk extends ChunkKey {
   score: number;
 }
 
-export interface ChunkDetail extends ChunkKey {
+export interface ChunkText extends ChunkKey {
   file_name: string;
   text: string;
-  snippet: string;
+}
+
+/** What one search query answers: the chunk set, the query's stemmed terms, and the ranked chunks. */
+export interface ChunkSearch {
+  chunks: number;
+  stamp: string;
+  /** The query's terms as the `english` configuration stems them. */
+  lexemes: string[];
+  ranked: (RankedChunk & ChunkText)[];
+}
+
+/** A row of `search`: the chunk set's figures on every row, a chunk's columns null when none matched. */
+interface SearchRow {
+  chunks: number;
+  files: number;
+  latest: Date | null;
+  lexemes: string[];
+  file_id: string | null;
+  position: number | null;
+  score: number | null;
+  text: string | null;
+  file_name: string | null;
 }
 
 /** The text-search configuration of the generated `tsv` column: queries must use the same one. */
@@ -59,34 +80,48 @@ export class SpaceFileChunkRepository {
     });
   }
 
+  /** Every embedded chunk of a Space with its vector, text and file name, for ranking in the worker. */
+  vectors(appId: string): Promise<(ChunkText & { embedding: number[] })[]> {
+    return this.db.$queryRaw<(ChunkText & { embedding: number[] })[]>`
+      SELECT c.file_id::text AS file_id, c.position, c.embedding, c.text, f.name AS file_name
+      FROM space_file_chunks c JOIN space_files f ON f.id = c.file_id
+      WHERE c.app_id = ${appId}::uuid AND c.embedding IS NOT NULL`;
+  }
+
   /**
-   * A Space's chunk set, in one cheap query: how many chunks its files have, and a stamp that changes
-   * whenever they do (a file added, re-ingested or deleted changes its count or latest `modified_on`).
+   * One round trip for a search: the Space's chunk set (how many chunks, and a stamp that changes
+   * whenever they do: a file added, re-ingested or deleted changes its count or latest `modified_on`),
+   * the query's terms as PostgreSQL stems them (for snippets), and the best chunks by full text with
+   * their text and file name: every-term matches first, then by cover density (`ts_rank_cd`).
    */
-  async chunkSet(appId: string): Promise<{ chunks: number; stamp: string }> {
-    const rows = await this.db.$queryRaw<{ chunks: number; files: number; latest: Date | null }[]>`
-      SELECT coalesce(sum(chunk_count), 0)::int AS chunks, count(*)::int AS files, max(modified_on) AS latest
-      FROM space_files WHERE app_id = ${appId}::uuid`;
-    const row = rows[0];
-    return { chunks: row?.chunks ?? 0, stamp: `${row?.files ?? 0}:${row?.latest?.getTime() ?? 0}` };
-  }
-
-  /** Every embedded chunk of a Space with its vector, for ranking in the worker. */
-  vectors(appId: string): Promise<(ChunkKey & { embedding: number[] })[]> {
-    return this.db.$queryRaw<(ChunkKey & { embedding: number[] })[]>`
-      SELECT file_id::text AS file_id, position, embedding FROM space_file_chunks
-      WHERE app_id = ${appId}::uuid AND embedding IS NOT NULL`;
-  }
-
-  /** The best chunks by full text: every-term matches first, then by cover density (ts_rank_cd). */
-  fullText(appId: string, { query, limit }: { query: string; limit: number }): Promise<RankedChunk[]> {
-    return this.db.$queryRaw<RankedChunk[]>`
-      WITH q AS (${QUERIES(query)})
-      SELECT c.file_id::text AS file_id, c.position, ts_rank_cd(c.tsv, q.loose)::float8 AS score
-      FROM space_file_chunks c, q
-      WHERE c.app_id = ${appId}::uuid AND c.tsv @@ q.loose
-      ORDER BY (c.tsv @@ q.strict) DESC, score DESC, c.file_id, c.position
-      LIMIT ${limit}`;
+  async search(appId: string, { query, limit }: { query: string; limit: number }): Promise<ChunkSearch> {
+    const rows = await this.db.$queryRaw<SearchRow[]>`
+      WITH q AS (${QUERIES(query)}),
+           chunk_set AS (
+             SELECT coalesce(sum(chunk_count), 0)::int AS chunks, count(*)::int AS files, max(modified_on) AS latest
+             FROM space_files WHERE app_id = ${appId}::uuid),
+           ranked AS (
+             SELECT c.file_id, c.position, c.text, ts_rank_cd(c.tsv, q.loose)::float8 AS score, (c.tsv @@ q.strict) AS every_term
+             FROM space_file_chunks c, q
+             WHERE c.app_id = ${appId}::uuid AND c.tsv @@ q.loose
+             ORDER BY every_term DESC, score DESC, c.file_id, c.position
+             LIMIT ${limit})
+      SELECT s.chunks, s.files, s.latest, tsvector_to_array(to_tsvector(${TS_CONFIG}, ${query})) AS lexemes,
+             r.file_id::text AS file_id, r.position, r.score, r.text, f.name AS file_name
+      FROM chunk_set s
+      LEFT JOIN (ranked r JOIN space_files f ON f.id = r.file_id) ON true
+      ORDER BY r.every_term DESC, r.score DESC, r.file_id, r.position`;
+    const first = rows[0];
+    return {
+      chunks: first?.chunks ?? 0,
+      stamp: `${first?.files ?? 0}:${first?.latest?.getTime() ?? 0}`,
+      lexemes: first?.lexemes ?? [],
+      ranked: rows.flatMap((row) =>
+        row.file_id === null || row.position === null || row.text === null || row.file_name === null || row.score === null
+          ? []
+          : [{ file_id: row.file_id, position: row.position, score: row.score, text: row.text, file_name: row.file_name }],
+      ),
+    };
   }
 
   /**
@@ -107,17 +142,15 @@ export class SpaceFileChunkRepository {
       LIMIT ${limit}`;
   }
 
-  /** Text, file name and a highlighted snippet of the chosen chunks (in no particular order). */
-  details(appId: string, { keys, query }: { keys: ChunkKey[]; query: string }): Promise<ChunkDetail[]> {
+  /** Text and file name of the chosen chunks (in no particular order). */
+  details(appId: string, keys: ChunkKey[]): Promise<ChunkText[]> {
     if (keys.length === 0) return Promise.resolve([]);
-    return this.db.$queryRaw<ChunkDetail[]>`
-      WITH q AS (${QUERIES(query)}),
-           wanted AS (SELECT * FROM unnest(${keys.map((k) => k.file_id)}::uuid[], ${keys.map((k) => k.position)}::int[]) AS w(file_id, position))
-      SELECT c.file_id::text AS file_id, c.position, f.name AS file_name, c.text,
-             ts_headline(${TS_CONFIG}, c.text, q.loose, 'StartSel=**, StopSel=**, MaxWords=35, MinWords=12, MaxFragments=2, FragmentDelimiter=" … "') AS snippet
+    return this.db.$queryRaw<ChunkText[]>`
+      WITH wanted AS (SELECT * FROM unnest(${keys.map((k) => k.file_id)}::uuid[], ${keys.map((k) => k.position)}::int[]) AS w(file_id, position))
+      SELECT c.file_id::text AS file_id, c.position, f.name AS file_name, c.text
       FROM wanted w
       JOIN space_file_chunks c ON c.file_id = w.file_id AND c.position = w.position
-      JOIN space_files f ON f.id = c.file_id, q
+      JOIN space_files f ON f.id = c.file_id
       WHERE c.app_id = ${appId}::uuid`;
   }
 }

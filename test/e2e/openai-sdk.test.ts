@@ -82,7 +82,7 @@ describe('chat.completions.create', () => {
 });
 
 describe('streaming', () => {
-  it.each(MODELS)('streams chunks whose text is the answer, the last one carrying usage (%s)', async (model) => {
+  it.each(MODELS)('streams chunks whose text is the answer, each with a choice, the last one carrying usage and metadata (%s)', async (model) => {
     const stream = await client.chat.completions.create({ model, messages: [{ role: 'user', content: 'Tell me something nice' }], stream: true });
     const chunks: ChatCompletionChunk[] = [];
     for await (const chunk of stream) chunks.push(chunk);
@@ -94,13 +94,17 @@ describe('streaming', () => {
     const text = chunks.map((c) => c.choices[0]?.delta.content ?? '').join('');
     expect(text).toBe('Echo: Tell me something nice');
     expect(chunks.flatMap((c) => c.choices.map((choice) => choice.finish_reason)).filter(Boolean)).toEqual(['stop']);
-    const last = chunks.at(-1);
-    expect(last?.choices).toEqual([]);
+    // The loop everyone writes, `chunk.choices[0].delta.content`, never meets a chunk without a choice.
+    for (const chunk of chunks) expect(chunk.choices.length).toBeGreaterThan(0);
+    const last = chunks.at(-1) as ChatCompletionChunk & { metadata?: { model: { model: string } } };
+    expect(last.choices[0]?.finish_reason).toBe('stop');
+    expect(last.metadata?.model.model).toBe(model);
+    expect(chunks.filter((c) => c.usage)).toEqual([last]);
     expect(last?.usage?.completion_tokens).toBeGreaterThan(0);
     expect(last?.usage?.total_tokens).toBe((last?.usage?.prompt_tokens ?? 0) + (last?.usage?.completion_tokens ?? 0));
   });
 
-  it('honours stream_options.include_usage', async () => {
+  it("honours stream_options.include_usage: OpenAI's last chunk with empty choices, the only one with usage", async () => {
     const stream = await client.chat.completions.create({
       model: 'gpt-4.1-mini',
       messages: [{ role: 'user', content: 'Hello there' }],
@@ -113,7 +117,11 @@ describe('streaming', () => {
     const withUsage = chunks.filter((c) => c.usage);
     expect(withUsage).toHaveLength(1);
     expect(withUsage[0]).toBe(chunks.at(-1));
+    expect(withUsage[0].choices).toEqual([]);
     expect(withUsage[0].usage?.prompt_tokens).toBeGreaterThan(0);
+    const closing = chunks.at(-2) as ChatCompletionChunk & { metadata?: unknown };
+    expect(closing.choices[0]?.finish_reason).toBe('stop');
+    expect(closing.metadata).toEqual(expect.objectContaining({ status_code: 200 }));
   });
 
   it.each(MODELS)('works with the chat.completions.stream helper (%s)', async (model) => {
@@ -244,5 +252,35 @@ describe('errors', () => {
     expect(rateError.status).toBe(429);
     expect(Number(rateError.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
     expect(rateError.headers.get('x-ratelimit-limit-requests')).toBe('1');
+  });
+});
+
+describe('models.list and models.retrieve', () => {
+  it("lists the automatic model first, then the Space's active models, each usable as `model`", async () => {
+    const listed = [];
+    for await (const model of client.models.list()) listed.push(model);
+    expect(listed[0]).toMatchObject({ id: 'switchyard', object: 'model', owned_by: 'switchyard', automatic: true });
+    expect(listed[0]?.created).toBeGreaterThan(1_700_000_000);
+    const ids = listed.map((model) => model.id);
+    expect(ids).toEqual(expect.arrayContaining(MODELS));
+    const mini = listed.find((model) => model.id === 'gpt-4.1-mini') as unknown as Record<string, unknown>;
+    expect(mini).toMatchObject({ object: 'model', provider: 'openai', automatic: false, capabilities: expect.objectContaining({ stream: true }) });
+    expect(mini.created).toEqual(expect.any(Number));
+    const completion = await client.chat.completions.create({ model: ids[1] ?? '', messages: [{ role: 'user', content: 'Hello there' }] });
+    expect(completion.model).toBe(ids[1]);
+  });
+
+  it('retrieves one by its name, and answers 404 for a model the Space does not offer', async () => {
+    await expect(client.models.retrieve('gpt-4.1-mini')).resolves.toMatchObject({ id: 'gpt-4.1-mini', object: 'model' });
+    const error = await client.models.retrieve('not-a-model').catch((err: unknown) => err);
+    expect(error).toBeInstanceOf(OpenAI.NotFoundError);
+  });
+
+  it('answers 400 naming Authorization for a key bound to no Space', async () => {
+    const key = await createOrgKey(h.services.db, { orgId: tenant.org_id, role: 'owner' });
+    const orgClient = new OpenAI({ apiKey: key.api_key, baseURL, maxRetries: 0 });
+    const error = await orgClient.models.list().catch((err: unknown) => err);
+    expect(error).toBeInstanceOf(OpenAI.BadRequestError);
+    expect((error as InstanceType<typeof OpenAI.BadRequestError>).param).toBe('Authorization');
   });
 });

@@ -70,6 +70,8 @@ function streamProblem(text: string): string | null {
 /** What is wrong with an answer, or null. */
 function problemOf(answer: Answer): string | null {
   if (answer.status >= 500) return `status ${answer.status}`;
+  // A CORS preflight (OPTIONS) is answered 204 with no body, before authentication.
+  if (answer.status === 204) return answer.text === '' ? null : 'a 204 with a body';
   if (answer.status === 200 && answer.contentType.startsWith('text/event-stream')) return streamProblem(answer.text);
   if (!answer.contentType.startsWith('application/json')) return `content type '${answer.contentType}'`;
   let body: unknown;

@@ -129,6 +129,15 @@ export function sseEvents(text: string): Record<string, unknown>[] {
     .map((data) => JSON.parse(data) as Record<string, unknown>);
 }
 
+/** The steps a stream reported as SSE comments (`: step {...}`), in order. */
+export function sseSteps(text: string): { kind: string; name: string; status: string }[] {
+  return text
+    .split('\n\n')
+    .map((event) => event.trim())
+    .filter((event) => event.startsWith(': step '))
+    .map((event) => JSON.parse(event.slice(': step '.length)) as { kind: string; name: string; status: string });
+}
+
 /** The item at `index`, failing the test when there is none. */
 export function nth<T>(items: readonly T[], index: number): T {
   const item = items.at(index);

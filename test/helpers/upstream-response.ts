@@ -10,6 +10,7 @@ export function upstreamResponse(body: string, { status = 200, pieces = [body] }
     body: (async function* () {
       for (const piece of pieces) yield encoder.encode(piece);
     })(),
+    finish: () => undefined,
     text: async () => body,
     json: async () => JSON.parse(body) as unknown,
   };

@@ -33,10 +33,10 @@ beforeEach(() => sim.reset());
 const ask = { messages: userMessage('Where is the nearest station?') };
 const OVERLOADED = { kind: 'status', status: 503 } as const;
 
-/** The final chunk of a stream: no choices, usage and metadata. */
+/** The final chunk of a stream: the finished choice, usage and metadata. */
 function finalChunk(text: string): { metadata: { retries: number; model: { model: string } } } {
-  const last = sseEvents(text).at(-1) as { choices: unknown[]; metadata?: unknown } | undefined;
-  expect(last?.choices).toEqual([]);
+  const last = sseEvents(text).at(-1) as { choices: { finish_reason: string | null }[]; metadata?: unknown } | undefined;
+  expect(last?.choices[0]?.finish_reason).toBe('stop');
   return last as never;
 }
 

@@ -1,4 +1,4 @@
-import { callsTo, sseEvents, userMessage } from '../helpers/completion-fixtures';
+import { callsTo, sseEvents, sseSteps, userMessage } from '../helpers/completion-fixtures';
 import { AUTO_TOOLS, mastodonSettings, pluginReports, pluginSpace, searchesFor, upstreamBodies, usePluginHarness } from '../helpers/plugin-harness';
 import request from 'supertest';
 import type { Tenant } from '../helpers/test-context';
@@ -44,7 +44,7 @@ describe('the tool loop (a model that calls functions)', () => {
     expect(pluginReports(res.body)).toEqual([]);
   });
 
-  it('streams step chunks and the final answer, never the plugin tool-call deltas', async () => {
+  it('streams steps (as SSE comments) and the final answer, never the plugin tool-call deltas', async () => {
     const { tenant } = await pluginSpace(env);
     const res = await request(env.h.app)
       .post('/v1/chat/completions')
@@ -60,7 +60,7 @@ describe('the tool loop (a model that calls functions)', () => {
       });
     expect(res.status).toBe(200);
     const events = sseEvents(res.body as string);
-    expect(events.some((e) => (e.step as { kind?: string } | undefined)?.kind === 'plugin')).toBe(true);
+    expect(sseSteps(res.body as string).some((step) => step.kind === 'plugin')).toBe(true);
     const deltas = events.flatMap((e) => (e.choices as { delta?: { content?: string; tool_calls?: unknown } }[] | undefined) ?? []).map((c) => c.delta ?? {});
     expect(deltas.filter((d) => d.tool_calls !== undefined)).toEqual([]);
     const text = deltas.map((d) => d.content ?? '').join('');

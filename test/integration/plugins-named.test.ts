@@ -1,4 +1,4 @@
-import { complete, completeStream, logsOf, nth, sseEvents, userMessage } from '../helpers/completion-fixtures';
+import { complete, completeStream, logsOf, nth, sseEvents, sseSteps, userMessage } from '../helpers/completion-fixtures';
 import { pluginReports, pluginSpace, SEARCH_COST_USD, searchesFor, updateSpace, upstreamBodies, uploadReadyFile, usePluginHarness } from '../helpers/plugin-harness';
 
 /** Named plugins through the whole pipeline: API, worker, SearXNG simulator, provider simulator, logs. */
@@ -49,17 +49,19 @@ describe('a request naming web-search', () => {
     expect(Number(parent.total_tokens_cost)).toBeCloseTo(modelCost + SEARCH_COST_USD, 9);
   });
 
-  it('streams step chunks without choices that a client can ignore, then the answer and the metadata', async () => {
+  it('streams steps as SSE comments a client skips, then the answer, every chunk with a choice, and the metadata on the last', async () => {
     const { tenant } = await pluginSpace(env);
     const res = await completeStream(env.h, tenant, { plugins: ['web-search'], messages: userMessage('Latest on tidal energy') });
     expect(res.status).toBe(200);
     const events = sseEvents(res.text);
-    const steps = events.filter((e) => e.step !== undefined);
-    expect(steps.map((e) => e.step)).toEqual(expect.arrayContaining([expect.objectContaining({ kind: 'plugin', name: 'web-search', status: 'started' }), expect.objectContaining({ kind: 'plugin', name: 'web-search', status: 'finished' })]));
-    for (const step of steps) expect(step.choices).toEqual([]);
+    expect(sseSteps(res.text)).toEqual([
+      { kind: 'plugin', name: 'web-search', status: 'started' },
+      expect.objectContaining({ kind: 'plugin', name: 'web-search', status: 'finished' }),
+    ]);
+    for (const event of events) expect((event.choices as unknown[]).length).toBeGreaterThan(0);
     const text = events.flatMap((e) => (e.choices as { delta?: { content?: string } }[] | undefined) ?? []).map((c) => c.delta?.content ?? '').join('');
     expect(text).toBe('Echo: Latest on tidal energy');
-    const last = events.find((e) => e.metadata !== undefined) as { metadata: { search_results: { items: SearchItem[] } } } | undefined;
+    const last = events.at(-1) as { metadata: { search_results: { items: SearchItem[] } } } | undefined;
     expect(last?.metadata.search_results.items[0]).toMatchObject({ index: 1, source: 'web' });
     expect(pluginReports(last ?? {})).toEqual([expect.objectContaining({ id: 'web-search', status: 'ok' })]);
   });

@@ -143,7 +143,7 @@ describe('hybrid ranking with an embeddings backend', () => {
     const cache = new SpaceVectorCache(chunks);
     const [query] = (await chunks.vectors(tenant.app_id)).map((row) => row.embedding);
     const vector = query as number[];
-    const inMemory = async () => cache.nearest(tenant.app_id, { stamp: (await chunks.chunkSet(tenant.app_id)).stamp, vector, limit: 50 });
+    const inMemory = async () => cache.nearest(tenant.app_id, { stamp: (await chunks.search(tenant.app_id, { query: 'x', limit: 1 })).stamp, vector, limit: 50 });
     const keys = (ranked: { file_id: string; position: number }[]) => ranked.map((r) => `${r.file_id}:${r.position}`);
     const before = await inMemory();
     const sql = await chunks.nearest(tenant.app_id, { vector, limit: 50 });

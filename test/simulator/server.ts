@@ -39,6 +39,8 @@ export interface SimulatorOptions {
   dialects?: Dialect[];
   /** Keep a copy of each request (off for benchmarks). */
   record?: boolean;
+  /** Wait before every answer that sets no delay of its own, in ms (a model's latency, for benchmarks). */
+  defaultDelayMs?: number;
 }
 
 function statusMessage(status: number): string {
@@ -105,7 +107,9 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
       const answer = answerFor(conversation);
       const usage = usageFor(conversation, answer);
       const send = (answerOptions: AnswerOptions = {}) => dialect.sendAnswer(res, { conversation, answer, usage }, answerOptions);
-      await perform(script.next(conversation.model), { res, send, dialect });
+      const behaviour = script.next(conversation.model);
+      const delayed = behaviour.kind === 'ok' && behaviour.delayMs === undefined && options.defaultDelayMs ? { ...behaviour, delayMs: options.defaultDelayMs } : behaviour;
+      await perform(delayed, { res, send, dialect });
     } catch (err) {
       if (!(err instanceof SimBadRequest)) throw err;
       dialect.sendError(res, { status: 400, message: err.message });

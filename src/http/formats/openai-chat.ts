@@ -1,7 +1,7 @@
 import type { CompletionSink } from '../../completions/completion-gateway';
 import type { WireSink } from '../../completions/wire-sink';
 import type { ChunkChoice, Usage } from '../../domain/chat';
-import type { CompletionFailure, CompletionResult, ResultChoice, StepEvent } from '../../domain/completion';
+import type { CompletionFailure, CompletionResult, ResultChoice } from '../../domain/completion';
 import { errorBodyOf } from '../../errors/api-error';
 import type { CompletionMetadata, CompletionResponse } from '../../schemas/chat-completions';
 
@@ -53,7 +53,7 @@ export interface ChunkIdentity {
   created: number;
 }
 
-function chunk(identity: ChunkIdentity, model: string, fields: { choices: unknown[]; usage?: Usage; metadata?: CompletionMetadata; step?: StepEvent }): string {
+function chunk(identity: ChunkIdentity, model: string, fields: { choices: unknown[]; usage?: Usage; metadata?: CompletionMetadata }): string {
   return JSON.stringify({ id: identity.requestId, object: 'chat.completion.chunk', created: identity.created, model, ...fields });
 }
 
@@ -69,28 +69,51 @@ function withRoles(choices: ChunkChoice[], opened: Set<number>): unknown[] {
   });
 }
 
+/** What the client asked of a stream. */
+export interface ChatStreamOptions {
+  stream: boolean;
+  /** `stream_options.include_usage`: a last chunk with empty `choices` and the usage, as OpenAI sends it. */
+  includeUsage?: boolean;
+}
+
 /**
  * A completion written as OpenAI's chat completion: one JSON body, or `chat.completion.chunk` events
- * (steps as chunks without choices, which clients ignore), a last chunk with usage and metadata, then
- * `[DONE]`. An error after the stream started is one final `data: {"error": ...}` event.
+ * then `[DONE]`. Every chunk has at least one choice, so the common loop over `chunk.choices[0]` never
+ * trips: a chunk with a `finish_reason` waits for the end of the answer and carries Switchyard's
+ * `metadata`, and the `usage` unless the client asked for OpenAI's own last usage chunk (empty
+ * `choices`) with `stream_options.include_usage`: then that chunk alone carries it. Steps (a plugin started or finished)
+ * are SSE comments, `: step {...}`, which SSE clients skip. An error after the stream started is one
+ * final `data: {"error": ...}` event.
  */
-export function openAiChatSink(wire: WireSink, identity: ChunkIdentity, { stream }: { stream: boolean }): CompletionSink {
+export function openAiChatSink(wire: WireSink, identity: ChunkIdentity, { stream, includeUsage = false }: ChatStreamOptions): CompletionSink {
   const opened = new Set<number>();
   let model = '';
+  /** Choices that finished, held back until the answer's metadata is known. */
+  const finished: unknown[] = [];
   return {
     event: (event) => {
       if (!stream) return;
-      if (event.type === 'delta') {
-        model = event.model;
-        wire.chunk(chunk(identity, model, { choices: withRoles(event.choices, opened) }));
-      } else wire.chunk(chunk(identity, model, { choices: [], step: event.step }));
+      if (event.type === 'step') return wire.comment(`step ${JSON.stringify(event.step)}`);
+      model = event.model;
+      const choices = withRoles(event.choices, opened);
+      const ends = (i: number) => (event.choices[i]?.finish_reason ?? null) !== null;
+      const going = choices.filter((_, i) => !ends(i));
+      finished.push(...choices.filter((_, i) => ends(i)));
+      if (going.length > 0) wire.chunk(chunk(identity, model, { choices: going }));
     },
     done: (result) => {
       if (!stream) return wire.done(chatCompletionBody(result));
-      wire.chunk(chunk(identity, result.model.model, { choices: [], usage: result.usage, metadata: metadataOf(result) }));
+      const closing = finished.length > 0 ? finished : [{ index: 0, delta: {}, finish_reason: null, logprobs: null }];
+      // Exactly one chunk carries the usage: the usage chunk when asked for, else the closing one.
+      wire.chunk(chunk(identity, result.model.model, { choices: closing, ...(includeUsage ? {} : { usage: result.usage }), metadata: metadataOf(result) }));
+      if (includeUsage) wire.chunk(chunk(identity, result.model.model, { choices: [], usage: result.usage }));
       wire.done(undefined);
     },
-    error: (failure) => wire.error({ status: failure.status, body: errorBodyOf(failure), headers: failure.headers }),
+    error: (failure) => {
+      // Choices that had finished before the failure are still the client's.
+      if (stream && finished.length > 0) wire.chunk(chunk(identity, model, { choices: finished.splice(0) }));
+      wire.error({ status: failure.status, body: errorBodyOf(failure), headers: failure.headers });
+    },
   };
 }
 

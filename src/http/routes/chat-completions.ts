@@ -37,8 +37,10 @@ export function chatCompletionRoutes({ completions, idempotency, config, logger 
       description: [
         "OpenAI's chat completions, answered by the model named in `model` (if it is active in the key's Space), or by the",
         "best available model when `model` is omitted or equals the service's own name. With `stream: true` the answer is",
-        "`text/event-stream`: one `data: {chat.completion.chunk}` per delta, a last chunk carrying `usage` and `metadata`, then",
-        '`data: [DONE]`. An error after streaming started ends the stream with one `data: {"error": ...}` event.',
+        "`text/event-stream`: one `data: {chat.completion.chunk}` per delta, each with at least one choice; the chunk with the",
+        "`finish_reason` comes last and carries `metadata` and `usage` (with `stream_options.include_usage`, OpenAI's last chunk",
+        'with empty `choices` follows, and carries the `usage` instead); then `data: [DONE]`. Plugin steps are SSE comments',
+        '(`: step {...}`). An error after streaming started ends the stream with one `data: {"error": ...}` event.',
         'Optional header `Service-Feature-Flags`: a JSON object of flag names (`auto_tools`, `citations`, `smart_learn`) to "true"/"false".',
         '\n\nOptional header `Idempotency-Key` (1-255 printable ASCII characters, no spaces; else 400 naming it): within 24 h,',
         'a repeat with the same key, the same body and the same `Service-Feature-Flags` in the same Space gets the first answer',
@@ -63,7 +65,7 @@ export function chatCompletionRoutes({ completions, idempotency, config, logger 
           signal: clientGone(res),
           setHeaders: (headers) => res.set(headers),
           sink: body.stream ? sseSink(res) : jsonSink(res),
-          format: (wire, identity) => openAiChatSink(wire, identity, { stream: body.stream }),
+          format: (wire, identity) => openAiChatSink(wire, identity, { stream: body.stream, includeUsage: body.stream_options?.include_usage === true }),
         };
         const key = req.header(IDEMPOTENCY_HEADER);
         if (key === undefined) await completions.submit(submission);

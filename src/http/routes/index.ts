@@ -7,6 +7,7 @@ import { appModelRoutes } from './app-models';
 import { assistantRoutes } from './assistants';
 import { conversationRoutes } from './conversations';
 import { logRoutes } from './logs';
+import { modelRoutes } from './models';
 import { spaceFileRoutes } from './space-files';
 import { openAiFileRoutes } from './openai-files';
 import { batchRoutes } from './batches';
@@ -15,5 +16,7 @@ import { batchRoutes } from './batches';
 export function allRoutes(services: Services): Route[] {
   return [
     ...chatCompletionRoutes(services),
-    ...promptRoutes(services), ...appRoutes(services), ...appModelRoutes(services), ...assistantRoutes(services), ...conversationRoutes(services), ...spaceFileRoutes(services), ...logRoutes(services), ...openAiFileRoutes(services), ...batchRoutes(services)];
+    ...modelRoutes(services),
+    ...promptRoutes(services), ...appRoutes(services), ...appModelRoutes(services), ...assistantRoutes(services), ...conversationRoutes(services), ...spaceFileRoutes(services), ...logRoutes(services),
+    ...openAiFileRoutes(services), ...batchRoutes(services)];
 }

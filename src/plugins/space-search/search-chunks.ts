@@ -1,9 +1,10 @@
 import type { EmbeddingsConfig } from '../../config/plugins/space-search';
 import type { HttpClient } from '../../net/http-client';
 import { ProviderError } from '../../providers/provider-error';
-import type { ChunkDetail, ChunkKey, SpaceFileChunkRepository } from '../../store/space-file-chunks';
+import type { ChunkKey, ChunkText, RankedChunk, SpaceFileChunkRepository } from '../../store/space-file-chunks';
 import { embed, embeddingsCost } from './embeddings';
 import { fuseRankings } from './rank-fusion';
+import { snippetOf } from './snippet';
 import type { SpaceVectorCache } from './vector-cache';
 
 /** How deep each ranking goes before fusion: enough for a chunk ranked well by only one of them. */
@@ -19,8 +20,10 @@ export interface SearchRequest {
   deadline: number;
 }
 
-export interface SearchHit extends ChunkDetail {
+export interface SearchHit extends ChunkText {
   score: number;
+  /** The chunk's words around the query's terms, the terms in `**bold**`. */
+  snippet: string;
 }
 
 export interface SearchResult {
@@ -48,34 +51,40 @@ async function queryVector(deps: SearchDeps, request: SearchRequest): Promise<{ 
   return { vector: result.vectors[0] ?? null, costUsd: embeddingsCost(deps.embeddings, result.promptTokens) };
 }
 
-/** Chosen chunks in rank order, with their text, file name and snippet. */
-async function withDetails(deps: SearchDeps, request: SearchRequest, ranked: (ChunkKey & { score: number })[]): Promise<SearchHit[]> {
-  const top = ranked.slice(0, request.limit);
-  const details = await deps.chunks.details(request.appId, { keys: top, query: request.query });
-  const byKey = new Map(details.map((detail) => [`${detail.file_id}:${detail.position}`, detail]));
+const keyOf = (chunk: ChunkKey) => `${chunk.file_id}:${chunk.position}`;
+
+/**
+ * The chosen chunks in rank order, with text, file name and snippet. Their text came with the ranking
+ * that found them (the full-text query, or the worker's vector cache); only chunks ranked by
+ * PostgreSQL's vector scan (a Space too large for the cache) are read again.
+ */
+async function hitsOf(deps: SearchDeps, request: SearchRequest, { top, known, lexemes }: { top: RankedChunk[]; known: (RankedChunk & Partial<ChunkText>)[]; lexemes: string[] }): Promise<SearchHit[]> {
+  const texts = new Map<string, ChunkText>();
+  for (const chunk of known) if (chunk.text !== undefined && chunk.file_name !== undefined) texts.set(keyOf(chunk), { file_id: chunk.file_id, position: chunk.position, text: chunk.text, file_name: chunk.file_name });
+  const missing = top.filter((chunk) => !texts.has(keyOf(chunk)));
+  if (missing.length > 0) for (const detail of await deps.chunks.details(request.appId, missing)) texts.set(keyOf(detail), detail);
   return top.flatMap((chunk) => {
-    const detail = byKey.get(`${chunk.file_id}:${chunk.position}`);
+    const text = texts.get(keyOf(chunk));
     // A file deleted between the two queries simply drops out.
-    return detail ? [{ ...detail, score: chunk.score }] : [];
+    return text ? [{ ...text, score: chunk.score, snippet: snippetOf(text.text, lexemes) }] : [];
   });
 }
 
 /**
  * The best chunks of a Space for a query: PostgreSQL full-text ranking alone, or, with an embeddings
- * backend, reciprocal rank fusion of the full-text and cosine rankings. A Space without chunks
- * answers nothing, without calling the embeddings backend.
+ * backend, reciprocal rank fusion of the full-text and cosine rankings. One query reads the Space's
+ * chunk set and the full-text ranking with the chunks' text; a Space without chunks answers nothing,
+ * without calling the embeddings backend.
  */
 export async function searchChunks(deps: SearchDeps, request: SearchRequest): Promise<SearchResult> {
   if (!request.query) return { hits: [], costUsd: 0 };
-  const chunkSet = await deps.chunks.chunkSet(request.appId);
-  if (chunkSet.chunks === 0) return { hits: [], costUsd: 0 };
-  // The full-text ranking runs while the query is embedded: the request waits for the slower of the two.
-  const [{ vector, costUsd }, fullText] = await Promise.all([
-    queryVector(deps, request),
-    deps.chunks.fullText(request.appId, { query: request.query, limit: deps.embeddings ? CANDIDATES : request.limit }),
-  ]);
+  const found = await deps.chunks.search(request.appId, { query: request.query, limit: deps.embeddings ? CANDIDATES : request.limit });
+  if (found.chunks === 0) return { hits: [], costUsd: 0 };
   stopIfAborted(request.signal);
-  const ranked = vector ? fuseRankings([fullText, await deps.vectors.nearest(request.appId, { stamp: chunkSet.stamp, vector, limit: CANDIDATES })]) : fullText;
+  const { vector, costUsd } = await queryVector(deps, request);
   stopIfAborted(request.signal);
-  return { hits: await withDetails(deps, request, ranked), costUsd };
+  const nearest = vector ? await deps.vectors.nearest(request.appId, { stamp: found.stamp, vector, limit: CANDIDATES }) : [];
+  const ranked = vector ? fuseRankings([found.ranked, nearest]) : found.ranked;
+  const top = ranked.slice(0, request.limit);
+  return { hits: await hitsOf(deps, request, { top, known: [...found.ranked, ...nearest], lexemes: found.lexemes }), costUsd };
 }

@@ -1,14 +1,14 @@
-import type { ChunkKey, RankedChunk, SpaceFileChunkRepository } from '../../store/space-file-chunks';
+import type { ChunkText, RankedChunk, SpaceFileChunkRepository } from '../../store/space-file-chunks';
 
 /** Spaces whose vectors one worker keeps. */
 const MAX_SPACES = 256;
-/** Floats one Space may keep in memory (4 bytes each); a larger Space is ranked by PostgreSQL. */
+/** Floats one Space may keep in memory (4 bytes each, with its chunks' text); a larger Space is ranked by PostgreSQL. */
 const MAX_FLOATS_PER_SPACE = 4_000_000;
 
 interface Entry {
   stamp: string;
   /** null: too large to keep, ranked by PostgreSQL instead. */
-  rows: (ChunkKey & { vector: Float32Array })[] | null;
+  rows: (ChunkText & { vector: Float32Array })[] | null;
 }
 
 function dot(a: Float32Array, b: number[]): number {
@@ -29,14 +29,15 @@ export class SpaceVectorCache {
 
   constructor(private readonly chunks: SpaceFileChunkRepository) {}
 
-  async nearest(appId: string, { stamp, vector, limit }: { stamp: string; vector: number[]; limit: number }): Promise<RankedChunk[]> {
+  /** The nearest chunks, with their text and file name when the Space's vectors are kept here. */
+  async nearest(appId: string, { stamp, vector, limit }: { stamp: string; vector: number[]; limit: number }): Promise<(RankedChunk & Partial<ChunkText>)[]> {
     const entry = await this.entryOf(appId, stamp);
     if (!entry.rows) return this.chunks.nearest(appId, { vector, limit });
-    const scored: RankedChunk[] = [];
+    const scored: (RankedChunk & ChunkText)[] = [];
     for (const row of entry.rows) {
       if (row.vector.length !== vector.length) continue;
       const score = dot(row.vector, vector);
-      if (score > 0) scored.push({ file_id: row.file_id, position: row.position, score });
+      if (score > 0) scored.push({ file_id: row.file_id, position: row.position, score, text: row.text, file_name: row.file_name });
     }
     scored.sort((a, b) => b.score - a.score || (a.file_id < b.file_id ? -1 : a.file_id > b.file_id ? 1 : a.position - b.position));
     return scored.slice(0, limit);
@@ -52,7 +53,10 @@ export class SpaceVectorCache {
     }
     const loaded = await this.chunks.vectors(appId);
     const floats = loaded.reduce((sum, row) => sum + row.embedding.length, 0);
-    const entry: Entry = { stamp, rows: floats > MAX_FLOATS_PER_SPACE ? null : loaded.map((row) => ({ file_id: row.file_id, position: row.position, vector: Float32Array.from(row.embedding) })) };
+    const entry: Entry = {
+      stamp,
+      rows: floats > MAX_FLOATS_PER_SPACE ? null : loaded.map((row) => ({ file_id: row.file_id, position: row.position, text: row.text, file_name: row.file_name, vector: Float32Array.from(row.embedding) })),
+    };
     this.entries.delete(appId);
     this.entries.set(appId, entry);
     if (this.entries.size > MAX_SPACES) this.entries.delete(this.entries.keys().next().value as string);

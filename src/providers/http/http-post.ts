@@ -13,10 +13,33 @@ export interface UpstreamHttpResponse {
   status: number;
   ok: boolean;
   headers: { get(name: string): string | null };
-  /** The body as it arrives; breaks off with an error if the connection does. */
+  /**
+   * The body as it arrives; breaks off with an error if the connection does. Leaving the loop early
+   * does not close the connection: call `finish` then.
+   */
   body: AsyncIterable<Uint8Array>;
+  /**
+   * For a body left unread: `drain` reads the rest in the background so the kept-alive connection
+   * serves the next call (it is closed if the rest does not come within a second); `destroy` closes it.
+   */
+  finish(how: 'drain' | 'destroy'): void;
   text(): Promise<string>;
   json(): Promise<unknown>;
+}
+
+/** How long a body left unread may take to end before its connection is closed instead of reused, in ms. */
+const DRAIN_MS = 1000;
+
+function finish(message: IncomingMessage, how: 'drain' | 'destroy'): void {
+  if (message.complete || message.destroyed) return;
+  if (how === 'destroy') {
+    message.destroy();
+    return;
+  }
+  const timer = setTimeout(() => message.destroy(), DRAIN_MS);
+  message.once('end', () => clearTimeout(timer));
+  message.once('close', () => clearTimeout(timer));
+  message.resume();
 }
 
 async function readAll(message: IncomingMessage): Promise<string> {
@@ -36,7 +59,10 @@ function wrap(message: IncomingMessage): UpstreamHttpResponse {
         return Array.isArray(value) ? value.join(', ') : (value ?? null);
       },
     },
-    body: message,
+    // An SSE reader stops at its terminal event, usually just before the body ends: closing the
+    // connection there (what a plain `for await` does) would cost a new connection per call.
+    body: { [Symbol.asyncIterator]: () => message.iterator({ destroyOnReturn: false }) },
+    finish: (how) => finish(message, how),
     text: () => readAll(message),
     json: async () => JSON.parse(await readAll(message)) as unknown,
   };

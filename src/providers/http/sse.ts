@@ -37,6 +37,8 @@ export async function* readSse(provider: string, upstream: UpstreamResponse, ctx
   let buffer = '';
   // A chunk ending in '\r' may be half of a '\r\n' split across chunks: that '\r' waits for the next one.
   let heldCr = '';
+  // Left early (the reader had its terminal event) or broken off: what to do with the rest of the body.
+  let unread: 'drain' | 'destroy' | null = 'drain';
   try {
     for await (const bytes of body) {
       upstream.deadline.extend();
@@ -51,14 +53,17 @@ export async function* readSse(provider: string, upstream: UpstreamResponse, ctx
         end = buffer.indexOf('\n\n');
       }
     }
+    unread = null;
     const rest = parseBlock((buffer + normaliseLineEnds(heldCr)).trim());
     if (rest) yield rest;
   } catch (err) {
+    unread = 'destroy';
     const error = transportError(provider, err, { deadline: upstream.deadline, ctx });
     if (error.kind === 'connection') throw new ProviderError({ kind: 'stream_cut', provider, message: `${provider} stream broke off: ${error.message}` });
     throw error;
   } finally {
     upstream.deadline.clear();
+    if (unread) upstream.response.finish(unread);
   }
 }
 

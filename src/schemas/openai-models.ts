@@ -1,0 +1,22 @@
+import { z } from 'zod';
+
+/**
+ * OpenAI's model object (`id`, `object`, `created`, `owned_by`), with what a client choosing a model
+ * wants beside it, as OpenRouter lists it: the provider, the context window, the prices and what the
+ * model supports. For the automatic model these describe nothing of its own and are null.
+ */
+export const modelObjectSchema = z.object({
+  id: z.string().describe('The name to send as `model`.'),
+  object: z.literal('model'),
+  created: z.number().int().describe('Unix seconds the model entered the catalog (the automatic model: the Space was created).'),
+  owned_by: z.string(),
+  provider: z.string().nullable(),
+  context_window: z.number().int().nullable(),
+  pricing: z.object({ prompt: z.number(), completion: z.number(), request: z.number() }).nullable().describe('USD per prompt token, per completion token and per request.'),
+  capabilities: z.object({ functions: z.boolean(), json: z.boolean(), vision: z.boolean(), stream: z.boolean() }).nullable(),
+  automatic: z.boolean().describe('True for the service\'s own name: the router picks among the Space\'s models for each request.'),
+});
+export type ModelObject = z.infer<typeof modelObjectSchema>;
+
+export const modelListSchema = z.object({ object: z.literal('list'), data: z.array(modelObjectSchema) });
+export type ModelList = z.infer<typeof modelListSchema>;
