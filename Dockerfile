@@ -46,7 +46,10 @@ COPY --from=build /app/workers ./workers
 COPY --from=build /app/prisma ./prisma
 COPY --from=build /app/scripts ./scripts
 
-# Files stay owned by root: the service can read its code but not change it.
+# Files stay owned by root: the service can read its code but not change it. The one writable place is
+# the OpenAI Files directory (FILE_STORAGE=local), owned by node so a volume mounted on it is too.
+RUN mkdir -p /var/lib/switchyard/files && chown node:node /var/lib/switchyard/files
+ENV FILE_STORAGE_DIR=/var/lib/switchyard/files
 USER node
 EXPOSE 8080
 

@@ -61,6 +61,7 @@ export async function startRuntime(config: Readonly<Config>, logger: Logger): Pr
         logger.warn({ grace_ms: config.shutdownGraceMs }, 'grace period over; closing remaining connections');
         server?.closeAllConnections();
       });
+      services.fileStore.close();
       await infra.close();
       logger.info('stopped');
     },

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Job } from 'bullmq';
 import { Cancellations } from '../src/completions/cancellations';
-import { CompletionRunner, type RunSummary } from '../src/pipeline/completion-runner';
+import { CompletionRunner, type DetachedRun, type RunSummary } from '../src/pipeline/completion-runner';
 import { LogBatcher } from '../src/pipeline/log-batcher';
 import { maskedJob } from '../src/pipeline/privacy';
 import { createProviderRegistry } from '../src/providers/registry';
@@ -20,6 +20,8 @@ const SPACE_FEEDBACK_MS = 2000;
 
 export interface CompletionProcessing {
   process(job: Job<CompletionJob>): Promise<RunSummary>;
+  /** Runs a completion nobody waits for live (a batch line) with this process's runner, and hands back its outcome. */
+  runDetached(job: CompletionJob, signal: AbortSignal): Promise<DetachedRun>;
   close(): Promise<void>;
 }
 
@@ -66,6 +68,10 @@ export function completionProcessing(services: Services): CompletionProcessing {
       } finally {
         release();
       }
+    },
+    async runDetached(job, signal) {
+      await Promise.all([cancellations.start(), resilience.start()]);
+      return runner.runDetached(job, signal, randomUUID());
     },
     close: async () => {
       resilience.stop();

@@ -3,7 +3,8 @@ import { QUEUE_NAMES, type QueueName } from '../src/queue/names';
 import type { Services } from '../src/services/container';
 import type { CompletionJob } from '../src/queue/payloads';
 import { JobOwners } from '../src/resilience/job-owners';
-import { completionProcessing, type CompletionProcessing } from './completions';
+import { batchProcessing } from './batches';
+import { completionProcessing } from './completions';
 import { promptReviewProcessor } from './prompt-review';
 import { sandboxSyncProcessor } from './sandbox-sync';
 import { spaceFilesProcessor } from './space-files';
@@ -17,15 +18,28 @@ interface WorkerSpec {
   name: QueueName;
   processor: Processor;
   concurrency: number;
+  /** Times a job may be found stalled (its worker died) before it fails; default 1. */
+  maxStalledCount?: number;
 }
 
-function workerSpecs(services: Services, completions: Processor): WorkerSpec[] {
+interface Processors {
+  completions: Processor;
+  batches: Processor;
+  batchLines: Processor;
+}
+
+function workerSpecs(services: Services, processors: Processors): WorkerSpec[] {
+  const { batches } = services.config;
   return [
-    { name: QUEUE_NAMES.completions, processor: completions, concurrency: services.config.completionConcurrency },
+    { name: QUEUE_NAMES.completions, processor: processors.completions, concurrency: services.config.completionConcurrency },
     { name: QUEUE_NAMES.promptReview, processor: promptReviewProcessor(services) as Processor, concurrency: 4 },
     { name: QUEUE_NAMES.sandboxSync, processor: sandboxSyncProcessor(services) as Processor, concurrency: 2 },
     // PDF text is read in a thread per file; two at a time keep a 2-core machine responsive.
     { name: QUEUE_NAMES.spaceFiles, processor: spaceFilesProcessor(services) as Processor, concurrency: 2 },
+    // A batch's coordinator lives as long as its batch and must survive many worker deaths; its steps are idempotent.
+    { name: QUEUE_NAMES.batches, processor: processors.batches, concurrency: batches.coordinatorConcurrency, maxStalledCount: 1000 },
+    // Batch lines have their own, bounded, workers: a large batch never takes the completions' slots.
+    { name: QUEUE_NAMES.batchLines, processor: processors.batchLines, concurrency: batches.lineConcurrency, maxStalledCount: 5 },
   ];
 }
 
@@ -40,20 +54,20 @@ function jobLockOptions(services: Services): Pick<WorkerOptions, 'lockDuration' 
   return { lockDuration: services.config.jobLockMs, stalledInterval: services.config.jobStalledCheckMs, maxStalledCount: 1 };
 }
 
-/** Runs completion jobs, each recorded under this process's connection so other workers notice if it dies. */
-function ownedCompletions(services: Services, completions: CompletionProcessing): { processor: Processor; owners: JobOwners } {
+/** Runs a queue's jobs, each recorded under this process's connection so other workers notice if it dies. */
+function owned(services: Services, queueName: QueueName, process: Processor): { processor: Processor; owners: JobOwners } {
   const owners = new JobOwners({
     redis: services.redis,
     prefix: services.config.redisPrefix,
-    queueName: QUEUE_NAMES.completions,
+    queueName,
     intervalMs: services.config.jobStalledCheckMs,
     logger: services.logger,
   });
-  const processor = async (job: Job<CompletionJob>, token?: string) => {
-    const id = job.id ?? job.data.requestId;
+  const processor = async (job: Job, token?: string) => {
+    const id = job.id ?? '';
     owners.claim(id, token ?? '');
     try {
-      return await completions.process(job);
+      return await process(job, token);
     } finally {
       owners.release(id);
     }
@@ -63,19 +77,28 @@ function ownedCompletions(services: Services, completions: CompletionProcessing)
 
 export function startWorkers(services: Services): RunningWorkers {
   const completions = completionProcessing(services);
-  const { processor, owners } = ownedCompletions(services, completions);
-  owners.start();
-  const workers = workerSpecs(services, processor).map(
-    ({ name, processor, concurrency }) =>
-      new Worker(name, processor, { connection: services.redis, prefix: services.config.redisPrefix, concurrency, ...jobLockOptions(services) }),
+  const batches = batchProcessing(services, completions);
+  const ownedQueues = [
+    owned(services, QUEUE_NAMES.completions, ((job: Job<CompletionJob>) => completions.process(job)) as Processor),
+    owned(services, QUEUE_NAMES.batches, batches.coordinator),
+    owned(services, QUEUE_NAMES.batchLines, batches.line),
+  ];
+  for (const { owners } of ownedQueues) owners.start();
+  const [ownedCompletions, ownedBatches, ownedLines] = ownedQueues.map(({ processor }) => processor) as [Processor, Processor, Processor];
+  const workers = workerSpecs(services, { completions: ownedCompletions, batches: ownedBatches, batchLines: ownedLines }).map(
+    ({ name, processor, concurrency, maxStalledCount }) =>
+      new Worker(name, processor, { connection: services.redis, prefix: services.config.redisPrefix, concurrency, ...jobLockOptions(services), ...(maxStalledCount ? { maxStalledCount } : {}) }),
   );
+  batches.resume().catch((err: unknown) => services.logger.error({ err }, 'unfinished batches not resumed'));
   for (const worker of workers) {
     worker.on('failed', (job, err) => services.logger.error({ queue: worker.name, job_id: job?.id, err }, 'job failed'));
     worker.on('error', (err) => services.logger.error({ queue: worker.name, err }, 'worker error'));
   }
   return {
     close: async () => {
-      owners.stop();
+      for (const { owners } of ownedQueues) owners.stop();
+      // Coordinators hand their batches back to the queue at once rather than run until their batch ends.
+      batches.close();
       await Promise.all(workers.map((worker) => worker.close()));
       await completions.close();
     },

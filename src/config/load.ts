@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { BATCH_ENV_VARIABLES, readBatchConfig } from './batches';
 import { MEDIA_ENV_VARIABLES, readMediaConfig } from './plugins/media';
 import { NET_ENV_VARIABLES, readNetConfig } from './plugins/net';
 import { readSocialPostConfig, SOCIAL_POST_ENV_VARIABLES } from './plugins/social-post';
@@ -83,6 +84,15 @@ function readPlugins(env: Env, issues: string[]): Config['plugins'] | undefined 
   return issues.length === 0 ? (plugins as Config['plugins']) : undefined;
 }
 
+function readBatches(env: Env, issues: string[]): Config['batches'] | undefined {
+  try {
+    return readBatchConfig(env);
+  } catch (err) {
+    issues.push(err instanceof Error ? err.message : String(err));
+    return undefined;
+  }
+}
+
 /** Reads and validates the configuration once; the result is frozen and passed explicitly from then on. */
 export function loadConfig(env: Env = process.env): Readonly<Config> {
   const pluginIssues: string[] = [];
@@ -120,6 +130,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     providers: readProviders(env),
     pluginTimeoutMs: nonEmpty(env.PLUGIN_TIMEOUT_MS),
     plugins: readPlugins(env, pluginIssues),
+    batches: readBatches(env, pluginIssues),
   });
   if (pluginIssues.length > 0) throw new ConfigError(pluginIssues);
   if (!parsed.success) throw new ConfigError(parsed.error.issues.map(describeIssue));
@@ -135,4 +146,5 @@ export const ENV_VARIABLES: readonly string[] = [
   ...SPACE_SEARCH_ENV_VARIABLES,
   ...MEDIA_ENV_VARIABLES,
   ...SOCIAL_POST_ENV_VARIABLES,
+  ...BATCH_ENV_VARIABLES,
 ];

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { batchConfigSchema } from './batches';
 import { DEFAULT_WEIGHTS_FILE } from '../routing/learned/weights-location';
 import { mediaConfigSchema } from './plugins/media';
 import { netConfigSchema } from './plugins/net';
@@ -84,6 +85,8 @@ export const configSchema = z.object({
   providers: z.record(z.enum(PROVIDER_IDS), providerConfigSchema),
   /** Longest plugin run, in ms (the request's deadline may cut it shorter). */
   pluginTimeoutMs: positiveInt(20_000),
+  /** OpenAI Files and Batches: file storage, limits, batch concurrency (`src/config/batches.ts`). */
+  batches: batchConfigSchema,
   /** The plugins' backends and limits, each read by its own fragment (`src/config/plugins/`). */
   plugins: z.object({
     net: netConfigSchema,

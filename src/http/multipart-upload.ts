@@ -17,7 +17,7 @@ export interface UploadLimits {
 /** Text fields a client may send beside the file (OpenAI's SDK sends `purpose`). */
 const MAX_FIELDS = 4;
 
-function uploadError(err: unknown, { field, maxBytes }: UploadLimits): ApiError {
+export function uploadError(err: unknown, { field, maxBytes }: UploadLimits): ApiError {
   if (!(err instanceof MulterError)) return new ApiError('invalid_request', `The multipart body could not be read: ${err instanceof Error ? err.message : String(err)}.`, field);
   if (err.code === 'LIMIT_FILE_SIZE') return new ApiError('payload_too_large', `The file is larger than the ${maxBytes} bytes allowed.`, field);
   if (err.code === 'LIMIT_UNEXPECTED_FILE') return new ApiError('invalid_request', `Send exactly one file, in the form field '${field}'.`, field);
@@ -25,7 +25,7 @@ function uploadError(err: unknown, { field, maxBytes }: UploadLimits): ApiError 
 }
 
 /** Browsers and SDKs may send a full path (`C:\\docs\\a.pdf`); only the last part names the file. */
-function baseName(name: string): string {
+export function baseName(name: string): string {
   const last = name.split(/[\\/]/).pop() ?? '';
   // PostgreSQL text cannot hold NUL, and control characters have no place in a name.
   // eslint-disable-next-line no-control-regex -- removing control characters is the point

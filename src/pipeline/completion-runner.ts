@@ -49,6 +49,12 @@ export interface RunnerDeps {
   modelExists(orgId: string, name: string): Promise<boolean>;
 }
 
+/** A run's summary and how it ended (the answer or the failure), for a caller that formats it itself. */
+export interface DetachedRun {
+  summary: RunSummary;
+  ended: RequestOutcome['ended'];
+}
+
 export interface SpaceFeedbackSource {
   load(appId: string): Promise<SpaceFeedback>;
 }
@@ -130,9 +136,21 @@ export class CompletionRunner {
    * deltas go out as they come.
    */
   async run(job: CompletionJob, signal: AbortSignal, run: string): Promise<RunSummary> {
+    return (await this.execute(job, signal, run)).summary;
+  }
+
+  /** Runs a job nobody waits for live (a batch line, no `replyTo`): nothing is published, the outcome is handed back. */
+  runDetached(job: CompletionJob, signal: AbortSignal, run: string): Promise<DetachedRun> {
+    return this.execute(job, signal, run);
+  }
+
+  private async execute(job: CompletionJob, signal: AbortSignal, run: string): Promise<DetachedRun> {
     const held: Reply[] = [];
+    const publish = async (message: Reply) => {
+      if (job.replyTo) await this.deps.publish(job.replyTo, message);
+    };
     const reply = async (message: Reply) => {
-      if (message.type === 'delta' || message.type === 'step') await this.deps.publish(job.replyTo, message);
+      if (message.type === 'delta' || message.type === 'step') await publish(message);
       else held.push(message);
     };
     const logger = this.deps.logger.child({ request_id: job.requestId, app_id: job.appId });
@@ -158,9 +176,9 @@ export class CompletionRunner {
     }
     // A Space deleted meanwhile has nothing left to attach a log to.
     if (space) await this.writeLog({ job, privacyLevel, isTest: space.isSandbox, trace, ended, responseText }, logger);
-    for (const message of held) await this.deps.publish(job.replyTo, message);
+    for (const message of held) await publish(message);
     const statusCode = 'result' in ended ? ended.result.statusCode : ended.failure.status;
-    return { statusCode, model: trace.lastModel()?.model ?? null, privacyLevel };
+    return { summary: { statusCode, model: trace.lastModel()?.model ?? null, privacyLevel }, ended };
   }
 
   private async answer(job: CompletionJob, inputs: RunInputs): Promise<Answered> {

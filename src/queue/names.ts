@@ -4,5 +4,7 @@ export const QUEUE_NAMES = {
   sandboxSync: 'sandbox-sync',
   promptReview: 'prompt-review',
   spaceFiles: 'space-files',
+  batches: 'batches',
+  batchLines: 'batch-lines',
 } as const;
 export type QueueName = (typeof QUEUE_NAMES)[keyof typeof QUEUE_NAMES];

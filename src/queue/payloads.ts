@@ -27,8 +27,8 @@ export interface CompletionJob {
   request: CompletionRequest;
   /** Flags from the `Service-Feature-Flags` header, merged with `custom_headers.feature_flags` by the worker. */
   headerFlags: FeatureFlags;
-  /** Redis channel of the API process waiting for the answer. */
-  replyTo: string;
+  /** Redis channel of the API process waiting for the answer; absent when nobody waits live (a batch line). */
+  replyTo?: string;
   /** Epoch ms after which nobody waits for the answer. */
   deadline: number;
   /** Epoch ms the API accepted the request. */
@@ -39,4 +39,15 @@ export interface CompletionJob {
 export interface SpaceFileJob {
   fileId: string;
   appId: string;
+}
+
+/** Coordinates one batch (validation, feeding its lines, expiry, cancellation, output files). Job id = batch id. */
+export interface BatchJob {
+  batchId: string;
+}
+
+/** Runs one line of a batch: ids only, the body waits in PostgreSQL. Job id = `<batch id>-<line>`. */
+export interface BatchLineJob {
+  batchId: string;
+  line: number;
 }

@@ -1,6 +1,6 @@
 import { Queue, type ConnectionOptions, type DefaultJobOptions } from 'bullmq';
 import { QUEUE_NAMES } from './names';
-import type { CompletionJob, PromptReviewJob, SandboxSyncJob, SpaceFileJob } from './payloads';
+import type { BatchJob, BatchLineJob, CompletionJob, PromptReviewJob, SandboxSyncJob, SpaceFileJob } from './payloads';
 
 export interface Queues {
   /** Per-job retention is set when a completion is added (privacy level 3 keeps nothing). */
@@ -9,6 +9,10 @@ export interface Queues {
   promptReview: Queue<PromptReviewJob>;
   /** Ingestion of uploaded Space files (text extraction, chunks, embeddings). */
   spaceFiles: Queue<SpaceFileJob>;
+  /** One job per batch, alive while the batch runs; its progress is the batch's request counts. */
+  batches: Queue<BatchJob>;
+  /** Batch lines, apart from interactive completions: their own workers and concurrency. */
+  batchLines: Queue<BatchLineJob>;
   all(): Queue[];
   close(): Promise<void>;
 }
@@ -27,12 +31,17 @@ export function createQueues(connection: ConnectionOptions, prefix: string): Que
   const sandboxSync = new Queue<SandboxSyncJob>(QUEUE_NAMES.sandboxSync, options);
   const promptReview = new Queue<PromptReviewJob>(QUEUE_NAMES.promptReview, options);
   const spaceFiles = new Queue<SpaceFileJob>(QUEUE_NAMES.spaceFiles, options);
-  const all = (): Queue[] => [completions as Queue, sandboxSync as Queue, promptReview as Queue, spaceFiles as Queue];
+  // A coordinator survives its worker's death many times over (a batch may run for a day); a line a few.
+  const batches = new Queue<BatchJob>(QUEUE_NAMES.batches, { connection, prefix, defaultJobOptions: { ...KEEP_FINISHED, attempts: 20 } });
+  const batchLines = new Queue<BatchLineJob>(QUEUE_NAMES.batchLines, { connection, prefix, defaultJobOptions: { ...KEEP_FINISHED, removeOnComplete: { age: 3600, count: 10_000 } } });
+  const all = (): Queue[] => [completions as Queue, sandboxSync as Queue, promptReview as Queue, spaceFiles as Queue, batches as Queue, batchLines as Queue];
   return {
     completions,
     sandboxSync,
     promptReview,
     spaceFiles,
+    batches,
+    batchLines,
     all,
     close: async () => {
       await Promise.all(all().map((queue) => queue.close()));

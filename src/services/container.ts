@@ -27,6 +27,12 @@ import { IdempotencyStore } from '../completions/idempotency-store';
 import type { SpaceSearchConfig } from '../config/plugins/space-search';
 import { SpaceFileRepository } from '../store/space-files';
 import { SpaceFileService } from './space-files/space-file-service';
+import { createFileStore } from '../file-store/create-file-store';
+import type { FileStore } from '../file-store/file-store';
+import { OpenAiFileRepository } from '../store/openai-files';
+import { OpenAiFileService } from './openai-files/openai-file-service';
+import { BatchRepository } from '../store/batches';
+import { BatchService } from './batches/batch-service';
 import { secretBoxFor, type SecretBox } from '../secrets/secret-box';
 
 export interface Infrastructure {
@@ -63,6 +69,12 @@ export interface Services extends Infrastructure {
   /** The space-search plugin's configuration (upload limit, embeddings backend). */
   spaceSearch: SpaceSearchConfig;
   spaceFiles: SpaceFileService;
+  /** Where OpenAI Files' bytes live (`FILE_STORAGE`). */
+  fileStore: FileStore;
+  /** OpenAI's Files API (batch inputs and outputs), per organization. */
+  openAiFiles: OpenAiFileService;
+  /** OpenAI's Batch API, API side. */
+  batches: BatchService;
   readiness(): Promise<ReadinessReport>;
 }
 
@@ -82,6 +94,8 @@ export function buildServices(infra: Infrastructure, plugins: PluginServiceOptio
   const spaceContexts = new SpaceContextLoader(db, SPACE_CONTEXT_MS);
   const spaces = new SpaceLookup(spaceContexts, spaceVersions);
   const spaceSearch = config.plugins.spaceSearch;
+  const fileStore = createFileStore(config.batches.fileStore);
+  const openAiFiles = new OpenAiFileService({ files: new OpenAiFileRepository(db), store: fileStore, maxBytes: config.batches.fileMaxBytes, maxLines: config.batches.maxLines });
   return {
     ...infra,
     authenticator: buildAuthenticator(infra),
@@ -115,6 +129,18 @@ export function buildServices(infra: Infrastructure, plugins: PluginServiceOptio
       enqueue: async (job) => {
         await queues.spaceFiles.add('ingest', job, { jobId: job.fileId });
       },
+    }),
+    fileStore,
+    openAiFiles,
+    batches: new BatchService({
+      batches: new BatchRepository(db),
+      findFile: (orgId, id) => openAiFiles.find(orgId, id),
+      findSpace: async (appId) => (await spaces.find(appId)).space,
+      enqueue: async (batchId) => {
+        await queues.batches.add('batch', { batchId }, { jobId: batchId });
+      },
+      windowSeconds: config.batches.completionWindowSeconds,
+      queuePrefix: config.redisPrefix,
     }),
     readiness: () => checkReadiness(db, redis),
   };

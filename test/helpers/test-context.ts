@@ -41,6 +41,9 @@ export function createTestContext(overrides: Partial<Config> = {}, options: Test
       const result = await bootstrapTenant(infra.db, { org: `org-${uniqueSuffix()}`, space: 'main', ...input });
       return { ...result, auth: { Authorization: `Bearer ${result.api_key}` } };
     },
-    close: () => infra.close(),
+    close: async () => {
+      services.fileStore.close();
+      await infra.close();
+    },
   };
 }

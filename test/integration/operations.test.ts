@@ -69,6 +69,6 @@ describe('queue dashboard', () => {
     const queues = await request(ctx.app).get('/admin/queues/api/queues').set(serviceOwner.auth);
     expect(queues.status).toBe(200);
     const names = (queues.body.queues as { name: string }[]).map((q) => q.name);
-    expect(names).toEqual(expect.arrayContaining(['sandbox-sync', 'prompt-review']));
+    expect(names).toEqual(expect.arrayContaining(['sandbox-sync', 'prompt-review', 'batches', 'batch-lines']));
   });
 });

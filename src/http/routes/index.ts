@@ -9,11 +9,14 @@ import { conversationRoutes } from './conversations';
 import { logRoutes } from './logs';
 import { modelRoutes } from './models';
 import { spaceFileRoutes } from './space-files';
+import { openAiFileRoutes } from './openai-files';
+import { batchRoutes } from './batches';
 
 /** Every authenticated API route, in the order the OpenAPI document lists them. */
 export function allRoutes(services: Services): Route[] {
   return [
     ...chatCompletionRoutes(services),
     ...modelRoutes(services),
-    ...promptRoutes(services), ...appRoutes(services), ...appModelRoutes(services), ...assistantRoutes(services), ...conversationRoutes(services), ...spaceFileRoutes(services), ...logRoutes(services)];
+    ...promptRoutes(services), ...appRoutes(services), ...appModelRoutes(services), ...assistantRoutes(services), ...conversationRoutes(services), ...spaceFileRoutes(services), ...logRoutes(services),
+    ...openAiFileRoutes(services), ...batchRoutes(services)];
 }

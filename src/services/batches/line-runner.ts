@@ -1,0 +1,84 @@
+import { randomUUID } from 'node:crypto';
+import type { Prisma } from '../../generated/prisma/client';
+import type { CompletionFailure } from '../../domain/completion';
+import { ApiError } from '../../errors/api-error';
+import { apiErrorFromZod } from '../../errors/zod-error';
+import type { LineOutcome } from '../../http/formats/openai-batch-line';
+import type { DetachedRun } from '../../pipeline/completion-runner';
+import type { SpaceContext } from '../../pipeline/space-context';
+import type { BatchLineJob, CompletionJob } from '../../queue/payloads';
+import { completionRequestSchema } from '../../schemas/chat-completions';
+import type { BatchLineRepository } from '../../store/batch-lines';
+import type { BatchRepository, BatchRow } from '../../store/batches';
+import type { LineFeeder } from './line-feeder';
+
+export interface LineRunnerDeps {
+  batches: BatchRepository;
+  lines: BatchLineRepository;
+  feeder: LineFeeder;
+  /** The Space and its configuration stamp, as the API would hand them to a completion job. */
+  findSpace(appId: string): Promise<{ space: SpaceContext | null; stamp: string }>;
+  /** The completion worker's runner, for a job nobody waits for live. */
+  runDetached(job: CompletionJob, signal: AbortSignal): Promise<DetachedRun>;
+  /** Longest a line's completion may take, in ms (COMPLETION_TIMEOUT_MS). */
+  timeoutMs: number;
+}
+
+/** What a line job reports to bull-board: ids and statuses only, never the conversation. */
+export interface LineReport {
+  state: 'succeeded' | 'failed' | 'skipped';
+  status_code?: number;
+  request_id?: string;
+}
+
+function failed(error: ApiError): CompletionFailure {
+  return error.toFailure();
+}
+
+/**
+ * Runs one batch line as a real completion of its batch's Space, through the same runner as
+ * `POST /v1/chat/completions` (routing, plugins, retries and failover, a log with cost and savings),
+ * and records its one outcome by (batch, line).
+ */
+export class LineRunner {
+  constructor(private readonly deps: LineRunnerDeps) {}
+
+  async run({ batchId, line }: BatchLineJob, signal: AbortSignal): Promise<LineReport> {
+    const batch = await this.deps.batches.byId(batchId);
+    // Cancelled or expired meanwhile: the coordinator settles the line.
+    if (!batch || batch.status !== 'in_progress') return { state: 'skipped' };
+    const claimed = await this.deps.lines.claim(batchId, line);
+    if (!claimed) return { state: 'skipped' };
+    const requestId = randomUUID();
+    const outcome = await this.outcomeOf(batch, { requestId, body: claimed.body, signal });
+    const state = 'result' in outcome ? 'succeeded' : 'failed';
+    await this.deps.lines.finish(batchId, line, { state, requestId, outcome: outcome as unknown as Prisma.InputJsonValue });
+    await this.deps.feeder.feed(batch);
+    return { state, status_code: 'result' in outcome ? 200 : outcome.failure.status, request_id: requestId };
+  }
+
+  private async outcomeOf(batch: BatchRow, { requestId, body, signal }: { requestId: string; body: unknown; signal: AbortSignal }): Promise<LineOutcome> {
+    const parsed = completionRequestSchema.safeParse(body);
+    if (!parsed.success) return { failure: failed(apiErrorFromZod(parsed.error, 'body')) };
+    const { space, stamp } = await this.deps.findSpace(batch.app_id);
+    if (!space) return { failure: failed(ApiError.notFound('Space', 'Authorization')) };
+    if (!space.isActive) return { failure: failed(new ApiError('space_inactive', 'This Space is deactivated.')) };
+    if (space.policies.privacy_level >= 3) {
+      return { failure: failed(new ApiError('invalid_request', "The Space's privacy level became 3 (nothing kept) while the batch ran: its remaining lines are refused.", 'policies.privacy_level')) };
+    }
+    const receivedAt = Date.now();
+    const job: CompletionJob = {
+      requestId,
+      orgId: batch.org_id,
+      appId: batch.app_id,
+      spaceStamp: stamp,
+      idpId: batch.idp_id,
+      request: parsed.data,
+      headerFlags: {},
+      deadline: receivedAt + this.deps.timeoutMs,
+      receivedAt,
+    };
+    const { ended } = await this.deps.runDetached(job, signal);
+    return 'result' in ended ? { result: ended.result } : { failure: ended.failure };
+  }
+}
