@@ -7,6 +7,7 @@ import { completionProcessing, type CompletionProcessing } from './completions';
 import { promptReviewProcessor } from './prompt-review';
 import { sandboxSyncProcessor } from './sandbox-sync';
 import { spaceFilesProcessor } from './space-files';
+import { webhooksProcessor } from './webhooks';
 
 export interface RunningWorkers {
   /** Stops taking jobs and waits for the running ones to finish. */
@@ -26,6 +27,8 @@ function workerSpecs(services: Services, completions: Processor): WorkerSpec[] {
     { name: QUEUE_NAMES.sandboxSync, processor: sandboxSyncProcessor(services) as Processor, concurrency: 2 },
     // PDF text is read in a thread per file; two at a time keep a 2-core machine responsive.
     { name: QUEUE_NAMES.spaceFiles, processor: spaceFilesProcessor(services) as Processor, concurrency: 2 },
+    // Deliveries wait on receivers, not on the CPU.
+    { name: QUEUE_NAMES.webhooks, processor: webhooksProcessor(services) as Processor, concurrency: 32 },
   ];
 }
 

@@ -37,9 +37,11 @@ function validKey(key: string): string {
   throw new ApiError('invalid_value', `Invalid '${IDEMPOTENCY_HEADER}' header: 1 to 255 printable ASCII characters, without spaces.`, IDEMPOTENCY_HEADER);
 }
 
-/** The request as far as its outcome goes: the body (key order aside) and the flags header. */
-function fingerprintOf(body: unknown, featureFlagsHeader: string | undefined): string {
-  return createHash('sha256').update(stringify({ body, feature_flags: featureFlagsHeader ?? null }) ?? '', 'utf8').digest('hex');
+/** The request as far as its outcome goes: the body (key order aside), the flags header, and whether it asked to respond async. */
+function fingerprintOf(body: unknown, { featureFlagsHeader, respondAsync }: Pick<Submission, 'featureFlagsHeader' | 'respondAsync'>): string {
+  // Only an async request names it, so the fingerprints of synchronous ones stay what they were.
+  const parts = { body, feature_flags: featureFlagsHeader ?? null, ...(respondAsync ? { respond_async: true } : {}) };
+  return createHash('sha256').update(stringify(parts) ?? '', 'utf8').digest('hex');
 }
 
 /**
@@ -57,7 +59,7 @@ export class IdempotentCompletions {
     // A key not bound to a Space is refused by the intake; there is no scope to claim in.
     if (!auth.appId) return this.deps.intake.submit(submission);
     const scope: IdempotencyScope = { orgId: auth.orgId, appId: auth.appId, key };
-    const fingerprint = fingerprintOf(request.body, submission.featureFlagsHeader);
+    const fingerprint = fingerprintOf(request.body, submission);
     const token = randomUUID();
     const existing = await this.deps.store.claim(scope, { fingerprint, token, ttlMs: this.deps.runningTtlMs });
     if (existing) return this.repeat(existing, { submission, scope, fingerprint });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { DEFAULT_WEIGHTS_FILE } from '../routing/learned/weights-location';
+import { asyncJobsConfigSchema } from './async-jobs';
 import { mediaConfigSchema } from './plugins/media';
 import { netConfigSchema } from './plugins/net';
 import { socialPostConfigSchema } from './plugins/social-post';
@@ -82,6 +83,8 @@ export const configSchema = z.object({
   providers: z.record(z.enum(PROVIDER_IDS), providerConfigSchema),
   /** Longest plugin run, in ms (the request's deadline may cut it shorter). */
   pluginTimeoutMs: positiveInt(20_000),
+  /** `Prefer: respond-async` jobs: how long results are kept, and how webhooks are delivered (`src/config/async-jobs.ts`). */
+  asyncJobs: asyncJobsConfigSchema,
   /** The plugins' backends and limits, each read by its own fragment (`src/config/plugins/`). */
   plugins: z.object({
     net: netConfigSchema,

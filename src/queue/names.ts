@@ -4,5 +4,6 @@ export const QUEUE_NAMES = {
   sandboxSync: 'sandbox-sync',
   promptReview: 'prompt-review',
   spaceFiles: 'space-files',
+  webhooks: 'webhooks',
 } as const;
 export type QueueName = (typeof QUEUE_NAMES)[keyof typeof QUEUE_NAMES];

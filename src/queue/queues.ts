@@ -1,6 +1,6 @@
 import { Queue, type ConnectionOptions, type DefaultJobOptions } from 'bullmq';
 import { QUEUE_NAMES } from './names';
-import type { CompletionJob, PromptReviewJob, SandboxSyncJob, SpaceFileJob } from './payloads';
+import type { CompletionJob, PromptReviewJob, SandboxSyncJob, SpaceFileJob, WebhookJob } from './payloads';
 
 export interface Queues {
   /** Per-job retention is set when a completion is added (privacy level 3 keeps nothing). */
@@ -9,6 +9,8 @@ export interface Queues {
   promptReview: Queue<PromptReviewJob>;
   /** Ingestion of uploaded Space files (text extraction, chunks, embeddings). */
   spaceFiles: Queue<SpaceFileJob>;
+  /** Webhooks of async jobs; attempts and backoff are set per job from the configuration. */
+  webhooks: Queue<WebhookJob>;
   all(): Queue[];
   close(): Promise<void>;
 }
@@ -27,12 +29,14 @@ export function createQueues(connection: ConnectionOptions, prefix: string): Que
   const sandboxSync = new Queue<SandboxSyncJob>(QUEUE_NAMES.sandboxSync, options);
   const promptReview = new Queue<PromptReviewJob>(QUEUE_NAMES.promptReview, options);
   const spaceFiles = new Queue<SpaceFileJob>(QUEUE_NAMES.spaceFiles, options);
-  const all = (): Queue[] => [completions as Queue, sandboxSync as Queue, promptReview as Queue, spaceFiles as Queue];
+  const webhooks = new Queue<WebhookJob>(QUEUE_NAMES.webhooks, options);
+  const all = (): Queue[] => [completions as Queue, sandboxSync as Queue, promptReview as Queue, spaceFiles as Queue, webhooks as Queue];
   return {
     completions,
     sandboxSync,
     promptReview,
     spaceFiles,
+    webhooks,
     all,
     close: async () => {
       await Promise.all(all().map((queue) => queue.close()));

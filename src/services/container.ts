@@ -27,6 +27,8 @@ import type { SpaceSearchConfig } from '../config/plugins/space-search';
 import { SpaceFileRepository } from '../store/space-files';
 import { SpaceFileService } from './space-files/space-file-service';
 import { secretBoxFor, type SecretBox } from '../secrets/secret-box';
+import { asyncJobStore } from '../async-jobs/build-async-jobs';
+import { JobService } from '../async-jobs/job-service';
 
 export interface Infrastructure {
   config: Readonly<Config>;
@@ -51,6 +53,8 @@ export interface Services extends Infrastructure {
   conversations: ConversationService;
   logs: LogService;
   completions: CompletionIntake;
+  /** Async chat completions (`Prefer: respond-async`): read and cancel. */
+  jobs: JobService;
   /** Idempotency-Key records of completions, with the answers kept for repeats. */
   idempotency: IdempotencyStore;
   /** Spaces' configuration versions: bumped by every writer of a Space's configuration, read per completion. */
@@ -99,6 +103,7 @@ export function buildServices(infra: Infrastructure, plugins: PluginServiceOptio
     appModels: new AppModelService(db, spaceVersions),
     sandboxSync: new SandboxSync(db, spaceVersions),
     completions: buildCompletionIntake(infra, { spaces: new SpaceLookup(spaceContexts, spaceVersions) }),
+    jobs: new JobService({ store: asyncJobStore(infra), queue: queues.completions, publisher: redis, prefix: config.redisPrefix }),
     idempotency,
     spaceVersions,
     spaceContexts,

@@ -6,6 +6,7 @@ import { appRoutes } from './apps';
 import { appModelRoutes } from './app-models';
 import { assistantRoutes } from './assistants';
 import { conversationRoutes } from './conversations';
+import { jobRoutes } from './jobs';
 import { logRoutes } from './logs';
 import { spaceFileRoutes } from './space-files';
 
@@ -13,5 +14,6 @@ import { spaceFileRoutes } from './space-files';
 export function allRoutes(services: Services): Route[] {
   return [
     ...chatCompletionRoutes(services),
+    ...jobRoutes(services),
     ...promptRoutes(services), ...appRoutes(services), ...appModelRoutes(services), ...assistantRoutes(services), ...conversationRoutes(services), ...spaceFileRoutes(services), ...logRoutes(services)];
 }
