@@ -49,16 +49,17 @@ function submitAsync(tenant: Tenant, body: object, headers: Record<string, strin
 const getJob = (tenant: Tenant, id: string) => request(h.app).get(`/v1/jobs/${id}`).set(tenant.auth);
 
 /** Polls the job until it has ended. */
-async function ended(tenant: Tenant, id: string): Promise<Record<string, any>> {
-  return eventually(async () => {
-    const res = await getJob(tenant, id);
-    expect(res.status).toBe(200);
-    return ['queued', 'in_progress'].includes(res.body.status) ? null : (res.body as Record<string, any>);
+async function ended(tenant: Tenant, id: string) {
+  const res = await eventually(async () => {
+    const read = await getJob(tenant, id);
+    expect(read.status).toBe(200);
+    return ['queued', 'in_progress'].includes(read.body.status) ? null : read;
   }, 10_000);
+  return res.body;
 }
 
 /** What must be equal between a sync answer and the stored one: all but ids, times and measured figures. */
-function comparable(body: Record<string, any>) {
+function comparable(body: Record<string, unknown>) {
   const { id: _id, created: _created, metadata, ...rest } = body;
   const { latency: _latency, scores: _scores, ...meta } = metadata as Record<string, unknown>;
   return { ...rest, metadata: meta };
@@ -210,7 +211,7 @@ describe('webhooks', () => {
 
     const accepted = await submitAsync(tenant, { messages: userMessage('Call me back') });
     const delivery = await eventually(() => deliveriesTo(path)[0], 10_000);
-    const event = new Webhook(shown.secret as string).verify(delivery.body, delivery.headers as Record<string, string>) as Record<string, any>;
+    const event = new Webhook(shown.secret as string).verify(delivery.body, delivery.headers as Record<string, string>) as { type: string; data: { id: string; response: { body: { object: string } } } };
     expect(delivery.headers['webhook-id']).toBe(`msg_${accepted.body.id}`);
     expect(event.type).toBe('chat.completion.job.completed');
     expect(event.data.id).toBe(accepted.body.id);
