@@ -92,7 +92,7 @@ const storedSettings = z
     feature_flags: storedFeatureFlags,
     plugins: storedPluginSettings,
     auto_tools: storedAutoTools,
-    webhook: z.unknown().transform(readWebhookSettings),
+    webhook: z.unknown().optional().transform(readWebhookSettings),
   })
   // Extension keys appear only when the Space set them, so a response has no `undefined` holes.
   .transform(({ feature_flags, plugins, auto_tools, webhook, ...rest }): Settings => ({
