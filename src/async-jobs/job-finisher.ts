@@ -46,7 +46,7 @@ export class AsyncJobFinisher {
     const status = endedStatus(outcome, { aborted: end.aborted, pastDeadline: Date.now() >= job.deadline });
     const webhook = job.async?.webhookUrl ? PENDING : null;
     try {
-      const stored = await this.deps.store.finish(job.requestId, { status, outcome: end.privacyLevel >= 3 ? null : outcome, webhook });
+      const stored = await this.deps.store.finish({ id: job.requestId, appId: job.appId }, { status, outcome: end.privacyLevel >= 3 ? null : outcome, webhook });
       // A job cancelled through the API keeps that status, and the caller knows: no webhook.
       if (stored !== status || !webhook) return;
       await this.deps.enqueueWebhook({ requestId: job.requestId, appId: job.appId });

@@ -103,10 +103,31 @@ export class AsyncJobStore {
     return (await this.redis.eval(CANCEL, 1, this.key(id), String(Math.floor(now / 1000)))) as StoredJobStatus | null;
   }
 
-  /** The status the job ends with (a job cancelled meanwhile stays cancelled); null when it expired meanwhile. */
-  async finish(id: string, finished: FinishedJob, now = Date.now()): Promise<StoredJobStatus | null> {
+  /**
+   * The status the job ends with (a job cancelled meanwhile stays cancelled); null when it expired
+   * meanwhile. A job that keeps an answer is listed under its Space, so a rise to privacy level 3 can drop it.
+   */
+  async finish(job: { id: string; appId: string }, finished: FinishedJob, now = Date.now()): Promise<StoredJobStatus | null> {
     const args = [finished.status, String(Math.floor(now / 1000)), finished.outcome ? JSON.stringify(finished.outcome) : '', finished.webhook ? JSON.stringify(finished.webhook) : '', String(this.ttlSeconds)];
-    return (await this.redis.eval(FINISH, 1, this.key(id), ...args)) as StoredJobStatus | null;
+    if (finished.outcome) {
+      const index = this.keptKey(job.appId);
+      await this.redis.multi().sadd(index, job.id).expire(index, this.ttlSeconds).exec();
+    }
+    return (await this.redis.eval(FINISH, 1, this.key(job.id), ...args)) as StoredJobStatus | null;
+  }
+
+  /** Drops the answers the Space's jobs keep (their status stays): its privacy level rose to 3. */
+  async withholdSpace(appId: string): Promise<void> {
+    const index = this.keptKey(appId);
+    const ids = await this.redis.smembers(index);
+    const pipeline = this.redis.pipeline();
+    for (const id of ids) pipeline.hdel(this.key(id), 'outcome');
+    await pipeline.del(index).exec();
+  }
+
+  /** The set of the Space's jobs that keep an answer. */
+  private keptKey(appId: string): string {
+    return `${this.prefix}:async-jobs-kept:${appId}`;
   }
 
   async setWebhook(id: string, delivery: WebhookDelivery): Promise<void> {

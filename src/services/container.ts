@@ -95,6 +95,7 @@ export function buildServices(infra: Infrastructure, plugins: PluginServiceOptio
       db,
       versions: spaceVersions,
       keptAnswers: idempotency,
+      asyncResults: asyncJobStore(infra),
       enqueueSandboxSync: async (job) => {
         await queues.sandboxSync.add('sync', job);
       },

@@ -142,6 +142,15 @@ describe('POST /v1/chat/completions with Prefer: respond-async', () => {
     expect(ttl).toBeLessThanOrEqual(h.services.config.asyncJobs.resultTtlSeconds);
   });
 
+  it('drops a kept answer when its Space rises to privacy level 3; the status stays', async () => {
+    const { tenant } = await space({ policies: { privacy_level: 2 } });
+    const accepted = await submitAsync(tenant, { messages: userMessage('Soon withheld') });
+    expect((await ended(tenant, accepted.body.id)).response).not.toBeNull();
+    await request(h.app).put('/v1/apps/update').set(tenant.auth).send({ id: tenant.app_id, policies: { privacy_level: 3 } }).expect(200);
+    const job = (await getJob(tenant, accepted.body.id)).body;
+    expect(job).toMatchObject({ status: 'completed', response: null });
+  });
+
   it('replays the same 202 and job for a repeated Idempotency-Key, and runs once', async () => {
     const { tenant } = await space();
     const key = randomUUID();
@@ -262,6 +271,17 @@ describe('webhooks', () => {
     expect(job.webhook.last_error).toContain('refused');
     await sleep(500);
     expect(forbidden.received).toHaveLength(0);
+  });
+
+  it("is not copied to a sandbox: the sandbox never calls the main Space's receiver", async () => {
+    const { tenant } = await space();
+    await request(h.app).put('/v1/apps/update').set(tenant.auth).send({ id: tenant.app_id, settings: { webhook: { url: `${receiver.url}/main` } } }).expect(200);
+    await request(h.app).post(`/v1/apps/${tenant.app_id}/sandbox`).set(tenant.auth).expect(202);
+    const sandboxId = await eventually(async () => (await h.services.db.app.findFirst({ where: { sandbox_of: tenant.app_id, sandbox_status: 'none' } }))?.id, 10_000);
+    await eventually(async () => ((await h.services.db.app.findUnique({ where: { id: tenant.app_id } }))?.sandbox_status === 'up_to_date' ? true : null), 10_000);
+    const sandbox = await request(h.app).get(`/v1/apps/${sandboxId}`).set(tenant.auth);
+    expect(sandbox.status).toBe(200);
+    expect(sandbox.body.app.settings).not.toHaveProperty('webhook');
   });
 
   it('rotates the secret on request and removes the webhook with null', async () => {

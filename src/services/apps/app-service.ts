@@ -1,5 +1,6 @@
 import type { Prisma } from '../../generated/prisma/client';
 import type { AuthContext } from '../../auth/auth-context';
+import type { AsyncJobStore } from '../../async-jobs/job-store';
 import type { SpaceVersions } from '../../cache/space-versions';
 import type { IdempotencyStore } from '../../completions/idempotency-store';
 import { ApiError } from '../../errors/api-error';
@@ -28,6 +29,8 @@ export interface AppServiceDeps {
   versions: SpaceVersions;
   /** The answers kept for `Idempotency-Key` repeats, dropped when a Space's privacy level reaches 2 or 3. */
   keptAnswers: Pick<IdempotencyStore, 'withholdSpace'>;
+  /** The answers async jobs keep for GET /v1/jobs/{id}, dropped when a Space's privacy level reaches 3. */
+  asyncResults: Pick<AsyncJobStore, 'withholdSpace'>;
   enqueueSandboxSync: EnqueueSandboxSync;
   /** Seals plugin credentials set through `settings.plugins`; null when the service has no PLUGIN_SECRETS_KEY. */
   secrets: SecretBox | null;
@@ -93,6 +96,8 @@ export class AppService {
     // Privacy applies at once: no answer of the Space stays kept in Redis for a repeat (and the update
     // found the Space in the caller's organization, so that is its scope).
     if ((body.policies?.privacy_level ?? 1) >= 2) await this.deps.keptAnswers.withholdSpace({ orgId: auth.orgId, appId: body.id });
+    // At level 3 nothing of an answer rests in Redis, async results included (their status stays).
+    if ((body.policies?.privacy_level ?? 1) >= 3) await this.deps.asyncResults.withholdSpace(body.id);
     return pair;
   }
 

@@ -1,5 +1,6 @@
 import { generateWebhookSecret, hasWebhookSecret, putWebhookSecret, removeWebhookSecret } from '../../async-jobs/webhook-secret';
 import { ApiError } from '../../errors/api-error';
+import type { Settings } from '../../schemas/apps';
 import type { StoredWebhookSettings, WebhookSettingsPatch } from '../../schemas/webhook-settings';
 import type { SecretBox } from '../../secrets/secret-box';
 import type { Tx } from '../../store/db';
@@ -39,4 +40,13 @@ export async function writeWebhookSecret(tx: Tx, { appId, patch, box }: { appId:
   const secret = generateWebhookSecret();
   await putWebhookSecret(tx, { appId, secret, box: requireBox(box, PARAM) });
   return secret;
+}
+
+/**
+ * A sandbox keeps its own webhook (none unless set on the sandbox itself): its test traffic never
+ * reaches the main Space's receiver, and secrets, kept per Space in `space_secrets`, are never copied.
+ */
+export function keepOwnWebhook(copied: Settings, own: Settings | null): Settings {
+  const { webhook: _main, ...rest } = copied;
+  return own?.webhook ? { ...rest, webhook: own.webhook } : rest;
 }
