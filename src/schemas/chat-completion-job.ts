@@ -19,7 +19,7 @@ export const chatCompletionJobSchema = z
     object: z.literal('chat.completion.job'),
     status: z
       .enum(JOB_STATUSES)
-      .describe('`expired`: it waited or ran past the completion timeout (COMPLETION_TIMEOUT_MS) and was not answered.'),
+      .describe('`expired`: it waited in the queue past the completion timeout (COMPLETION_TIMEOUT_MS), or timed out after it, and was not answered.'),
     created_at: epochSeconds,
     finished_at: epochSeconds.nullable(),
     model: z.string().nullable().describe('The `model` the request named; null for automatic choice (the answer names the model that answered).'),

@@ -6,7 +6,7 @@ import type { Config } from '../../src/config/schema';
 import { secretBoxFor } from '../../src/secrets/secret-box';
 import { simulatedProviders, startCompletionsHarness, type CompletionsHarness } from '../helpers/completions';
 import { complete, eventually, isolatedSpace, script, sleep, userMessage, type IsolatedSpace } from '../helpers/completion-fixtures';
-import type { Tenant } from '../helpers/test-context';
+import { createTestContext, type Tenant, type TestContext } from '../helpers/test-context';
 import { startSimulator, type Simulator } from '../simulator/server';
 import { startWebhookReceiver, type WebhookReceiver } from '../simulator/webhook-receiver';
 
@@ -56,6 +56,24 @@ async function ended(tenant: Tenant, id: string) {
     return ['queued', 'in_progress'].includes(read.body.status) ? null : read;
   }, 10_000);
   return res.body;
+}
+
+/** Every string, hash and list value under the harness's Redis prefix, as text (the finished BullMQ jobs included). */
+async function redisText(): Promise<string> {
+  const { redis, config } = h.services;
+  const parts: string[] = [];
+  let cursor = '0';
+  do {
+    const [next, keys] = await redis.scan(cursor, 'MATCH', `${config.redisPrefix}*`, 'COUNT', 1000);
+    cursor = next;
+    for (const key of keys) {
+      const type = await redis.type(key);
+      if (type === 'string') parts.push(String(await redis.get(key)));
+      else if (type === 'hash') parts.push(JSON.stringify(await redis.hgetall(key)));
+      else if (type === 'list') parts.push(JSON.stringify(await redis.lrange(key, 0, -1)));
+    }
+  } while (cursor !== '0');
+  return parts.join('\n');
 }
 
 /** What must be equal between a sync answer and the stored one: all but ids, times and measured figures. */
@@ -142,13 +160,17 @@ describe('POST /v1/chat/completions with Prefer: respond-async', () => {
     expect(ttl).toBeLessThanOrEqual(h.services.config.asyncJobs.resultTtlSeconds);
   });
 
-  it('drops a kept answer when its Space rises to privacy level 3; the status stays', async () => {
+  it('drops a kept answer when its Space rises to privacy level 3: the status stays, no text is left in Redis', async () => {
     const { tenant } = await space({ policies: { privacy_level: 2 } });
-    const accepted = await submitAsync(tenant, { messages: userMessage('Soon withheld') });
-    expect((await ended(tenant, accepted.body.id)).response).not.toBeNull();
+    const prompt = `Account ${randomUUID()}`;
+    const accepted = await submitAsync(tenant, { messages: userMessage(prompt) });
+    // The simulator echoes the prompt, so the kept answer holds it until the rise.
+    expect(JSON.stringify((await ended(tenant, accepted.body.id)).response)).toContain(prompt);
+    expect(await redisText()).toContain(prompt);
     await request(h.app).put('/v1/apps/update').set(tenant.auth).send({ id: tenant.app_id, policies: { privacy_level: 3 } }).expect(200);
     const job = (await getJob(tenant, accepted.body.id)).body;
     expect(job).toMatchObject({ status: 'completed', response: null });
+    expect(await redisText()).not.toContain(prompt);
   });
 
   it('replays the same 202 and job for a repeated Idempotency-Key, and runs once', async () => {
@@ -299,6 +321,25 @@ describe('webhooks', () => {
     const removed = await update(null);
     expect(removed.body.main.app.settings.webhook).toBeUndefined();
     expect(await h.services.db.spaceSecret.count({ where: { app_id: tenant.app_id } })).toBe(0);
+  });
+});
+
+describe('without PLUGIN_SECRETS_KEY', () => {
+  let bare: TestContext;
+  beforeAll(() => {
+    const base = loadConfig();
+    bare = createTestContext({ plugins: { ...base.plugins, socialPost: { secretKeys: null, timeoutMs: 1500 } } }, { plugins: { secrets: null } });
+  });
+  afterAll(() => bare.close());
+
+  it('refuses webhooks, which could not be signed, naming the field', async () => {
+    const tenant = await bare.tenant();
+    const setting = await request(bare.app).put('/v1/apps/update').set(tenant.auth).send({ id: tenant.app_id, settings: { webhook: { url: `${receiver.url}/x` } } });
+    expect(setting.status).toBe(400);
+    expect(setting.body.error.param).toBe('settings.webhook');
+    const async = await request(bare.app).post('/v1/chat/completions').set(tenant.auth).set(ASYNC).send({ messages: userMessage('x'), webhook_url: `${receiver.url}/x` });
+    expect(async.status).toBe(400);
+    expect(async.body.error.param).toBe('webhook_url');
   });
 });
 
