@@ -1,4 +1,4 @@
-import { UnrecoverableError, type Job } from 'bullmq';
+import type { Job } from 'bullmq';
 import { asyncJobStore } from '../src/async-jobs/build-async-jobs';
 import { WebhookDeliverer } from '../src/async-jobs/webhook-delivery';
 import { webhookSecretOf } from '../src/async-jobs/webhook-secret';
@@ -15,7 +15,7 @@ export function webhooksProcessor(services: Services) {
   const deliverer = new WebhookDeliverer({
     store: asyncJobStore(services),
     secretOf: async (appId) => {
-      if (!box) throw new UnrecoverableError('no PLUGIN_SECRETS_KEY: webhooks cannot be signed');
+      if (!box) throw new Error('the service has no PLUGIN_SECRETS_KEY');
       return webhookSecretOf(db, { appId, box });
     },
     client: createSafeClient({ allowedHosts: net.ssrfAllowedHosts, maxBytes: net.fetchMaxBytes, timeoutMs: config.asyncJobs.webhookTimeoutMs }),

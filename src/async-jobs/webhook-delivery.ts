@@ -51,8 +51,8 @@ export class WebhookDeliverer {
     if (!record?.webhookUrl) return;
     const at = new Date();
     const body = JSON.stringify(webhookEvent(record, at));
-    const headers = signWebhook({ secret: await this.deps.secretOf(job.appId), id: `msg_${job.requestId}`, body, at });
     const tried = { attempts: attempt.number, deliveredAt: null };
+    const headers = signWebhook({ secret: await this.secretFor(job, tried), id: `msg_${job.requestId}`, body, at });
     try {
       const response = await this.deps.client({
         method: 'POST',
@@ -75,6 +75,17 @@ export class WebhookDeliverer {
       const permanent = isPermanent(err);
       await this.record(job, { ...tried, status: permanent || attempt.number >= attempt.of ? 'failed' : 'pending', lastStatusCode: null, lastError: err.message });
       throw permanent ? new UnrecoverableError(err.message) : err;
+    }
+  }
+
+  /** A secret that cannot be had (no PLUGIN_SECRETS_KEY, a key the service lost) fails the delivery at once: no retry would find it. */
+  private async secretFor(job: WebhookJob, tried: Pick<WebhookDelivery, 'attempts' | 'deliveredAt'>): Promise<string> {
+    try {
+      return await this.deps.secretOf(job.appId);
+    } catch (err) {
+      const message = `the Space's webhook secret cannot be used: ${err instanceof Error ? err.message : String(err)}`;
+      await this.record(job, { ...tried, status: 'failed', lastStatusCode: null, lastError: message });
+      throw new UnrecoverableError(message);
     }
   }
 

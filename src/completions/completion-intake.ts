@@ -55,7 +55,10 @@ export interface AcceptedRequest {
   privacyLevel: number;
 }
 
-/** API side of `POST /v1/chat/completions`: checks the Space and its rate limit, then hands the job to the gateway. */
+/**
+ * API side of `POST /v1/chat/completions`: checks the Space and its rate limit, then hands the job to the
+ * gateway (which relays the answer), or for `Prefer: respond-async` to the async starter (which answers the job).
+ */
 export class CompletionIntake {
   constructor(private readonly deps: IntakeDeps) {}
 
