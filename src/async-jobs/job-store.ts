@@ -120,9 +120,9 @@ export class AsyncJobStore {
   async withholdSpace(appId: string): Promise<void> {
     const index = this.keptKey(appId);
     const ids = await this.redis.smembers(index);
-    const pipeline = this.redis.pipeline();
-    for (const id of ids) pipeline.hdel(this.key(id), 'outcome');
-    await pipeline.del(index).exec();
+    // One command per key, not a pipeline: on Redis Cluster the jobs' keys live in different slots.
+    await Promise.all(ids.map((id) => this.redis.hdel(this.key(id), 'outcome')));
+    await this.redis.del(index);
   }
 
   /** The set of the Space's jobs that keep an answer. */
