@@ -32,6 +32,15 @@ interface Claim {
   fingerprint: string;
 }
 
+/**
+ * The privacy level from which a request's answer is not kept for a repeat: 2 for a completion (its text),
+ * 3 for an async request, whose answer (the queued job: ids, times, the model and webhook named) holds no
+ * text of the conversation, and which is refused at level 3 anyway.
+ */
+function unkeptFrom(submission: Pick<Submission, 'respondAsync'>): number {
+  return submission.respondAsync ? 3 : 2;
+}
+
 function validKey(key: string): string {
   if (VALID_KEY.test(key)) return key;
   throw new ApiError('invalid_value', `Invalid '${IDEMPOTENCY_HEADER}' header: 1 to 255 printable ASCII characters, without spaces.`, IDEMPOTENCY_HEADER);
@@ -71,7 +80,7 @@ export class IdempotentCompletions {
     const recording = recordingSink(submission.sink, {
       stream: submission.request.stream === true,
       // Replies come only after the intake accepted the request, so its privacy level is known by then.
-      keepText: () => accepted !== undefined && accepted.privacyLevel < 2,
+      keepText: () => accepted !== undefined && accepted.privacyLevel < unkeptFrom(submission),
       settle: (outcome) => this.settle(submission, claim, { outcome, accepted }),
     });
     try {
@@ -113,7 +122,7 @@ export class IdempotentCompletions {
    */
   private async withholdIfRaised(submission: Submission, { scope }: Claim): Promise<void> {
     const levelNow = await this.deps.intake.privacyLevelNow(submission.auth, submission.request).catch(() => 3);
-    if (levelNow < 2) return;
+    if (levelNow < unkeptFrom(submission)) return;
     await this.deps.store.withhold(scope).catch((err: unknown) => this.deps.logger.error({ err }, 'kept answer not withheld after a rise of privacy'));
   }
 
@@ -139,7 +148,7 @@ export class IdempotentCompletions {
     }
     const logHeader: Record<string, string> = record.logId ? { 'x-switchyard-log-id': record.logId } : {};
     if ('answer' in record) {
-      if ((await this.deps.intake.privacyLevelNow(submission.auth, submission.request)) < 2) {
+      if ((await this.deps.intake.privacyLevelNow(submission.auth, submission.request)) < unkeptFrom(submission)) {
         submission.setHeaders({ ...logHeader, 'idempotent-replayed': 'true' });
         return replay(record.answer, submission);
       }

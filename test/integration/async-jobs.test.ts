@@ -190,6 +190,20 @@ describe('POST /v1/chat/completions with Prefer: respond-async', () => {
     await ended(tenant, first.body.id);
     expect(await h.services.db.log.count({ where: { app_id: tenant.app_id, parent_id: null } })).toBe(1);
   });
+
+  it('replays the 202 at privacy level 2 too: the accepted job holds no text of the conversation', async () => {
+    const { tenant } = await space({ policies: { privacy_level: 2 } });
+    const key = randomUUID();
+    const prompt = `Level two ${randomUUID()}`;
+    const first = await submitAsync(tenant, { messages: userMessage(prompt) }, { 'Idempotency-Key': key });
+    const second = await submitAsync(tenant, { messages: userMessage(prompt) }, { 'Idempotency-Key': key });
+    expect(second.status).toBe(202);
+    expect(second.body).toEqual(first.body);
+    const kept = await h.services.redis.keys(`${h.services.config.redisPrefix}:idempotency:*`);
+    const values = await Promise.all(kept.map((k) => h.services.redis.hgetall(k).catch(() => ({}))));
+    expect(JSON.stringify(values)).not.toContain(prompt);
+    await ended(tenant, first.body.id);
+  });
 });
 
 describe('GET /v1/jobs/{id} and POST /v1/jobs/{id}/cancel', () => {
