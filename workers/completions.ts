@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Job } from 'bullmq';
+import { asyncJobFinisher } from '../src/async-jobs/build-async-jobs';
 import { Cancellations } from '../src/completions/cancellations';
 import { CompletionRunner, type DetachedRun, type RunSummary } from '../src/pipeline/completion-runner';
 import { LogBatcher } from '../src/pipeline/log-batcher';
@@ -53,6 +54,7 @@ export function completionProcessing(services: Services): CompletionProcessing {
     publish: async (channel, reply) => {
       await redis.publish(channel, JSON.stringify(reply));
     },
+    asyncJobs: asyncJobFinisher(services),
     modelExists: async (orgId, name) =>
       (await db.model.count({ where: { model: name, OR: [{ app_id: null, org_id: null, is_public: true }, { org_id: orgId }] } })) > 0,
   });

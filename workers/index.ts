@@ -8,6 +8,7 @@ import { completionProcessing } from './completions';
 import { promptReviewProcessor } from './prompt-review';
 import { sandboxSyncProcessor } from './sandbox-sync';
 import { spaceFilesProcessor } from './space-files';
+import { webhooksProcessor } from './webhooks';
 
 export interface RunningWorkers {
   /** Stops taking jobs and waits for the running ones to finish. */
@@ -40,6 +41,8 @@ function workerSpecs(services: Services, processors: Processors): WorkerSpec[] {
     { name: QUEUE_NAMES.batches, processor: processors.batches, concurrency: batches.coordinatorConcurrency, maxStalledCount: 1000 },
     // Batch lines have their own, bounded, workers: a large batch never takes the completions' slots.
     { name: QUEUE_NAMES.batchLines, processor: processors.batchLines, concurrency: batches.lineConcurrency, maxStalledCount: 5 },
+    // Deliveries wait on receivers, not on the CPU.
+    { name: QUEUE_NAMES.webhooks, processor: webhooksProcessor(services) as Processor, concurrency: 32 },
   ];
 }
 

@@ -1,3 +1,5 @@
+import { asyncJobStore } from '../async-jobs/build-async-jobs';
+import { AsyncJobStarter } from '../async-jobs/job-starter';
 import type { Infrastructure } from '../services/container';
 import { CompletionGateway } from './completion-gateway';
 import { CompletionIntake } from './completion-intake';
@@ -24,5 +26,7 @@ export function buildCompletionIntake(infra: Infrastructure, { spaces, ...option
     gateway: new CompletionGateway({ queue: queues.completions, listener, publisher: redis, prefix: config.redisPrefix, logger, ...options }),
     replyChannel: channel,
     timeoutMs: config.completionTimeoutMs,
+    asyncJobs: new AsyncJobStarter({ store: asyncJobStore(infra), queue: queues.completions, logger }),
+    canSignWebhooks: config.plugins.socialPost.secretKeys !== null,
   });
 }

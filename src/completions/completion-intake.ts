@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
+import type { AsyncJobStarter } from '../async-jobs/job-starter';
 import type { AuthContext } from '../auth/auth-context';
 import { ApiError } from '../errors/api-error';
-import type { CompletionJob } from '../queue/payloads';
+import type { AsyncCompletion, CompletionJob } from '../queue/payloads';
 import type { CompletionRequest } from '../schemas/chat-completions';
 import type { CompletionGateway, CompletionSink } from './completion-gateway';
 import type { WireSink } from './wire-sink';
@@ -17,6 +18,16 @@ export interface IntakeDeps {
   gateway: CompletionGateway;
   replyChannel: string;
   timeoutMs: number;
+  /** Queues `Prefer: respond-async` requests without waiting for them. */
+  asyncJobs: AsyncJobStarter;
+  /** Whether webhooks can be signed: the service has a key to seal Space secrets (PLUGIN_SECRETS_KEY). */
+  canSignWebhooks: boolean;
+}
+
+/** `Prefer: respond-async`: answer 202 with the job at once; the result is read later (or pushed to a webhook). */
+export interface AsyncRequest {
+  /** The request's own `webhook_url`, if it named one. */
+  webhookUrl: string | null;
 }
 
 export interface Submission {
@@ -32,6 +43,8 @@ export interface Submission {
   format(wire: WireSink, identity: { requestId: string; created: number }): CompletionSink;
   /** Told once the Space and its rate limit let the request through, before its job is queued. */
   onAccepted?(accepted: AcceptedRequest): void;
+  /** Present for `Prefer: respond-async`: the sink's `done` then gets the queued job (AsyncJobRecord). */
+  respondAsync?: AsyncRequest;
 }
 
 /** What the intake resolved for a request it accepted. */
@@ -42,7 +55,10 @@ export interface AcceptedRequest {
   privacyLevel: number;
 }
 
-/** API side of `POST /v1/chat/completions`: checks the Space and its rate limit, then hands the job to the gateway. */
+/**
+ * API side of `POST /v1/chat/completions`: checks the Space and its rate limit, then hands the job to the
+ * gateway (which relays the answer), or for `Prefer: respond-async` to the async starter (which answers the job).
+ */
 export class CompletionIntake {
   constructor(private readonly deps: IntakeDeps) {}
 
@@ -50,6 +66,8 @@ export class CompletionIntake {
     const { auth, request } = submission;
     const headerFlags = parseFeatureFlagsHeader(submission.featureFlagsHeader);
     const { space, stamp } = await this.spaceOf(auth);
+    const privacyLevel = effectivePrivacyLevel(space.policies.privacy_level, request);
+    const asyncCompletion = submission.respondAsync && this.asyncCompletion(submission.respondAsync, { space, privacyLevel });
     if (space.rateLimit > 0) {
       const decision = await this.deps.rateLimiter.take(space.id, space.rateLimit);
       const headers = rateLimitHeaders(decision);
@@ -70,13 +88,34 @@ export class CompletionIntake {
       replyTo: this.deps.replyChannel,
       deadline: receivedAt + this.deps.timeoutMs,
       receivedAt,
+      ...(asyncCompletion ? { async: asyncCompletion } : {}),
     };
-    const privacyLevel = effectivePrivacyLevel(space.policies.privacy_level, request);
     submission.onAccepted?.({ requestId: job.requestId, privacyLevel });
     // Also on errors, so a client can find the log of a request that failed.
     submission.setHeaders({ 'x-switchyard-log-id': job.requestId });
+    if (asyncCompletion) return submission.sink.done(await this.deps.asyncJobs.start(job, { privacyLevel }));
     const sink = submission.format(submission.sink, { requestId: job.requestId, created: Math.floor(receivedAt / 1000) });
     await this.deps.gateway.run(job, sink, { signal: submission.signal, privacyLevel });
+  }
+
+  /**
+   * Checks an async request against its Space: at privacy level 3 nothing of an answer may rest anywhere,
+   * so there is no result to keep (OpenAI likewise refuses background mode without `store`); a webhook
+   * needs a secret to be signed with. The request's URL wins over the Space's.
+   */
+  private asyncCompletion(request: AsyncRequest, { space, privacyLevel }: { space: SpaceContext; privacyLevel: number }): AsyncCompletion {
+    if (privacyLevel >= 3) {
+      throw new ApiError(
+        'invalid_request',
+        "'Prefer: respond-async' is not available at privacy level 3, where no answer is kept to be read later; send the request without it.",
+        'Prefer',
+      );
+    }
+    const webhookUrl = request.webhookUrl ?? space.settings.webhook?.url ?? null;
+    if (request.webhookUrl && !this.deps.canSignWebhooks) {
+      throw new ApiError('invalid_request', "This service has no key for secrets (PLUGIN_SECRETS_KEY is not configured), so webhooks cannot be signed and 'webhook_url' is refused.", 'webhook_url');
+    }
+    return { webhookUrl };
   }
 
   /**

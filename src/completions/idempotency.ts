@@ -32,14 +32,25 @@ interface Claim {
   fingerprint: string;
 }
 
+/**
+ * The privacy level from which a request's answer is not kept for a repeat: 2 for a completion (its text),
+ * 3 for an async request, whose answer (the queued job: ids, times, the model and webhook named) holds no
+ * text of the conversation, and which is refused at level 3 anyway.
+ */
+function unkeptFrom(submission: Pick<Submission, 'respondAsync'>): number {
+  return submission.respondAsync ? 3 : 2;
+}
+
 function validKey(key: string): string {
   if (VALID_KEY.test(key)) return key;
   throw new ApiError('invalid_value', `Invalid '${IDEMPOTENCY_HEADER}' header: 1 to 255 printable ASCII characters, without spaces.`, IDEMPOTENCY_HEADER);
 }
 
-/** The request as far as its outcome goes: the body (key order aside) and the flags header. */
-function fingerprintOf(body: unknown, featureFlagsHeader: string | undefined): string {
-  return createHash('sha256').update(stringify({ body, feature_flags: featureFlagsHeader ?? null }) ?? '', 'utf8').digest('hex');
+/** The request as far as its outcome goes: the body (key order aside), the flags header, and whether it asked to respond async. */
+function fingerprintOf(body: unknown, { featureFlagsHeader, respondAsync }: Pick<Submission, 'featureFlagsHeader' | 'respondAsync'>): string {
+  // Only an async request names it, so the fingerprints of synchronous ones stay what they were.
+  const parts = { body, feature_flags: featureFlagsHeader ?? null, ...(respondAsync ? { respond_async: true } : {}) };
+  return createHash('sha256').update(stringify(parts) ?? '', 'utf8').digest('hex');
 }
 
 /**
@@ -57,7 +68,7 @@ export class IdempotentCompletions {
     // A key not bound to a Space is refused by the intake; there is no scope to claim in.
     if (!auth.appId) return this.deps.intake.submit(submission);
     const scope: IdempotencyScope = { orgId: auth.orgId, appId: auth.appId, key };
-    const fingerprint = fingerprintOf(request.body, submission.featureFlagsHeader);
+    const fingerprint = fingerprintOf(request.body, submission);
     const token = randomUUID();
     const existing = await this.deps.store.claim(scope, { fingerprint, token, ttlMs: this.deps.runningTtlMs });
     if (existing) return this.repeat(existing, { submission, scope, fingerprint });
@@ -69,7 +80,7 @@ export class IdempotentCompletions {
     const recording = recordingSink(submission.sink, {
       stream: submission.request.stream === true,
       // Replies come only after the intake accepted the request, so its privacy level is known by then.
-      keepText: () => accepted !== undefined && accepted.privacyLevel < 2,
+      keepText: () => accepted !== undefined && accepted.privacyLevel < unkeptFrom(submission),
       settle: (outcome) => this.settle(submission, claim, { outcome, accepted }),
     });
     try {
@@ -111,7 +122,7 @@ export class IdempotentCompletions {
    */
   private async withholdIfRaised(submission: Submission, { scope }: Claim): Promise<void> {
     const levelNow = await this.deps.intake.privacyLevelNow(submission.auth, submission.request).catch(() => 3);
-    if (levelNow < 2) return;
+    if (levelNow < unkeptFrom(submission)) return;
     await this.deps.store.withhold(scope).catch((err: unknown) => this.deps.logger.error({ err }, 'kept answer not withheld after a rise of privacy'));
   }
 
@@ -137,7 +148,7 @@ export class IdempotentCompletions {
     }
     const logHeader: Record<string, string> = record.logId ? { 'x-switchyard-log-id': record.logId } : {};
     if ('answer' in record) {
-      if ((await this.deps.intake.privacyLevelNow(submission.auth, submission.request)) < 2) {
+      if ((await this.deps.intake.privacyLevelNow(submission.auth, submission.request)) < unkeptFrom(submission)) {
         submission.setHeaders({ ...logHeader, 'idempotent-replayed': 'true' });
         return replay(record.answer, submission);
       }

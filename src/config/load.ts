@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { BATCH_ENV_VARIABLES, readBatchConfig } from './batches';
+import { ASYNC_JOBS_ENV_VARIABLES, readAsyncJobsConfig } from './async-jobs';
 import { MEDIA_ENV_VARIABLES, readMediaConfig } from './plugins/media';
 import { NET_ENV_VARIABLES, readNetConfig } from './plugins/net';
 import { readSocialPostConfig, SOCIAL_POST_ENV_VARIABLES } from './plugins/social-post';
@@ -71,8 +72,8 @@ function describeIssue(issue: z.core.$ZodIssue): string {
 }
 
 /** Each plugin fragment's reader throws an Error naming the variable; all their problems are reported together. */
-function readPlugins(env: Env, issues: string[]): Config['plugins'] | undefined {
-  const read = <T>(reader: (env: Env) => T): T | undefined => {
+function fragmentReader(env: Env, issues: string[]) {
+  return <T>(reader: (env: Env) => T): T | undefined => {
     try {
       return reader(env);
     } catch (err) {
@@ -80,6 +81,10 @@ function readPlugins(env: Env, issues: string[]): Config['plugins'] | undefined 
       return undefined;
     }
   };
+}
+
+function readPlugins(env: Env, issues: string[]): Config['plugins'] | undefined {
+  const read = fragmentReader(env, issues);
   const plugins = { net: read(readNetConfig), webSearch: read(readWebSearchConfig), spaceSearch: read(readSpaceSearchConfig), media: read(readMediaConfig), socialPost: read(readSocialPostConfig) };
   return issues.length === 0 ? (plugins as Config['plugins']) : undefined;
 }
@@ -129,6 +134,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     completionConcurrency: nonEmpty(env.COMPLETION_CONCURRENCY),
     providers: readProviders(env),
     pluginTimeoutMs: nonEmpty(env.PLUGIN_TIMEOUT_MS),
+    asyncJobs: fragmentReader(env, pluginIssues)(readAsyncJobsConfig),
     plugins: readPlugins(env, pluginIssues),
     batches: readBatches(env, pluginIssues),
   });
@@ -147,4 +153,5 @@ export const ENV_VARIABLES: readonly string[] = [
   ...MEDIA_ENV_VARIABLES,
   ...SOCIAL_POST_ENV_VARIABLES,
   ...BATCH_ENV_VARIABLES,
+  ...ASYNC_JOBS_ENV_VARIABLES,
 ];

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { batchConfigSchema } from './batches';
 import { DEFAULT_WEIGHTS_FILE } from '../routing/learned/weights-location';
+import { asyncJobsConfigSchema } from './async-jobs';
 import { mediaConfigSchema } from './plugins/media';
 import { netConfigSchema } from './plugins/net';
 import { socialPostConfigSchema } from './plugins/social-post';
@@ -87,6 +88,8 @@ export const configSchema = z.object({
   pluginTimeoutMs: positiveInt(20_000),
   /** OpenAI Files and Batches: file storage, limits, batch concurrency (`src/config/batches.ts`). */
   batches: batchConfigSchema,
+  /** `Prefer: respond-async` jobs: how long results are kept, and how webhooks are delivered (`src/config/async-jobs.ts`). */
+  asyncJobs: asyncJobsConfigSchema,
   /** The plugins' backends and limits, each read by its own fragment (`src/config/plugins/`). */
   plugins: z.object({
     net: netConfigSchema,

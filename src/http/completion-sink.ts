@@ -1,5 +1,8 @@
 import type { Response } from 'express';
+import type { AsyncJobRecord } from '../async-jobs/job-record';
 import type { WireSink } from '../completions/wire-sink';
+import { RESPOND_ASYNC } from '../schemas/chat-completion-job';
+import { chatCompletionJobBody } from './formats/chat-completion-job';
 
 const SSE_HEADERS = {
   'content-type': 'text/event-stream; charset=utf-8',
@@ -53,6 +56,24 @@ export function sseSink(res: Response): WireSink {
         return;
       }
       res.end(`data: ${JSON.stringify(body)}\n\n`);
+    },
+  };
+}
+
+/**
+ * Writes an accepted async job: 202, `Location` of the job, and `Preference-Applied` (RFC 7240). The
+ * intake hands over the queued job record (a replayed idempotent answer hands back the same record).
+ */
+export function acceptedJobSink(res: Response): WireSink {
+  return {
+    chunk: () => undefined,
+    comment: () => undefined,
+    done: (accepted) => {
+      const record = accepted as AsyncJobRecord;
+      res.status(202).set({ location: `/v1/jobs/${record.id}`, 'preference-applied': RESPOND_ASYNC }).json(chatCompletionJobBody(record));
+    },
+    error: ({ status, body, headers }) => {
+      res.set(headers ?? {}).status(status).json(body);
     },
   };
 }

@@ -34,6 +34,10 @@ export interface RouteMeta {
   status: SuccessStatus;
   /** Error statuses this route can answer with besides 400/401/403/415/500, for the docs. */
   errors?: number[];
+  /** Request headers the route reads (besides Authorization), for the docs. */
+  headers?: { name: string; description: string }[];
+  /** A second success answer besides `status` (202 for `Prefer: respond-async`), for the docs. */
+  alternative?: { status: SuccessStatus; description: string; response: z.ZodType; headers: Record<string, string> };
 }
 
 export interface RouteInput<P, Q, B> {

@@ -9,6 +9,7 @@ export const RESOURCE_OF_PATH_ID: Readonly<Record<string, string>> = {
   assistant_id: 'Assistant',
   conversation_id: 'Conversation',
   file_id: 'File',
+  job_id: 'Job',
   log_id: 'Log',
   model_id: 'Model',
   prompt_id: 'Prompt',

@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import type { AsyncJobFinisher } from '../async-jobs/job-finisher';
 import { effectivePrivacyLevel } from '../completions/privacy-level';
 import type { Reply } from '../completions/replies';
 import type { CompletionFailure, CompletionResult } from '../domain/completion';
@@ -45,6 +46,8 @@ export interface RunnerDeps {
   autoModelName: string;
   resilience: Resilience;
   publish(channel: string, reply: Reply): Promise<void>;
+  /** Stores how an async job (`Prefer: respond-async`) ended, where a synchronous one's final reply is published. */
+  asyncJobs: Pick<AsyncJobFinisher, 'finish'>;
   /** Whether the organization can see a model of that name at all (for a precise error). */
   modelExists(orgId: string, name: string): Promise<boolean>;
 }
@@ -176,7 +179,8 @@ export class CompletionRunner {
     }
     // A Space deleted meanwhile has nothing left to attach a log to.
     if (space) await this.writeLog({ job, privacyLevel, isTest: space.isSandbox, trace, ended, responseText }, logger);
-    for (const message of held) await publish(message);
+    if (job.async) await this.deps.asyncJobs.finish(job, { final: held, aborted: signal.aborted, privacyLevel });
+    else for (const message of held) await publish(message);
     const statusCode = 'result' in ended ? ended.result.statusCode : ended.failure.status;
     return { summary: { statusCode, model: trace.lastModel()?.model ?? null, privacyLevel }, ended };
   }

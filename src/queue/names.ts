@@ -6,5 +6,6 @@ export const QUEUE_NAMES = {
   spaceFiles: 'space-files',
   batches: 'batches',
   batchLines: 'batch-lines',
+  webhooks: 'webhooks',
 } as const;
 export type QueueName = (typeof QUEUE_NAMES)[keyof typeof QUEUE_NAMES];

@@ -33,6 +33,22 @@ export interface CompletionJob {
   deadline: number;
   /** Epoch ms the API accepted the request. */
   receivedAt: number;
+  /**
+   * Present for `Prefer: respond-async`: nobody waits on `replyTo`; the worker stores how the job ended
+   * (AsyncJobStore) and queues the webhook, if there is one.
+   */
+  async?: AsyncCompletion;
+}
+
+export interface AsyncCompletion {
+  /** The URL called when the job ends (the request's `webhook_url`, else the Space's), or null. */
+  webhookUrl: string | null;
+}
+
+/** Delivers the webhook of an async job that ended; ids only, the job's stored record is what is sent. Job id = request id. */
+export interface WebhookJob {
+  requestId: string;
+  appId: string;
 }
 
 /** Ingests an uploaded Space file: ids only, the bytes stay in PostgreSQL. Job id = file id. */

@@ -1,6 +1,6 @@
 import { Queue, type ConnectionOptions, type DefaultJobOptions } from 'bullmq';
 import { QUEUE_NAMES } from './names';
-import type { BatchJob, BatchLineJob, CompletionJob, PromptReviewJob, SandboxSyncJob, SpaceFileJob } from './payloads';
+import type { BatchJob, BatchLineJob, CompletionJob, PromptReviewJob, SandboxSyncJob, SpaceFileJob, WebhookJob } from './payloads';
 
 export interface Queues {
   /** Per-job retention is set when a completion is added (privacy level 3 keeps nothing). */
@@ -13,6 +13,8 @@ export interface Queues {
   batches: Queue<BatchJob>;
   /** Batch lines, apart from interactive completions: their own workers and concurrency. */
   batchLines: Queue<BatchLineJob>;
+  /** Webhooks of async jobs; attempts and backoff are set per job from the configuration. */
+  webhooks: Queue<WebhookJob>;
   all(): Queue[];
   close(): Promise<void>;
 }
@@ -34,7 +36,8 @@ export function createQueues(connection: ConnectionOptions, prefix: string): Que
   // A coordinator survives its worker's death many times over (a batch may run for a day); a line a few.
   const batches = new Queue<BatchJob>(QUEUE_NAMES.batches, { connection, prefix, defaultJobOptions: { ...KEEP_FINISHED, attempts: 20 } });
   const batchLines = new Queue<BatchLineJob>(QUEUE_NAMES.batchLines, { connection, prefix, defaultJobOptions: { ...KEEP_FINISHED, removeOnComplete: { age: 3600, count: 10_000 } } });
-  const all = (): Queue[] => [completions as Queue, sandboxSync as Queue, promptReview as Queue, spaceFiles as Queue, batches as Queue, batchLines as Queue];
+  const webhooks = new Queue<WebhookJob>(QUEUE_NAMES.webhooks, options);
+  const all = (): Queue[] => [completions as Queue, sandboxSync as Queue, promptReview as Queue, spaceFiles as Queue, batches as Queue, batchLines as Queue, webhooks as Queue];
   return {
     completions,
     sandboxSync,
@@ -42,6 +45,7 @@ export function createQueues(connection: ConnectionOptions, prefix: string): Que
     spaceFiles,
     batches,
     batchLines,
+    webhooks,
     all,
     close: async () => {
       await Promise.all(all().map((queue) => queue.close()));

@@ -3,6 +3,7 @@ import { dateTime, int4, pageQuery, uuid } from './common';
 import { featureFlagsSchema } from './feature-flags';
 import { modelActiveForAppSchema, modelSchema } from './models';
 import { autoToolsPatch, pluginSettingsPatch, pluginSettingsView } from './plugin-settings';
+import { webhookSettingsPatch, webhookSettingsView } from './webhook-settings';
 import { promptSchema } from './prompts';
 
 export const SANDBOX_STATUSES = ['none', 'syncing', 'up_to_date', 'outdated', 'failed'] as const;
@@ -50,6 +51,7 @@ export const settingsSchema = z
     feature_flags: featureFlagsSchema.optional().describe(FEATURE_FLAGS_DESCRIPTION),
     plugins: pluginSettingsView.optional(),
     auto_tools: autoToolsPatch.optional().describe('Extra field: how `auto_tools` works in this Space (absent keys take their defaults).'),
+    webhook: webhookSettingsView.optional(),
   })
   .meta({ id: 'Settings' });
 export type Settings = z.infer<typeof settingsSchema>;
@@ -100,6 +102,7 @@ export const settingsPatch = z
       .describe(`${FEATURE_FLAGS_DESCRIPTION} Merged flag by flag into the stored ones; unknown flags are rejected.`),
     plugins: pluginSettingsPatch.optional(),
     auto_tools: autoToolsPatch.optional(),
+    webhook: webhookSettingsPatch.nullable().optional().describe("Extra field: the Space's webhook for async jobs; null removes the URL and the secret."),
   })
   .meta({ id: 'SettingsPatch' });
 export type SettingsPatch = z.infer<typeof settingsPatch>;

@@ -4,6 +4,7 @@ import { PLUGIN_IDS } from './assistants';
 import { int4, uuid } from './common';
 import { featureFlagsSchema } from './feature-flags';
 import { forwardedHeadersSchema } from './forwarded-headers';
+import { webhookUrl } from './webhook-settings';
 
 /**
  * The chat completion request: OpenAI's fields plus Switchyard's. Known fields are typed and
@@ -106,6 +107,9 @@ export const completionRequestSchema = z
     images: z.array(z.string()).optional(),
     files: z.array(z.string()).optional(),
     custom_headers: customHeadersSchema.optional(),
+    webhook_url: webhookUrl
+      .optional()
+      .describe('Extra field, only with `Prefer: respond-async`: called when the job ends, instead of the Space\'s `settings.webhook.url`.'),
   })
   .superRefine((request, ctx) => {
     // Not a field of the schema, so it passes through to the upstream as sent; bounded like `logprobs` all the same.

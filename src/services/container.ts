@@ -34,6 +34,8 @@ import { OpenAiFileService } from './openai-files/openai-file-service';
 import { BatchRepository } from '../store/batches';
 import { BatchService } from './batches/batch-service';
 import { secretBoxFor, type SecretBox } from '../secrets/secret-box';
+import { asyncJobStore } from '../async-jobs/build-async-jobs';
+import { JobService } from '../async-jobs/job-service';
 
 export interface Infrastructure {
   config: Readonly<Config>;
@@ -58,6 +60,8 @@ export interface Services extends Infrastructure {
   conversations: ConversationService;
   logs: LogService;
   completions: CompletionIntake;
+  /** Async chat completions (`Prefer: respond-async`): read and cancel. */
+  jobs: JobService;
   /** Idempotency-Key records of completions, with the answers kept for repeats. */
   idempotency: IdempotencyStore;
   /** Spaces' configuration versions: bumped by every writer of a Space's configuration, read per completion. */
@@ -109,6 +113,7 @@ export function buildServices(infra: Infrastructure, plugins: PluginServiceOptio
       db,
       versions: spaceVersions,
       keptAnswers: idempotency,
+      asyncResults: asyncJobStore(infra),
       enqueueSandboxSync: async (job) => {
         await queues.sandboxSync.add('sync', job);
       },
@@ -118,6 +123,7 @@ export function buildServices(infra: Infrastructure, plugins: PluginServiceOptio
     sandboxSync: new SandboxSync(db, spaceVersions),
     completions: buildCompletionIntake(infra, { spaces }),
     models: new ModelListService({ db, spaces, autoModelName: config.autoModelName }),
+    jobs: new JobService({ store: asyncJobStore(infra), queue: queues.completions, publisher: redis, prefix: config.redisPrefix }),
     idempotency,
     spaceVersions,
     spaceContexts,

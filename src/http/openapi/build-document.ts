@@ -44,6 +44,7 @@ function parametersOf(meta: RouteMeta, schemas: SchemaCollector): ParameterObjec
       result.push({ name, in: 'query', required: query.required.includes(name), ...describedBy(schema), schema });
     }
   }
+  for (const header of meta.headers ?? []) result.push({ name: header.name, in: 'header', required: false, description: header.description, schema: { type: 'string' } });
   return result;
 }
 
@@ -92,10 +93,17 @@ function descriptionOf(meta: RouteMeta): string | undefined {
   return meta.description ? `${meta.description}\n\n${access}` : access;
 }
 
+function alternativeResponseOf(alternative: NonNullable<RouteMeta['alternative']>, meta: RouteMeta, schemas: SchemaCollector): ResponseObject {
+  const schema = schemas.convert(alternative.response, 'output', `${meta.operationId}Response${alternative.status}`);
+  const headers = Object.fromEntries(Object.entries(alternative.headers).map(([name, description]) => [name, { description, schema: { type: 'string' as const } }]));
+  return { description: alternative.description, content: { [JSON_MEDIA_TYPE]: { schema } }, headers };
+}
+
 function operationOf(meta: RouteMeta, schemas: SchemaCollector): OperationObject {
   const parameters = parametersOf(meta, schemas);
   const requestBody = requestBodyOf(meta, schemas);
   const responses: OperationObject['responses'] = { [String(meta.status)]: successResponseOf(meta, schemas) };
+  if (meta.alternative) responses[String(meta.alternative.status)] = alternativeResponseOf(meta.alternative, meta, schemas);
   for (const status of errorStatusesOf(meta)) responses[String(status)] = errorResponseRef(status);
   return {
     operationId: meta.operationId,

@@ -12,7 +12,7 @@ export interface MediaType {
 
 export interface ParameterObject {
   name: string;
-  in: 'path' | 'query';
+  in: 'path' | 'query' | 'header';
   required: boolean;
   description?: string;
   schema: JsonSchema;
@@ -26,6 +26,7 @@ export interface RequestBodyObject {
 export interface ResponseObject {
   description: string;
   content?: Record<string, MediaType>;
+  headers?: Record<string, { description: string; schema: JsonSchema }>;
 }
 
 export interface OperationObject {

@@ -1,10 +1,13 @@
 import type { Response } from 'express';
-import type { Submission } from '../../completions/completion-intake';
+import type { AsyncRequest, Submission } from '../../completions/completion-intake';
 import { IDEMPOTENCY_HEADER, IdempotentCompletions } from '../../completions/idempotency';
-import { completionRequestSchema, completionResponseSchema } from '../../schemas/chat-completions';
+import { ApiError } from '../../errors/api-error';
+import { chatCompletionJobSchema, RESPOND_ASYNC } from '../../schemas/chat-completion-job';
+import { completionRequestSchema, completionResponseSchema, type CompletionRequest } from '../../schemas/chat-completions';
 import type { Services } from '../../services/container';
-import { jsonSink, sseSink } from '../completion-sink';
+import { acceptedJobSink, jsonSink, sseSink } from '../completion-sink';
 import { openAiChatSink } from '../formats/openai-chat';
+import { preferenceTokens } from '../prefer-header';
 import { defineRoute, RESPONDED, type Route } from '../route';
 
 /** A running claim outlives the longest completion by this much, in ms, before a dead process's claim lapses. */
@@ -17,6 +20,16 @@ function clientGone(res: Response): AbortSignal {
     if (!res.writableFinished) controller.abort();
   });
   return controller.signal;
+}
+
+/** `Prefer: respond-async` (RFC 7240), checked against the body; undefined for a synchronous request. */
+function asyncRequestOf(preferHeader: string | undefined, body: CompletionRequest): AsyncRequest | undefined {
+  if (!preferenceTokens(preferHeader).has(RESPOND_ASYNC)) {
+    if (body.webhook_url !== undefined) throw new ApiError('invalid_request', "'webhook_url' is only for async requests: send it with the header 'Prefer: respond-async'.", 'webhook_url');
+    return undefined;
+  }
+  if (body.stream) throw new ApiError('invalid_value', "'stream' cannot be true with 'Prefer: respond-async': an async job's answer is read whole from GET /v1/jobs/{id}.", 'stream');
+  return { webhookUrl: body.webhook_url ?? null };
 }
 
 type ChatDeps = Pick<Services, 'completions' | 'idempotency' | 'config' | 'logger'>;
@@ -50,7 +63,23 @@ export function chatCompletionRoutes({ completions, idempotency, config, logger 
         'before it ran, any 4xx or 5xx, a timeout) or whose client left frees the key for a retry. At privacy level 2 and 3 no answer',
         'is kept: a repeat after completion answers 409 `idempotency_answer_not_kept` (as it does for an answer above 4 MiB);',
         'raising a Space to level 2 or 3 drops its kept answers at once.',
+        '\n\nWith the header `Prefer: respond-async` (RFC 7240) the request is queued and answered at once with 202, a',
+        '`chat.completion.job` (status `queued`), `Location: /v1/jobs/{id}` and `Preference-Applied: respond-async`; read the',
+        'job at `GET /v1/jobs/{id}`, or name a `webhook_url` (else the Space\'s `settings.webhook.url` is used) to be called',
+        'when it ends. `stream: true` is refused with it (400 naming `stream`), and so is a Space or request at privacy level 3',
+        '(400 naming `Prefer`). An `Idempotency-Key` works as for synchronous calls (a repeat answers the same 202 and job).',
       ].join(' '),
+      headers: [
+        { name: 'Prefer', description: '`respond-async`: queue the request and answer 202 with a `chat.completion.job` (see `GET /v1/jobs/{job_id}`).' },
+        { name: 'Idempotency-Key', description: 'A repeat within 24 h gets the first answer again without running (see above).' },
+        { name: 'Service-Feature-Flags', description: 'JSON object of flag names to "true"/"false" for this request.' },
+      ],
+      alternative: {
+        status: 202,
+        description: 'Accepted (`Prefer: respond-async`): the job, queued.',
+        response: chatCompletionJobSchema,
+        headers: { Location: 'Where the job is read: `/v1/jobs/{id}`.', 'Preference-Applied': '`respond-async`.' },
+      },
       tags: ['Chat'],
       permission: 'completions:create',
       body: completionRequestSchema,
@@ -58,14 +87,16 @@ export function chatCompletionRoutes({ completions, idempotency, config, logger 
       status: 200,
       errors: [404, 409, 422, 429, 502, 503, 504],
       handle: async ({ auth, body, req, res }) => {
+        const respondAsync = asyncRequestOf(req.header('prefer'), body);
         const submission: Submission = {
           auth,
           request: body,
           featureFlagsHeader: req.header('service-feature-flags'),
           signal: clientGone(res),
           setHeaders: (headers) => res.set(headers),
-          sink: body.stream ? sseSink(res) : jsonSink(res),
+          sink: respondAsync ? acceptedJobSink(res) : body.stream ? sseSink(res) : jsonSink(res),
           format: (wire, identity) => openAiChatSink(wire, identity, { stream: body.stream, includeUsage: body.stream_options?.include_usage === true }),
+          ...(respondAsync ? { respondAsync } : {}),
         };
         const key = req.header(IDEMPOTENCY_HEADER);
         if (key === undefined) await completions.submit(submission);

@@ -6,6 +6,7 @@ import { appRoutes } from './apps';
 import { appModelRoutes } from './app-models';
 import { assistantRoutes } from './assistants';
 import { conversationRoutes } from './conversations';
+import { jobRoutes } from './jobs';
 import { logRoutes } from './logs';
 import { modelRoutes } from './models';
 import { spaceFileRoutes } from './space-files';
@@ -17,6 +18,7 @@ export function allRoutes(services: Services): Route[] {
   return [
     ...chatCompletionRoutes(services),
     ...modelRoutes(services),
+    ...jobRoutes(services),
     ...promptRoutes(services), ...appRoutes(services), ...appModelRoutes(services), ...assistantRoutes(services), ...conversationRoutes(services), ...spaceFileRoutes(services), ...logRoutes(services),
     ...openAiFileRoutes(services), ...batchRoutes(services)];
 }

@@ -1,5 +1,6 @@
 import type { Prisma } from '../../generated/prisma/client';
 import type { AuthContext } from '../../auth/auth-context';
+import type { AsyncJobStore } from '../../async-jobs/job-store';
 import type { SpaceVersions } from '../../cache/space-versions';
 import type { IdempotencyStore } from '../../completions/idempotency-store';
 import { ApiError } from '../../errors/api-error';
@@ -17,6 +18,7 @@ import { DEFAULT_POLICIES, DEFAULT_SETTINGS, DEFAULT_WEIGHTS, mergeConfig } from
 import { loadSpaceDetail, loadSpacePair } from './space-detail';
 import { checkReferences } from './space-references';
 import { writeSocialPostSecrets } from './social-post-settings';
+import { writeWebhookSecret } from './webhook-settings';
 import { referencesOf, updateSpace } from './space-update';
 
 /** Puts a sandbox-sync job on the queue. */
@@ -27,9 +29,18 @@ export interface AppServiceDeps {
   versions: SpaceVersions;
   /** The answers kept for `Idempotency-Key` repeats, dropped when a Space's privacy level reaches 2 or 3. */
   keptAnswers: Pick<IdempotencyStore, 'withholdSpace'>;
+  /** The answers async jobs keep for GET /v1/jobs/{id}, dropped when a Space's privacy level reaches 3. */
+  asyncResults: Pick<AsyncJobStore, 'withholdSpace'>;
   enqueueSandboxSync: EnqueueSandboxSync;
   /** Seals plugin credentials set through `settings.plugins`; null when the service has no PLUGIN_SECRETS_KEY. */
   secrets: SecretBox | null;
+}
+
+/** A webhook secret the service generated is shown once: in the response of the request that made it. */
+function withShownSecret(detail: SpaceDetailView, secret: string | null): SpaceDetailView {
+  const webhook = detail.app.settings.webhook;
+  if (secret === null || !webhook) return detail;
+  return { ...detail, app: { ...detail.app, settings: { ...detail.app.settings, webhook: { ...webhook, secret } } } };
 }
 
 /** Spaces: create, read, update, and ask for a sandbox copy. */
@@ -56,7 +67,8 @@ export class AppService {
         extra: { ...config, settings: config.settings as Prisma.InputJsonObject, prompt_id: config.policies.prompt_id },
       });
       await writeSocialPostSecrets(tx, { appId: created.id, patch: body.settings?.plugins?.['social-post'], box: this.deps.secrets });
-      return loadSpaceDetail(tx, auth, await findVisibleApp(tx, auth, { id: created.id, param: 'id' }));
+      const secret = await writeWebhookSecret(tx, { appId: created.id, patch: body.settings?.webhook, box: this.deps.secrets });
+      return withShownSecret(await loadSpaceDetail(tx, auth, await findVisibleApp(tx, auth, { id: created.id, param: 'id' })), secret);
     });
   }
 
@@ -74,12 +86,18 @@ export class AppService {
       const mainId = await updateSpace(tx, auth, body);
       // After updateSpace: it found the Space in the caller's organization (else 404) and holds its lock.
       await writeSocialPostSecrets(tx, { appId: body.id, patch: body.settings?.plugins?.['social-post'], box: this.deps.secrets });
-      return loadSpacePair(tx, auth, mainId);
+      const secret = await writeWebhookSecret(tx, { appId: body.id, patch: body.settings?.webhook, box: this.deps.secrets });
+      const pair = await loadSpacePair(tx, auth, mainId);
+      if (pair.main.app.id === body.id) pair.main = withShownSecret(pair.main, secret);
+      else if (pair.sandbox) pair.sandbox = withShownSecret(pair.sandbox, secret);
+      return pair;
     });
     await this.deps.versions.bump([body.id]);
     // Privacy applies at once: no answer of the Space stays kept in Redis for a repeat (and the update
     // found the Space in the caller's organization, so that is its scope).
     if ((body.policies?.privacy_level ?? 1) >= 2) await this.deps.keptAnswers.withholdSpace({ orgId: auth.orgId, appId: body.id });
+    // At level 3 nothing of an answer rests in Redis, async results included (their status stays).
+    if ((body.policies?.privacy_level ?? 1) >= 3) await this.deps.asyncResults.withholdSpace(body.id);
     return pair;
   }
 

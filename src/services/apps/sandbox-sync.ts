@@ -5,6 +5,7 @@ import { appStore, type AppRow } from '../../store/apps';
 import type { Db, Tx } from '../../store/db';
 import { modelStore } from '../../store/models';
 import { keepOwnSocialPost } from './social-post-settings';
+import { keepOwnWebhook } from './webhook-settings';
 import { readPolicies, readSettings, readWeights } from './space-config';
 
 /** `skipped`: the main Space is gone or is itself a sandbox, so there is nothing to copy. */
@@ -54,8 +55,9 @@ export class SandboxSync {
       if (!main || main.sandbox_of) return { result: 'skipped' };
       const existing = await appStore.findSandboxOf(tx, main.id);
       const copied = copiedFields(main, job.requestedBy);
-      // Social accounts stay per Space: a sandbox never posts to its main Space's accounts.
-      const fields: CopiedFields = { ...copied, settings: keepOwnSocialPost(copied.settings, existing ? readSettings(existing.settings) : null) as Prisma.InputJsonObject };
+      // Social accounts and webhooks stay per Space: a sandbox never posts to its main Space's accounts or calls its webhook.
+      const own = existing ? readSettings(existing.settings) : null;
+      const fields: CopiedFields = { ...copied, settings: keepOwnWebhook(keepOwnSocialPost(copied.settings, own), own) as Prisma.InputJsonObject };
       const sandboxId = existing ? await this.refresh(tx, existing.id, fields) : await this.create(tx, main, fields);
       await modelStore.copyModelState(tx, main.id, sandboxId);
       await appStore.setSandboxStatus(tx, main.id, { status: 'up_to_date', syncedOn: this.clock() });

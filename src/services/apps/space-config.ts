@@ -5,7 +5,9 @@ import type { Policies, PoliciesPatch, Settings, SettingsPatch, Weights, Weights
 import { FEATURE_FLAGS, type FeatureFlags } from '../../schemas/feature-flags';
 import { readSocialPostSettings } from '../../plugins/social-post/settings';
 import type { SocialPostSettings } from '../../schemas/plugin-settings';
+import { readWebhookSettings } from '../../schemas/webhook-settings';
 import { mergeSocialPostSettings } from './social-post-settings';
+import { mergeWebhookSettings } from './webhook-settings';
 
 /** The column defaults of `apps` (prisma/schema.prisma); a key missing from a stored object reads as these. */
 export const DEFAULT_WEIGHTS: Weights = { cost: 0.33, latency: 0.33, quality: 0.34 };
@@ -90,10 +92,12 @@ const storedSettings = z
     feature_flags: storedFeatureFlags,
     plugins: storedPluginSettings,
     auto_tools: storedAutoTools,
+    webhook: z.unknown().optional().transform(readWebhookSettings),
   })
   // Extension keys appear only when the Space set them, so a response has no `undefined` holes.
-  .transform(({ feature_flags, plugins, auto_tools, ...rest }): Settings => ({
+  .transform(({ feature_flags, plugins, auto_tools, webhook, ...rest }): Settings => ({
     ...rest,
+    ...(webhook === undefined ? {} : { webhook }),
     ...(feature_flags === undefined ? {} : { feature_flags }),
     ...(plugins === undefined || Object.keys(plugins).length === 0 ? {} : { plugins }),
     ...(auto_tools === undefined ? {} : { auto_tools: auto_tools as Settings['auto_tools'] }),
@@ -127,8 +131,13 @@ function mergePluginSettings(stored: Settings['plugins'], patch: NonNullable<Set
 
 /** Settings merge key by key, `feature_flags` flag by flag, plugin settings plugin by plugin. */
 function mergeSettings(stored: Settings, patch: SettingsPatch | undefined): Settings {
-  const { plugins, auto_tools: autoTools, ...rest } = patch ?? {};
+  const { plugins, auto_tools: autoTools, webhook, ...rest } = patch ?? {};
   const merged: Settings = { ...stored, ...rest };
+  if (webhook !== undefined) {
+    const next = mergeWebhookSettings(stored.webhook, webhook);
+    if (next) merged.webhook = next;
+    else delete merged.webhook;
+  }
   if (patch?.feature_flags) merged.feature_flags = { ...stored.feature_flags, ...patch.feature_flags };
   if (plugins) merged.plugins = mergePluginSettings(stored.plugins, plugins);
   if (autoTools) merged.auto_tools = { ...stored.auto_tools, ...autoTools };

@@ -1,0 +1,57 @@
+import type { Logger } from 'pino';
+import type { Reply } from '../completions/replies';
+import type { CompletionJob } from '../queue/payloads';
+import { endedStatus, type JobOutcome, type WebhookDelivery } from './job-record';
+import type { AsyncJobStore } from './job-store';
+
+export interface FinisherDeps {
+  store: AsyncJobStore;
+  /** Queues the delivery of the job's webhook. */
+  enqueueWebhook(job: { requestId: string; appId: string }): Promise<void>;
+  logger: Logger;
+}
+
+/** How a run ended, as the worker knows it. */
+export interface RunEnd {
+  /** The messages the run would have published last (`done` or `error`). */
+  final: Reply[];
+  /** The run was cancelled (its client's cancel, or its deadline). */
+  aborted: boolean;
+  /** The level it ran at: at 3 nothing of the answer is kept. */
+  privacyLevel: number;
+}
+
+const PENDING: WebhookDelivery = { status: 'pending', attempts: 0, lastStatusCode: null, lastError: null, deliveredAt: null };
+
+function outcomeOf(final: Reply[]): JobOutcome | null {
+  for (const reply of final) {
+    if (reply.type === 'done') return { result: reply.result };
+    if (reply.type === 'error') return { failure: reply.failure };
+  }
+  return null;
+}
+
+/**
+ * Worker side of an async completion: where a synchronous run publishes its final reply, an async one
+ * stores it (a domain result or failure, formatted by the API when read) and queues its webhook.
+ */
+export class AsyncJobFinisher {
+  constructor(private readonly deps: FinisherDeps) {}
+
+  /** Never throws: a failure to store is logged, the run itself is over. */
+  async finish(job: CompletionJob, end: RunEnd): Promise<void> {
+    const outcome = outcomeOf(end.final);
+    if (!outcome) return;
+    const logger = this.deps.logger.child({ request_id: job.requestId });
+    const status = endedStatus(outcome, { aborted: end.aborted, pastDeadline: Date.now() >= job.deadline });
+    const webhook = job.async?.webhookUrl ? PENDING : null;
+    try {
+      const stored = await this.deps.store.finish({ id: job.requestId, appId: job.appId }, { status, outcome: end.privacyLevel >= 3 ? null : outcome, webhook });
+      // A job cancelled through the API keeps that status, and the caller knows: no webhook.
+      if (stored !== status || !webhook) return;
+      await this.deps.enqueueWebhook({ requestId: job.requestId, appId: job.appId });
+    } catch (err) {
+      logger.error({ err }, 'async job result not stored');
+    }
+  }
+}
