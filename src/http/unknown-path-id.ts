@@ -7,10 +7,12 @@ import { ApiError } from '../errors/api-error';
 export const RESOURCE_OF_PATH_ID: Readonly<Record<string, string>> = {
   app_id: 'Space',
   assistant_id: 'Assistant',
+  batch_id: 'Batch',
   conversation_id: 'Conversation',
   file_id: 'File',
   job_id: 'Job',
   log_id: 'Log',
+  model: 'Model',
   model_id: 'Model',
   prompt_id: 'Prompt',
 };
