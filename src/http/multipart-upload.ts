@@ -17,7 +17,7 @@ export interface UploadLimits {
 /** Text fields a client may send beside the file (OpenAI's SDK sends `purpose`). */
 const MAX_FIELDS = 4;
 
-export function uploadError(err: unknown, { field, maxBytes }: UploadLimits): ApiError {
+function uploadError(err: unknown, { field, maxBytes }: UploadLimits): ApiError {
   if (!(err instanceof MulterError)) return new ApiError('invalid_request', `The multipart body could not be read: ${err instanceof Error ? err.message : String(err)}.`, field);
   if (err.code === 'LIMIT_FILE_SIZE') return new ApiError('payload_too_large', `The file is larger than the ${maxBytes} bytes allowed.`, field);
   if (err.code === 'LIMIT_UNEXPECTED_FILE') return new ApiError('invalid_request', `Send exactly one file, in the form field '${field}'.`, field);
@@ -33,15 +33,16 @@ export function baseName(name: string): string {
 }
 
 /**
- * Reads one file from a `multipart/form-data` body into memory, refusing it past `maxBytes` (413)
- * while it streams in, so an oversized upload is never held whole. 415 for any other content type.
+ * Reads the one file of a `multipart/form-data` body with multer's `storage` (memory, or a temporary
+ * file), refusing it past `maxBytes` (413) while it streams in, and 415 for any other content type.
+ * The caller's file, with the text fields sent beside it.
  */
-export async function readSingleUpload(req: Request, res: Response, limits: UploadLimits): Promise<UploadedFile> {
+export async function receiveSingleFile(req: Request, res: Response, { limits, storage }: { limits: UploadLimits; storage: multer.StorageEngine }): Promise<Express.Multer.File> {
   if (!req.is('multipart/form-data')) {
     throw new ApiError('unsupported_media_type', `Send the file as 'Content-Type: multipart/form-data' in the field '${limits.field}'.`, 'Content-Type');
   }
   const middleware = multer({
-    storage: multer.memoryStorage(),
+    storage,
     // File names in UTF-8, as browsers and SDKs send them, unless a part says otherwise.
     defParamCharset: 'utf8',
     limits: { fileSize: limits.maxBytes, files: 1, fields: MAX_FIELDS, parts: MAX_FIELDS + 1 },
@@ -51,6 +52,15 @@ export async function readSingleUpload(req: Request, res: Response, limits: Uplo
   });
   const file = req.file;
   if (!file) throw new ApiError('missing_field', `Missing required field '${limits.field}': send the file in it.`, limits.field);
+  return file;
+}
+
+/**
+ * Reads one file from a `multipart/form-data` body into memory, refusing it past `maxBytes` (413)
+ * while it streams in, so an oversized upload is never held whole. 415 for any other content type.
+ */
+export async function readSingleUpload(req: Request, res: Response, limits: UploadLimits): Promise<UploadedFile> {
+  const file = await receiveSingleFile(req, res, { limits, storage: multer.memoryStorage() });
   const name = baseName(file.originalname);
   if (!name) throw new ApiError('invalid_value', `Invalid value for '${limits.field}': the file has no name.`, limits.field);
   if (file.size === 0) throw new ApiError('invalid_value', `Invalid value for '${limits.field}': the file is empty.`, limits.field);
