@@ -2,6 +2,7 @@ import { mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { Cleanups } from './cleanups';
 import { CpuMeter } from './cpu';
 import { createBenchEnvironment, type BenchEnvironment } from './environment';
 import { runLoad, type LoadResult, type LoadTarget } from './load';
@@ -47,14 +48,7 @@ const { values: args } = parseArgs({
 const BUILD_ROOT = path.dirname(realpathSync(path.join(__dirname, '..', 'node_modules')));
 const nowUs = () => Number(process.hrtime.bigint() / 1000n);
 const say = (text: string) => process.stdout.write(`${text}\n`);
-const cleanups: { name: string; run: () => Promise<unknown> }[] = [];
-async function cleanUp(): Promise<void> {
-  for (let step = cleanups.pop(); step; step = cleanups.pop()) {
-    const { name, run } = step;
-    await run().catch((err: unknown) => say(`cleanup "${name}" failed: ${String(err)}`));
-  }
-}
-for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => void cleanUp().finally(() => process.exit(130)));
+const cleanups = new Cleanups(say);
 
 interface Scenario {
   name: PluginCell['scenario'];
@@ -200,4 +194,4 @@ main()
     say(`benchmark failed: ${err instanceof Error ? err.stack : String(err)}`);
     process.exitCode = 1;
   })
-  .finally(() => cleanUp());
+  .finally(() => cleanups.run());
