@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { z } from 'zod';
 import { DEFAULT_WEIGHTS_FILE } from '../routing/learned/weights-location';
 import { mediaConfigSchema } from './plugins/media';
@@ -10,7 +11,15 @@ import { trustProxySchema } from './trust-proxy';
 
 export { DEFAULT_BASE_URLS, PROVIDER_IDS, type ProviderId } from './providers';
 
-export const PROCESS_ROLES = ['all', 'api', 'workers'] as const;
+/**
+ * `all`: as `npm start` runs it, a supervisor starting `API_PROCESSES` API and `WORKER_PROCESSES` worker
+ * processes (restarted when they crash); `api` or `workers`: that one role in this one process (containers);
+ * `single`: API and workers in this one process (small machines, development).
+ */
+export const PROCESS_ROLES = ['all', 'api', 'workers', 'single'] as const;
+
+/** Processes per role under the supervisor: one per core by default (measured best on 2 cores, see docs/deployment.md). */
+const processCount = () => z.coerce.number().int().min(1).max(256).default(availableParallelism());
 
 const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
 
@@ -29,6 +38,10 @@ export const configSchema = z.object({
   redisPrefix: z.string().min(1).default('switchyard'),
   logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   role: z.enum(PROCESS_ROLES).default('all'),
+  /** API processes the supervisor (`SWITCHYARD_ROLE=all`) runs; they share the port. */
+  apiProcesses: processCount(),
+  /** Worker processes the supervisor runs, each with `COMPLETION_CONCURRENCY` completion jobs at once. */
+  workerProcesses: processCount(),
   /** Largest accepted request body, in bytes. */
   bodyLimitBytes: positiveInt(1_048_576),
   /** How long SIGTERM waits for running requests and jobs before exiting, in ms. */
