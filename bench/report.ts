@@ -4,7 +4,7 @@ import type { ProfileSummary } from './profile-summary';
 import { round } from './stats';
 
 /** `baseline` is another commit of Switchyard, measured in the same run (`--baseline REF`). */
-export type Path = 'direct' | 'switchyard' | 'baseline';
+export type Path = 'direct' | 'switchyard' | 'baseline' | 'portkey';
 export type Mode = 'json' | 'stream';
 
 export interface Cell {

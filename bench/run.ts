@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -6,7 +6,8 @@ import { CpuMeter } from './cpu';
 import { machineInfo } from './reliability/machine';
 import { BENCH_MODEL, createBenchEnvironment, type BenchEnvironment } from './environment';
 import { runLoad, type LoadTarget } from './load';
-import { buildService, checkOutBaseline, freePort, startService, startUpstream, tailOf, waitFor200, WORKING_TREE, type Managed, type Runner, type ServiceSource } from './processes';
+import { startDeployment, type Deployment, type Layout } from './deployment';
+import { buildService, checkOutBaseline, startUpstream, WORKING_TREE, type Managed, type Runner, type ServiceSource } from './processes';
 import { summariseProfile, type ProfileSummary, type Window } from './profile-summary';
 import { baselineTable, cellsTable, compare, compareWithBaseline, comparisonTable, cpuTable, otherCpuMs, profileTables, type Cell, type Mode, type Path } from './report';
 
@@ -15,8 +16,9 @@ import { baselineTable, cellsTable, compare, compareWithBaseline, comparisonTabl
  * worker process → upstream → reply over Redis, request log written), JSON and streaming, at 1 and 64
  * clients. Options: --duration and --warmup (seconds per cell), --concurrency 1,64, --modes json,stream,
  * --runner build|prebuilt|tsx, --upstream simulator|minimal, --log-level warn, --privacy-level 1 (3 writes no request
- * logs; needs a GDPR model such as --model mistral-small-2506), --model gpt-4o-mini, --workers 1 (worker
- * processes), --profile, --out <file>, --baseline <git ref> (that commit too, built from a checkout beside this one and
+ * logs; needs a GDPR model such as --model mistral-small-2506), --model gpt-4o-mini, --layout start|roles (as
+ * `npm start` runs it, a supervisor and its children; or separate API and worker processes), --api-processes N and
+ * --workers N (default: the service's own, one per core; 1 worker under `roles`), --profile, --out <file>, --baseline <git ref> (that commit too, built from a checkout beside this one and
  * measured in the same run, cell by cell, as a "before" for the working tree's "after").
  */
 const { values: args } = parseArgs({
@@ -29,7 +31,9 @@ const { values: args } = parseArgs({
     upstream: { type: 'string', default: 'simulator' },
     'log-level': { type: 'string', default: 'warn' },
     'privacy-level': { type: 'string', default: '1' },
-    workers: { type: 'string', default: '1' },
+    layout: { type: 'string', default: 'start' },
+    'api-processes': { type: 'string' },
+    workers: { type: 'string' },
     model: { type: 'string', default: BENCH_MODEL },
     profile: { type: 'boolean', default: false },
     baseline: { type: 'string' },
@@ -70,71 +74,12 @@ function targetFor(pathKind: Path, mode: Mode, endpoints: Endpoints & { deployme
     : { url: `${endpoints.upstream}/openai/v1/chat/completions`, headers: { authorization: 'Bearer bench' }, body, stream: mode === 'stream' };
 }
 
-/** One request through Switchyard until it answers 200 with the bench model: the worker is up and routing works. */
-async function firstCompletion(url: string, { apiKey, model, alive }: { apiKey: string; model: string; alive: () => boolean }): Promise<void> {
-  const deadline = Date.now() + 30_000;
-  let last = '';
-  while (Date.now() < deadline && alive()) {
-    const res = await fetch(`${url}/v1/chat/completions`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ model, messages: [{ role: 'user', content: PROMPT }] }),
-      signal: AbortSignal.timeout(10_000),
-    }).catch((err: unknown) => ({ status: 0, text: async () => String(err) }));
-    last = `${res.status} ${await res.text()}`;
-    if (res.status === 200 && last.includes(model)) return;
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  throw new Error(`no completion through Switchyard: ${last.slice(0, 400)}`);
-}
-
-/** One Switchyard: an API process and its worker processes, on its own Redis prefix. */
-interface Deployment {
-  path: Exclude<Path, 'direct'>;
-  api: Managed;
-  workers: Managed[];
-  apiUrl: string;
-}
-
 interface Stack {
   env: BenchEnvironment;
   upstream: Managed & { url: string };
   /** The working tree's Switchyard, then the baseline's when one is compared. */
   deployments: Deployment[];
   profileDir: string | null;
-}
-
-interface DeploymentSpec {
-  path: Deployment['path'];
-  runner: Runner;
-  source: ServiceSource;
-  shared: Record<string, string>;
-  scratch: string;
-  profileDir: string | null;
-}
-
-async function startDeployment({ path: pathKind, runner, source, shared, scratch, profileDir }: DeploymentSpec, env: BenchEnvironment): Promise<Deployment> {
-  const label = (name: string) => (pathKind === 'switchyard' ? name : `${pathKind}-${name}`);
-  const processEnv = { ...shared, REDIS_PREFIX: pathKind === 'switchyard' ? env.redisPrefix : `${env.redisPrefix}_${pathKind}` };
-  const workers = Array.from({ length: Math.max(1, Number(args.workers)) }, (_, i) => {
-    const name = label(i === 0 ? 'worker' : `worker${i + 1}`);
-    const worker = startService({ name, runner, source, logFile: path.join(scratch, `${name}.log`), cpuProfileDir: profileDir ?? undefined, env: { ...processEnv, SWITCHYARD_ROLE: 'workers' } });
-    cleanups.push({ name: `${name} process`, run: () => worker.stop() });
-    return worker;
-  });
-  const port = await freePort();
-  const api = startService({ name: label('api'), runner, source, logFile: path.join(scratch, `${label('api')}.log`), cpuProfileDir: profileDir ?? undefined, env: { ...processEnv, SWITCHYARD_ROLE: 'api', PORT: String(port), HOST: '127.0.0.1' } });
-  cleanups.push({ name: `${api.name} process`, run: () => api.stop() });
-  const apiUrl = `http://127.0.0.1:${port}`;
-  const alive = () => [api, ...workers].every((p) => p.child.exitCode === null);
-  try {
-    await waitFor200(`${apiUrl}/readyz`, 30_000, alive);
-    await firstCompletion(apiUrl, { apiKey: env.apiKey, model: env.model.name, alive });
-  } catch (err) {
-    for (const p of [api, ...workers]) say(`--- ${p.name}.log ---\n${tailOf(p.logFile)}`);
-    throw err;
-  }
-  return { path: pathKind, api, workers, apiUrl };
 }
 
 async function startStack(runner: Runner, scratch: string, baseline: ServiceSource | null): Promise<Stack> {
@@ -154,9 +99,13 @@ async function startStack(runner: Runner, scratch: string, baseline: ServiceSour
     LOG_LEVEL: args['log-level'] ?? 'warn',
     SHUTDOWN_GRACE_MS: '5000',
   };
-  const deployments = [await startDeployment({ path: 'switchyard', runner, source: WORKING_TREE, shared, scratch, profileDir }, env)];
+  const layout: Layout = args.layout === 'roles' ? 'roles' : 'start';
+  const sizes = { apiProcesses: args['api-processes'] ? Number(args['api-processes']) : undefined, workerProcesses: args.workers ? Number(args.workers) : undefined };
+  const started = (managed: Managed) => cleanups.push({ name: `${managed.name} process`, run: () => managed.stop() });
+  const common = { shared, scratch, layout, ...sizes, started };
+  const deployments = [await startDeployment({ path: 'switchyard', runner, source: WORKING_TREE, profileDir, ...common }, env)];
   // The baseline serves the same Space from the same database, on its own queues; it is not profiled.
-  if (baseline) deployments.push(await startDeployment({ path: 'baseline', runner: 'prebuilt', source: baseline, shared, scratch, profileDir: null }, env));
+  if (baseline) deployments.push(await startDeployment({ path: 'baseline', runner: 'prebuilt', source: baseline, profileDir: null, ...common }, env));
   return { env, upstream, deployments, profileDir };
 }
 
@@ -227,8 +176,7 @@ function prepareSources(runner: Runner, scratch: string) {
 /** Stops every Switchyard process: that drains the log batchers and, with --profile, writes the CPU profiles. */
 async function stopDeployments(stack: Stack): Promise<void> {
   for (const deployment of stack.deployments) {
-    await deployment.api.stop();
-    await Promise.all(deployment.workers.map((w) => w.stop()));
+    for (const managed of deployment.processes) await managed.stop();
   }
 }
 
@@ -239,6 +187,11 @@ function targetsOf(cells: Cell[], comparisons: ReturnType<typeof compare>) {
     added_p50_ms_at_1_client: { target: 3, measured: json?.addedP50Ms ?? null, met: json ? json.addedP50Ms <= 3 : null },
     completions_per_second_at_64_clients: { target: 1500, measured: json64 ? Number(json64.result.rps.toFixed(1)) : null, met: json64 ? json64.result.rps >= 1500 : null },
   };
+}
+
+function describeLayout(): string {
+  if (args.layout === 'roles') return `separate API and ${args.workers ?? 1} worker process(es)`;
+  return `npm start: API_PROCESSES=${args['api-processes'] ?? 'cores'}, WORKER_PROCESSES=${args.workers ?? 'cores'}`;
 }
 
 async function main(): Promise<void> {
@@ -252,15 +205,18 @@ async function main(): Promise<void> {
   const stack = await startStack(runner, scratch, baseline);
   const [own] = stack.deployments;
   if (!own) throw new Error('no Switchyard started');
-  say(`upstream: ${args.upstream} at ${stack.upstream.url}; Switchyard at ${own.apiUrl} (${runner}, LOG_LEVEL=${args['log-level']}, privacy level ${args['privacy-level']}, ${own.workers.length} worker process(es))${baseline ? `; baseline ${args.baseline}` : ''}; ready after ${((Date.now() - started) / 1000).toFixed(1)} s`);
-  const processes = stack.deployments.flatMap((d) => [d.api, ...d.workers]);
+  say(`upstream: ${args.upstream} at ${stack.upstream.url}; Switchyard at ${own.apiUrl} (${runner}, LOG_LEVEL=${args['log-level']}, privacy level ${args['privacy-level']}, ${describeLayout()})${baseline ? `; baseline ${args.baseline}` : ''}; ready after ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  const processes = stack.deployments.flatMap((d) => d.processes);
   const pids = () => ({ ...Object.fromEntries(processes.map((p) => [p.name, p.child.pid])), upstream: stack.upstream.child.pid });
   const meter = new CpuMeter(pids, stack.env.databaseName);
   const { cells, sentThrough, windows } = await runCells(stack, meter);
   await stopDeployments(stack);
   const logs = await settledLogs(stack.env);
   const profiles: ProfileSummary[] = stack.profileDir
-    ? [own.api, ...own.workers].map((p) => summariseProfile(path.join(stack.profileDir ?? '', `${p.name}.cpuprofile`), { root: path.resolve(__dirname, '..'), windows }))
+    ? readdirSync(stack.profileDir)
+        .filter((file) => file.endsWith('.cpuprofile'))
+        .map((file) => ({ ...summariseProfile(path.join(stack.profileDir ?? '', file), { root: path.resolve(__dirname, '..'), windows }), process: file.replace(/\.cpuprofile$/, '') }))
+        .filter((summary) => summary.busyMs > 100)
     : [];
   const comparisons = compare(cells);
   const withBaseline = compareWithBaseline(cells);
@@ -272,7 +228,7 @@ async function main(): Promise<void> {
   if (profiles.length > 0) say(`\nCPU profiles (self time):\n${profileTables(profiles)}`);
   const report = {
     machine,
-    settings: { runner, upstream: args.upstream, log_level: args['log-level'], privacy_level: Number(args['privacy-level']), worker_processes: own.workers.length, duration_s: Number(args.duration), warmup_s: Number(args.warmup), model: stack.env.model, prompt: PROMPT, node_env: 'production' },
+    settings: { runner, upstream: args.upstream, log_level: args['log-level'], privacy_level: Number(args['privacy-level']), layout: args.layout, api_processes: args['api-processes'] ?? 'cores', worker_processes: args.workers ?? (args.layout === 'roles' ? 1 : 'cores'), duration_s: Number(args.duration), warmup_s: Number(args.warmup), model: stack.env.model, prompt: PROMPT, node_env: 'production' },
     build,
     baseline: baseline ? { ref: args.baseline, commit: baseline.commit } : null,
     cells,

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Job } from 'bullmq';
 import { Cancellations } from '../src/completions/cancellations';
+import { ReplyPublisher } from '../src/completions/reply-publisher';
 import { CompletionRunner, type RunSummary } from '../src/pipeline/completion-runner';
 import { LogBatcher } from '../src/pipeline/log-batcher';
 import { maskedJob } from '../src/pipeline/privacy';
@@ -30,6 +31,10 @@ export function completionProcessing(services: Services): CompletionProcessing {
   // Listening from the start, so a cancellation of a job still in the queue is heard before the job is taken.
   cancellations.start().catch((err: unknown) => logger.warn({ err }, 'cancellations not subscribed'));
   const logs = new LogBatcher(db, logger);
+  const replies = new ReplyPublisher(
+    (channel, message) => redis.publish(channel, message),
+    (err) => logger.warn({ err }, 'coalesced replies not published'),
+  );
   const router = loadWeightsFile(config.routerWeightsFile);
   const resilience = workerResilience(services);
   const plugins = workerPlugins(services);
@@ -48,9 +53,7 @@ export function completionProcessing(services: Services): CompletionProcessing {
     logger,
     autoModelName: config.autoModelName,
     resilience: resilience.resilience,
-    publish: async (channel, reply) => {
-      await redis.publish(channel, JSON.stringify(reply));
-    },
+    publish: (channel, reply) => replies.publish(channel, reply),
     modelExists: async (orgId, name) =>
       (await db.model.count({ where: { model: name, OR: [{ app_id: null, org_id: null, is_public: true }, { org_id: orgId }] } })) > 0,
   });
@@ -69,7 +72,7 @@ export function completionProcessing(services: Services): CompletionProcessing {
     },
     close: async () => {
       resilience.stop();
-      await Promise.all([logs.close(), plugins.close()]);
+      await Promise.all([replies.close(), logs.close(), plugins.close()]);
     },
   };
 }

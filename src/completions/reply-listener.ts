@@ -38,14 +38,15 @@ export class ReplyListener {
     this.subscriber.disconnect();
   }
 
+  /** A message is one reply, or several in order (stream events coalesced by the worker's ReplyPublisher). */
   private dispatch(message: string): void {
-    let reply: Reply;
+    let replies: Reply | Reply[];
     try {
-      reply = JSON.parse(message) as Reply;
+      replies = JSON.parse(message) as Reply | Reply[];
     } catch (err) {
       this.logger.warn({ err }, 'unreadable reply');
       return;
     }
-    this.handlers.get(reply.requestId)?.(reply);
+    for (const reply of Array.isArray(replies) ? replies : [replies]) this.handlers.get(reply.requestId)?.(reply);
   }
 }
