@@ -19,7 +19,8 @@ import { baselineTable, cellsTable, compare, compareWithBaseline, comparisonTabl
  * logs; needs a GDPR model such as --model mistral-small-2506), --model gpt-4o-mini, --layout start|roles (as
  * `npm start` runs it, a supervisor and its children; or separate API and worker processes), --api-processes N and
  * --workers N (default: the service's own, one per core; 1 worker under `roles`), --profile, --out <file>, --baseline <git ref> (that commit too, built from a checkout beside this one and
- * measured in the same run, cell by cell, as a "before" for the working tree's "after").
+ * measured in the same run, cell by cell, as a "before" for the working tree's "after"; --baseline-api-processes N and
+ * --baseline-workers N size it apart, e.g. `--baseline HEAD` to compare process counts).
  */
 const { values: args } = parseArgs({
   options: {
@@ -34,6 +35,8 @@ const { values: args } = parseArgs({
     layout: { type: 'string', default: 'start' },
     'api-processes': { type: 'string' },
     workers: { type: 'string' },
+    'baseline-api-processes': { type: 'string' },
+    'baseline-workers': { type: 'string' },
     model: { type: 'string', default: BENCH_MODEL },
     profile: { type: 'boolean', default: false },
     baseline: { type: 'string' },
@@ -105,7 +108,12 @@ async function startStack(runner: Runner, scratch: string, baseline: ServiceSour
   const common = { shared, scratch, layout, ...sizes, started };
   const deployments = [await startDeployment({ path: 'switchyard', runner, source: WORKING_TREE, profileDir, ...common }, env)];
   // The baseline serves the same Space from the same database, on its own queues; it is not profiled.
-  if (baseline) deployments.push(await startDeployment({ path: 'baseline', runner: 'prebuilt', source: baseline, profileDir: null, ...common }, env));
+  // Its own sizes, when given: `--baseline HEAD --baseline-workers 1` compares process counts of the same code.
+  const baselineSizes = {
+    ...(args['baseline-api-processes'] ? { apiProcesses: Number(args['baseline-api-processes']) } : {}),
+    ...(args['baseline-workers'] ? { workerProcesses: Number(args['baseline-workers']) } : {}),
+  };
+  if (baseline) deployments.push(await startDeployment({ path: 'baseline', runner: 'prebuilt', source: baseline, profileDir: null, ...common, ...baselineSizes }, env));
   return { env, upstream, deployments, profileDir };
 }
 
