@@ -60,7 +60,7 @@ function exited(child: ChildProcess): Promise<void> {
 }
 
 /** SIGTERM (the service drains), then SIGKILL after `graceMs`. */
-async function stopChild(child: ChildProcess, graceMs: number): Promise<void> {
+export async function stopChild(child: ChildProcess, graceMs: number): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return;
   child.kill('SIGTERM');
   const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);

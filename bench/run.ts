@@ -3,11 +3,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { CpuMeter } from './cpu';
+import { targetsLine, targetsOf } from './targets';
 import { machineInfo } from './reliability/machine';
 import { BENCH_MODEL, createBenchEnvironment, type BenchEnvironment } from './environment';
 import { runLoad, type LoadTarget } from './load';
 import { startDeployment, type Deployment, type Layout } from './deployment';
 import { buildService, checkOutBaseline, startUpstream, WORKING_TREE, type Managed, type Runner, type ServiceSource } from './processes';
+import { portkeyHeaders, startPortkey } from './portkey';
 import { summariseProfile, type ProfileSummary, type Window } from './profile-summary';
 import { baselineTable, cellsTable, compare, compareWithBaseline, comparisonTable, cpuTable, otherCpuMs, profileTables, type Cell, type Mode, type Path } from './report';
 
@@ -18,7 +20,8 @@ import { baselineTable, cellsTable, compare, compareWithBaseline, comparisonTabl
  * --runner build|prebuilt|tsx, --upstream simulator|minimal, --log-level warn, --privacy-level 1 (3 writes no request
  * logs; needs a GDPR model such as --model mistral-small-2506), --model gpt-4o-mini, --layout start|roles (as
  * `npm start` runs it, a supervisor and its children; or separate API and worker processes), --api-processes N and
- * --workers N (default: the service's own, one per core; 1 worker under `roles`), --profile, --out <file>, --baseline <git ref> (that commit too, built from a checkout beside this one and
+ * --workers N (default: the service's own, one per core; 1 worker under `roles`), --peer portkey|none (the Portkey gateway measured on the same upstream),
+ * --profile, --out <file>, --baseline <git ref> (that commit too, built from a checkout beside this one and
  * measured in the same run, cell by cell, as a "before" for the working tree's "after"; --baseline-api-processes N and
  * --baseline-workers N size it apart, e.g. `--baseline HEAD` to compare process counts).
  */
@@ -37,6 +40,7 @@ const { values: args } = parseArgs({
     workers: { type: 'string' },
     'baseline-api-processes': { type: 'string' },
     'baseline-workers': { type: 'string' },
+    peer: { type: 'string', default: 'portkey' },
     model: { type: 'string', default: BENCH_MODEL },
     profile: { type: 'boolean', default: false },
     baseline: { type: 'string' },
@@ -69,8 +73,9 @@ interface Endpoints {
   model: string;
 }
 
-function targetFor(pathKind: Path, mode: Mode, endpoints: Endpoints & { deployments: Deployment[] }): LoadTarget {
+function targetFor(pathKind: Path, mode: Mode, endpoints: Endpoints & { deployments: Deployment[]; peer: string | null }): LoadTarget {
   const body = { model: endpoints.model, messages: [{ role: 'user', content: PROMPT }], ...(mode === 'stream' ? { stream: true } : {}) };
+  if (pathKind === 'portkey' && endpoints.peer) return { url: `${endpoints.peer}/v1/chat/completions`, headers: portkeyHeaders(`${endpoints.upstream}/openai/v1`), body, stream: mode === 'stream' };
   const deployment = endpoints.deployments.find((d) => d.path === pathKind);
   return deployment
     ? { url: `${deployment.apiUrl}/v1/chat/completions`, headers: { authorization: `Bearer ${endpoints.apiKey}` }, body, stream: mode === 'stream' }
@@ -82,6 +87,8 @@ interface Stack {
   upstream: Managed & { url: string };
   /** The working tree's Switchyard, then the baseline's when one is compared. */
   deployments: Deployment[];
+  /** The peer gateway (Portkey) on the same upstream, unless `--peer none`. */
+  peer: (Managed & { url: string }) | null;
   profileDir: string | null;
 }
 
@@ -114,7 +121,9 @@ async function startStack(runner: Runner, scratch: string, baseline: ServiceSour
     ...(args['baseline-workers'] ? { workerProcesses: Number(args['baseline-workers']) } : {}),
   };
   if (baseline) deployments.push(await startDeployment({ path: 'baseline', runner: 'prebuilt', source: baseline, profileDir: null, ...common, ...baselineSizes }, env));
-  return { env, upstream, deployments, profileDir };
+  const peer = args.peer === 'portkey' ? await startPortkey(path.join(scratch, 'portkey.log')) : null;
+  if (peer) cleanups.push({ name: 'portkey', run: () => peer.stop() });
+  return { env, upstream, deployments, peer, profileDir };
 }
 
 const nowUs = () => Number(process.hrtime.bigint() / 1000n);
@@ -124,8 +133,8 @@ async function runCells(stack: Stack, meter: CpuMeter): Promise<{ cells: Cell[];
   const warmupMs = Number(args.warmup) * 1000;
   const modes = (args.modes ?? 'json,stream').split(',') as Mode[];
   const levels = (args.concurrency ?? '1,64').split(',').map(Number);
-  const endpoints = { upstream: stack.upstream.url, deployments: stack.deployments, apiKey: stack.env.apiKey, model: stack.env.model.name };
-  const paths: Path[] = ['direct', ...stack.deployments.map((d) => d.path)];
+  const endpoints = { upstream: stack.upstream.url, deployments: stack.deployments, peer: stack.peer?.url ?? null, apiKey: stack.env.apiKey, model: stack.env.model.name };
+  const paths: Path[] = ['direct', ...(stack.peer ? ['portkey' as const] : []), ...stack.deployments.map((d) => d.path)];
   const cells: Cell[] = [];
   const windows: Window[] = [];
   // Each deployment answered one completion before the cells (firstCompletion).
@@ -142,7 +151,7 @@ async function runCells(stack: Stack, meter: CpuMeter): Promise<{ cells: Cell[];
         const result = await runLoad(target, { concurrency, durationMs, maxRequests: 1_000_000, timeoutMs });
         if (pathKind === 'switchyard') windows.push([from, nowUs()]);
         const cpuMs = CpuMeter.since(before, meter.read());
-        if (pathKind !== 'direct') sentThrough += warm.requests + result.requests;
+        if (pathKind === 'switchyard' || pathKind === 'baseline') sentThrough += warm.requests + result.requests;
         cells.push({ path: pathKind, mode, concurrency, result, cpuMs });
         const other = otherCpuMs({ path: pathKind, mode, concurrency, result, cpuMs });
         if (other / result.wallMs > 0.2) say(`  (other processes used ${((other / result.wallMs) * 100).toFixed(0)}% of a core during this cell: numbers are skewed)`);
@@ -188,18 +197,9 @@ async function stopDeployments(stack: Stack): Promise<void> {
   }
 }
 
-function targetsOf(cells: Cell[], comparisons: ReturnType<typeof compare>) {
-  const json = comparisons.find((c) => c.mode === 'json' && c.concurrency === 1);
-  const json64 = cells.find((c) => c.path === 'switchyard' && c.mode === 'json' && c.concurrency === 64);
-  return {
-    added_p50_ms_at_1_client: { target: 3, measured: json?.addedP50Ms ?? null, met: json ? json.addedP50Ms <= 3 : null },
-    completions_per_second_at_64_clients: { target: 1500, measured: json64 ? Number(json64.result.rps.toFixed(1)) : null, met: json64 ? json64.result.rps >= 1500 : null },
-  };
-}
-
 function describeLayout(): string {
   if (args.layout === 'roles') return `separate API and ${args.workers ?? 1} worker process(es)`;
-  return `npm start: API_PROCESSES=${args['api-processes'] ?? 'cores'}, WORKER_PROCESSES=${args.workers ?? 'cores'}`;
+  return `npm start: API_PROCESSES=${args['api-processes'] ?? 'default'}, WORKER_PROCESSES=${args.workers ?? 'default'}`;
 }
 
 async function main(): Promise<void> {
@@ -215,7 +215,7 @@ async function main(): Promise<void> {
   if (!own) throw new Error('no Switchyard started');
   say(`upstream: ${args.upstream} at ${stack.upstream.url}; Switchyard at ${own.apiUrl} (${runner}, LOG_LEVEL=${args['log-level']}, privacy level ${args['privacy-level']}, ${describeLayout()})${baseline ? `; baseline ${args.baseline}` : ''}; ready after ${((Date.now() - started) / 1000).toFixed(1)} s`);
   const processes = stack.deployments.flatMap((d) => d.processes);
-  const pids = () => ({ ...Object.fromEntries(processes.map((p) => [p.name, p.child.pid])), upstream: stack.upstream.child.pid });
+  const pids = () => ({ ...Object.fromEntries(processes.map((p) => [p.name, p.child.pid])), ...(stack.peer ? { portkey: stack.peer.child.pid } : {}), upstream: stack.upstream.child.pid });
   const meter = new CpuMeter(pids, stack.env.databaseName);
   const { cells, sentThrough, windows } = await runCells(stack, meter);
   await stopDeployments(stack);
@@ -228,15 +228,17 @@ async function main(): Promise<void> {
     : [];
   const comparisons = compare(cells);
   const withBaseline = compareWithBaseline(cells);
-  const targets = targetsOf(cells, comparisons);
+  const withPeer = compareWithBaseline(cells, 'portkey');
+  const targets = targetsOf(cells, comparisons, withPeer);
   say(`\n${cellsTable(cells)}\n\n${comparisonTable(comparisons)}\n\nCPU per completion (ms of one core):\n${cpuTable(cells, machine.cores)}`);
   if (withBaseline.length > 0) say(`\nAgainst the baseline ${args.baseline} (${baseline?.commit.slice(0, 10)}), same run:\n${baselineTable(withBaseline)}`);
   say(`\nrequest logs written: ${logs.parents} (of ${sentThrough} completions through Switchyard), ${logs.children} upstream-call rows`);
-  say(`targets: added p50 at 1 client ≤ 3 ms: ${targets.added_p50_ms_at_1_client.measured} ms (${targets.added_p50_ms_at_1_client.met ? 'met' : 'NOT met'}); ≥ 1500/s at 64 clients: ${targets.completions_per_second_at_64_clients.measured}/s (${targets.completions_per_second_at_64_clients.met ? 'met' : 'NOT met'})`);
+  if (withPeer.length > 0) say(`\nSwitchyard against the Portkey gateway (same upstream, same load generator), same run:\n${baselineTable(withPeer, { other: 'Portkey', now: 'Switchyard' })}`);
+  say(`targets: ${targetsLine(targets)}`);
   if (profiles.length > 0) say(`\nCPU profiles (self time):\n${profileTables(profiles)}`);
   const report = {
     machine,
-    settings: { runner, upstream: args.upstream, log_level: args['log-level'], privacy_level: Number(args['privacy-level']), layout: args.layout, api_processes: args['api-processes'] ?? 'cores', worker_processes: args.workers ?? (args.layout === 'roles' ? 1 : 'cores'), duration_s: Number(args.duration), warmup_s: Number(args.warmup), model: stack.env.model, prompt: PROMPT, node_env: 'production' },
+    settings: { runner, upstream: args.upstream, log_level: args['log-level'], privacy_level: Number(args['privacy-level']), layout: args.layout, api_processes: args['api-processes'] ?? 'default', worker_processes: args.workers ?? (args.layout === 'roles' ? 1 : 'default'), duration_s: Number(args.duration), warmup_s: Number(args.warmup), model: stack.env.model, prompt: PROMPT, node_env: 'production' },
     build,
     baseline: baseline ? { ref: args.baseline, commit: baseline.commit } : null,
     cells,
