@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { DEFAULT_WEIGHTS_FILE } from '../routing/learned/weights-location';
 import { mediaConfigSchema } from './plugins/media';
 import { netConfigSchema } from './plugins/net';
+import { redisClusterNodesSchema } from './redis-cluster';
 import { socialPostConfigSchema } from './plugins/social-post';
 import { spaceSearchConfigSchema } from './plugins/space-search';
 import { webSearchConfigSchema } from './plugins/web-search';
@@ -40,7 +41,9 @@ export const configSchema = z.object({
   host: z.string().default('0.0.0.0'),
   databaseUrl: z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgresql:// URL'),
   redisUrl: z.string().regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL'),
-  /** Prefix of every Redis key and BullMQ queue, so several deployments can share one Redis. */
+  /** Seed nodes of a Redis Cluster (`REDIS_CLUSTER_NODES`); empty for one Redis server at `redisUrl`. */
+  redisClusterNodes: redisClusterNodesSchema,
+  /** Prefix of every Redis key and BullMQ queue, so several deployments can share one Redis (hash-tagged on a cluster). */
   redisPrefix: z.string().min(1).default('switchyard'),
   logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   role: z.enum(PROCESS_ROLES).default('all'),

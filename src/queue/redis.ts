@@ -1,9 +1,30 @@
-import IORedis, { type Redis } from 'ioredis';
+import IORedis, { Cluster, type Redis } from 'ioredis';
+
+/** One Redis server or a Redis Cluster: the service uses only commands both offer. */
+export type RedisClient = Redis | Cluster;
+
+/** Where Redis is: one server's URL, or a cluster's seed nodes (`REDIS_CLUSTER_NODES`). */
+export interface RedisLocation {
+  url: string;
+  clusterNodes: readonly { host: string; port: number }[];
+}
 
 /**
  * A connection for BullMQ. Workers block on Redis, so `maxRetriesPerRequest` must be null;
- * producers share the same settings so one factory serves both.
+ * producers share the same settings so one factory serves both. With cluster nodes, an ioredis Cluster
+ * (the password and TLS of `REDIS_URL`, if any, apply to every node).
  */
-export function createRedis(url: string): Redis {
-  return new IORedis(url, { maxRetriesPerRequest: null, enableReadyCheck: true, lazyConnect: false });
+export function createRedis(location: string | RedisLocation): RedisClient {
+  const { url, clusterNodes } = typeof location === 'string' ? { url: location, clusterNodes: [] } : location;
+  const options = { maxRetriesPerRequest: null, enableReadyCheck: true, lazyConnect: false } as const;
+  if (clusterNodes.length === 0) return new IORedis(url, options);
+  const parsed = new URL(url);
+  const auth = { ...(parsed.username ? { username: decodeURIComponent(parsed.username) } : {}), ...(parsed.password ? { password: decodeURIComponent(parsed.password) } : {}) };
+  const tls = parsed.protocol === 'rediss:' ? { tls: {} } : {};
+  return new Cluster([...clusterNodes], { redisOptions: { ...options, ...auth, ...tls }, enableReadyCheck: true });
+}
+
+/** A separate connection to the same Redis (subscriptions need their own), not connected until first used on one server. */
+export function duplicateRedis(client: RedisClient): RedisClient {
+  return client instanceof Cluster ? client.duplicate() : client.duplicate({ lazyConnect: true });
 }

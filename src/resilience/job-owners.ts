@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Redis } from 'ioredis';
+import type { RedisClient as Redis } from '../queue/redis';
 import type { Logger } from 'pino';
 
 /**
