@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { CpuMeter } from './cpu';
+import { startRedisCluster } from '../test/helpers/redis-cluster';
 import { targetsLine, targetsOf } from './targets';
 import { machineInfo } from './reliability/machine';
 import { BENCH_MODEL, createBenchEnvironment, type BenchEnvironment } from './environment';
@@ -21,6 +22,7 @@ import { baselineTable, cellsTable, compare, compareWithBaseline, comparisonTabl
  * logs; needs a GDPR model such as --model mistral-small-2506), --model gpt-4o-mini, --layout start|roles (as
  * `npm start` runs it, a supervisor and its children; or separate API and worker processes), --api-processes N and
  * --workers N (default: the service's own, one per core; 1 worker under `roles`), --peer portkey|none (the Portkey gateway measured on the same upstream),
+ * --redis-cluster (Switchyard on a local three-node Redis Cluster),
  * --profile, --out <file>, --baseline <git ref> (that commit too, built from a checkout beside this one and
  * measured in the same run, cell by cell, as a "before" for the working tree's "after"; --baseline-api-processes N and
  * --baseline-workers N size it apart, e.g. `--baseline HEAD` to compare process counts).
@@ -41,6 +43,7 @@ const { values: args } = parseArgs({
     'baseline-api-processes': { type: 'string' },
     'baseline-workers': { type: 'string' },
     peer: { type: 'string', default: 'portkey' },
+    'redis-cluster': { type: 'boolean', default: false },
     model: { type: 'string', default: BENCH_MODEL },
     profile: { type: 'boolean', default: false },
     baseline: { type: 'string' },
@@ -92,6 +95,15 @@ interface Stack {
   profileDir: string | null;
 }
 
+/** With --redis-cluster: a throwaway local three-node Redis Cluster for Switchyard (and the baseline), removed afterwards. */
+async function redisClusterEnv(): Promise<Record<string, string>> {
+  if (!args['redis-cluster']) return {};
+  const cluster = await startRedisCluster();
+  cleanups.push({ name: 'redis cluster', run: () => cluster.stop() });
+  say(`Redis Cluster: ${cluster.nodesEnv}`);
+  return { REDIS_CLUSTER_NODES: cluster.nodesEnv };
+}
+
 async function startStack(runner: Runner, scratch: string, baseline: ServiceSource | null): Promise<Stack> {
   const env = await createBenchEnvironment({ privacyLevel: Number(args['privacy-level']), model: args.model });
   cleanups.push({ name: 'database and Redis keys', run: () => env.destroy() });
@@ -108,6 +120,7 @@ async function startStack(runner: Runner, scratch: string, baseline: ServiceSour
     [`${env.model.provider.toUpperCase()}_BASE_URL`]: `${upstream.url}/openai/v1`,
     LOG_LEVEL: args['log-level'] ?? 'warn',
     SHUTDOWN_GRACE_MS: '5000',
+    ...(await redisClusterEnv()),
   };
   const layout: Layout = args.layout === 'roles' ? 'roles' : 'start';
   const sizes = { apiProcesses: args['api-processes'] ? Number(args['api-processes']) : undefined, workerProcesses: args.workers ? Number(args.workers) : undefined };

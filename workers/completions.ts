@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Job } from 'bullmq';
 import { Cancellations } from '../src/completions/cancellations';
 import { ReplyPublisher } from '../src/completions/reply-publisher';
+import { publishInOrder } from '../src/queue/redis';
 import { CompletionRunner, type RunSummary } from '../src/pipeline/completion-runner';
 import { LogBatcher } from '../src/pipeline/log-batcher';
 import { maskedJob } from '../src/pipeline/privacy';
@@ -32,7 +33,7 @@ export function completionProcessing(services: Services): CompletionProcessing {
   cancellations.start().catch((err: unknown) => logger.warn({ err }, 'cancellations not subscribed'));
   const logs = new LogBatcher(db, logger);
   const replies = new ReplyPublisher(
-    (channel, message) => redis.publish(channel, message),
+    (channel, message) => publishInOrder(redis, channel, message),
     (err) => logger.warn({ err }, 'coalesced replies not published'),
   );
   const router = loadWeightsFile(config.routerWeightsFile);

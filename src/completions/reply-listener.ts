@@ -1,4 +1,4 @@
-import type { RedisClient as Redis } from '../queue/redis';
+import { subscribeInOrder, type RedisClient as Redis } from '../queue/redis';
 import type { Logger } from 'pino';
 import type { Reply } from './replies';
 
@@ -19,9 +19,7 @@ export class ReplyListener {
   ) {}
 
   start(): Promise<unknown> {
-    this.ready ??= this.subscriber.subscribe(this.channel).then(() => {
-      this.subscriber.on('message', (_channel: string, message: string) => this.dispatch(message));
-    });
+    this.ready ??= subscribeInOrder(this.subscriber, this.channel, (message) => this.dispatch(message));
     return this.ready;
   }
 

@@ -21,10 +21,31 @@ export function createRedis(location: string | RedisLocation): RedisClient {
   const parsed = new URL(url);
   const auth = { ...(parsed.username ? { username: decodeURIComponent(parsed.username) } : {}), ...(parsed.password ? { password: decodeURIComponent(parsed.password) } : {}) };
   const tls = parsed.protocol === 'rediss:' ? { tls: {} } : {};
-  return new Cluster([...clusterNodes], { redisOptions: { ...options, ...auth, ...tls }, enableReadyCheck: true });
+  // Sharded pub/sub for replies (see publishInOrder): its subscriptions follow the slot's node.
+  return new Cluster([...clusterNodes], { redisOptions: { ...options, ...auth, ...tls }, enableReadyCheck: true, shardedSubscribers: true });
 }
 
 /** A separate connection to the same Redis (subscriptions need their own), not connected until first used on one server. */
 export function duplicateRedis(client: RedisClient): RedisClient {
   return client instanceof Cluster ? client.duplicate() : client.duplicate({ lazyConnect: true });
+}
+
+/**
+ * Publishes on a channel whose messages must arrive in order (a request's stream events). On a cluster,
+ * PUBLISH goes to any node and messages sent through different nodes can overtake each other on their
+ * way to the subscriber's node; SPUBLISH goes to the node owning the channel's slot, so they cannot.
+ */
+export function publishInOrder(client: RedisClient, channel: string, message: string): Promise<unknown> {
+  return client instanceof Cluster ? client.spublish(channel, message) : client.publish(channel, message);
+}
+
+/** Subscribes to a channel `publishInOrder` writes to; `onMessage` gets each message's text. */
+export async function subscribeInOrder(client: RedisClient, channel: string, onMessage: (message: string) => void): Promise<void> {
+  if (client instanceof Cluster) {
+    await client.ssubscribe(channel);
+    client.on('smessage', (_channel: string, message: string) => onMessage(message));
+    return;
+  }
+  await client.subscribe(channel);
+  client.on('message', (_channel: string, message: string) => onMessage(message));
 }

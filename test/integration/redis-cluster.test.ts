@@ -48,5 +48,20 @@ describe('on a Redis Cluster', () => {
     const client = new OpenAI({ apiKey: tenant.api_key, baseURL: `http://127.0.0.1:${port}/v1`, maxRetries: 0 });
     const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => client.chat.completions.create({ model: 'clustered', messages: [{ role: 'user', content: `parallel ${i}` }] })));
     expect(answers.every((a) => (a.choices[0]?.message.content ?? '').length > 0)).toBe(true);
+
+    // Replies go by sharded pub/sub: a stream's deltas never arrive after its end, whatever node took them.
+    const streams = await Promise.all(
+      Array.from({ length: 40 }, async (_, i) => {
+        const stream = await client.chat.completions.create({ model: 'clustered', stream: true, messages: [{ role: 'user', content: `stream ${i}` }] });
+        let text = '';
+        let finished = '';
+        for await (const chunk of stream) {
+          text += chunk.choices[0]?.delta.content ?? '';
+          finished ||= chunk.choices[0]?.finish_reason ?? '';
+        }
+        return { text, finished };
+      }),
+    );
+    expect(streams.filter((s) => s.text.length === 0 || s.finished === '')).toEqual([]);
   });
 });
