@@ -11,12 +11,12 @@ export interface RedisLocation {
 
 /**
  * A connection for BullMQ. Workers block on Redis, so `maxRetriesPerRequest` must be null;
- * producers share the same settings so one factory serves both. With cluster nodes, an ioredis Cluster
+ * producers share the same settings so one factory serves both (a CLI command gives up sooner). With cluster nodes, an ioredis Cluster
  * (the password and TLS of `REDIS_URL`, if any, apply to every node).
  */
-export function createRedis(location: string | RedisLocation): RedisClient {
+export function createRedis(location: string | RedisLocation, { maxRetriesPerRequest = null }: { maxRetriesPerRequest?: number | null } = {}): RedisClient {
   const { url, clusterNodes } = typeof location === 'string' ? { url: location, clusterNodes: [] } : location;
-  const options = { maxRetriesPerRequest: null, enableReadyCheck: true, lazyConnect: false } as const;
+  const options = { maxRetriesPerRequest, enableReadyCheck: true, lazyConnect: false };
   if (clusterNodes.length === 0) return new IORedis(url, options);
   const parsed = new URL(url);
   const auth = { ...(parsed.username ? { username: decodeURIComponent(parsed.username) } : {}), ...(parsed.password ? { password: decodeURIComponent(parsed.password) } : {}) };
