@@ -4,6 +4,8 @@ import { simulatedProviders, startCompletionsHarness, type CompletionsHarness } 
 import { startRedisCluster, type LocalRedisCluster } from '../helpers/redis-cluster';
 import { startSimulator, type Simulator } from '../simulator/server';
 import { createServer, type Server } from 'node:http';
+import pino from 'pino';
+import { BackendLimiter } from '../../src/plugins/backend-limits';
 
 /**
  * The service on a local three-node Redis Cluster (REDIS_CLUSTER_NODES): API → BullMQ → worker →
@@ -31,6 +33,24 @@ afterAll(async () => {
 describe('on a Redis Cluster', () => {
   it('hash-tags the prefix, so queues and our keys share one slot', () => {
     expect(h.services.config.redisPrefix).toMatch(/^\{.+\}$/);
+  });
+
+  it('keeps a plugin backend limit (redis-semaphore and its release channel) across two limiters', async () => {
+    const logger = pino({ level: 'silent' });
+    const limiters = [new BackendLimiter(h.services.redis, h.services.config.redisPrefix, logger), new BackendLimiter(h.services.redis, h.services.config.redisPrefix, logger)];
+    const state = { running: 0, most: 0 };
+    const work = async () => {
+      state.running += 1;
+      state.most = Math.max(state.most, state.running);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      state.running -= 1;
+      return 'done';
+    };
+    const options = { signal: new AbortController().signal, deadline: Date.now() + 20_000 };
+    const results = await Promise.all(Array.from({ length: 8 }, (_, i) => (limiters[i % 2] as BackendLimiter).run('web-search:cluster', 2, work, options)));
+    expect(results).toEqual(Array.from({ length: 8 }, () => 'done'));
+    expect(state.most).toBe(2);
+    await Promise.all(limiters.map((limiter) => limiter.close()));
   });
 
   it('answers a completion through API, queue and worker, and a streamed one, with the official SDK', async () => {
