@@ -1,7 +1,7 @@
 # syntax=docker/dockerfile:1
 
 # One image for every process: the API (SWITCHYARD_ROLE=api), the queue workers (SWITCHYARD_ROLE=workers),
-# both at once (the default, SWITCHYARD_ROLE=all), and the one-shot `npm run db:migrate` / `npm run db:seed`.
+# API and worker processes per core under one supervisor (the default, SWITCHYARD_ROLE=all), and the one-shot `npm run db:migrate` / `npm run db:seed`.
 
 # --- build: every dependency, the generated Prisma client, TypeScript compiled to dist/ ---
 FROM node:20-bookworm-slim AS build

@@ -3,7 +3,7 @@ const js = require('@eslint/js');
 const tseslint = require('typescript-eslint');
 
 module.exports = tseslint.config(
-  { ignores: ['dist/**', 'src/generated/**', 'node_modules/**', 'coverage/**'] },
+  { ignores: ['dist/**', 'src/generated/**', 'node_modules/**', 'coverage/**', 'bench-build/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

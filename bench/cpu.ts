@@ -18,6 +18,20 @@ function processCpuMs(pid: number | string): number {
   }
 }
 
+/** The pids a process started (its children), as /proc lists them per thread. */
+function childPids(pid: number | string): string[] {
+  try {
+    return readdirSync(`/proc/${pid}/task`).flatMap((tid) => readFileSync(`/proc/${pid}/task/${tid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean));
+  } catch {
+    return [];
+  }
+}
+
+/** CPU of a process and of every live process below it, in ms (a supervisor and its children). */
+export function processTreeCpuMs(pid: number | string): number {
+  return processCpuMs(pid) + childPids(pid).reduce((sum, child) => sum + processTreeCpuMs(child), 0);
+}
+
 function commandName(pid: string): string {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
@@ -83,7 +97,7 @@ export class CpuMeter {
 
   read(): Reading {
     const own: CpuSnapshot = {};
-    for (const [name, pid] of Object.entries(this.pids())) if (pid) own[name] = processCpuMs(pid);
+    for (const [name, pid] of Object.entries(this.pids())) if (pid) own[name] = processTreeCpuMs(pid);
     const usage = process.cpuUsage();
     own['load generator'] = (usage.user + usage.system) / 1000;
     own.machine = machineBusyMs();

@@ -5,8 +5,11 @@ import path from 'node:path';
 import { createInterface } from 'node:readline';
 
 export const ROOT = path.resolve(__dirname, '..');
-/** Where the benchmark compiles the service (ignored by git, like everything under node_modules). */
-export const BUILD_DIR = path.join(ROOT, 'node_modules/.cache/switchyard-bench');
+/**
+ * Where the benchmark compiles the service: inside this checkout (ignored by git), not under
+ * node_modules, which worktrees may share through a symlink (two benchmarks would run each other's build).
+ */
+export const BUILD_DIR = path.join(ROOT, 'bench-build');
 const TSX_LOADER = ['--import', 'tsx'];
 
 /**
@@ -57,7 +60,7 @@ function exited(child: ChildProcess): Promise<void> {
 }
 
 /** SIGTERM (the service drains), then SIGKILL after `graceMs`. */
-async function stopChild(child: ChildProcess, graceMs: number): Promise<void> {
+export async function stopChild(child: ChildProcess, graceMs: number): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return;
   child.kill('SIGTERM');
   const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
@@ -74,13 +77,16 @@ export interface ServiceProcess {
   logFile: string;
   /** Writes a V8 CPU profile into this folder when the process exits. */
   cpuProfileDir?: string;
+  /** The profile is `<name>.cpuprofile` (true, the default), or V8's name with the pid (false: a supervisor whose children inherit the flags). */
+  cpuProfileNamed?: boolean;
 }
 
 /** Starts `src/main.ts` (or its build) as a separate process; its stdout and stderr go to `logFile`. */
 export function startService(spec: ServiceProcess): Managed {
   const { root, buildDir } = spec.source ?? WORKING_TREE;
   const entry = spec.runner === 'tsx' ? [...TSX_LOADER, path.join(root, 'src/main.ts')] : [path.join(buildDir, 'src/main.js')];
-  const profile = spec.cpuProfileDir ? ['--cpu-prof', '--cpu-prof-dir', spec.cpuProfileDir, '--cpu-prof-name', `${spec.name}.cpuprofile`] : [];
+  const name = spec.cpuProfileNamed === false ? [] : ['--cpu-prof-name', `${spec.name}.cpuprofile`];
+  const profile = spec.cpuProfileDir ? ['--cpu-prof', '--cpu-prof-dir', spec.cpuProfileDir, ...name] : [];
   const out = openSync(spec.logFile, 'w');
   const child = spawn(process.execPath, [...profile, ...entry], { cwd: root, env: { ...process.env, ...spec.env }, stdio: ['ignore', out, out] });
   closeSync(out);

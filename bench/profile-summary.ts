@@ -52,16 +52,16 @@ function areaOf(frame: ProfileNode['callFrame'], root: string): string {
   if (url === '') return 'native / V8';
   if (url.startsWith('node:')) return `node:${url.slice(5).split('/')[0] === 'internal' ? (url.split('/')[1] ?? 'internal') : url.slice(5)}`;
   const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url);
-  if (pkg && !url.includes('.cache/switchyard-bench/')) return pkg[1] ?? 'node_modules';
-  const own = url.replace(/^node_modules\/\.cache\/switchyard-bench\//, '');
+  if (pkg && !/(\.cache\/switchyard-bench|bench-build)\//.test(url)) return pkg[1] ?? 'node_modules';
+  const own = url.replace(/^(node_modules\/\.cache\/switchyard-bench|bench-build)\//, '');
   const parts = own.split('/');
   return parts.length > 2 ? `${parts[0]}/${parts[1]}` : (parts[0] ?? own);
 }
 
-const isProjectFrame = (url: string, root: string) => /^(src|workers)\//.test(shortUrl(url, root).replace(/^node_modules\/\.cache\/switchyard-bench\//, ''));
+const isProjectFrame = (url: string, root: string) => /^(src|workers)\//.test(shortUrl(url, root).replace(/^(node_modules\/\.cache\/switchyard-bench|bench-build)\//, ''));
 
 function frameName(frame: ProfileNode['callFrame'], root: string): string {
-  const where = frame.url ? ` ${shortUrl(frame.url, root).replace(/^node_modules\/\.cache\/switchyard-bench\//, '')}:${frame.lineNumber + 1}` : '';
+  const where = frame.url ? ` ${shortUrl(frame.url, root).replace(/^(node_modules\/\.cache\/switchyard-bench|bench-build)\//, '')}:${frame.lineNumber + 1}` : '';
   return `${frame.functionName || '(anonymous)'}${where}`;
 }
 

@@ -4,7 +4,7 @@ import type { ProfileSummary } from './profile-summary';
 import { round } from './stats';
 
 /** `baseline` is another commit of Switchyard, measured in the same run (`--baseline REF`). */
-export type Path = 'direct' | 'switchyard' | 'baseline';
+export type Path = 'direct' | 'switchyard' | 'baseline' | 'portkey';
 export type Mode = 'json' | 'stream';
 
 export interface Cell {
@@ -68,10 +68,11 @@ export interface BaselineComparison {
   ttftP50DeltaMs: number | null;
 }
 
-export function compareWithBaseline(cells: Cell[]): BaselineComparison[] {
+/** Switchyard against another path of the run, cell by cell: the baseline commit, or the peer gateway (`portkey`). */
+export function compareWithBaseline(cells: Cell[], other: Path = 'baseline'): BaselineComparison[] {
   const out: BaselineComparison[] = [];
   for (const through of cells.filter((c) => c.path === 'switchyard')) {
-    const before = cells.find((c) => c.path === 'baseline' && c.mode === through.mode && c.concurrency === through.concurrency);
+    const before = cells.find((c) => c.path === other && c.mode === through.mode && c.concurrency === through.concurrency);
     if (!before) continue;
     const [b, s] = [before.result, through.result];
     out.push({
@@ -152,9 +153,10 @@ export function profileTables(summaries: ProfileSummary[]): string {
     .join('\n\n');
 }
 
-export function baselineTable(comparisons: BaselineComparison[]): string {
+export function baselineTable(comparisons: BaselineComparison[], label: { other: string; now: string } = { other: 'baseline', now: 'now' }): string {
+  const { other, now } = label;
   return table(
-    ['mode', 'clients', 'baseline req/s', 'now req/s', 'req/s ratio', 'baseline p50 ms', 'now p50 ms', 'p50 change ms', 'p99 change ms', 'TTFT p50 change ms'],
+    ['mode', 'clients', `${other} req/s`, `${now} req/s`, 'req/s ratio', `${other} p50 ms`, `${now} p50 ms`, 'p50 change ms', 'p99 change ms', 'TTFT p50 change ms'],
     comparisons.map((c) => [
       c.mode, c.concurrency, c.baselineRps.toFixed(0), c.switchyardRps.toFixed(0), `${c.rpsRatio}×`, ms(c.baselineP50Ms), ms(c.switchyardP50Ms),
       ms(c.p50DeltaMs), ms(c.p99DeltaMs), ms(c.ttftP50DeltaMs),

@@ -1,12 +1,16 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { CpuMeter } from './cpu';
+import { startRedisCluster } from '../test/helpers/redis-cluster';
+import { targetsLine, targetsOf } from './targets';
 import { machineInfo } from './reliability/machine';
 import { BENCH_MODEL, createBenchEnvironment, type BenchEnvironment } from './environment';
 import { runLoad, type LoadTarget } from './load';
-import { buildService, checkOutBaseline, freePort, startService, startUpstream, tailOf, waitFor200, WORKING_TREE, type Managed, type Runner, type ServiceSource } from './processes';
+import { startDeployment, type Deployment, type Layout } from './deployment';
+import { buildService, checkOutBaseline, startUpstream, WORKING_TREE, type Managed, type Runner, type ServiceSource } from './processes';
+import { portkeyHeaders, startPortkey } from './portkey';
 import { summariseProfile, type ProfileSummary, type Window } from './profile-summary';
 import { baselineTable, cellsTable, compare, compareWithBaseline, comparisonTable, cpuTable, otherCpuMs, profileTables, type Cell, type Mode, type Path } from './report';
 
@@ -15,9 +19,13 @@ import { baselineTable, cellsTable, compare, compareWithBaseline, comparisonTabl
  * worker process → upstream → reply over Redis, request log written), JSON and streaming, at 1 and 64
  * clients. Options: --duration and --warmup (seconds per cell), --concurrency 1,64, --modes json,stream,
  * --runner build|prebuilt|tsx, --upstream simulator|minimal, --log-level warn, --privacy-level 1 (3 writes no request
- * logs; needs a GDPR model such as --model mistral-small-2506), --model gpt-4o-mini, --workers 1 (worker
- * processes), --profile, --out <file>, --baseline <git ref> (that commit too, built from a checkout beside this one and
- * measured in the same run, cell by cell, as a "before" for the working tree's "after").
+ * logs; needs a GDPR model such as --model mistral-small-2506), --model gpt-4o-mini, --layout start|roles (as
+ * `npm start` runs it, a supervisor and its children; or separate API and worker processes), --api-processes N and
+ * --workers N (default: the service's own, one per core; 1 worker under `roles`), --peer portkey|none (the Portkey gateway measured on the same upstream),
+ * --redis-cluster (Switchyard on a local three-node Redis Cluster),
+ * --profile, --out <file>, --baseline <git ref> (that commit too, built from a checkout beside this one and
+ * measured in the same run, cell by cell, as a "before" for the working tree's "after"; --baseline-api-processes N and
+ * --baseline-workers N size it apart, e.g. `--baseline HEAD` to compare process counts).
  */
 const { values: args } = parseArgs({
   options: {
@@ -29,7 +37,13 @@ const { values: args } = parseArgs({
     upstream: { type: 'string', default: 'simulator' },
     'log-level': { type: 'string', default: 'warn' },
     'privacy-level': { type: 'string', default: '1' },
-    workers: { type: 'string', default: '1' },
+    layout: { type: 'string', default: 'start' },
+    'api-processes': { type: 'string' },
+    workers: { type: 'string' },
+    'baseline-api-processes': { type: 'string' },
+    'baseline-workers': { type: 'string' },
+    peer: { type: 'string', default: 'portkey' },
+    'redis-cluster': { type: 'boolean', default: false },
     model: { type: 'string', default: BENCH_MODEL },
     profile: { type: 'boolean', default: false },
     baseline: { type: 'string' },
@@ -62,38 +76,13 @@ interface Endpoints {
   model: string;
 }
 
-function targetFor(pathKind: Path, mode: Mode, endpoints: Endpoints & { deployments: Deployment[] }): LoadTarget {
+function targetFor(pathKind: Path, mode: Mode, endpoints: Endpoints & { deployments: Deployment[]; peer: string | null }): LoadTarget {
   const body = { model: endpoints.model, messages: [{ role: 'user', content: PROMPT }], ...(mode === 'stream' ? { stream: true } : {}) };
+  if (pathKind === 'portkey' && endpoints.peer) return { url: `${endpoints.peer}/v1/chat/completions`, headers: portkeyHeaders(`${endpoints.upstream}/openai/v1`), body, stream: mode === 'stream' };
   const deployment = endpoints.deployments.find((d) => d.path === pathKind);
   return deployment
     ? { url: `${deployment.apiUrl}/v1/chat/completions`, headers: { authorization: `Bearer ${endpoints.apiKey}` }, body, stream: mode === 'stream' }
     : { url: `${endpoints.upstream}/openai/v1/chat/completions`, headers: { authorization: 'Bearer bench' }, body, stream: mode === 'stream' };
-}
-
-/** One request through Switchyard until it answers 200 with the bench model: the worker is up and routing works. */
-async function firstCompletion(url: string, { apiKey, model, alive }: { apiKey: string; model: string; alive: () => boolean }): Promise<void> {
-  const deadline = Date.now() + 30_000;
-  let last = '';
-  while (Date.now() < deadline && alive()) {
-    const res = await fetch(`${url}/v1/chat/completions`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ model, messages: [{ role: 'user', content: PROMPT }] }),
-      signal: AbortSignal.timeout(10_000),
-    }).catch((err: unknown) => ({ status: 0, text: async () => String(err) }));
-    last = `${res.status} ${await res.text()}`;
-    if (res.status === 200 && last.includes(model)) return;
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  throw new Error(`no completion through Switchyard: ${last.slice(0, 400)}`);
-}
-
-/** One Switchyard: an API process and its worker processes, on its own Redis prefix. */
-interface Deployment {
-  path: Exclude<Path, 'direct'>;
-  api: Managed;
-  workers: Managed[];
-  apiUrl: string;
 }
 
 interface Stack {
@@ -101,40 +90,18 @@ interface Stack {
   upstream: Managed & { url: string };
   /** The working tree's Switchyard, then the baseline's when one is compared. */
   deployments: Deployment[];
+  /** The peer gateway (Portkey) on the same upstream, unless `--peer none`. */
+  peer: (Managed & { url: string }) | null;
   profileDir: string | null;
 }
 
-interface DeploymentSpec {
-  path: Deployment['path'];
-  runner: Runner;
-  source: ServiceSource;
-  shared: Record<string, string>;
-  scratch: string;
-  profileDir: string | null;
-}
-
-async function startDeployment({ path: pathKind, runner, source, shared, scratch, profileDir }: DeploymentSpec, env: BenchEnvironment): Promise<Deployment> {
-  const label = (name: string) => (pathKind === 'switchyard' ? name : `${pathKind}-${name}`);
-  const processEnv = { ...shared, REDIS_PREFIX: pathKind === 'switchyard' ? env.redisPrefix : `${env.redisPrefix}_${pathKind}` };
-  const workers = Array.from({ length: Math.max(1, Number(args.workers)) }, (_, i) => {
-    const name = label(i === 0 ? 'worker' : `worker${i + 1}`);
-    const worker = startService({ name, runner, source, logFile: path.join(scratch, `${name}.log`), cpuProfileDir: profileDir ?? undefined, env: { ...processEnv, SWITCHYARD_ROLE: 'workers' } });
-    cleanups.push({ name: `${name} process`, run: () => worker.stop() });
-    return worker;
-  });
-  const port = await freePort();
-  const api = startService({ name: label('api'), runner, source, logFile: path.join(scratch, `${label('api')}.log`), cpuProfileDir: profileDir ?? undefined, env: { ...processEnv, SWITCHYARD_ROLE: 'api', PORT: String(port), HOST: '127.0.0.1' } });
-  cleanups.push({ name: `${api.name} process`, run: () => api.stop() });
-  const apiUrl = `http://127.0.0.1:${port}`;
-  const alive = () => [api, ...workers].every((p) => p.child.exitCode === null);
-  try {
-    await waitFor200(`${apiUrl}/readyz`, 30_000, alive);
-    await firstCompletion(apiUrl, { apiKey: env.apiKey, model: env.model.name, alive });
-  } catch (err) {
-    for (const p of [api, ...workers]) say(`--- ${p.name}.log ---\n${tailOf(p.logFile)}`);
-    throw err;
-  }
-  return { path: pathKind, api, workers, apiUrl };
+/** With --redis-cluster: a throwaway local three-node Redis Cluster for Switchyard (and the baseline), removed afterwards. */
+async function redisClusterEnv(): Promise<Record<string, string>> {
+  if (!args['redis-cluster']) return {};
+  const cluster = await startRedisCluster();
+  cleanups.push({ name: 'redis cluster', run: () => cluster.stop() });
+  say(`Redis Cluster: ${cluster.nodesEnv}`);
+  return { REDIS_CLUSTER_NODES: cluster.nodesEnv };
 }
 
 async function startStack(runner: Runner, scratch: string, baseline: ServiceSource | null): Promise<Stack> {
@@ -153,11 +120,23 @@ async function startStack(runner: Runner, scratch: string, baseline: ServiceSour
     [`${env.model.provider.toUpperCase()}_BASE_URL`]: `${upstream.url}/openai/v1`,
     LOG_LEVEL: args['log-level'] ?? 'warn',
     SHUTDOWN_GRACE_MS: '5000',
+    ...(await redisClusterEnv()),
   };
-  const deployments = [await startDeployment({ path: 'switchyard', runner, source: WORKING_TREE, shared, scratch, profileDir }, env)];
+  const layout: Layout = args.layout === 'roles' ? 'roles' : 'start';
+  const sizes = { apiProcesses: args['api-processes'] ? Number(args['api-processes']) : undefined, workerProcesses: args.workers ? Number(args.workers) : undefined };
+  const started = (managed: Managed) => cleanups.push({ name: `${managed.name} process`, run: () => managed.stop() });
+  const common = { shared, scratch, layout, ...sizes, started };
+  const deployments = [await startDeployment({ path: 'switchyard', runner, source: WORKING_TREE, profileDir, ...common }, env)];
   // The baseline serves the same Space from the same database, on its own queues; it is not profiled.
-  if (baseline) deployments.push(await startDeployment({ path: 'baseline', runner: 'prebuilt', source: baseline, shared, scratch, profileDir: null }, env));
-  return { env, upstream, deployments, profileDir };
+  // Its own sizes, when given: `--baseline HEAD --baseline-workers 1` compares process counts of the same code.
+  const baselineSizes = {
+    ...(args['baseline-api-processes'] ? { apiProcesses: Number(args['baseline-api-processes']) } : {}),
+    ...(args['baseline-workers'] ? { workerProcesses: Number(args['baseline-workers']) } : {}),
+  };
+  if (baseline) deployments.push(await startDeployment({ path: 'baseline', runner: 'prebuilt', source: baseline, profileDir: null, ...common, ...baselineSizes }, env));
+  const peer = args.peer === 'portkey' ? await startPortkey(path.join(scratch, 'portkey.log')) : null;
+  if (peer) cleanups.push({ name: 'portkey', run: () => peer.stop() });
+  return { env, upstream, deployments, peer, profileDir };
 }
 
 const nowUs = () => Number(process.hrtime.bigint() / 1000n);
@@ -167,8 +146,8 @@ async function runCells(stack: Stack, meter: CpuMeter): Promise<{ cells: Cell[];
   const warmupMs = Number(args.warmup) * 1000;
   const modes = (args.modes ?? 'json,stream').split(',') as Mode[];
   const levels = (args.concurrency ?? '1,64').split(',').map(Number);
-  const endpoints = { upstream: stack.upstream.url, deployments: stack.deployments, apiKey: stack.env.apiKey, model: stack.env.model.name };
-  const paths: Path[] = ['direct', ...stack.deployments.map((d) => d.path)];
+  const endpoints = { upstream: stack.upstream.url, deployments: stack.deployments, peer: stack.peer?.url ?? null, apiKey: stack.env.apiKey, model: stack.env.model.name };
+  const paths: Path[] = ['direct', ...(stack.peer ? ['portkey' as const] : []), ...stack.deployments.map((d) => d.path)];
   const cells: Cell[] = [];
   const windows: Window[] = [];
   // Each deployment answered one completion before the cells (firstCompletion).
@@ -185,7 +164,7 @@ async function runCells(stack: Stack, meter: CpuMeter): Promise<{ cells: Cell[];
         const result = await runLoad(target, { concurrency, durationMs, maxRequests: 1_000_000, timeoutMs });
         if (pathKind === 'switchyard') windows.push([from, nowUs()]);
         const cpuMs = CpuMeter.since(before, meter.read());
-        if (pathKind !== 'direct') sentThrough += warm.requests + result.requests;
+        if (pathKind === 'switchyard' || pathKind === 'baseline') sentThrough += warm.requests + result.requests;
         cells.push({ path: pathKind, mode, concurrency, result, cpuMs });
         const other = otherCpuMs({ path: pathKind, mode, concurrency, result, cpuMs });
         if (other / result.wallMs > 0.2) say(`  (other processes used ${((other / result.wallMs) * 100).toFixed(0)}% of a core during this cell: numbers are skewed)`);
@@ -227,18 +206,13 @@ function prepareSources(runner: Runner, scratch: string) {
 /** Stops every Switchyard process: that drains the log batchers and, with --profile, writes the CPU profiles. */
 async function stopDeployments(stack: Stack): Promise<void> {
   for (const deployment of stack.deployments) {
-    await deployment.api.stop();
-    await Promise.all(deployment.workers.map((w) => w.stop()));
+    for (const managed of deployment.processes) await managed.stop();
   }
 }
 
-function targetsOf(cells: Cell[], comparisons: ReturnType<typeof compare>) {
-  const json = comparisons.find((c) => c.mode === 'json' && c.concurrency === 1);
-  const json64 = cells.find((c) => c.path === 'switchyard' && c.mode === 'json' && c.concurrency === 64);
-  return {
-    added_p50_ms_at_1_client: { target: 3, measured: json?.addedP50Ms ?? null, met: json ? json.addedP50Ms <= 3 : null },
-    completions_per_second_at_64_clients: { target: 1500, measured: json64 ? Number(json64.result.rps.toFixed(1)) : null, met: json64 ? json64.result.rps >= 1500 : null },
-  };
+function describeLayout(): string {
+  if (args.layout === 'roles') return `separate API and ${args.workers ?? 1} worker process(es)`;
+  return `npm start: API_PROCESSES=${args['api-processes'] ?? 'default'}, WORKER_PROCESSES=${args.workers ?? 'default'}`;
 }
 
 async function main(): Promise<void> {
@@ -252,27 +226,32 @@ async function main(): Promise<void> {
   const stack = await startStack(runner, scratch, baseline);
   const [own] = stack.deployments;
   if (!own) throw new Error('no Switchyard started');
-  say(`upstream: ${args.upstream} at ${stack.upstream.url}; Switchyard at ${own.apiUrl} (${runner}, LOG_LEVEL=${args['log-level']}, privacy level ${args['privacy-level']}, ${own.workers.length} worker process(es))${baseline ? `; baseline ${args.baseline}` : ''}; ready after ${((Date.now() - started) / 1000).toFixed(1)} s`);
-  const processes = stack.deployments.flatMap((d) => [d.api, ...d.workers]);
-  const pids = () => ({ ...Object.fromEntries(processes.map((p) => [p.name, p.child.pid])), upstream: stack.upstream.child.pid });
+  say(`upstream: ${args.upstream} at ${stack.upstream.url}; Switchyard at ${own.apiUrl} (${runner}, LOG_LEVEL=${args['log-level']}, privacy level ${args['privacy-level']}, ${describeLayout()})${baseline ? `; baseline ${args.baseline}` : ''}; ready after ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  const processes = stack.deployments.flatMap((d) => d.processes);
+  const pids = () => ({ ...Object.fromEntries(processes.map((p) => [p.name, p.child.pid])), ...(stack.peer ? { portkey: stack.peer.child.pid } : {}), upstream: stack.upstream.child.pid });
   const meter = new CpuMeter(pids, stack.env.databaseName);
   const { cells, sentThrough, windows } = await runCells(stack, meter);
   await stopDeployments(stack);
   const logs = await settledLogs(stack.env);
   const profiles: ProfileSummary[] = stack.profileDir
-    ? [own.api, ...own.workers].map((p) => summariseProfile(path.join(stack.profileDir ?? '', `${p.name}.cpuprofile`), { root: path.resolve(__dirname, '..'), windows }))
+    ? readdirSync(stack.profileDir)
+        .filter((file) => file.endsWith('.cpuprofile'))
+        .map((file) => ({ ...summariseProfile(path.join(stack.profileDir ?? '', file), { root: path.resolve(__dirname, '..'), windows }), process: file.replace(/\.cpuprofile$/, '') }))
+        .filter((summary) => summary.busyMs > 100)
     : [];
   const comparisons = compare(cells);
   const withBaseline = compareWithBaseline(cells);
-  const targets = targetsOf(cells, comparisons);
+  const withPeer = compareWithBaseline(cells, 'portkey');
+  const targets = targetsOf(cells, comparisons, withPeer);
   say(`\n${cellsTable(cells)}\n\n${comparisonTable(comparisons)}\n\nCPU per completion (ms of one core):\n${cpuTable(cells, machine.cores)}`);
   if (withBaseline.length > 0) say(`\nAgainst the baseline ${args.baseline} (${baseline?.commit.slice(0, 10)}), same run:\n${baselineTable(withBaseline)}`);
   say(`\nrequest logs written: ${logs.parents} (of ${sentThrough} completions through Switchyard), ${logs.children} upstream-call rows`);
-  say(`targets: added p50 at 1 client ≤ 3 ms: ${targets.added_p50_ms_at_1_client.measured} ms (${targets.added_p50_ms_at_1_client.met ? 'met' : 'NOT met'}); ≥ 1500/s at 64 clients: ${targets.completions_per_second_at_64_clients.measured}/s (${targets.completions_per_second_at_64_clients.met ? 'met' : 'NOT met'})`);
+  if (withPeer.length > 0) say(`\nSwitchyard against the Portkey gateway (same upstream, same load generator), same run:\n${baselineTable(withPeer, { other: 'Portkey', now: 'Switchyard' })}`);
+  say(`targets: ${targetsLine(targets)}`);
   if (profiles.length > 0) say(`\nCPU profiles (self time):\n${profileTables(profiles)}`);
   const report = {
     machine,
-    settings: { runner, upstream: args.upstream, log_level: args['log-level'], privacy_level: Number(args['privacy-level']), worker_processes: own.workers.length, duration_s: Number(args.duration), warmup_s: Number(args.warmup), model: stack.env.model, prompt: PROMPT, node_env: 'production' },
+    settings: { runner, upstream: args.upstream, log_level: args['log-level'], privacy_level: Number(args['privacy-level']), layout: args.layout, api_processes: args['api-processes'] ?? 'default', worker_processes: args.workers ?? (args.layout === 'roles' ? 1 : 'default'), duration_s: Number(args.duration), warmup_s: Number(args.warmup), model: stack.env.model, prompt: PROMPT, node_env: 'production' },
     build,
     baseline: baseline ? { ref: args.baseline, commit: baseline.commit } : null,
     cells,

@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import type { Redis } from 'ioredis';
+import type { RedisClient as Redis } from './queue/redis';
 import type { Logger } from 'pino';
+import { effectivePrefix } from './config/redis-cluster';
 import type { Config } from './config/schema';
 import { createQueues } from './queue/queues';
-import { createRedis } from './queue/redis';
+import { createRedis, duplicateRedis } from './queue/redis';
 import type { Infrastructure } from './services/container';
 import { createDb } from './store/db';
 
@@ -12,9 +13,12 @@ export interface OwnedInfrastructure extends Infrastructure {
 }
 
 /** Connects to PostgreSQL and Redis and opens the queues. */
-export function connectInfrastructure(config: Readonly<Config>, logger: Logger): OwnedInfrastructure {
+export function connectInfrastructure(given: Readonly<Config>, logger: Logger): OwnedInfrastructure {
+  const clustered = given.redisClusterNodes.length > 0;
+  // Every key and queue of ours is under the prefix: on a cluster its hash tag keeps them in one slot.
+  const config = Object.freeze({ ...given, redisPrefix: effectivePrefix(given.redisPrefix, clustered) });
   const db = createDb(config.databaseUrl);
-  const redis = createRedis(config.redisUrl);
+  const redis = createRedis({ url: config.redisUrl, clusterNodes: config.redisClusterNodes });
   redis.on('error', (err) => logger.warn({ err }, 'redis connection error'));
   const queues = createQueues(redis, config.redisPrefix);
   const extraConnections: Redis[] = [];
@@ -27,7 +31,7 @@ export function connectInfrastructure(config: Readonly<Config>, logger: Logger):
     queues,
     instanceId: randomUUID(),
     dedicatedRedis: () => {
-      const connection = redis.duplicate({ lazyConnect: true });
+      const connection = duplicateRedis(redis);
       connection.on('error', (err) => logger.warn({ err }, 'redis connection error'));
       extraConnections.push(connection);
       return connection;

@@ -1,18 +1,25 @@
 import { loadConfig } from './config/load';
 import { createLogger } from './logging/logger';
 import { startRuntime } from './runtime';
+import { startSupervisor } from './supervisor/supervisor';
 
-/** The only module with side effects at start: configuration, connections, listening, signals. */
+/** A child gets this long past its own grace period to exit after SIGTERM before the supervisor kills it, in ms. */
+const CHILD_STOP_MARGIN_MS = 5000;
+
+/** The only module with side effects at start: configuration, connections (or child processes), listening, signals. */
 async function main(): Promise<void> {
   const config = loadConfig();
   const logger = createLogger(config.logLevel);
-  const runtime = await startRuntime(config, logger);
+  const running =
+    config.role === 'all'
+      ? startSupervisor({ apiProcesses: config.apiProcesses, workerProcesses: config.workerProcesses, stopTimeoutMs: config.shutdownGraceMs + CHILD_STOP_MARGIN_MS, logger })
+      : await startRuntime(config, logger);
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;
     stopping = true;
     logger.info({ signal }, 'signal received');
-    runtime.stop().then(
+    running.stop().then(
       () => process.exit(0),
       (err: unknown) => {
         logger.error({ err }, 'shutdown failed');

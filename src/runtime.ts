@@ -42,7 +42,7 @@ async function withDeadline(work: Promise<void>, ms: number, onTimeout: () => vo
   clearTimeout(timer);
 }
 
-/** Starts the API, the workers, or both, as `config.role` says. */
+/** Starts the API, the workers, or both (`single`, or `all` when called in-process as tests do), as `config.role` says. */
 export async function startRuntime(config: Readonly<Config>, logger: Logger): Promise<Runtime> {
   const infra = connectInfrastructure(config, logger);
   const services = buildServices(infra);

@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { Job } from 'bullmq';
 import { asyncJobFinisher } from '../src/async-jobs/build-async-jobs';
 import { Cancellations } from '../src/completions/cancellations';
+import { ReplyPublisher } from '../src/completions/reply-publisher';
+import { publishInOrder } from '../src/queue/redis';
 import { CompletionRunner, type DetachedRun, type RunSummary } from '../src/pipeline/completion-runner';
 import { LogBatcher } from '../src/pipeline/log-batcher';
 import { maskedJob } from '../src/pipeline/privacy';
@@ -33,6 +35,10 @@ export function completionProcessing(services: Services): CompletionProcessing {
   // Listening from the start, so a cancellation of a job still in the queue is heard before the job is taken.
   cancellations.start().catch((err: unknown) => logger.warn({ err }, 'cancellations not subscribed'));
   const logs = new LogBatcher(db, logger);
+  const replies = new ReplyPublisher(
+    (channel, message) => publishInOrder(redis, channel, message),
+    (err) => logger.warn({ err }, 'coalesced replies not published'),
+  );
   const router = loadWeightsFile(config.routerWeightsFile);
   const resilience = workerResilience(services);
   const plugins = workerPlugins(services);
@@ -51,9 +57,7 @@ export function completionProcessing(services: Services): CompletionProcessing {
     logger,
     autoModelName: config.autoModelName,
     resilience: resilience.resilience,
-    publish: async (channel, reply) => {
-      await redis.publish(channel, JSON.stringify(reply));
-    },
+    publish: (channel, reply) => replies.publish(channel, reply),
     asyncJobs: asyncJobFinisher(services),
     modelExists: async (orgId, name) =>
       (await db.model.count({ where: { model: name, OR: [{ app_id: null, org_id: null, is_public: true }, { org_id: orgId }] } })) > 0,
@@ -77,7 +81,7 @@ export function completionProcessing(services: Services): CompletionProcessing {
     },
     close: async () => {
       resilience.stop();
-      await Promise.all([logs.close(), plugins.close()]);
+      await Promise.all([replies.close(), logs.close(), plugins.close()]);
     },
   };
 }

@@ -49,15 +49,15 @@ function workerSpecs(services: Services, processors: Processors): WorkerSpec[] {
 /**
  * BullMQ renews each running job's lock every `lockDuration / 2`; a job whose lock lapsed is put back
  * in the queue by the next stalled-job check (every worker runs one, at most one per interval). The
- * lock stays long (`JOB_LOCK_MS`, 30 s), so a live worker whose event loop stalls for seconds keeps
- * its jobs; a dead one is noticed at once by `JobOwners` (its Redis connection is gone), which frees its
- * locks. A job found stalled a second time fails, rather than crash worker after worker.
+ * lock stays long (`JOB_LOCK_MS`, 30 s); a dead worker is noticed within about a second by `JobOwners`
+ * (its heartbeat key expired), which frees its locks. A live worker whose event loop stalls for longer
+ * than the heartbeat's TTL (1 s) loses its jobs the same way. A job found stalled a second time fails, rather than crash worker after worker.
  */
 function jobLockOptions(services: Services): Pick<WorkerOptions, 'lockDuration' | 'stalledInterval' | 'maxStalledCount'> {
   return { lockDuration: services.config.jobLockMs, stalledInterval: services.config.jobStalledCheckMs, maxStalledCount: 1 };
 }
 
-/** Runs a queue's jobs, each recorded under this process's connection so other workers notice if it dies. */
+/** Runs a queue's jobs, each recorded under this process's heartbeat so other workers notice if it dies. */
 function owned(services: Services, queueName: QueueName, process: Processor): { processor: Processor; owners: JobOwners } {
   const owners = new JobOwners({
     redis: services.redis,
@@ -103,7 +103,7 @@ export function startWorkers(services: Services): RunningWorkers {
       // Coordinators hand their batches back to the queue at once rather than run until their batch ends.
       batches.close();
       await Promise.all(workers.map((worker) => worker.close()));
-      await completions.close();
+      await Promise.all([completions.close(), ...ownedQueues.map(({ owners }) => owners.finish())]);
     },
   };
 }

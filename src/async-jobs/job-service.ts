@@ -1,5 +1,5 @@
 import type { Queue } from 'bullmq';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../queue/redis';
 import type { AuthContext } from '../auth/auth-context';
 import { cancelChannel } from '../completions/replies';
 import { ApiError } from '../errors/api-error';
@@ -11,7 +11,7 @@ export interface JobServiceDeps {
   store: AsyncJobStore;
   queue: Queue<CompletionJob>;
   /** Publishes on the workers' cancellation channel. */
-  publisher: Redis;
+  publisher: RedisClient;
   prefix: string;
 }
 

@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../queue/redis';
 import type { AsyncJobRecord, JobOutcome, StoredJobStatus, WebhookDelivery } from './job-record';
 
 /**
@@ -63,7 +63,7 @@ export interface FinishedJob {
 
 export class AsyncJobStore {
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     private readonly prefix: string,
     private readonly ttlSeconds: number,
   ) {}

@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient as Redis } from '../queue/redis';
 import type { Logger } from 'pino';
 import type { Config } from '../config/schema';
 import { ApiKeyRepository } from '../store/api-keys';

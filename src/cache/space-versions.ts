@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Redis } from 'ioredis';
+import type { RedisClient as Redis } from '../queue/redis';
 
 /**
  * A version stamp per Space, shared by every API and worker process through Redis, so that a change

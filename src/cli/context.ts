@@ -1,4 +1,5 @@
-import IORedis, { type Redis } from 'ioredis';
+import { effectivePrefix } from '../config/redis-cluster';
+import { createRedis, type RedisClient } from '../queue/redis';
 import { SpaceVersions } from '../cache/space-versions';
 import { loadConfig } from '../config/load';
 import type { Config } from '../config/schema';
@@ -23,7 +24,7 @@ const CLI_REDIS_RETRIES = 2;
 export class CliSession {
   private config: Readonly<Config> | null = null;
   private database: Db | null = null;
-  private redis: Redis | null = null;
+  private redis: RedisClient | null = null;
 
   constructor(private readonly readConfig: () => Readonly<Config> = loadConfig) {}
 
@@ -43,8 +44,9 @@ export class CliSession {
    */
   spaceVersions(): SpaceVersions {
     const config = this.loadedConfig();
-    this.redis ??= new IORedis(config.redisUrl, { maxRetriesPerRequest: CLI_REDIS_RETRIES });
-    return new SpaceVersions(this.redis, config.redisPrefix);
+    const clusterNodes = config.redisClusterNodes;
+    this.redis ??= createRedis({ url: config.redisUrl, clusterNodes }, { maxRetriesPerRequest: CLI_REDIS_RETRIES });
+    return new SpaceVersions(this.redis, effectivePrefix(config.redisPrefix, clusterNodes.length > 0));
   }
 
   /** Whether failures should carry their stack trace (`LOG_LEVEL=debug` or `trace`). */

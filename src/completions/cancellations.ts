@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient as Redis } from '../queue/redis';
 import { cancelChannel } from './replies';
 
 /** How long a cancellation is remembered for a job that no worker has taken yet, in ms. */

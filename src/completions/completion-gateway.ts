@@ -1,5 +1,5 @@
 import type { Queue } from 'bullmq';
-import type { Redis } from 'ioredis';
+import type { RedisClient as Redis } from '../queue/redis';
 import type { Logger } from 'pino';
 import type { CompletionFailure, CompletionResult, StreamEvent } from '../domain/completion';
 import { ApiError } from '../errors/api-error';

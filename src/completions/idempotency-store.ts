@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Redis } from 'ioredis';
+import type { RedisClient as Redis } from '../queue/redis';
 
 /** How long a finished request's record (and its answer) is kept, in ms: the 24 h of the contract. */
 export const IDEMPOTENCY_RETENTION_MS = 24 * 3600 * 1000;

@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient as Redis } from '../queue/redis';
 
 const WINDOW_MS = 60_000;
 

@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import { subscribeInOrder, type RedisClient as Redis } from '../queue/redis';
 import type { Logger } from 'pino';
 import type { Reply } from './replies';
 
@@ -19,9 +19,7 @@ export class ReplyListener {
   ) {}
 
   start(): Promise<unknown> {
-    this.ready ??= this.subscriber.subscribe(this.channel).then(() => {
-      this.subscriber.on('message', (_channel: string, message: string) => this.dispatch(message));
-    });
+    this.ready ??= subscribeInOrder(this.subscriber, this.channel, (message) => this.dispatch(message));
     return this.ready;
   }
 
@@ -38,14 +36,15 @@ export class ReplyListener {
     this.subscriber.disconnect();
   }
 
+  /** A message is one reply, or several in order (stream events coalesced by the worker's ReplyPublisher). */
   private dispatch(message: string): void {
-    let reply: Reply;
+    let replies: Reply | Reply[];
     try {
-      reply = JSON.parse(message) as Reply;
+      replies = JSON.parse(message) as Reply | Reply[];
     } catch (err) {
       this.logger.warn({ err }, 'unreadable reply');
       return;
     }
-    this.handlers.get(reply.requestId)?.(reply);
+    for (const reply of Array.isArray(replies) ? replies : [replies]) this.handlers.get(reply.requestId)?.(reply);
   }
 }

@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient as Redis } from '../queue/redis';
 import type { Logger } from 'pino';
 import { Semaphore } from 'redis-semaphore';
 import { ProviderError } from '../providers/provider-error';

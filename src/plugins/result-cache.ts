@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Redis } from 'ioredis';
+import type { RedisClient as Redis } from '../queue/redis';
 import type { Logger } from 'pino';
 import { stringify } from 'safe-stable-stringify';
 import type { PluginId, PluginOutput } from './types';

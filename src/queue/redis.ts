@@ -1,9 +1,51 @@
-import IORedis, { type Redis } from 'ioredis';
+import IORedis, { Cluster, type Redis } from 'ioredis';
+
+/** One Redis server or a Redis Cluster: the service uses only commands both offer. */
+export type RedisClient = Redis | Cluster;
+
+/** Where Redis is: one server's URL, or a cluster's seed nodes (`REDIS_CLUSTER_NODES`). */
+export interface RedisLocation {
+  url: string;
+  clusterNodes: readonly { host: string; port: number }[];
+}
 
 /**
  * A connection for BullMQ. Workers block on Redis, so `maxRetriesPerRequest` must be null;
- * producers share the same settings so one factory serves both.
+ * producers share the same settings so one factory serves both (a CLI command gives up sooner). With cluster nodes, an ioredis Cluster
+ * (the password and TLS of `REDIS_URL`, if any, apply to every node).
  */
-export function createRedis(url: string): Redis {
-  return new IORedis(url, { maxRetriesPerRequest: null, enableReadyCheck: true, lazyConnect: false });
+export function createRedis(location: string | RedisLocation, { maxRetriesPerRequest = null }: { maxRetriesPerRequest?: number | null } = {}): RedisClient {
+  const { url, clusterNodes } = typeof location === 'string' ? { url: location, clusterNodes: [] } : location;
+  const options = { maxRetriesPerRequest, enableReadyCheck: true, lazyConnect: false };
+  if (clusterNodes.length === 0) return new IORedis(url, options);
+  const parsed = new URL(url);
+  const auth = { ...(parsed.username ? { username: decodeURIComponent(parsed.username) } : {}), ...(parsed.password ? { password: decodeURIComponent(parsed.password) } : {}) };
+  const tls = parsed.protocol === 'rediss:' ? { tls: {} } : {};
+  // Sharded pub/sub for replies (see publishInOrder): its subscriptions follow the slot's node.
+  return new Cluster([...clusterNodes], { redisOptions: { ...options, ...auth, ...tls }, enableReadyCheck: true, shardedSubscribers: true });
+}
+
+/** A separate connection to the same Redis (subscriptions need their own), not connected until first used on one server. */
+export function duplicateRedis(client: RedisClient): RedisClient {
+  return client instanceof Cluster ? client.duplicate() : client.duplicate({ lazyConnect: true });
+}
+
+/**
+ * Publishes on a channel whose messages must arrive in order (a request's stream events). On a cluster,
+ * PUBLISH goes to any node and messages sent through different nodes can overtake each other on their
+ * way to the subscriber's node; SPUBLISH goes to the node owning the channel's slot, so they cannot.
+ */
+export function publishInOrder(client: RedisClient, channel: string, message: string): Promise<unknown> {
+  return client instanceof Cluster ? client.spublish(channel, message) : client.publish(channel, message);
+}
+
+/** Subscribes to a channel `publishInOrder` writes to; `onMessage` gets each message's text. */
+export async function subscribeInOrder(client: RedisClient, channel: string, onMessage: (message: string) => void): Promise<void> {
+  if (client instanceof Cluster) {
+    await client.ssubscribe(channel);
+    client.on('smessage', (_channel: string, message: string) => onMessage(message));
+    return;
+  }
+  await client.subscribe(channel);
+  client.on('message', (_channel: string, message: string) => onMessage(message));
 }

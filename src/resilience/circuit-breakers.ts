@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient as Redis } from '../queue/redis';
 import type { Logger } from 'pino';
 import type { ProviderError } from '../providers/provider-error';
 import { CLOSE, RECORD_FAILURE, RECORD_SUCCESSES } from './breaker-scripts';

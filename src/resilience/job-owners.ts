@@ -1,10 +1,12 @@
-import type { Redis } from 'ioredis';
+import { randomUUID } from 'node:crypto';
+import type { RedisClient as Redis } from '../queue/redis';
 import type { Logger } from 'pino';
 
 /**
  * Frees a dead worker's job lock when no one claimed the job since: the owners entry is still the dead
  * one, and the lock still holds that worker's BullMQ token (never another worker's lock). KEYS: owners
- * hash, the job's lock. ARGV: job id, the owners entry seen, the dead worker's lock token.
+ * hash, the job's lock (one hash slot on a Redis Cluster: both carry the prefix's hash tag). ARGV: job
+ * id, the owners entry seen, the dead worker's lock token.
  */
 const RELEASE_IF_OWNED = `
 if redis.call('HGET', KEYS[1], ARGV[1]) ~= ARGV[2] then return 0 end
@@ -14,70 +16,77 @@ redis.call('DEL', KEYS[2])
 return 1
 `;
 
-/** An owners entry: the owner's Redis client id, a space, the job's BullMQ lock token. */
-function ownerEntry(clientId: string, token: string): string {
-  return `${clientId} ${token}`;
-}
-
-function parseEntry(entry: string): { clientId: string; token: string } {
-  const space = entry.indexOf(' ');
-  return space === -1 ? { clientId: entry, token: '' } : { clientId: entry.slice(0, space), token: entry.slice(space + 1) };
-}
-
+/** How often a worker renews its heartbeat, in ms. */
+export const HEARTBEAT_INTERVAL_MS = 250;
 /**
- * How long an owner must stay gone before its jobs are freed, in ms: a live worker whose connection
- * blipped reconnects (ioredis retries after 50 ms) and claims its jobs again under its new client id.
+ * How long a heartbeat outlives its last renewal, in ms: an owner is dead once its heartbeat is gone, so
+ * a live worker may miss three renewals in a row (a connection blip, a busy event loop) and keep its jobs.
  */
-export const RECONNECT_GRACE_MS = 500;
+export const HEARTBEAT_TTL_MS = 1000;
+/** Dead owners are looked for at least this often, in ms (recovery after kill -9: TTL + this + BullMQ's stalled check). */
+const MAX_REAP_INTERVAL_MS = 500;
+
+/** An owners entry: the owner's process id (a UUID), a space, the job's BullMQ lock token. */
+function ownerEntry(ownerId: string, token: string): string {
+  return `${ownerId} ${token}`;
+}
+
+function parseEntry(entry: string): { ownerId: string; token: string } {
+  const space = entry.indexOf(' ');
+  return space === -1 ? { ownerId: entry, token: '' } : { ownerId: entry.slice(0, space), token: entry.slice(space + 1) };
+}
 
 export interface JobOwnersOptions {
-  /** The worker's own connection: its Redis client id names the owner, and lives as long as the process. */
   redis: Redis;
   prefix: string;
   queueName: string;
-  /** How often to look for jobs whose owner is gone, in ms. */
+  /** How often to look for jobs whose owner is gone, in ms (at most every 500 ms). */
   intervalMs: number;
   logger: Logger;
 }
 
 /**
- * Notices at once that a worker died, without waiting for its job locks to lapse. Each running job is
- * recorded with the Redis client id of its worker's connection; Redis drops a connection as soon as
- * its process dies (kill -9 included), so a job whose owner is no longer among Redis's clients was
- * lost. Its lock is deleted, and BullMQ's next stalled-job check puts it back in the queue. The lock
- * itself can then stay long, so a live but busy worker (a stalled event loop) never loses a job it is
- * still running. An owner must still be gone RECONNECT_GRACE_MS after it was first found gone.
+ * Notices quickly that a worker died, without waiting for its job locks to lapse. Each worker process
+ * keeps a heartbeat key (`<prefix>:<queue>:heartbeat:<owner>`, TTL HEARTBEAT_TTL_MS, renewed every
+ * HEARTBEAT_INTERVAL_MS) and records each running job under its owner id. A job whose owner's heartbeat
+ * expired was lost: its lock is deleted, and BullMQ's next stalled-job check puts it back in the queue.
+ * The lock itself can then stay long, so a worker that is alive keeps its jobs. Plain keys only, so it
+ * works the same on one Redis and on a Redis Cluster (where `CLIENT LIST` would see one node).
  */
 export class JobOwners {
   /** Lock token of each job this process runs. */
   private readonly running = new Map<string, string>();
-  private clientId: Promise<string> | undefined;
-  private timer: NodeJS.Timeout | undefined;
+  private readonly ownerId = randomUUID();
+  private heartbeat: NodeJS.Timeout | undefined;
+  private reaper: NodeJS.Timeout | undefined;
 
-  constructor(private readonly options: JobOwnersOptions) {
-    // A reconnection gets a new client id: the jobs still running are claimed again under it.
-    options.redis.on('ready', () => {
-      this.clientId = undefined;
-      for (const [jobId, token] of this.running) this.claim(jobId, token);
-    });
-  }
+  constructor(private readonly options: JobOwnersOptions) {}
 
   start(): void {
-    this.run(this.ownId());
-    this.timer ??= setInterval(() => {
+    this.beat();
+    this.heartbeat ??= setInterval(() => this.beat(), HEARTBEAT_INTERVAL_MS);
+    this.heartbeat.unref();
+    this.reaper ??= setInterval(() => {
       this.reap().catch((err: unknown) => this.options.logger.warn({ err }, 'dead workers not checked'));
-    }, this.options.intervalMs);
-    this.timer.unref();
+    }, Math.min(this.options.intervalMs, MAX_REAP_INTERVAL_MS));
+    this.reaper.unref();
   }
 
+  /** Stops looking for dead workers; the heartbeat goes on while this process's own jobs drain. */
   stop(): void {
-    clearInterval(this.timer);
+    clearInterval(this.reaper);
+  }
+
+  /** After the drain: the heartbeat ends, so a job left behind (past the grace period) is freed at once. */
+  async finish(): Promise<void> {
+    clearInterval(this.heartbeat);
+    await this.options.redis.del(this.heartbeatKey(this.ownerId)).catch(() => undefined);
   }
 
   /** Records this process as the job's owner (`token`: BullMQ's lock token of the job); not awaited by the job. */
   claim(jobId: string, token: string): void {
     this.running.set(jobId, token);
-    this.run(this.ownId().then((id) => this.options.redis.hset(this.ownersKey(), jobId, ownerEntry(id, token))));
+    this.run(this.options.redis.hset(this.ownersKey(), jobId, ownerEntry(this.ownerId, token)));
   }
 
   release(jobId: string): void {
@@ -85,15 +94,11 @@ export class JobOwners {
     this.run(this.options.redis.hdel(this.ownersKey(), jobId));
   }
 
-  /** Frees the locks of jobs whose owner's connection is gone, and still gone after the grace. */
+  /** Frees the locks of jobs whose owner's heartbeat is gone. */
   async reap(): Promise<number> {
     const { redis, prefix, queueName } = this.options;
-    const suspects = await this.deadEntries();
-    if (suspects.size === 0) return 0;
-    await new Promise((resolve) => setTimeout(resolve, RECONNECT_GRACE_MS));
     let freed = 0;
     for (const [jobId, entry] of await this.deadEntries()) {
-      if (suspects.get(jobId) !== entry) continue;
       const { token } = parseEntry(entry);
       freed += Number(await redis.eval(RELEASE_IF_OWNED, 2, this.ownersKey(), `${prefix}:${queueName}:${jobId}:lock`, jobId, entry, token));
     }
@@ -101,18 +106,23 @@ export class JobOwners {
     return freed;
   }
 
-  /** Owners entries whose client is not connected, by job id. */
+  /** Owners entries whose owner has no heartbeat, by job id. */
   private async deadEntries(): Promise<Map<string, string>> {
-    const { redis } = this.options;
-    const owners = Object.entries(await redis.hgetall(this.ownersKey()));
+    const owners = Object.entries(await this.options.redis.hgetall(this.ownersKey()));
     if (owners.length === 0) return new Map();
-    const live = liveClientIds(String(await redis.call('CLIENT', 'LIST', 'TYPE', 'normal')));
-    return new Map(owners.filter(([, entry]) => !live.has(parseEntry(entry).clientId)));
+    const ownerIds = [...new Set(owners.map(([, entry]) => parseEntry(entry).ownerId))];
+    const alive = new Set<string>();
+    // One EXISTS per owner: on a cluster a multi-key EXISTS must stay in one slot, and owners are few.
+    await Promise.all(ownerIds.map(async (id) => ((await this.options.redis.exists(this.heartbeatKey(id))) === 1 ? alive.add(id) : undefined)));
+    return new Map(owners.filter(([, entry]) => !alive.has(parseEntry(entry).ownerId)));
   }
 
-  private ownId(): Promise<string> {
-    this.clientId ??= this.options.redis.call('CLIENT', 'ID').then(String);
-    return this.clientId;
+  private beat(): void {
+    this.run(this.options.redis.set(this.heartbeatKey(this.ownerId), '1', 'PX', HEARTBEAT_TTL_MS));
+  }
+
+  private heartbeatKey(ownerId: string): string {
+    return `${this.options.prefix}:${this.options.queueName}:heartbeat:${ownerId}`;
   }
 
   private ownersKey(): string {
@@ -122,11 +132,4 @@ export class JobOwners {
   private run(work: Promise<unknown>): void {
     work.catch((err: unknown) => this.options.logger.warn({ err }, 'job owner not recorded'));
   }
-}
-
-/** The `id=` of each line of `CLIENT LIST`. */
-export function liveClientIds(list: string): Set<string> {
-  const ids = new Set<string>();
-  for (const match of list.matchAll(/(?:^|\s)id=(\d+)/g)) if (match[1]) ids.add(match[1]);
-  return ids;
 }

@@ -1,5 +1,6 @@
 import { migrate } from '../../src/store/migrations';
 import { seedCatalog } from '../../prisma/seed-catalog';
+import { startRedisCluster, type LocalRedisCluster } from './redis-cluster';
 import { createDatabase, databaseUrlFor, uniqueSuffix, TEST_REDIS_URL } from './test-database';
 
 /** One fresh database and Redis prefix per test run; test files share them and isolate by organization. */
@@ -16,4 +17,10 @@ export default async function globalSetup(): Promise<void> {
   process.env.REDIS_PREFIX = `sytest_${suffix}`;
   process.env.LOG_LEVEL = process.env.TEST_LOG_LEVEL ?? 'silent';
   process.env.AUTH_CACHE_TTL_MS = '0';
+  // TEST_REDIS_CLUSTER=1: every test context (and every process a test starts) on a local three-node Redis Cluster.
+  if (process.env.TEST_REDIS_CLUSTER === '1') {
+    const cluster = await startRedisCluster();
+    (globalThis as { switchyardTestCluster?: LocalRedisCluster }).switchyardTestCluster = cluster;
+    process.env.REDIS_CLUSTER_NODES = cluster.nodesEnv;
+  }
 }

@@ -1,3 +1,4 @@
+import type { Redis } from 'ioredis';
 import { randomBytes } from 'node:crypto';
 import type { Express } from 'express';
 import request from 'supertest';
@@ -92,7 +93,7 @@ describe('failed-authentication throttle per client address', () => {
 
   it('keeps no key characters in Redis, and touches Redis for failures only', async () => {
     const prefix = ctx.services.config.redisPrefix;
-    const monitor = await ctx.services.redis.monitor();
+    const monitor = await (ctx.services.redis as Redis).monitor();
     const seen: string[] = [];
     monitor.on('monitor', (_time: string, args: string[]) => {
       if (args.some((arg) => arg.includes(`${prefix}:auth-failures`))) seen.push(args.join(' '));

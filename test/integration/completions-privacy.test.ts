@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Redis } from 'ioredis';
+import type { RedisClient as Redis } from '../../src/queue/redis';
 import pino from 'pino';
 import request from 'supertest';
 import type { Log } from '../../src/generated/prisma/client';

@@ -1,0 +1,42 @@
+import type { BaselineComparison, Cell, Comparison } from './report';
+
+interface Target {
+  target: number;
+  measured: number | null;
+  met: boolean | null;
+}
+
+const check = (target: number, measured: number | undefined, atMost: boolean): Target => ({
+  target,
+  measured: measured === undefined ? null : Number(measured.toFixed(2)),
+  met: measured === undefined ? null : atMost ? measured <= target : measured >= target,
+});
+
+/**
+ * The goals the benchmark checks: issue 9's (added p50 at 1 client ≤ 3 ms, ≥ 1,500 completions/s at 64
+ * clients) and issue 11's against the peer gateway (≥ 2× Portkey's completions/s at 64 clients, ≥ 1.5×
+ * streaming, added p50 at 1 client ≤ 2 ms), all from cells of the same run.
+ */
+export function targetsOf(cells: Cell[], comparisons: Comparison[], peer: BaselineComparison[]): Record<string, Target> {
+  const json1 = comparisons.find((c) => c.mode === 'json' && c.concurrency === 1);
+  const json64 = cells.find((c) => c.path === 'switchyard' && c.mode === 'json' && c.concurrency === 64);
+  const peerOf = (mode: string) => peer.find((c) => c.mode === mode && c.concurrency === 64);
+  return {
+    added_p50_ms_at_1_client: check(2, json1?.addedP50Ms, true),
+    completions_per_second_at_64_clients: check(1500, json64?.result.rps, false),
+    portkey_ratio_json_64_clients: check(2, peerOf('json')?.rpsRatio, false),
+    portkey_ratio_stream_64_clients: check(1.5, peerOf('stream')?.rpsRatio, false),
+  };
+}
+
+export function targetsLine(targets: Record<string, Target>): string {
+  const labels: Record<string, string> = {
+    added_p50_ms_at_1_client: 'added p50 at 1 client ≤ 2 ms',
+    completions_per_second_at_64_clients: '≥ 1500/s at 64 clients',
+    portkey_ratio_json_64_clients: '≥ 2× Portkey at 64 clients (json)',
+    portkey_ratio_stream_64_clients: '≥ 1.5× Portkey at 64 clients (stream)',
+  };
+  return Object.entries(targets)
+    .map(([key, t]) => `${labels[key] ?? key}: ${t.measured ?? '–'} (${t.met === null ? 'not measured' : t.met ? 'met' : 'NOT met'})`)
+    .join('; ');
+}

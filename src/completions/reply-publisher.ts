@@ -1,0 +1,68 @@
+import type { Reply } from './replies';
+
+/** How long later stream events wait to share a Redis message, in ms. */
+export const COALESCE_WINDOW_MS = 5;
+/** Events one Redis message carries at most. */
+export const COALESCE_MAX_EVENTS = 64;
+
+/** Sends one Redis message (PUBLISH) on a channel. */
+export type SendMessage = (channel: string, message: string) => Promise<unknown>;
+
+interface Pending {
+  replies: Reply[];
+  timer: NodeJS.Timeout | null;
+}
+
+/**
+ * Publishes a worker's replies to the API processes, coalescing stream events: a request's first
+ * reply and its last (`done`, `error`) go out at once, taking along whatever waits on that channel; the
+ * deltas between are gathered for up to COALESCE_WINDOW_MS (or COALESCE_MAX_EVENTS) into one message
+ * holding a JSON array, in order. One channel is one API process, so replies of many requests share a
+ * message. The listener reads a lone reply (an object) or a batch (an array).
+ */
+export class ReplyPublisher {
+  private readonly pending = new Map<string, Pending>();
+  /** Requests that already sent a reply and have not ended: their next deltas may wait a little. */
+  private readonly streaming = new Set<string>();
+
+  constructor(
+    private readonly send: SendMessage,
+    /** A gathered batch failed to go out (its requests end by their deadline). */
+    private readonly onError: (err: unknown) => void,
+  ) {}
+
+  async publish(channel: string, reply: Reply): Promise<void> {
+    const urgent = this.isUrgent(reply);
+    const pending = this.pending.get(channel) ?? { replies: [], timer: null };
+    pending.replies.push(reply);
+    this.pending.set(channel, pending);
+    if (urgent || pending.replies.length >= COALESCE_MAX_EVENTS) return this.flush(channel);
+    pending.timer ??= setTimeout(() => void this.flush(channel).catch(this.onError), COALESCE_WINDOW_MS);
+  }
+
+  /** Sends everything still waiting (at shutdown). */
+  async close(): Promise<void> {
+    await Promise.all([...this.pending.keys()].map((channel) => this.flush(channel)));
+  }
+
+  private isUrgent(reply: Reply): boolean {
+    const key = `${reply.requestId}:${reply.run}`;
+    if (reply.type === 'done' || reply.type === 'error') {
+      this.streaming.delete(key);
+      return true;
+    }
+    if (this.streaming.has(key)) return false;
+    this.streaming.add(key);
+    return true;
+  }
+
+  private async flush(channel: string): Promise<void> {
+    const pending = this.pending.get(channel);
+    if (!pending) return;
+    this.pending.delete(channel);
+    if (pending.timer) clearTimeout(pending.timer);
+    const { replies } = pending;
+    if (replies.length === 0) return;
+    await this.send(channel, JSON.stringify(replies.length === 1 ? replies[0] : replies));
+  }
+}

@@ -1,0 +1,64 @@
+import { COALESCE_MAX_EVENTS, COALESCE_WINDOW_MS, ReplyPublisher } from '../../src/completions/reply-publisher';
+import type { Reply } from '../../src/completions/replies';
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+const delta = (requestId: string, text: string): Reply => ({ type: 'delta', requestId, run: 'r1', delta: { content: text } }) as unknown as Reply;
+const done = (requestId: string): Reply => ({ type: 'done', requestId, run: 'r1', result: {} }) as unknown as Reply;
+
+function recorder() {
+  const sent: { channel: string; replies: Reply[]; at: number }[] = [];
+  const publisher = new ReplyPublisher(
+    async (channel, message) => {
+      const parsed = JSON.parse(message) as Reply | Reply[];
+      sent.push({ channel, replies: Array.isArray(parsed) ? parsed : [parsed], at: Date.now() });
+    },
+    (err) => {
+      throw err;
+    },
+  );
+  return { sent, publisher };
+}
+
+const texts = (replies: Reply[]) => replies.map((r) => (r.type === 'delta' ? (r as unknown as { delta: { content: string } }).delta.content : r.type));
+
+describe('ReplyPublisher', () => {
+  it('sends a request first reply at once, gathers the following deltas, and sends the end at once with them, in order', async () => {
+    const { sent, publisher } = recorder();
+    await publisher.publish('c', delta('a', 'one'));
+    expect(sent).toHaveLength(1);
+    await publisher.publish('c', delta('a', 'two'));
+    await publisher.publish('c', delta('a', 'three'));
+    expect(sent).toHaveLength(1);
+    await publisher.publish('c', done('a'));
+    expect(sent.map((m) => texts(m.replies))).toEqual([['one'], ['two', 'three', 'done']]);
+  });
+
+  it('sends gathered deltas after the window even when nothing else comes', async () => {
+    const { sent, publisher } = recorder();
+    await publisher.publish('c', delta('a', 'one'));
+    await publisher.publish('c', delta('a', 'two'));
+    await sleep(COALESCE_WINDOW_MS * 4);
+    expect(sent.map((m) => texts(m.replies))).toEqual([['one'], ['two']]);
+  });
+
+  it('never holds another request first delta: it takes the waiting ones along', async () => {
+    const { sent, publisher } = recorder();
+    await publisher.publish('c', delta('a', 'a1'));
+    await publisher.publish('c', delta('a', 'a2'));
+    await publisher.publish('c', delta('b', 'b1'));
+    expect(sent.map((m) => texts(m.replies))).toEqual([['a1'], ['a2', 'b1']]);
+  });
+
+  it('keeps channels apart and bounds a message', async () => {
+    const { sent, publisher } = recorder();
+    await publisher.publish('x', delta('a', 'first'));
+    await publisher.publish('y', delta('b', 'first'));
+    for (let i = 0; i < COALESCE_MAX_EVENTS; i += 1) await publisher.publish('x', delta('a', String(i)));
+    expect(sent.map((m) => [m.channel, m.replies.length])).toEqual([
+      ['x', 1],
+      ['y', 1],
+      ['x', COALESCE_MAX_EVENTS],
+    ]);
+    await publisher.close();
+  });
+});
