@@ -1,5 +1,6 @@
 import { startEmbeddingsSimulator } from '../test/simulator/plugins/embeddings';
 import { startSearxngSimulator } from '../test/simulator/plugins/searxng';
+import { runChildEntry } from './child-entry';
 
 /**
  * Child-process entry of `bench:plugins`' plugin backends: a SearXNG simulator (web-search) and an
@@ -8,7 +9,7 @@ import { startSearxngSimulator } from '../test/simulator/plugins/searxng';
  * the benchmark sets). Prints `{"searxng": url, "embeddings": baseUrl}` once listening; exits when its
  * stdin closes (the parent is gone) or on SIGTERM.
  */
-async function main(): Promise<void> {
+runChildEntry('plugin backends', async () => {
   const delayMs = Number(process.argv[2] ?? '200');
   const searxng = await startSearxngSimulator();
   const embeddings = await startEmbeddingsSimulator();
@@ -18,19 +19,11 @@ async function main(): Promise<void> {
     searxng.requests.length = 0;
     embeddings.requests.length = 0;
   }, 1000);
-  process.stdout.write(`${JSON.stringify({ searxng: searxng.url, embeddings: embeddings.baseUrl })}\n`);
-  const stop = () => {
-    clearInterval(forget);
-    Promise.all([searxng.close(), embeddings.close()]).finally(() => process.exit(0));
+  return {
+    ready: { searxng: searxng.url, embeddings: embeddings.baseUrl },
+    close: async () => {
+      clearInterval(forget);
+      await Promise.all([searxng.close(), embeddings.close()]);
+    },
   };
-  process.stdin.on('end', stop);
-  process.stdin.on('close', stop);
-  process.stdin.resume();
-  process.on('SIGTERM', stop);
-  process.on('SIGINT', stop);
-}
-
-main().catch((err: unknown) => {
-  process.stderr.write(`plugin backends failed: ${err instanceof Error ? err.stack : String(err)}\n`);
-  process.exit(1);
 });

@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Agent, request } from 'undici';
+import { runChildEntry } from './child-entry';
 
 /**
  * Child-process entry of `bench:plugins`' floor cell: the least any gateway must do for one completion
@@ -80,11 +81,10 @@ const server = createServer((req, res) => {
   });
 });
 server.keepAliveTimeout = 30_000;
-server.listen(0, '127.0.0.1', () => {
-  process.stdout.write(`${JSON.stringify({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` })}\n`);
+runChildEntry('floor server', async () => {
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    ready: { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` },
+    close: () => new Promise((resolve) => server.close(resolve)),
+  };
 });
-const stop = () => server.close(() => process.exit(0));
-process.stdin.on('end', stop);
-process.stdin.on('close', stop);
-process.stdin.resume();
-process.on('SIGTERM', stop);

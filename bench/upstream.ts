@@ -1,4 +1,5 @@
 import { startSimulator } from '../test/simulator/server';
+import { runChildEntry } from './child-entry';
 import { startMinimalUpstream } from './minimal-upstream';
 
 /**
@@ -6,23 +7,10 @@ import { startMinimalUpstream } from './minimal-upstream';
  * an event loop. argv: `simulator` or `minimal`, then the simulator's latency in ms (optional). Prints `{"url": ...}` once listening; exits when its stdin closes (the parent is gone)
  * or on SIGTERM.
  */
-async function main(): Promise<void> {
+runChildEntry('upstream', async () => {
   const kind = process.argv[2] ?? 'simulator';
   // argv[3]: the simulator's latency before each answer, in ms (default none).
   const defaultDelayMs = Number(process.argv[3] ?? '0');
   const upstream = kind === 'minimal' ? await startMinimalUpstream() : await startSimulator({ record: false, defaultDelayMs });
-  process.stdout.write(`${JSON.stringify({ url: upstream.url, kind })}\n`);
-  const stop = () => {
-    upstream.close().finally(() => process.exit(0));
-  };
-  process.stdin.on('end', stop);
-  process.stdin.on('close', stop);
-  process.stdin.resume();
-  process.on('SIGTERM', stop);
-  process.on('SIGINT', stop);
-}
-
-main().catch((err: unknown) => {
-  process.stderr.write(`upstream failed: ${err instanceof Error ? err.stack : String(err)}\n`);
-  process.exit(1);
+  return { ready: { url: upstream.url, kind }, close: () => upstream.close() };
 });
