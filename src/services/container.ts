@@ -36,6 +36,8 @@ import { BatchService } from './batches/batch-service';
 import { secretBoxFor, type SecretBox } from '../secrets/secret-box';
 import { asyncJobStore } from '../async-jobs/build-async-jobs';
 import { JobService } from '../async-jobs/job-service';
+import { buildEmbeddingService } from '../embeddings/build-embedding-service';
+import type { EmbeddingService } from '../embeddings/embedding-service';
 
 export interface Infrastructure {
   config: Readonly<Config>;
@@ -60,6 +62,8 @@ export interface Services extends Infrastructure {
   conversations: ConversationService;
   logs: LogService;
   completions: CompletionIntake;
+  /** `POST /v1/embeddings`, answered in the API process. */
+  embeddings: EmbeddingService;
   /** Async chat completions (`Prefer: respond-async`): read and cancel. */
   jobs: JobService;
   /** Idempotency-Key records of completions, with the answers kept for repeats. */
@@ -122,6 +126,7 @@ export function buildServices(infra: Infrastructure, plugins: PluginServiceOptio
     appModels: new AppModelService(db, spaceVersions),
     sandboxSync: new SandboxSync(db, spaceVersions),
     completions: buildCompletionIntake(infra, { spaces }),
+    embeddings: buildEmbeddingService(infra, spaces),
     models: new ModelListService({ db, spaces, autoModelName: config.autoModelName }),
     jobs: new JobService({ store: asyncJobStore(infra), queue: queues.completions, publisher: redis, prefix: config.redisPrefix }),
     idempotency,

@@ -12,11 +12,13 @@ import { modelRoutes } from './models';
 import { spaceFileRoutes } from './space-files';
 import { openAiFileRoutes } from './openai-files';
 import { batchRoutes } from './batches';
+import { embeddingRoutes } from './embeddings';
 
 /** Every authenticated API route, in the order the OpenAPI document lists them. */
 export function allRoutes(services: Services): Route[] {
   return [
     ...chatCompletionRoutes(services),
+    ...embeddingRoutes(services),
     ...modelRoutes(services),
     ...jobRoutes(services),
     ...promptRoutes(services), ...appRoutes(services), ...appModelRoutes(services), ...assistantRoutes(services), ...conversationRoutes(services), ...spaceFileRoutes(services), ...logRoutes(services),
