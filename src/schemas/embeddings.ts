@@ -15,7 +15,8 @@ const inputSchema = z.union(
     z.array(tokenIds).min(1).max(MAX_EMBEDDING_INPUTS),
   ],
   {
-    error: `must be a non-empty string, an array of 1 to ${MAX_EMBEDDING_INPUTS} non-empty strings, an array of token ids, or an array of 1 to ${MAX_EMBEDDING_INPUTS} non-empty arrays of token ids`,
+    error: (issue) =>
+      `${issue.input === undefined ? 'it is required and ' : ''}must be a non-empty string, an array of 1 to ${MAX_EMBEDDING_INPUTS} non-empty strings, an array of token ids, or an array of 1 to ${MAX_EMBEDDING_INPUTS} non-empty arrays of token ids`,
   },
 );
 

@@ -8,6 +8,8 @@ export const EMBEDDINGS_PATH = '/v1/embeddings';
 
 /** Models that refuse `dimensions`, with OpenAI's message (text-embedding-ada-002) or Mistral's. */
 const FIXED_LENGTH = /^(text-embedding-ada-002|mistral-embed)$/;
+/** Vector lengths of the real models; any other model gives 1536. */
+const DIMENSIONS: Record<string, number> = { 'text-embedding-3-large': 3072, 'mistral-embed': 1024 };
 /** Mistral validates strictly: fields it does not know are refused. */
 const STRICT = /^mistral-/;
 
@@ -48,7 +50,7 @@ function base64(vector: number[]): string {
   return bytes.toString('base64');
 }
 
-/** OpenAI's answer: deterministic unit vectors (the same text always gives the same one), 1536 long unless `dimensions` says. */
+/** OpenAI's answer: deterministic unit vectors (the same text always gives the same one), as long as the model's unless `dimensions` says. */
 export function sendEmbeddings(res: ServerResponse, request: SimEmbeddingsRequest, { cut }: { cut: boolean }): void {
   if (cut) {
     res.writeHead(200, { 'content-type': 'application/json', 'content-length': 4096 });
@@ -57,7 +59,7 @@ export function sendEmbeddings(res: ServerResponse, request: SimEmbeddingsReques
     return;
   }
   const data = request.texts.map((text, index) => {
-    const vector = unit(simulatedEmbedding(text, request.dimensions ?? 1536));
+    const vector = unit(simulatedEmbedding(text, request.dimensions ?? DIMENSIONS[request.model] ?? 1536));
     return { object: 'embedding', index, embedding: request.base64 ? base64(vector) : vector };
   });
   sendJson(res, { status: 200, body: { object: 'list', data, model: request.model, usage: { prompt_tokens: request.tokens, total_tokens: request.tokens } } });
