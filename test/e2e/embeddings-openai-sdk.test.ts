@@ -245,6 +245,15 @@ describe('tenancy', () => {
     expect(err.status).toBe(404);
   });
 
+  it('lists the active embedding models in GET /v1/models, after the chat models', async () => {
+    const listed = [];
+    for await (const model of client.models.list()) listed.push(model.id);
+    expect(listed).toEqual(expect.arrayContaining(['text-embedding-3-small', 'text-embedding-3-large']));
+    expect(listed.indexOf('text-embedding-3-small')).toBeGreaterThan(listed.indexOf('gpt-4.1-mini'));
+    expect(listed).not.toContain('text-embedding-ada-002');
+    await expect(client.models.retrieve('text-embedding-3-small')).resolves.toMatchObject({ id: 'text-embedding-3-small', provider: 'openai' });
+  });
+
   it("keeps embedding models out of the chat router's candidates", async () => {
     const space = await h.services.spaceContexts.load(tenant.app_id, `fresh-${uniqueSuffix()}`);
     expect(space?.embeddingModels.map((m) => m.model)).toEqual(expect.arrayContaining(['text-embedding-3-small', 'text-embedding-3-large']));
