@@ -227,6 +227,20 @@ describe('upstream failures', () => {
   });
 });
 
+describe('rate limit', () => {
+  it("takes embeddings from the Space's requests per minute, refusing with 429 past it", async () => {
+    const owner = await h.tenant();
+    await h.services.db.app.update({ where: { id: owner.app_id }, data: { rate_limit: 1 } });
+    await h.services.spaceVersions.bump([owner.app_id]);
+    const ownClient = new OpenAI({ apiKey: owner.api_key, baseURL, maxRetries: 0 });
+    const { response } = await ownClient.embeddings.create({ model: 'text-embedding-3-small', input: 'first', encoding_format: 'float' }).withResponse();
+    expect(response.headers.get('x-ratelimit-remaining-requests')).toBe('0');
+    const err = apiErrorOf(await ownClient.embeddings.create({ model: 'text-embedding-3-small', input: 'second' }).catch((e: unknown) => e));
+    expect(err.status).toBe(429);
+    expect(err.code).toBe('rate_limit_exceeded');
+  });
+});
+
 describe('tenancy', () => {
   it("does not show one organization's embeddings log or custom model to another", async () => {
     const other = await h.tenant();
