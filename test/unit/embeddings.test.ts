@@ -8,7 +8,14 @@ import { embeddingResultOf, embeddingsBody } from '../../src/providers/openai-co
 import { OPENAI_COMPATIBLE_VENDORS } from '../../src/providers/openai-compatible/vendors';
 import { ProviderError } from '../../src/providers/provider-error';
 import type { Provider } from '../../src/providers/types';
+import { planModels } from '../../src/pipeline/model-plan';
+import type { ProviderBinding } from '../../src/providers/registry';
+import { profileRequest } from '../../src/routing/request-profile';
+import { learnedQuality } from '../../src/routing/scorer';
+import { autoToolsSettings } from '../../src/schemas/plugin-settings';
+import { preparedCompletion } from '../helpers/prepared-completion';
 import { routable } from '../helpers/routable-model';
+import { shippedRouter } from '../helpers/shipped-router';
 
 function vendor(id: string) {
   const found = OPENAI_COMPATIBLE_VENDORS.find((v) => v.id === id);
@@ -162,5 +169,32 @@ describe('embedWithRetries', () => {
       expect(err).toBeInstanceOf(AttemptsExhausted);
       expect((err as AttemptsExhausted).records).toHaveLength(calls);
     }
+  });
+});
+
+describe('a chat request naming an embedding model', () => {
+  it('is refused with 400 naming model, pointing at POST /v1/embeddings', async () => {
+    const router = shippedRouter();
+    const prepared = preparedCompletion({ messages: [{ role: 'user', content: 'hi' }] });
+    prepared.requestedModel = 'text-embedding-3-small';
+    const embedder = routable({ id: 'e', model: 'text-embedding-3-small' });
+    const plan = planModels({
+      prepared,
+      space: {
+        id: 'space', orgId: 'org', isActive: true, rateLimit: 0, isSandbox: false, dataSpaceId: 'space',
+        weights: { cost: 0, latency: 0, quality: 1 }, policies: prepared.policies,
+        settings: { assistant_id: null, assistant_version_id: null, instructions: null, max_tokens: null, temperature: null },
+        autoTools: autoToolsSettings.parse({}), hasFailoverChain: false,
+        models: [routable({ id: 'c', model: 'chatty' })], embeddingModels: [embedder], failoverChain: [], benchmark: null, embeddingBenchmark: null,
+      },
+      profile: profileRequest({ ...prepared.chat, model: '' }, router),
+      registry: { resolve: () => ({}) as ProviderBinding },
+      scoring: { weights: prepared.weights, quality: learnedQuality(router), expectedLatency: () => 800 },
+      routerVersion: router.version,
+      learning: null,
+      now: new Date('2026-11-24T00:00:00Z'),
+      modelExists: async () => true,
+    });
+    await expect(plan).rejects.toMatchObject({ status: 400, param: 'model', message: expect.stringMatching(/embedding model.*\/v1\/embeddings/) });
   });
 });
