@@ -1,0 +1,112 @@
+import { z } from 'zod';
+import { int4 } from './common';
+import { completionMetadataSchema } from './chat-completions';
+
+/**
+ * Anthropic's Messages API (`POST /v1/messages`, version 2023-06-01), the part Switchyard answers.
+ * Blocks are plain objects: keys Anthropic has and Switchyard does not use (`cache_control`,
+ * `citations`) are accepted and dropped; block types it cannot translate (documents, thinking,
+ * server tools) are refused with a 400 naming the block.
+ */
+const textBlock = z.object({ type: z.literal('text'), text: z.string() });
+
+const imageSource = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('base64'), media_type: z.string().regex(/^image\/[\w.+-]+$/, 'an image media type'), data: z.string().min(1) }),
+  z.object({ type: z.literal('url'), url: z.url() }),
+]);
+const imageBlock = z.object({ type: z.literal('image'), source: imageSource });
+
+const toolUseBlock = z.object({
+  type: z.literal('tool_use'),
+  id: z.string().min(1),
+  name: z.string().min(1),
+  input: z.record(z.string(), z.unknown()),
+});
+
+const toolResultBlock = z.object({
+  type: z.literal('tool_result'),
+  tool_use_id: z.string().min(1),
+  content: z.union([z.string(), z.array(textBlock)]).optional(),
+  is_error: z.boolean().optional(),
+});
+
+const contentBlock = z.discriminatedUnion('type', [textBlock, imageBlock, toolUseBlock, toolResultBlock]);
+export type AnthropicContentBlock = z.infer<typeof contentBlock>;
+
+const messageParam = z.object({
+  role: z.enum(['user', 'assistant']),
+  content: z.union([z.string(), z.array(contentBlock)]),
+});
+export type AnthropicMessageParam = z.infer<typeof messageParam>;
+
+const toolParam = z.object({
+  type: z.literal('custom').optional(),
+  name: z.string().regex(/^[a-zA-Z0-9_-]{1,64}$/, 'letters, digits, _ and -, at most 64'),
+  description: z.string().optional(),
+  input_schema: z.record(z.string(), z.unknown()),
+});
+
+const toolChoice = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('auto'), disable_parallel_tool_use: z.boolean().optional() }),
+  z.object({ type: z.literal('any'), disable_parallel_tool_use: z.boolean().optional() }),
+  z.object({ type: z.literal('tool'), name: z.string().min(1), disable_parallel_tool_use: z.boolean().optional() }),
+  z.object({ type: z.literal('none') }),
+]);
+
+export const messagesRequestSchema = z
+  .object({
+    model: z.string().min(1).max(200).describe("A model of the Space's catalog, or the service's own name (`AUTO_MODEL_NAME`) for automatic choice."),
+    max_tokens: int4.positive(),
+    system: z.union([z.string(), z.array(textBlock)]).optional(),
+    messages: z.array(messageParam).min(1),
+    tools: z.array(toolParam).max(128).optional(),
+    tool_choice: toolChoice.optional(),
+    temperature: z.number().min(0).max(1).optional(),
+    top_p: z.number().min(0).max(1).optional(),
+    top_k: z.number().int().min(0).optional().describe('Accepted and not passed on: the chosen model may not support it.'),
+    stop_sequences: z.array(z.string()).optional(),
+    stream: z.boolean().default(false),
+    metadata: z.object({ user_id: z.string().max(256).nullable().optional() }).optional(),
+  })
+  .meta({ id: 'AnthropicMessagesRequest' });
+export type MessagesRequest = z.infer<typeof messagesRequestSchema>;
+
+const responseBlock = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('text'), text: z.string() }),
+  z.object({ type: z.literal('tool_use'), id: z.string(), name: z.string(), input: z.record(z.string(), z.unknown()) }),
+]);
+export type AnthropicResponseBlock = z.infer<typeof responseBlock>;
+
+export const STOP_REASONS = ['end_turn', 'max_tokens', 'stop_sequence', 'tool_use', 'refusal'] as const;
+export type StopReason = (typeof STOP_REASONS)[number];
+
+export const anthropicUsageSchema = z.object({
+  input_tokens: z.number().int(),
+  output_tokens: z.number().int(),
+  cache_creation_input_tokens: z.number().int(),
+  cache_read_input_tokens: z.number().int(),
+});
+
+export const messageResponseSchema = z
+  .object({
+    id: z.string().describe('`msg_` then the id of the request log (also in the `x-switchyard-log-id` header).'),
+    type: z.literal('message'),
+    role: z.literal('assistant'),
+    model: z.string().describe('The model that answered.'),
+    content: z.array(responseBlock),
+    stop_reason: z.enum(STOP_REASONS).nullable(),
+    stop_sequence: z.string().nullable(),
+    usage: anthropicUsageSchema,
+    metadata: completionMetadataSchema.describe("Extra field: Switchyard's metadata (chosen model, costs, savings, scores), as on a chat completion."),
+  })
+  .meta({ id: 'AnthropicMessage' });
+export type MessageResponse = z.infer<typeof messageResponseSchema>;
+
+export const countTokensRequestSchema = messagesRequestSchema
+  .omit({ max_tokens: true, stream: true, temperature: true, top_p: true, top_k: true, stop_sequences: true, metadata: true })
+  .meta({ id: 'AnthropicCountTokensRequest' });
+export type CountTokensRequest = z.infer<typeof countTokensRequestSchema>;
+
+export const countTokensResponseSchema = z
+  .object({ input_tokens: z.number().int().describe("An estimate with OpenAI's o200k tokenizer: Claude's own tokenizer is not public.") })
+  .meta({ id: 'AnthropicTokenCount' });
