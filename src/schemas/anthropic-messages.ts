@@ -33,8 +33,9 @@ const toolResultBlock = z.object({
 const contentBlock = z.discriminatedUnion('type', [textBlock, imageBlock, toolUseBlock, toolResultBlock]);
 export type AnthropicContentBlock = z.infer<typeof contentBlock>;
 
+/** A `system` turn among the messages (newer SDKs send them) holds text only; see `misplacedBlock`. */
 const messageParam = z.object({
-  role: z.enum(['user', 'assistant']),
+  role: z.enum(['user', 'assistant', 'system']),
   content: z.union([z.string(), z.array(contentBlock)]),
 });
 export type AnthropicMessageParam = z.infer<typeof messageParam>;
@@ -67,6 +68,10 @@ export const messagesRequestSchema = z
     stop_sequences: z.array(z.string()).optional(),
     stream: z.boolean().default(false),
     metadata: z.object({ user_id: z.string().max(256).nullable().optional() }).optional(),
+    output_config: z
+      .object({ format: z.object({ type: z.literal('json_schema'), schema: z.record(z.string(), z.unknown()) }).nullable().optional() })
+      .optional()
+      .describe('`format` asks for JSON matching the schema (as `response_format` does for chat); other settings are ignored.'),
   })
   .meta({ id: 'AnthropicMessagesRequest' });
 export type MessagesRequest = z.infer<typeof messagesRequestSchema>;
@@ -103,7 +108,7 @@ export const messageResponseSchema = z
 export type MessageResponse = z.infer<typeof messageResponseSchema>;
 
 export const countTokensRequestSchema = messagesRequestSchema
-  .omit({ max_tokens: true, stream: true, temperature: true, top_p: true, top_k: true, stop_sequences: true, metadata: true })
+  .omit({ max_tokens: true, stream: true, temperature: true, top_p: true, top_k: true, stop_sequences: true, metadata: true, output_config: true })
   .meta({ id: 'AnthropicCountTokensRequest' });
 export type CountTokensRequest = z.infer<typeof countTokensRequestSchema>;
 

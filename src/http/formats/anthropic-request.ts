@@ -36,7 +36,7 @@ function userMessages(content: AnthropicMessageParam['content']): ChatMessage[] 
     if (block.type === 'tool_result') results.push(toolResultMessage(block));
     else if (block.type === 'image') parts.push(imagePart(block));
     else if (block.type === 'text') parts.push({ type: 'text', text: block.text });
-    // tool_use in a user turn is refused by the route before this runs.
+    // Other blocks in a user turn are refused by the route before this runs (see misplacedBlock).
   }
   return parts.length > 0 ? [...results, { role: 'user', content: parts }] : results;
 }
@@ -53,10 +53,16 @@ function assistantMessage(content: AnthropicMessageParam['content']): ChatMessag
   return { role: 'assistant', content: text === '' && calls.length > 0 ? null : text, ...(calls.length > 0 ? { tool_calls: calls } : {}) };
 }
 
-function systemMessage(system: MessagesRequest['system']): ChatMessage[] {
+function systemMessage(system: MessagesRequest['system'] | AnthropicMessageParam['content']): ChatMessage[] {
   if (system === undefined) return [];
-  const text = typeof system === 'string' ? system : system.map((block) => block.text).join('\n\n');
+  const text = typeof system === 'string' ? system : system.flatMap((block) => (block.type === 'text' ? [block.text] : [])).join('\n\n');
   return text === '' ? [] : [{ role: 'system', content: text }];
+}
+
+function messagesOf(message: AnthropicMessageParam): ChatMessage[] {
+  if (message.role === 'user') return userMessages(message.content);
+  if (message.role === 'system') return systemMessage(message.content);
+  return [assistantMessage(message.content)];
 }
 
 function toolDefinition(tool: NonNullable<MessagesRequest['tools']>[number]): ToolDefinition {
@@ -79,13 +85,14 @@ function toolChoiceOf(choice: NonNullable<MessagesRequest['tool_choice']>): Tool
 /**
  * Mapped: `system` → a system message; user turns (tool results → `tool` messages, images → image parts);
  * assistant turns (`tool_use` → tool calls); `tools`, `tool_choice` (`any` → `required`); `max_tokens`,
- * `temperature`, `top_p`, `stop_sequences` → `stop`, `metadata.user_id` → `user`, `stream`. Dropped:
+ * `temperature`, `top_p`, `stop_sequences` → `stop`, `metadata.user_id` → `user`, `stream`,
+ * `output_config.format` → `response_format` (JSON schema); `system` turns → system messages. Dropped:
  * `top_k` and `disable_parallel_tool_use`, which a routed model may not support.
  */
 export function chatRequestOf(body: MessagesRequest): CompletionRequest {
   const messages = [
     ...systemMessage(body.system),
-    ...body.messages.flatMap((message) => (message.role === 'user' ? userMessages(message.content) : [assistantMessage(message.content)])),
+    ...body.messages.flatMap(messagesOf),
   ];
   return {
     model: body.model,
@@ -98,15 +105,23 @@ export function chatRequestOf(body: MessagesRequest): CompletionRequest {
     ...(body.tools && body.tools.length > 0 ? { tools: body.tools.map(toolDefinition) } : {}),
     ...(body.tool_choice && body.tools && body.tools.length > 0 ? { tool_choice: toolChoiceOf(body.tool_choice) } : {}),
     ...(body.metadata?.user_id ? { user: body.metadata.user_id } : {}),
+    ...(body.output_config?.format ? { response_format: { type: 'json_schema', json_schema: { name: 'output', schema: body.output_config.format.schema } } } : {}),
   };
 }
+
+/** Which blocks each role may send, as Anthropic allows them. */
+const ALLOWED_BLOCKS: Readonly<Record<AnthropicMessageParam['role'], readonly AnthropicContentBlock['type'][]>> = {
+  user: ['text', 'image', 'tool_result'],
+  assistant: ['text', 'tool_use'],
+  system: ['text'],
+};
 
 /** A block the other side of the conversation cannot send, as a path for the 400 (e.g. `messages.0.content.1`); null when all fit. */
 export function misplacedBlock(body: Pick<MessagesRequest, 'messages'>): { param: string; message: string } | null {
   for (const [i, message] of body.messages.entries()) {
     if (typeof message.content === 'string') continue;
     for (const [j, block] of message.content.entries()) {
-      const wrong = message.role === 'user' ? block.type === 'tool_use' : block.type === 'tool_result' || block.type === 'image';
+      const wrong = !ALLOWED_BLOCKS[message.role].includes(block.type);
       if (wrong) return { param: `messages.${i}.content.${j}`, message: `A ${message.role} message cannot hold a '${block.type}' block.` };
     }
   }
