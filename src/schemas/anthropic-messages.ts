@@ -115,3 +115,13 @@ export type CountTokensRequest = z.infer<typeof countTokensRequestSchema>;
 export const countTokensResponseSchema = z
   .object({ input_tokens: z.number().int().describe("An estimate with OpenAI's o200k tokenizer: Claude's own tokenizer is not public.") })
   .meta({ id: 'AnthropicTokenCount' });
+
+export const anthropicErrorSchema = z
+  .object({
+    type: z.literal('error'),
+    error: z.object({
+      type: z.enum(['invalid_request_error', 'authentication_error', 'permission_error', 'not_found_error', 'request_too_large', 'rate_limit_error', 'api_error', 'overloaded_error']),
+      message: z.string(),
+    }),
+  })
+  .meta({ id: 'AnthropicError' });

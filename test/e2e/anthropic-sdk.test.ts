@@ -103,7 +103,7 @@ describe('messages.create', () => {
         { role: 'user', content: 'Three' },
       ],
     });
-    const call = sim.requests.slice(before).find((recorded) => recorded.dialect === 'anthropic');
+    const call = sim.requests.slice(before).find((recorded) => recorded.dialect === '/anthropic');
     expect(call?.body).toMatchObject({
       max_tokens: 100,
       system: 'Be brief.',
@@ -268,6 +268,18 @@ describe('errors, in Anthropic’s shape', () => {
     expect(badJson.body).toEqual({ type: 'error', error: { type: 'invalid_request_error', message: 'The request body is not valid JSON.' } });
     // Other routes keep OpenAI's shape.
     expect((await request(h.app).get('/v1/chat/completions').set(tenant.auth)).body.error.code).toBe('method_not_allowed');
+  });
+});
+
+describe('OpenAPI', () => {
+  it("documents the routes with Anthropic's error shape", async () => {
+    const doc = await request(h.app).get('/v1/openapi.json').expect(200);
+    const post = doc.body.paths['/v1/messages'].post;
+    expect(post.operationId).toBe('createMessage');
+    expect(JSON.stringify(post.responses['401'])).toContain('AnthropicError');
+    expect(doc.body.components.schemas.AnthropicError).toBeDefined();
+    expect(doc.body.paths['/v1/messages/count_tokens'].post.operationId).toBe('countMessageTokens');
+    expect(JSON.stringify(doc.body.paths['/v1/chat/completions'].post.responses['401'])).not.toContain('AnthropicError');
   });
 });
 
