@@ -88,6 +88,7 @@ describe('messages.create', () => {
     expect(metadata.costs.total_tokens).toBeGreaterThan(0);
     expect(metadata.cost_savings).toBeDefined();
     expect(data.id).toBe(`msg_${response.headers.get('x-switchyard-log-id') ?? ''}`);
+    expect(response.headers.get('request-id')).toBe(response.headers.get('x-switchyard-log-id'));
   });
 
   it('passes a Claude model the system prompt and the turns as the client sent them', async () => {

@@ -23,6 +23,12 @@ function requireVersion(req: Request): void {
   if (!req.header('anthropic-version')) throw new ApiError('missing_field', 'anthropic-version: header is required', 'anthropic-version');
 }
 
+/** Anthropic's clients read the request's id from `request-id` (the SDK's `_request_id`): the log id, as `x-switchyard-log-id`. */
+function withRequestId(headers: Record<string, string>): Record<string, string> {
+  const logId = headers['x-switchyard-log-id'];
+  return logId === undefined ? headers : { ...headers, 'request-id': logId };
+}
+
 /** Checks the schema cannot express: which blocks each role may send. */
 function checkBlocks(body: Pick<MessagesRequest, 'messages'>): void {
   const misplaced = misplacedBlock(body);
@@ -69,7 +75,7 @@ export function messagesRoutes({ completions }: MessagesDeps): Route[] {
           request: chatRequestOf(body),
           featureFlagsHeader: req.header('service-feature-flags'),
           signal: clientGone(res),
-          setHeaders: (headers) => res.set(headers),
+          setHeaders: (headers) => res.set(withRequestId(headers)),
           sink: body.stream ? anthropicSseSink(res) : anthropicJsonSink(res),
           format: (wire, identity) => anthropicMessagesSink(wire, identity, { stream: body.stream }),
         };
