@@ -192,7 +192,7 @@ describe('messages.stream', () => {
     expect(partials.join('')).toBe(JSON.stringify({ query: 'Weather in Oslo?' }));
   });
 
-  it('ends with an APIError (overloaded_error) when the provider fails after the stream started', async () => {
+  it('ends with an APIError from an `event: error` when the provider fails after the stream started', async () => {
     const owner = await h.tenant();
     const name = `breaks-${uniqueSuffix()}`;
     const model = await h.services.db.model.create({
@@ -256,6 +256,17 @@ describe('errors, in Anthropic’s shape', () => {
     const rateError = error as InstanceType<typeof Anthropic.RateLimitError>;
     expect(rateError.error).toMatchObject({ type: 'error', error: { type: 'rate_limit_error' } });
     expect(Number(rateError.headers?.get('retry-after'))).toBeGreaterThanOrEqual(1);
+  });
+
+  it('an upstream that keeps failing is an InternalServerError in Anthropic’s shape', async () => {
+    const { tenant: failing, models } = await isolatedSpace(h, { models: [{ name: `down-${uniqueSuffix()}`, namespace: 'sim-500' }], update: { policies: { max_same_model_retries: 0 } } });
+    const [model] = Object.values(models);
+    const own = new Anthropic({ apiKey: failing.api_key, baseURL, maxRetries: 0 });
+    const error = await own.messages.create({ model: model?.model ?? '', max_tokens: 10, messages: [{ role: 'user', content: 'Hi' }] }).catch((err: unknown) => err);
+    expect(error).toBeInstanceOf(Anthropic.InternalServerError);
+    const apiError = error as InstanceType<typeof Anthropic.InternalServerError>;
+    expect(apiError.status).toBeGreaterThanOrEqual(500);
+    expect(apiError.error).toEqual({ type: 'error', error: { type: expect.stringMatching(/^(api_error|overloaded_error)$/), message: expect.any(String) } });
   });
 
   it('anthropic-version missing is a 400, as Anthropic answers; another method is a 405, in the same shape', async () => {
