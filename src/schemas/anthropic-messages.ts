@@ -5,8 +5,8 @@ import { completionMetadataSchema } from './chat-completions';
 /**
  * Anthropic's Messages API (`POST /v1/messages`, version 2023-06-01), the part Switchyard answers.
  * Blocks are plain objects: keys Anthropic has and Switchyard does not use (`cache_control`,
- * `citations`) are accepted and dropped; block types it cannot translate (documents, thinking,
- * server tools) are refused with a 400 naming the block.
+ * `citations`) are accepted and dropped, and so are thinking blocks; block types it cannot translate
+ * (documents, server tools) are refused with a 400 naming the block.
  */
 const textBlock = z.object({ type: z.literal('text'), text: z.string() });
 
@@ -30,7 +30,11 @@ const toolResultBlock = z.object({
   is_error: z.boolean().optional(),
 });
 
-const contentBlock = z.discriminatedUnion('type', [textBlock, imageBlock, toolUseBlock, toolResultBlock]);
+/** Earlier answers' reasoning, which clients (Claude Code) send back in assistant turns: accepted and dropped, as no other provider can take it. */
+const thinkingBlock = z.object({ type: z.literal('thinking'), thinking: z.string(), signature: z.string().optional() });
+const redactedThinkingBlock = z.object({ type: z.literal('redacted_thinking'), data: z.string() });
+
+const contentBlock = z.discriminatedUnion('type', [textBlock, imageBlock, toolUseBlock, toolResultBlock, thinkingBlock, redactedThinkingBlock]);
 export type AnthropicContentBlock = z.infer<typeof contentBlock>;
 
 /** A `system` turn among the messages (newer SDKs send them) holds text only; see `misplacedBlock`. */

@@ -146,7 +146,7 @@ describe('chatRequestOf', () => {
       output_config: { format: { type: 'json_schema', schema: { type: 'object' } } },
       messages: [
         { role: 'user', content: [{ type: 'image', source: { type: 'url', url: 'https://example.org/a.png' } }, { type: 'text', text: 'Look' }] },
-        { role: 'assistant', content: [{ type: 'tool_use', id: 't1', name: 'w', input: { q: 1 } }] },
+        { role: 'assistant', content: [{ type: 'thinking', thinking: 'hmm', signature: 's' }, { type: 'tool_use', id: 't1', name: 'w', input: { q: 1 } }] },
         { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: [{ type: 'text', text: 'ok' }] }, { type: 'text', text: 'and?' }] },
       ],
     });

@@ -45,7 +45,7 @@ function toolCallOf(block: Block<'tool_use'>): ToolCall {
   return { id: block.id, type: 'function', function: { name: block.name, arguments: JSON.stringify(block.input) } };
 }
 
-/** An assistant turn: its text joined, its `tool_use` blocks as tool calls. */
+/** An assistant turn: its text joined, its `tool_use` blocks as tool calls; thinking blocks are dropped. */
 function assistantMessage(content: AnthropicMessageParam['content']): ChatMessage {
   const blocks = blocksOf(content);
   const text = blocks.flatMap((block) => (block.type === 'text' ? [block.text] : [])).join('');
@@ -112,7 +112,7 @@ export function chatRequestOf(body: MessagesRequest): CompletionRequest {
 /** Which blocks each role may send, as Anthropic allows them. */
 const ALLOWED_BLOCKS: Readonly<Record<AnthropicMessageParam['role'], readonly AnthropicContentBlock['type'][]>> = {
   user: ['text', 'image', 'tool_result'],
-  assistant: ['text', 'tool_use'],
+  assistant: ['text', 'tool_use', 'thinking', 'redacted_thinking'],
   system: ['text'],
 };
 
