@@ -1,21 +1,39 @@
+import type { LookupFunction } from 'node:net';
 import type { Config } from '../config/schema';
+import type { ModelEndpoint } from '../domain/routable-model';
+import { endpointAccess } from '../net/endpoint-policy';
+import { HostAllowlist } from '../net/host-allowlist';
+import { secretBoxFor, type SecretBox } from '../secrets/secret-box';
 import { anthropicProvider } from './anthropic/provider';
 import { geminiProvider } from './gemini/provider';
 import { OpenAiCompatibleProvider } from './openai-compatible/provider';
 import { OPENAI_COMPATIBLE_VENDORS } from './openai-compatible/vendors';
 import { testProvider } from './test/provider';
 import type { Provider } from './types';
+import { customModelKeyContext } from '../secrets/custom-model-key';
 
 /** A provider ready to call: its adapter and where and how to reach it. */
 export interface ProviderBinding {
   provider: Provider;
   apiKey: string;
   baseUrl: string;
+  /** A tenant-given endpoint's host resolution, refusing internal addresses. */
+  lookup?: LookupFunction;
+}
+
+/** What the registry needs to know of a model: its provider and, for a custom model, its own endpoint. */
+export interface ProviderTarget {
+  id?: string;
+  provider: string;
+  endpoint?: ModelEndpoint;
 }
 
 export interface ProviderRegistry {
-  /** Null when the provider is unknown or has no API key configured: its models are unavailable, not broken. */
-  resolve(providerId: string): ProviderBinding | null;
+  /**
+   * Null when the provider is unknown or has no API key configured, or a custom model's endpoint
+   * cannot be used (its key does not open, its address is refused): its models are unavailable, not broken.
+   */
+  resolve(target: ProviderTarget): ProviderBinding | null;
 }
 
 /** Providers that need no key (they run locally). */
@@ -31,6 +49,30 @@ export function builtInProviders(): Map<string, Provider> {
   return providers;
 }
 
+interface EndpointDeps {
+  providers: Map<string, Provider>;
+  secrets: SecretBox | null;
+  allowlist: HostAllowlist;
+}
+
+/** A custom model's binding: the adapter of its provider with the model's own base URL and opened key. */
+function endpointBinding(target: ProviderTarget & { endpoint: ModelEndpoint }, deps: EndpointDeps): ProviderBinding | null {
+  const provider = deps.providers.get(target.provider);
+  const access = endpointAccess(target.endpoint.baseUrl, deps.allowlist);
+  if (!provider || 'refused' in access) return null;
+  const sealed = target.endpoint.sealedApiKey;
+  let apiKey = '';
+  if (sealed !== null) {
+    if (!deps.secrets || target.id === undefined) return null;
+    try {
+      apiKey = deps.secrets.open(sealed, customModelKeyContext(target.id));
+    } catch {
+      return null;
+    }
+  }
+  return { provider, apiKey, baseUrl: target.endpoint.baseUrl, lookup: access.lookup };
+}
+
 export function createProviderRegistry(config: Readonly<Config>, providers: Map<string, Provider> = builtInProviders()): ProviderRegistry {
   const bindings = new Map<string, ProviderBinding>();
   for (const [id, provider] of providers) {
@@ -39,5 +81,12 @@ export function createProviderRegistry(config: Readonly<Config>, providers: Map<
     if (apiKey === undefined) continue;
     bindings.set(id, { provider, apiKey, baseUrl: settings?.baseUrl ?? '' });
   }
-  return { resolve: (providerId) => bindings.get(providerId) ?? null };
+  const deps: EndpointDeps = {
+    providers,
+    secrets: secretBoxFor(config.plugins.socialPost.secretKeys),
+    allowlist: new HostAllowlist(config.plugins.net.ssrfAllowedHosts),
+  };
+  return {
+    resolve: (target) => (target.endpoint ? endpointBinding({ ...target, endpoint: target.endpoint }, deps) : (bindings.get(target.provider) ?? null)),
+  };
 }
