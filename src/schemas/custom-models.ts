@@ -23,7 +23,7 @@ const qualityInput = z
       overall: probability.describe('Probability of a good answer on an average prompt, 0 to 1.'),
       categories: z.partialRecord(z.enum(QUALITY_CATEGORIES), probability).default({}).describe('Per kind of prompt, 0 to 1; kinds left out use `overall`.'),
     }),
-  ])
+  ], { error: 'must be {"like": "<model name>"} or {"overall": <0 to 1>, "categories": {"<kind>": <0 to 1>}}' })
   .describe('What the automatic router expects of the model: `{"like": "gpt-4o-mini"}` or `{"overall": 0.7, "categories": {"code": 0.8}}`.');
 export type QualityInput = z.output<typeof qualityInput>;
 
