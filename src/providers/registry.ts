@@ -3,14 +3,14 @@ import type { Config } from '../config/schema';
 import type { ModelEndpoint } from '../domain/routable-model';
 import { endpointAccess } from '../net/endpoint-policy';
 import { HostAllowlist } from '../net/host-allowlist';
+import { customModelKeyContext } from '../secrets/custom-model-key';
 import { secretBoxFor, type SecretBox } from '../secrets/secret-box';
 import { anthropicProvider } from './anthropic/provider';
 import { geminiProvider } from './gemini/provider';
 import { OpenAiCompatibleProvider } from './openai-compatible/provider';
-import { OPENAI_COMPATIBLE_VENDORS } from './openai-compatible/vendors';
+import { GENERIC_OPENAI_COMPATIBLE_VENDOR, OPENAI_COMPATIBLE_VENDORS } from './openai-compatible/vendors';
 import { testProvider } from './test/provider';
 import type { Provider } from './types';
-import { customModelKeyContext } from '../secrets/custom-model-key';
 
 /** A provider ready to call: its adapter and where and how to reach it. */
 export interface ProviderBinding {
@@ -44,7 +44,7 @@ export function builtInProviders(): Map<string, Provider> {
   const providers = new Map<string, Provider>();
   providers.set(anthropicProvider.id, anthropicProvider);
   providers.set(geminiProvider.id, geminiProvider);
-  for (const vendor of OPENAI_COMPATIBLE_VENDORS) providers.set(vendor.id, new OpenAiCompatibleProvider(vendor));
+  for (const vendor of [...OPENAI_COMPATIBLE_VENDORS, GENERIC_OPENAI_COMPATIBLE_VENDOR]) providers.set(vendor.id, new OpenAiCompatibleProvider(vendor));
   providers.set(testProvider.id, testProvider);
   return providers;
 }

@@ -93,5 +93,7 @@ export const OPENAI_COMPATIBLE_VENDORS: readonly OpenAiCompatibleVendor[] = [
   vendor('openrouter', { headers: { 'X-Title': 'Switchyard' } }),
   vendor('ollama', { streamEnd: 'done_or_finish' }),
   vendor('vllm', { streamEnd: 'done_or_finish' }),
-  vendor(GENERIC_OPENAI_COMPATIBLE, { streamEnd: 'done_or_finish' }),
 ];
+
+/** Kept out of the list above: that list is the configured providers', this one serves custom models only. */
+export const GENERIC_OPENAI_COMPATIBLE_VENDOR: OpenAiCompatibleVendor = vendor(GENERIC_OPENAI_COMPATIBLE, { streamEnd: 'done_or_finish' });
