@@ -36,6 +36,9 @@ export interface ProviderRegistry {
   resolve(target: ProviderTarget): ProviderBinding | null;
 }
 
+/** Custom model bindings kept per process; past this many (model versions), the cache starts over. */
+const MAX_CUSTOM_BINDINGS = 1000;
+
 /** Providers that need no key (they run locally). */
 const KEYLESS = new Set(['test', 'ollama', 'vllm']);
 
@@ -86,7 +89,17 @@ export function createProviderRegistry(config: Readonly<Config>, providers: Map<
     secrets: secretBoxFor(config.plugins.socialPost.secretKeys),
     allowlist: new HostAllowlist(config.plugins.net.ssrfAllowedHosts),
   };
+  const custom = new Map<string, ProviderBinding | null>();
+  const customBinding = (target: ProviderTarget & { endpoint: ModelEndpoint }): ProviderBinding | null => {
+    // The router asks for every candidate of every request: open a key and parse a URL once per version of the model.
+    const key = `${target.id ?? ''}\n${target.provider}\n${target.endpoint.baseUrl}\n${target.endpoint.sealedApiKey ?? ''}`;
+    if (!custom.has(key)) {
+      if (custom.size >= MAX_CUSTOM_BINDINGS) custom.clear();
+      custom.set(key, endpointBinding(target, deps));
+    }
+    return custom.get(key) ?? null;
+  };
   return {
-    resolve: (target) => (target.endpoint ? endpointBinding({ ...target, endpoint: target.endpoint }, deps) : (bindings.get(target.provider) ?? null)),
+    resolve: (target) => (target.endpoint ? customBinding({ ...target, endpoint: target.endpoint }) : (bindings.get(target.provider) ?? null)),
   };
 }
