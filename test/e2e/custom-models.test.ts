@@ -117,6 +117,8 @@ describe('custom models', () => {
     expect(parent.model_id).toBe(modelId);
     expect(parent.prompt_tokens_cost).toBeCloseTo((usage.prompt_tokens * 0.2) / 1e6, 12);
     expect(parent.completion_tokens_cost).toBeCloseTo((usage.completion_tokens * 0.6) / 1e6, 12);
+    const log = await request(h.app).get(`/v1/logs/${completion.id}?include_children=true`).set(tenant.auth).expect(200);
+    expect(JSON.stringify(log.body)).not.toContain(CUSTOM_KEY);
   });
 
   it('streams by name', async () => {
@@ -131,6 +133,7 @@ describe('custom models', () => {
     const completion = await client.chat.completions.create({ model: 'switchyard', messages: [{ role: 'user', content: 'Hi, how are you today?' }] });
     expect(completion.model).toBe('acme-llama');
     expect(callsToCustom()).toHaveLength(1);
+    expect(callsToCustom()[0]?.headers.authorization).toBe(`Bearer ${CUSTOM_KEY}`);
   });
 
   it('answers another organization with 404 on every path, and refuses it the model by name', async () => {
@@ -157,6 +160,17 @@ describe('custom models', () => {
     sim.reset();
     await client.chat.completions.create({ model: 'acme-llama', messages: [{ role: 'user', content: 'after the change' }] });
     expect(callsToCustom()[0]?.headers.authorization).toBe('Bearer sk-rotated-777');
+  });
+
+  it('checks a new base URL on PATCH, and removes the key with api_key: null', async () => {
+    const refused = await request(h.app).patch(`/v1/custom_models/${modelId}`).set(tenant.auth).send({ base_url: 'http://192.168.1.10:8000/v1' });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error.param).toBe('base_url');
+    const res = await request(h.app).patch(`/v1/custom_models/${modelId}`).set(tenant.auth).send({ api_key: null });
+    expect(res.body).toMatchObject({ has_api_key: false, base_url: sim.baseUrls.openai });
+    sim.reset();
+    await client.chat.completions.create({ model: 'acme-llama', messages: [{ role: 'user', content: 'no key now' }] }).catch(() => undefined);
+    expect(callsToCustom()[0]?.headers.authorization).toBeUndefined();
   });
 
   it('copies a quality profile with `like`', async () => {
