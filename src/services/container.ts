@@ -9,6 +9,7 @@ import { PromptRepository } from '../store/prompts';
 import { PromptService } from './prompts/prompt-service';
 import { AppService } from './apps/app-service';
 import { AppModelService } from './apps/app-model-service';
+import { CustomModelService } from './custom-models/custom-model-service';
 import { SandboxSync } from './apps/sandbox-sync';
 import { AssistantRepository } from '../store/assistants';
 import { ConversationRepository } from '../store/conversations';
@@ -55,6 +56,7 @@ export interface Services extends Infrastructure {
   prompts: PromptService;
   apps: AppService;
   appModels: AppModelService;
+  customModels: CustomModelService;
   sandboxSync: SandboxSync;
   assistants: AssistantService;
   conversations: ConversationService;
@@ -96,6 +98,7 @@ export function buildServices(infra: Infrastructure, plugins: PluginServiceOptio
   const spaceVersions = new SpaceVersions(redis, config.redisPrefix);
   const idempotency = new IdempotencyStore(redis, config.redisPrefix);
   const spaceContexts = new SpaceContextLoader(db, SPACE_CONTEXT_MS);
+  const secrets = plugins.secrets === undefined ? secretBoxFor(config.plugins.socialPost.secretKeys) : plugins.secrets;
   const spaces = new SpaceLookup(spaceContexts, spaceVersions);
   const spaceSearch = config.plugins.spaceSearch;
   const fileStore = createFileStore(config.batches.fileStore);
@@ -117,9 +120,10 @@ export function buildServices(infra: Infrastructure, plugins: PluginServiceOptio
       enqueueSandboxSync: async (job) => {
         await queues.sandboxSync.add('sync', job);
       },
-      secrets: plugins.secrets === undefined ? secretBoxFor(config.plugins.socialPost.secretKeys) : plugins.secrets,
+      secrets,
     }),
     appModels: new AppModelService(db, spaceVersions),
+    customModels: new CustomModelService({ db, versions: spaceVersions, secrets, allowedHosts: config.plugins.net.ssrfAllowedHosts, autoModelName: config.autoModelName }),
     sandboxSync: new SandboxSync(db, spaceVersions),
     completions: buildCompletionIntake(infra, { spaces }),
     models: new ModelListService({ db, spaces, autoModelName: config.autoModelName }),

@@ -13,6 +13,7 @@ import { modelRoutes } from './models';
 import { spaceFileRoutes } from './space-files';
 import { openAiFileRoutes } from './openai-files';
 import { batchRoutes } from './batches';
+import { customModelRoutes } from './custom-models';
 
 /** Every authenticated API route, in the order the OpenAPI document lists them. */
 export function allRoutes(services: Services): Route[] {
@@ -22,5 +23,6 @@ export function allRoutes(services: Services): Route[] {
     ...modelRoutes(services),
     ...jobRoutes(services),
     ...promptRoutes(services), ...appRoutes(services), ...appModelRoutes(services), ...assistantRoutes(services), ...conversationRoutes(services), ...spaceFileRoutes(services), ...logRoutes(services),
-    ...openAiFileRoutes(services), ...batchRoutes(services)];
+    ...openAiFileRoutes(services), ...batchRoutes(services),
+    ...customModelRoutes(services)];
 }
