@@ -1,4 +1,4 @@
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { build } from 'esbuild';
 
@@ -31,9 +31,19 @@ ${stylesheet ? `<link rel="stylesheet" href="${stylesheet}">\n` : ''}<script typ
 `;
 }
 
-/** Builds into `outDir` (default `dist/console`), replacing what was there; returns the assets' names. */
+/** Assets of earlier builds: nothing names them once the new index.html is in place. */
+function pruneAssets(assetsDir: string, keep: Set<string>): void {
+  for (const name of readdirSync(assetsDir)) {
+    if (!keep.has(name)) rmSync(join(assetsDir, name), { force: true });
+  }
+}
+
+/**
+ * Builds into `outDir` (default `dist/console`); returns the assets' names. A server reading the folder
+ * meanwhile (or a second build) never sees it half written: hashed names do not collide, and
+ * index.html is replaced in one rename.
+ */
 export async function buildConsole(outDir = CONSOLE_OUTPUT): Promise<{ script: string; stylesheet?: string }> {
-  rmSync(outDir, { recursive: true, force: true });
   mkdirSync(join(outDir, 'assets'), { recursive: true });
   const result = await build({
     absWorkingDir: ROOT,
@@ -55,7 +65,10 @@ export async function buildConsole(outDir = CONSOLE_OUTPUT): Promise<{ script: s
   if (!entry) throw new Error('esbuild wrote no entry point');
   const asset = (file: string) => relative(outDir, resolve(ROOT, file)).split('\\').join('/');
   const names = { script: asset(entry[0]), stylesheet: entry[1].cssBundle ? asset(entry[1].cssBundle) : undefined };
-  writeFileSync(join(outDir, 'index.html'), indexHtml(names.script, names.stylesheet));
+  const staged = join(outDir, `index.html.${process.pid}.tmp`);
+  writeFileSync(staged, indexHtml(names.script, names.stylesheet));
+  renameSync(staged, join(outDir, 'index.html'));
+  pruneAssets(join(outDir, 'assets'), new Set(outputs.map(([file]) => file.split('/').pop() ?? '')));
   return names;
 }
 

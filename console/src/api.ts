@@ -2,13 +2,15 @@ import { session } from './session';
 
 /** The API's error body (`{"error": {...}}`), thrown for every non-2xx answer. */
 export class ApiFailure extends Error {
-  constructor(
-    readonly status: number,
-    message: string,
-    readonly code: string | null,
-    readonly param: string | null,
-  ) {
-    super(message);
+  readonly status: number;
+  readonly code: string | null;
+  readonly param: string | null;
+
+  constructor(failure: { status: number; message: string; code: string | null; param: string | null }) {
+    super(failure.message);
+    this.status = failure.status;
+    this.code = failure.code;
+    this.param = failure.param;
   }
 }
 
@@ -51,7 +53,7 @@ export async function api<T>(method: 'GET' | 'PUT' | 'POST', path: string, optio
   const body = (await res.json().catch(() => ({}))) as T & ErrorBody;
   if (!res.ok) {
     if (res.status === 401 && !options.key) unauthorized.forEach((listener) => listener());
-    throw new ApiFailure(res.status, body.error?.message ?? `HTTP ${res.status}`, body.error?.code ?? null, body.error?.param ?? null);
+    throw new ApiFailure({ status: res.status, message: body.error?.message ?? `HTTP ${res.status}`, code: body.error?.code ?? null, param: body.error?.param ?? null });
   }
   return body;
 }
