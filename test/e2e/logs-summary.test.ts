@@ -136,6 +136,10 @@ describe('GET /v1/logs/summary', () => {
     ['group_by=day&created_after=2026-03-02&created_before=2026-03-01', 'created_before'],
     ['group_by=day&created_after=2026-03-02&created_before=2026-03-02', 'created_before'],
     ['group_by=day&status=ok', 'status'],
+    ['group_by=day&created_after=2026-02-30', 'created_after'],
+    ['group_by=day&group_by=model', 'group_by'],
+    ['group_by=day&created_after=2026-03-01&created_after=2026-03-02', 'created_after'],
+    ['group_by=day&model=x&model=y', 'model'],
     ['group_by=day&app_id=nope', 'app_id'],
   ])('rejects %s with a 400 naming %s', async (query, param) => {
     const res = await summary(alice, query);
