@@ -108,10 +108,17 @@ describeWithBrowser('the web console in a browser', () => {
     await shoot('spaces');
   });
 
-  it("shows a Space's weights, policies, models and sandbox; switches a model off and syncs the sandbox", async () => {
+  it("shows a Space's weights, policies, models and sandbox; saves weights, switches a model off and syncs the sandbox", async () => {
     await page.getByRole('link', { name: 'main', exact: true }).click();
     await heading('main').waitFor();
     await page.getByText('Router weights').waitFor();
+    await page.getByRole('spinbutton', { name: 'Cost' }).fill('0.7');
+    const weighed = page.waitForResponse((res) => res.url().endsWith('/v1/apps/update'));
+    await page.getByRole('button', { name: 'Save weights' }).click();
+    expect((await weighed).status()).toBe(200);
+    const space = await request(ctx.app).get(`/v1/apps/${owner.app_id}`).set(owner.auth);
+    expect(space.body.app.weights.cost).toBe(0.7);
+
     const toggle = page.getByLabel(`${seed.mini.model} (${seed.mini.provider}) on`);
     const wasOn = await toggle.isChecked();
     const saved = page.waitForResponse((res) => res.request().method() === 'PUT' && res.url().includes(`/models/${seed.mini.id}`));

@@ -6,41 +6,29 @@ import { dateTime, usd } from '../format';
 import { href } from '../route';
 import { describeError, useApi } from '../use-api';
 import { ModelToggles } from './space-models';
+import { WeightsForm } from './space-weights';
 
 /** How often the page re-reads a Space while its sandbox is syncing, in ms. */
 const SYNC_POLL_MS = 2000;
 
-function Weights({ space }: { space: SpaceDetailView['app'] }) {
-  const { weights, policies } = space;
+function Policies({ space }: { space: SpaceDetailView['app'] }) {
+  const { policies } = space;
   return (
-    <div class="grid">
-      <article>
-        <header>Router weights</header>
-        <dl>
-          <dt>Cost</dt>
-          <dd data-weight="cost">{weights.cost}</dd>
-          <dt>Latency</dt>
-          <dd data-weight="latency">{weights.latency}</dd>
-          <dt>Quality</dt>
-          <dd data-weight="quality">{weights.quality}</dd>
-        </dl>
-      </article>
-      <article>
-        <header>Policies</header>
-        <dl>
-          <dt>Privacy level</dt>
-          <dd>{policies.privacy_level}</dd>
-          <dt>Max cost per request</dt>
-          <dd>{policies.max_cost === null ? 'no limit' : usd(policies.max_cost)}</dd>
-          <dt>Retries (other model / same model)</dt>
-          <dd>
-            {policies.max_switch_model_retries} / {policies.max_same_model_retries}
-          </dd>
-          <dt>Rate limit</dt>
-          <dd>{space.rate_limit === 0 ? 'none' : `${space.rate_limit} per minute`}</dd>
-        </dl>
-      </article>
-    </div>
+    <article>
+      <header>Policies</header>
+      <dl>
+        <dt>Privacy level</dt>
+        <dd>{policies.privacy_level}</dd>
+        <dt>Max cost per request</dt>
+        <dd>{policies.max_cost === null ? 'no limit' : usd(policies.max_cost)}</dd>
+        <dt>Retries (other model / same model)</dt>
+        <dd>
+          {policies.max_switch_model_retries} / {policies.max_same_model_retries}
+        </dd>
+        <dt>Rate limit</dt>
+        <dd>{space.rate_limit === 0 ? 'none' : `${space.rate_limit} per minute`}</dd>
+      </dl>
+    </article>
   );
 }
 
@@ -102,7 +90,10 @@ export function SpaceDetailPage({ appId }: { appId: string }) {
         <>
           <h1>{data.app.name}</h1>
           <p>{data.app.description}</p>
-          <Weights space={data.app} />
+          <div class="grid">
+            <WeightsForm space={data.app} onSaved={detail.reload} />
+            <Policies space={data.app} />
+          </div>
           <Sandbox detail={data} onSynced={detail.reload} />
           <article>
             <header>Failover chain</header>
