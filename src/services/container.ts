@@ -14,9 +14,12 @@ import { SandboxSync } from './apps/sandbox-sync';
 import { AssistantRepository } from '../store/assistants';
 import { ConversationRepository } from '../store/conversations';
 import { LogRepository } from '../store/logs';
+import { LogSummaryRepository } from '../store/log-summary';
+import { findSpaceRef } from '../store/assistants';
 import { AssistantService } from './assistants/assistant-service';
 import { ConversationService } from './conversations/conversation-service';
 import { LogService } from './logs/log-service';
+import { LogSummaryService } from './logs/log-summary-service';
 import { buildCompletionIntake } from '../completions/build-intake';
 import type { CompletionIntake } from '../completions/completion-intake';
 import { checkReadiness, type ReadinessReport } from './readiness';
@@ -61,6 +64,8 @@ export interface Services extends Infrastructure {
   assistants: AssistantService;
   conversations: ConversationService;
   logs: LogService;
+  /** Totals of logs per day, Space or model (the console's charts). */
+  logSummary: LogSummaryService;
   completions: CompletionIntake;
   /** Async chat completions (`Prefer: respond-async`): read and cancel. */
   jobs: JobService;
@@ -112,6 +117,7 @@ export function buildServices(infra: Infrastructure, plugins: PluginServiceOptio
     assistants: new AssistantService({ assistants: new AssistantRepository(db), prompts: new PromptRepository(db), autoModelName: config.autoModelName }),
     conversations: new ConversationService(new ConversationRepository(db), new AssistantRepository(db)),
     logs: new LogService(new LogRepository(db)),
+    logSummary: new LogSummaryService(new LogSummaryRepository(db), (appId) => findSpaceRef(db, appId)),
     apps: new AppService({
       db,
       versions: spaceVersions,
