@@ -1,6 +1,7 @@
 import type { Services } from '../../services/container';
 import type { Route } from '../route';
 import { chatCompletionRoutes } from './chat-completions';
+import { responsesRoutes } from './responses';
 import { promptRoutes } from './prompts';
 import { appRoutes } from './apps';
 import { appModelRoutes } from './app-models';
@@ -17,6 +18,7 @@ import { batchRoutes } from './batches';
 export function allRoutes(services: Services): Route[] {
   return [
     ...chatCompletionRoutes(services),
+    ...responsesRoutes(services),
     ...modelRoutes(services),
     ...jobRoutes(services),
     ...promptRoutes(services), ...appRoutes(services), ...appModelRoutes(services), ...assistantRoutes(services), ...conversationRoutes(services), ...spaceFileRoutes(services), ...logRoutes(services),
