@@ -98,7 +98,8 @@ function unsupported(what: string) {
 export const responsesRequestSchema = z
   .strictObject({
     model: z.string().min(1).max(200).optional(),
-    input: z.union([z.string(), z.array(inputItem).min(1)]),
+    /** A string is one user message; read as such here, so that an item's error names the item's own field. */
+    input: z.preprocess((input) => (typeof input === 'string' ? [{ type: 'message', role: 'user', content: input }] : input), z.array(inputItem).min(1)),
     instructions: z.string().nullable().optional(),
     tools: z.array(functionTool).max(128).optional(),
     tool_choice: toolChoice.optional(),

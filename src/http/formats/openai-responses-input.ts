@@ -1,16 +1,11 @@
 import type { ContentPart } from '../../domain/chat';
 import { ApiError } from '../../errors/api-error';
 import type { CompletionRequest } from '../../schemas/chat-completions';
-import type { ResolvedItem, ResponsesContentPart, ResponsesInputItem, ResponsesRequest } from '../../schemas/responses';
+import type { ResolvedItem, ResponsesContentPart, ResponsesRequest } from '../../schemas/responses';
 
 type ChatMessage = CompletionRequest['messages'][number];
 type FunctionCallItem = Extract<ResolvedItem, { type: 'function_call' }>;
 type FunctionOutputItem = Extract<ResolvedItem, { type: 'function_call_output' }>;
-
-/** The items of `input`, a plain string being one user message. */
-export function inputItemsOf(input: ResponsesRequest['input']): ResponsesInputItem[] {
-  return typeof input === 'string' ? [{ type: 'message', role: 'user', content: input }] : input;
-}
 
 function textOf(part: ResponsesContentPart): string | null {
   if (part.type === 'input_text' || part.type === 'output_text') return part.text;

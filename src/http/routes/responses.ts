@@ -4,7 +4,7 @@ import { deletedResponseSchema, responseObjectSchema } from '../../schemas/respo
 import type { Services } from '../../services/container';
 import { jsonSink } from '../completion-sink';
 import { echoOf } from '../formats/openai-responses';
-import { chatRequestOf, inputItemsOf } from '../formats/openai-responses-input';
+import { chatRequestOf } from '../formats/openai-responses-input';
 import { openAiResponsesSink } from '../formats/openai-responses-sink';
 import { typedSseSink } from '../formats/openai-responses-sse';
 import { defineRoute, RESPONDED, type Route } from '../route';
@@ -45,7 +45,7 @@ export function responsesRoutes({ completions, responses }: ResponsesDeps): Rout
       status: 200,
       errors: [404, 429, 502, 503, 504],
       handle: async ({ auth, body, req, res }) => {
-        const items = await responses.resolveReferences(auth, inputItemsOf(body.input));
+        const items = await responses.resolveReferences(auth, body.input);
         const plan = await responses.plan(auth, { chat: chatRequestOf(body, items), store: body.store, previousResponseId: body.previous_response_id ?? null });
         const stream = body.stream === true;
         const submission: Submission = {
