@@ -177,6 +177,20 @@ describe('streaming', () => {
     expect(JSON.parse(call.arguments)).toEqual({ query: 'Weather in Rome?' });
   });
 
+  it('ends a stream that breaks after it started with response.failed, keeping the text already sent', async () => {
+    sim.script('gpt-4.1-mini', [{ kind: 'cut', afterChunks: 2 }]);
+    const stream = await client.responses.create({ model: 'gpt-4.1-mini', input: 'one two three four five six', stream: true });
+    const events: ResponseStreamEvent[] = [];
+    for await (const event of stream) events.push(event);
+    const last = events.at(-1);
+    if (last?.type !== 'response.failed') throw new Error(`ended with ${last?.type}`);
+    expect(last.response).toMatchObject({ status: 'failed', error: { code: expect.any(String), message: expect.any(String) } });
+    const sent = events.flatMap((e) => (e.type === 'response.output_text.delta' ? [e.delta] : [])).join('');
+    expect(sent.length).toBeGreaterThan(0);
+    expect(last.response.output).toEqual([expect.objectContaining({ type: 'message', content: [expect.objectContaining({ text: sent })] })]);
+    expect(events[0]?.type).toBe('response.created');
+  });
+
   it('answers an error before the stream started with its status and JSON body', async () => {
     await expect(client.responses.create({ model: 'no-such-model', input: 'Hi', stream: true })).rejects.toMatchObject({ status: 404, param: 'model' });
   });
