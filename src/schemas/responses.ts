@@ -99,7 +99,9 @@ export const responsesRequestSchema = z
   .strictObject({
     model: z.string().min(1).max(200).optional(),
     /** A string is one user message; read as such here, so that an item's error names the item's own field. */
-    input: z.preprocess((input) => (typeof input === 'string' ? [{ type: 'message', role: 'user', content: input }] : input), z.array(inputItem).min(1)),
+    input: z
+      .preprocess((input) => (typeof input === 'string' ? [{ type: 'message', role: 'user', content: input }] : input), z.array(inputItem).min(1))
+      .describe('A string (one user message) or a list of input items.'),
     instructions: z.string().nullable().optional(),
     tools: z.array(functionTool).max(128).optional(),
     tool_choice: toolChoice.optional(),

@@ -37,7 +37,7 @@ export function echoOf(request: ResponsesRequest, { store }: { store: boolean })
     temperature: request.temperature ?? null,
     text: { format: request.text?.format ?? { type: 'text' } },
     tool_choice: request.tool_choice ?? 'auto',
-    tools: (request.tools ?? []).map((tool) => ({ ...tool, description: tool.description ?? null, parameters: tool.parameters ?? null, strict: tool.strict ?? true })),
+    tools: (request.tools ?? []).map((tool) => ({ ...tool, description: tool.description ?? null, parameters: tool.parameters ?? null, strict: tool.strict ?? null })),
     top_p: request.top_p ?? null,
     user: request.user ?? null,
     metadata: request.metadata ?? {},

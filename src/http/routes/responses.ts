@@ -1,7 +1,8 @@
 import type { Submission } from '../../completions/completion-intake';
 import { responseIdParams, responsesRequestSchema } from '../../schemas/responses';
-import { deletedResponseSchema, responseObjectSchema } from '../../schemas/responses-object';
+import { deletedResponseSchema, responseObjectSchema, type ResponseObject } from '../../schemas/responses-object';
 import type { Services } from '../../services/container';
+import type { ResponsePlan } from '../../services/responses/response-service';
 import { jsonSink } from '../completion-sink';
 import { echoOf } from '../formats/openai-responses';
 import { chatRequestOf } from '../formats/openai-responses-input';
@@ -27,9 +28,18 @@ const CREATE_DESCRIPTION = [
   'built-in tools) are refused with 400 naming them; unknown fields too.',
 ].join(' ');
 
-type ResponsesDeps = Pick<Services, 'completions' | 'responses'>;
+type ResponsesDeps = Pick<Services, 'completions' | 'responses' | 'logger'>;
 
-export function responsesRoutes({ completions, responses }: ResponsesDeps): Route[] {
+export function responsesRoutes({ completions, responses, logger }: ResponsesDeps): Route[] {
+  /** Keeps a finished response; a failure is logged here, and the client told by the formatter. */
+  const keep = async (plan: ResponsePlan, response: ResponseObject) => {
+    try {
+      await responses.keep(plan, response);
+    } catch (err) {
+      logger.error({ err, response_id: response.id }, 'response not stored');
+      throw err;
+    }
+  };
   return [
     defineRoute({
       method: 'post',
@@ -59,7 +69,7 @@ export function responsesRoutes({ completions, responses }: ResponsesDeps): Rout
             openAiResponsesSink(wire, identity, {
               stream,
               echo: echoOf(body, { store: plan.store }),
-              ...(plan.record ? { keep: (response) => responses.keep(plan, response) } : {}),
+              ...(plan.record ? { keep: (response) => keep(plan, response) } : {}),
             }),
         };
         await completions.submit(submission);
