@@ -1,5 +1,6 @@
 import type { ChunkChoice, FinishReason } from '../../domain/chat';
 import type { OutputItem, ResponseObject } from '../../schemas/responses-object';
+import { functionCallItemIdOf, messageItemIdOf } from '../../services/responses/response-ids';
 import { functionCallItemOf, messageItemOf } from './openai-responses';
 
 /**
@@ -54,7 +55,8 @@ export class ResponseStreamWriter {
     for (const call of choice.delta.tool_calls ?? []) {
       if (this.open?.kind !== 'call' || this.open.deltaIndex !== call.index) this.openCall(call.index, call.id, call.function?.name);
       const open = this.open as OpenCall;
-      open.name += open.name === '' ? (call.function?.name ?? '') : '';
+      // A call's name comes whole with its first delta; one that came late still names the finished item.
+      if (open.name === '') open.name = call.function?.name ?? '';
       const piece = call.function?.arguments ?? '';
       if (piece === '') continue;
       open.arguments += piece;
@@ -110,10 +112,10 @@ export class ResponseStreamWriter {
   }
 
   private itemId(open: OpenCall): string {
-    return functionCallItemOf(this.requestId, open.n, { id: '', name: '', arguments: '' }).id;
+    return functionCallItemIdOf(this.requestId, open.n);
   }
 
   private textPlace(open: OpenText): { item_id: string; output_index: number; content_index: number } {
-    return { item_id: messageItemOf(this.requestId, '', []).id, output_index: open.outputIndex, content_index: 0 };
+    return { item_id: messageItemIdOf(this.requestId), output_index: open.outputIndex, content_index: 0 };
   }
 }
