@@ -236,6 +236,18 @@ describe('stored responses', () => {
     });
   });
 
+  it('answers 404 for a response whose conversation was deleted', async () => {
+    const created = await client.responses.create({ model: 'gpt-4.1-mini', input: 'Chain' });
+    const conversations = await request(h.app).get(`/v1/apps/${tenant.app_id}/conversations`).set(tenant.auth).expect(200);
+    const { data } = conversations.body as { data: { id: string; name: string }[] };
+    expect(data[0]?.name).toBe('responses');
+    await request(h.app).delete(`/v1/apps/${tenant.app_id}/conversations/${data[0]?.id}`).set(tenant.auth).expect(200);
+    await expect(client.responses.create({ model: 'gpt-4.1-mini', input: 'More', previous_response_id: created.id })).rejects.toMatchObject({
+      status: 404,
+      param: 'previous_response_id',
+    });
+  });
+
   it('keeps nothing with store: false', async () => {
     const created = await client.responses.create({ model: 'gpt-4.1-mini', input: 'Forget me', store: false });
     await expect(client.responses.retrieve(created.id)).rejects.toMatchObject({ status: 404 });
@@ -270,6 +282,12 @@ describe('stored responses', () => {
 });
 
 describe('bad input', () => {
+  it('refuses Idempotency-Key, which only chat completions honour, naming it', async () => {
+    const call = client.responses.create({ model: 'gpt-4.1-mini', input: 'Hi' }, { headers: { 'Idempotency-Key': 'once' } });
+    await expect(call).rejects.toMatchObject({ status: 400, param: 'Idempotency-Key' });
+  });
+
+
   it.each([
     ['a missing input', { model: 'gpt-4.1-mini' }, 'input'],
     ['an unknown field', { model: 'gpt-4.1-mini', input: 'Hi', frobnicate: true }, 'frobnicate'],

@@ -1,4 +1,6 @@
 import type { Submission } from '../../completions/completion-intake';
+import { IDEMPOTENCY_HEADER } from '../../completions/idempotency';
+import { ApiError } from '../../errors/api-error';
 import { responseIdParams, responsesRequestSchema } from '../../schemas/responses';
 import { deletedResponseSchema, responseObjectSchema, type ResponseObject } from '../../schemas/responses-object';
 import type { Services } from '../../services/container';
@@ -25,7 +27,7 @@ const CREATE_DESCRIPTION = [
   'over). A response can be continued once (400 naming `previous_response_id` otherwise). At privacy level 2 and 3 no',
   'content is kept: `store` defaults to false there and `store: true` is refused (400 naming `store`). Fields OpenAI knows',
   'that this service does not do (`background: true`, `conversation`, `prompt`, `include` values, `truncation: auto`,',
-  'built-in tools) are refused with 400 naming them; unknown fields too.',
+  'built-in tools) are refused with 400 naming them; unknown fields too, and the `Idempotency-Key` header (chat completions only).',
 ].join(' ');
 
 type ResponsesDeps = Pick<Services, 'completions' | 'responses' | 'logger'>;
@@ -55,6 +57,10 @@ export function responsesRoutes({ completions, responses, logger }: ResponsesDep
       status: 200,
       errors: [404, 429, 502, 503, 504],
       handle: async ({ auth, body, req, res }) => {
+        if (req.header(IDEMPOTENCY_HEADER) !== undefined) {
+          // A repeat could not replay safely here: it would start or continue a chain a second time.
+          throw new ApiError('invalid_request', `'${IDEMPOTENCY_HEADER}' is supported on POST /v1/chat/completions only.`, IDEMPOTENCY_HEADER);
+        }
         const items = await responses.resolveReferences(auth, body.input);
         const plan = await responses.plan(auth, { chat: chatRequestOf(body, items), store: body.store, previousResponseId: body.previous_response_id ?? null });
         const stream = body.stream === true;

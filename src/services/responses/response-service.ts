@@ -116,7 +116,9 @@ export class ResponseService {
   private async conversationFor(auth: AuthContext, { previousId, store }: { previousId: string | null; store: boolean }): Promise<string | null> {
     if (previousId !== null) {
       const previous = await this.deps.records.findStored(scopeOf(auth), previousId);
-      if (!previous) throw ApiError.notFound('Response', 'previous_response_id');
+      // Its conversation deleted (DELETE /v1/apps/{app_id}/conversations/{id}), the chain has no history left to continue.
+      const live = previous && (await this.deps.conversations.findLive(previous.app_id, previous.conversation_id));
+      if (!previous || !live) throw ApiError.notFound('Response', 'previous_response_id');
       const next = await this.deps.records.findContinuation(previous.id);
       if (next) {
         throw new ApiError(
