@@ -248,6 +248,15 @@ describe('stored responses', () => {
     });
   });
 
+  it('leaves no conversation behind a stored first response that failed', async () => {
+    const listed = async () => ((await request(h.app).get(`/v1/apps/${tenant.app_id}/conversations?limit=100`).set(tenant.auth).expect(200)).body as { data: unknown[] }).data.length;
+    const before = await listed();
+    await expect(client.responses.create({ model: 'no-such-model', input: 'Hi' })).rejects.toMatchObject({ status: 404 });
+    // The conversation goes as the error is answered, not before: allow it a moment.
+    for (let i = 0; i < 20 && (await listed()) !== before; i++) await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(await listed()).toBe(before);
+  });
+
   it('keeps nothing with store: false', async () => {
     const created = await client.responses.create({ model: 'gpt-4.1-mini', input: 'Forget me', store: false });
     await expect(client.responses.retrieve(created.id)).rejects.toMatchObject({ status: 404 });

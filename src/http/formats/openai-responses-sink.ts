@@ -14,6 +14,8 @@ export interface ResponsesSinkOptions {
    * is told it is complete, so a `GET` or `previous_response_id` right after it finds it.
    */
   keep?(response: ResponseObject): Promise<void>;
+  /** Told when the response failed (nothing is kept then). */
+  failed?(): void;
 }
 
 /** What the client is told when the finished response could not be kept. */
@@ -38,6 +40,7 @@ export function openAiResponsesSink(wire: WireSink, identity: ResponseIdentity, 
   let written = false;
 
   const fail = (failure: CompletionFailure) => {
+    options.failed?.();
     if (!options.stream || !written) return wire.error({ status: failure.status, body: errorBodyOf(failure), headers: failure.headers });
     if (!created) writer.started(pending);
     const output = writer.end();

@@ -42,6 +42,9 @@ export function responsesRoutes({ completions, responses, logger }: ResponsesDep
       throw err;
     }
   };
+  const discard = (plan: ResponsePlan) => {
+    responses.discard(plan).catch((err: unknown) => logger.warn({ err }, 'conversation of a failed response not deleted'));
+  };
   return [
     defineRoute({
       method: 'post',
@@ -75,10 +78,16 @@ export function responsesRoutes({ completions, responses, logger }: ResponsesDep
             openAiResponsesSink(wire, identity, {
               stream,
               echo: echoOf(body, { store: plan.store }),
-              ...(plan.record ? { keep: (response) => keep(plan, response) } : {}),
+              ...(plan.record ? { keep: (response) => keep(plan, response), failed: () => discard(plan) } : {}),
             }),
         };
-        await completions.submit(submission);
+        try {
+          await completions.submit(submission);
+        } catch (err) {
+          // Refused before it ran (rate limit, Space): the sink never heard of it.
+          if (plan.record) discard(plan);
+          throw err;
+        }
         return RESPONDED;
       },
     }),

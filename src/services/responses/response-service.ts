@@ -85,6 +85,12 @@ export class ResponseService {
     });
   }
 
+  /** A first turn that failed leaves no chain: the conversation made for it goes (soft delete, as the conversations API does). */
+  async discard(plan: ResponsePlan): Promise<void> {
+    if (!plan.record || plan.record.previousResponseId !== null) return;
+    await this.deps.conversations.softDelete(plan.record.appId, plan.record.conversationId, this.clock());
+  }
+
   async get(auth: AuthContext, id: string): Promise<ResponseObject> {
     const row = await this.deps.records.findStored(scopeOf(auth), id);
     if (!row) throw ApiError.notFound('Response', 'response_id');
