@@ -38,13 +38,20 @@ export function openAiResponsesSink(wire: WireSink, identity: ResponseIdentity, 
   const writer = new ResponseStreamWriter(identity.requestId, (data) => wire.chunk(data));
   let created = false;
   let written = false;
+  /** The model named so far: the request's, else the one answering. */
+  let model = pending.model;
+  const start = (answering: string) => {
+    created = true;
+    model ||= answering;
+    writer.started({ ...pending, model });
+  };
 
   const fail = (failure: CompletionFailure) => {
     options.failed?.();
     if (!options.stream || !written) return wire.error({ status: failure.status, body: errorBodyOf(failure), headers: failure.headers });
-    if (!created) writer.started(pending);
+    if (!created) start('');
     const output = writer.end();
-    writer.emit('response.failed', { response: { ...pending, status: 'failed', output, error: { code: failure.code, message: failure.message } } });
+    writer.emit('response.failed', { response: { ...pending, model, status: 'failed', output, error: { code: failure.code, message: failure.message } } });
     wire.error({ status: failure.status, body: errorBodyOf(failure) });
   };
 
@@ -59,10 +66,7 @@ export function openAiResponsesSink(wire: WireSink, identity: ResponseIdentity, 
       if (!options.stream) return;
       written = true;
       if (event.type === 'step') return wire.comment(`step ${JSON.stringify(event.step)}`);
-      if (!created) {
-        created = true;
-        writer.started({ ...pending, model: pending.model || event.model });
-      }
+      if (!created) start(event.model);
       const choice = event.choices.find((c) => c.index === 0);
       if (choice) writer.delta(choice);
     },
@@ -70,8 +74,7 @@ export function openAiResponsesSink(wire: WireSink, identity: ResponseIdentity, 
       const response = options.stream ? finishedResponse(pending, { result, output: writer.end(), finish: writer.finish }) : responseBodyOf(pending, result);
       if (options.stream && !created) {
         written = true;
-        created = true;
-        writer.started({ ...pending, model: pending.model || result.model.model });
+        start(result.model.model);
       }
       if (!options.keep) return complete(response);
       options.keep(response).then(
