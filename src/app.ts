@@ -1,6 +1,7 @@
 import express, { type Express } from 'express';
 import type { Logger } from 'pino';
 import type { Config } from './config/schema';
+import { errorDialectMarker } from './http/error-dialect';
 import { errorHandler, notFoundHandler } from './http/error-handler';
 import { authenticate } from './http/middleware/authenticate';
 import { corsMiddleware } from './http/middleware/cors';
@@ -35,6 +36,8 @@ export function buildApp({ config, logger, services }: AppDeps): Express {
   app.use(operationsRouter(services));
   // The API description is public: it names no organization, key or data.
   app.use(openApiRouter(routes));
+  // Before the body parser and authentication, so their errors too take the route's shape.
+  app.use(errorDialectMarker(routes));
   app.use(jsonBody(config.bodyLimitBytes, multipartMatcher(routes)));
   app.use('/v1', authenticate(services.authenticator));
   app.use(mountRoutes(routes));

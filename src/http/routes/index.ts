@@ -2,6 +2,7 @@ import type { Services } from '../../services/container';
 import type { Route } from '../route';
 import { chatCompletionRoutes } from './chat-completions';
 import { responsesRoutes } from './responses';
+import { messagesRoutes } from './messages';
 import { promptRoutes } from './prompts';
 import { appRoutes } from './apps';
 import { appModelRoutes } from './app-models';
@@ -19,6 +20,7 @@ export function allRoutes(services: Services): Route[] {
   return [
     ...chatCompletionRoutes(services),
     ...responsesRoutes(services),
+    ...messagesRoutes(services),
     ...modelRoutes(services),
     ...jobRoutes(services),
     ...promptRoutes(services), ...appRoutes(services), ...appModelRoutes(services), ...assistantRoutes(services), ...conversationRoutes(services), ...spaceFileRoutes(services), ...logRoutes(services),
