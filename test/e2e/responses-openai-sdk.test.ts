@@ -288,6 +288,19 @@ describe('stored responses', () => {
     await expect(strictClient.responses.retrieve(created.id)).rejects.toMatchObject({ status: 404 });
     await expect(strictClient.responses.create({ model: 'gpt-4.1-mini', input: 'Secret', store: true })).rejects.toMatchObject({ status: 400, param: 'store' });
   });
+
+  it('drops a response stored at level 1 once its Space is raised to level 2', async () => {
+    const space = await h.tenant();
+    await setModels(h.app, space, { 'gpt-4.1-mini': true });
+    const spaceClient = new OpenAI({ apiKey: space.api_key, baseURL, maxRetries: 0 });
+    const created = await spaceClient.responses.create({ model: 'gpt-4.1-mini', input: 'Before the rise' });
+    await expect(spaceClient.responses.retrieve(created.id)).resolves.toMatchObject({ id: created.id });
+    await request(h.app).put('/v1/apps/update').set(space.auth).send({ id: space.app_id, policies: { privacy_level: 2 } }).expect(200);
+    await expect(spaceClient.responses.retrieve(created.id)).rejects.toMatchObject({ status: 404 });
+    await expect(spaceClient.responses.create({ model: 'gpt-4.1-mini', input: 'After', previous_response_id: created.id })).rejects.toMatchObject({ status: 404 });
+    await request(h.app).put('/v1/apps/update').set(space.auth).send({ id: space.app_id, policies: { privacy_level: 1 } }).expect(200);
+    await expect(spaceClient.responses.retrieve(created.id)).rejects.toMatchObject({ status: 404 });
+  });
 });
 
 describe('bad input', () => {

@@ -6,7 +6,7 @@ import type { ResolvedItem, ResponsesInputItem } from '../../schemas/responses';
 import type { OutputItem, ResponseObject } from '../../schemas/responses-object';
 import type { ConversationRepository } from '../../store/conversations';
 import { responseIdOfItem } from './response-ids';
-import type { ResponseRecords, ResponseScope } from './response-records';
+import type { ResponseRecords, ResponseRow, ResponseScope } from './response-records';
 
 /** What a Responses request becomes before it runs. */
 export interface ResponsePlan {
@@ -92,7 +92,7 @@ export class ResponseService {
   }
 
   async get(auth: AuthContext, id: string): Promise<ResponseObject> {
-    const row = await this.deps.records.findStored(scopeOf(auth), id);
+    const row = await this.findReadable(auth, id);
     if (!row) throw ApiError.notFound('Response', 'response_id');
     return row.body as unknown as ResponseObject;
   }
@@ -100,6 +100,21 @@ export class ResponseService {
   async delete(auth: AuthContext, id: string): Promise<{ id: string; object: 'response'; deleted: true }> {
     if (!(await this.deps.records.delete(scopeOf(auth), id, this.clock()))) throw ApiError.notFound('Response', 'response_id');
     return { id, object: 'response', deleted: true };
+  }
+
+  /**
+   * A stored response the caller may read, while its Space is still at privacy level 1: once the Space's
+   * level is raised, its stored responses are dropped as they are met (as kept chat answers are on a rise),
+   * and answer like unknown ones. A Space that cannot be checked (deactivated) hides them without dropping.
+   */
+  private async findReadable(auth: AuthContext, id: string): Promise<ResponseRow | null> {
+    const row = await this.deps.records.findStored(scopeOf(auth), id);
+    if (!row) return null;
+    const levelNow = await this.deps.privacyLevelOf({ ...auth, appId: row.app_id }, { messages: [], stream: false }).catch(() => null);
+    if (levelNow === null) return null;
+    if (levelNow < 2) return row;
+    await this.deps.records.delete({ orgId: row.org_id, appId: row.app_id }, row.id, this.clock());
+    return null;
   }
 
   /**
@@ -121,7 +136,7 @@ export class ResponseService {
   /** The conversation the response joins: its predecessor's, a new one for a stored first turn, or none. */
   private async conversationFor(auth: AuthContext, { previousId, store }: { previousId: string | null; store: boolean }): Promise<string | null> {
     if (previousId !== null) {
-      const previous = await this.deps.records.findStored(scopeOf(auth), previousId);
+      const previous = await this.findReadable(auth, previousId);
       // Its conversation deleted (DELETE /v1/apps/{app_id}/conversations/{id}), the chain has no history left to continue.
       const live = previous && (await this.deps.conversations.findLive(previous.app_id, previous.conversation_id));
       if (!previous || !live) throw ApiError.notFound('Response', 'previous_response_id');
@@ -156,7 +171,7 @@ export class ResponseService {
         continue;
       }
       const responseId = responseIdOfItem(item.id);
-      const row = responseId ? await this.deps.records.findStored(scopeOf(auth), responseId) : null;
+      const row = responseId ? await this.findReadable(auth, responseId) : null;
       const found = row ? (row.body as unknown as ResponseObject).output.find((output) => output.id === item.id) : undefined;
       if (!found) throw ApiError.notFound('Item', `input[${i}].id`);
       resolved.push(inputItemOf(found));
