@@ -40,6 +40,8 @@ import { BatchService } from './batches/batch-service';
 import { secretBoxFor, type SecretBox } from '../secrets/secret-box';
 import { asyncJobStore } from '../async-jobs/build-async-jobs';
 import { JobService } from '../async-jobs/job-service';
+import { ResponseRecords } from './responses/response-records';
+import { ResponseService } from './responses/response-service';
 
 export interface Infrastructure {
   config: Readonly<Config>;
@@ -67,6 +69,8 @@ export interface Services extends Infrastructure {
   /** Totals of logs per day, Space or model (the console's charts). */
   logSummary: LogSummaryService;
   completions: CompletionIntake;
+  /** OpenAI's Responses API: stored responses and their chains (over conversations). */
+  responses: ResponseService;
   /** Async chat completions (`Prefer: respond-async`): read and cancel. */
   jobs: JobService;
   /** Idempotency-Key records of completions, with the answers kept for repeats. */
@@ -107,6 +111,7 @@ export function buildServices(infra: Infrastructure, plugins: PluginServiceOptio
   const spaces = new SpaceLookup(spaceContexts, spaceVersions);
   const spaceSearch = config.plugins.spaceSearch;
   const fileStore = createFileStore(config.batches.fileStore);
+  const completions = buildCompletionIntake(infra, { spaces });
   const openAiFiles = new OpenAiFileService({ files: new OpenAiFileRepository(db), store: fileStore, maxBytes: config.batches.fileMaxBytes, maxLines: config.batches.maxLines });
   return {
     ...infra,
@@ -131,7 +136,12 @@ export function buildServices(infra: Infrastructure, plugins: PluginServiceOptio
     appModels: new AppModelService(db, spaceVersions),
     customModels: new CustomModelService({ db, versions: spaceVersions, secrets, allowedHosts: config.plugins.net.ssrfAllowedHosts, autoModelName: config.autoModelName }),
     sandboxSync: new SandboxSync(db, spaceVersions),
-    completions: buildCompletionIntake(infra, { spaces }),
+    completions,
+    responses: new ResponseService({
+      records: new ResponseRecords(db),
+      conversations: new ConversationRepository(db),
+      privacyLevelOf: (auth, request) => completions.privacyLevelNow(auth, request),
+    }),
     models: new ModelListService({ db, spaces, autoModelName: config.autoModelName }),
     jobs: new JobService({ store: asyncJobStore(infra), queue: queues.completions, publisher: redis, prefix: config.redisPrefix }),
     idempotency,

@@ -1,6 +1,7 @@
 import type { Services } from '../../services/container';
 import type { Route } from '../route';
 import { chatCompletionRoutes } from './chat-completions';
+import { responsesRoutes } from './responses';
 import { messagesRoutes } from './messages';
 import { promptRoutes } from './prompts';
 import { appRoutes } from './apps';
@@ -19,6 +20,7 @@ import { customModelRoutes } from './custom-models';
 export function allRoutes(services: Services): Route[] {
   return [
     ...chatCompletionRoutes(services),
+    ...responsesRoutes(services),
     ...messagesRoutes(services),
     ...modelRoutes(services),
     ...jobRoutes(services),
