@@ -46,7 +46,7 @@ export async function embedWithRetries(options: EmbeddingAttempts): Promise<{ re
   if (!embed) throw new AttemptsExhausted(new ProviderError({ kind: 'bad_request', provider: model.provider, message: `${model.provider} serves no embeddings` }), records);
   for (let retry = 0; ; retry += 1) {
     const startedAt = Date.now();
-    const ctx = { apiKey: binding.apiKey, baseUrl: binding.baseUrl, signal: options.signal, timeoutMs: options.callTimeoutMs, callTimeoutMs: options.callTimeoutMs, logger: options.logger };
+    const ctx = { apiKey: binding.apiKey, baseUrl: binding.baseUrl, signal: options.signal, timeoutMs: options.callTimeoutMs, callTimeoutMs: options.callTimeoutMs, logger: options.logger, lookup: binding.lookup };
     try {
       const result = await embed(options.request, ctx);
       const usage = { prompt_tokens: result.promptTokens, completion_tokens: 0, total_tokens: result.promptTokens };

@@ -89,14 +89,14 @@ export class EmbeddingService {
       requested: call.request.model,
       autoModelName: this.deps.autoModelName,
       privacyLevel,
-      canEmbed: (model) => registry.resolve(model.provider)?.provider.embed !== undefined,
+      canEmbed: (model) => registry.resolve(model)?.provider.embed !== undefined,
       modelExists: (name) => this.deps.modelExists(call.auth.orgId, name),
       now: new Date(),
     });
   }
 
   private embed({ call, space, receivedAt, requestId }: Accepted, model: RoutableModel) {
-    const binding = this.deps.registry.resolve(model.provider);
+    const binding = this.deps.registry.resolve(model);
     if (!binding) throw new ApiError('model_not_available', `Model '${model.model}' is unavailable: its provider '${model.provider}' is not configured.`, 'model');
     const { input, dimensions, user } = call.request;
     return embedWithRetries({
