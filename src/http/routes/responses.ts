@@ -11,7 +11,7 @@ import { chatRequestOf } from '../formats/openai-responses-input';
 import { openAiResponsesSink } from '../formats/openai-responses-sink';
 import { typedSseSink } from '../formats/openai-responses-sse';
 import { defineRoute, RESPONDED, type Route } from '../route';
-import { clientGone } from './chat-completions';
+import { clientGone } from '../client-gone';
 
 const CREATE_DESCRIPTION = [
   "OpenAI's Responses API over the same completion jobs as chat completions (routing, plugins, retries and failover, one",
