@@ -3,6 +3,7 @@ import { QUEUE_NAMES, type QueueName } from '../src/queue/names';
 import type { Services } from '../src/services/container';
 import type { CompletionJob } from '../src/queue/payloads';
 import { JobOwners } from '../src/resilience/job-owners';
+import { instrumented } from '../src/observability/job-instrumentation';
 import { batchProcessing } from './batches';
 import { completionProcessing } from './completions';
 import { promptReviewProcessor } from './prompt-review';
@@ -90,7 +91,7 @@ export function startWorkers(services: Services): RunningWorkers {
   const [ownedCompletions, ownedBatches, ownedLines] = ownedQueues.map(({ processor }) => processor) as [Processor, Processor, Processor];
   const workers = workerSpecs(services, { completions: ownedCompletions, batches: ownedBatches, batchLines: ownedLines }).map(
     ({ name, processor, concurrency, maxStalledCount }) =>
-      new Worker(name, processor, { connection: services.redis, prefix: services.config.redisPrefix, concurrency, ...jobLockOptions(services), ...(maxStalledCount ? { maxStalledCount } : {}) }),
+      new Worker(name, instrumented(name, processor), { connection: services.redis, prefix: services.config.redisPrefix, concurrency, ...jobLockOptions(services), ...(maxStalledCount ? { maxStalledCount } : {}) }),
   );
   batches.resume().catch((err: unknown) => services.logger.error({ err }, 'unfinished batches not resumed'));
   for (const worker of workers) {
