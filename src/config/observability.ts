@@ -11,6 +11,7 @@ const ENV_NAMES = {
   otlpEndpoint: 'OTEL_EXPORTER_OTLP_ENDPOINT',
   otlpHeaders: 'OTEL_EXPORTER_OTLP_HEADERS',
   serviceName: 'OTEL_SERVICE_NAME',
+  exportDelayMs: 'OTEL_BSP_SCHEDULE_DELAY',
 } as const;
 
 /** `key=value,key2=value2` (the OTLP exporters' header list), values percent-decoded. */
@@ -44,6 +45,8 @@ const observabilityInputSchema = z.strictObject({
   otlpHeaders: headerListSchema,
   /** `service.name` of the exported spans. */
   serviceName: z.string().min(1).default('switchyard'),
+  /** How often buffered spans are exported, in ms (the OpenTelemetry default: 5000). */
+  exportDelayMs: z.coerce.number().int().positive().default(5000),
 });
 
 export interface ObservabilityConfig {
@@ -55,6 +58,8 @@ export interface ObservabilityConfig {
   /** Sent with every export (e.g. a hosted backend's key). */
   otlpHeaders: Record<string, string>;
   serviceName: string;
+  /** How often buffered spans are exported, in ms. */
+  exportDelayMs: number;
 }
 
 export const observabilityConfigSchema = z.custom<ObservabilityConfig>();
@@ -86,6 +91,7 @@ export function readObservabilityConfig(env: Env): ObservabilityConfig {
     tracesUrl: tracesUrlOf(input.tracesEndpoint, input.otlpEndpoint),
     otlpHeaders: input.otlpHeaders ?? {},
     serviceName: input.serviceName,
+    exportDelayMs: input.exportDelayMs,
   });
 }
 

@@ -35,12 +35,12 @@ export function tracer(): Tracer {
  * Registers a tracer provider exporting over OTLP/HTTP (JSON) when an endpoint is configured, with the
  * W3C trace-context propagator and an AsyncLocalStorage context manager; does nothing otherwise.
  */
-export function startTracing(config: Pick<ObservabilityConfig, 'tracesUrl' | 'otlpHeaders' | 'serviceName'>, role: string): Tracing {
+export function startTracing(config: Pick<ObservabilityConfig, 'tracesUrl' | 'otlpHeaders' | 'serviceName' | 'exportDelayMs'>, role: string): Tracing {
   if (!config.tracesUrl) return OFF;
   const exporter = new OTLPTraceExporter({ url: config.tracesUrl, headers: config.otlpHeaders });
   const provider = new TracerProvider({
     resource: resourceFromAttributes({ [ATTR_SERVICE_NAME]: config.serviceName, 'switchyard.role': role }),
-    spanProcessors: [new BatchSpanProcessor({ exporter })],
+    spanProcessors: [new BatchSpanProcessor({ exporter, scheduledDelayMillis: config.exportDelayMs })],
   });
   const contextManager = new AsyncLocalStorageContextManager().enable();
   context.setGlobalContextManager(contextManager);

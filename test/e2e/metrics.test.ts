@@ -24,7 +24,7 @@ let baseURL: string;
 
 beforeAll(async () => {
   sim = await startSimulator();
-  h = startCompletionsHarness({ providers: simulatedProviders(sim), observability: { metricsToken: TOKEN, metricsPort: null, metricsHost: '127.0.0.1', tracesUrl: null, otlpHeaders: {}, serviceName: 'switchyard' } });
+  h = startCompletionsHarness({ providers: simulatedProviders(sim), observability: { metricsToken: TOKEN, metricsPort: null, metricsHost: '127.0.0.1', tracesUrl: null, otlpHeaders: {}, serviceName: 'switchyard', exportDelayMs: 5000 } });
   server = await new Promise<Server>((resolve) => {
     const listening = h.app.listen(0, '127.0.0.1', () => resolve(listening));
   });

@@ -19,6 +19,8 @@ export function requestLogger(logger: Logger) {
     logger,
     genReqId: requestId,
     customAttributeKeys: { reqId: 'request_id' },
+    // Every line of the request, the access line included, carries `request_id` (the `req` serializer below drops pino-http's own id).
+    quietReqLogger: true,
     // A completion's log id (also its job's): the worker's lines carry it too, with the same request_id.
     customProps: (_req, res) => {
       const logId = res.getHeader('x-switchyard-log-id');
