@@ -47,7 +47,7 @@ async function withDeadline(work: Promise<void>, ms: number, onTimeout: () => vo
 /** Starts the API, the workers, or both (`single`, or `all` when called in-process as tests do), as `config.role` says. */
 export async function startRuntime(config: Readonly<Config>, logger: Logger): Promise<Runtime> {
   // Before the app is built: its tracing middleware exists only when tracing is on.
-  const tracing = startTracing(config.observability, config.role);
+  const tracing = await startTracing(config.observability, config.role);
   const infra = connectInfrastructure(config, logger);
   const services = buildServices(infra);
   const serveApi = config.role !== 'workers';

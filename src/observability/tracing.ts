@@ -1,10 +1,4 @@
-import { context, propagation, trace, type Tracer } from '@opentelemetry/api';
-import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
-import { W3CTraceContextPropagator } from '@opentelemetry/core';
-import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
-import { resourceFromAttributes } from '@opentelemetry/resources';
-import { BatchSpanProcessor, TracerProvider } from '@opentelemetry/sdk-trace';
-import { ATTR_SERVICE_NAME } from '@opentelemetry/semantic-conventions';
+import { trace, type Tracer } from '@opentelemetry/api';
 import type { ObservabilityConfig } from '../config/observability';
 
 /** The instrumentation scope of every span Switchyard makes. */
@@ -31,30 +25,18 @@ export function tracer(): Tracer {
   return trace.getTracer(SCOPE);
 }
 
-/**
- * Registers a tracer provider exporting over OTLP/HTTP (JSON) when an endpoint is configured, with the
- * W3C trace-context propagator and an AsyncLocalStorage context manager; does nothing otherwise.
- */
-export function startTracing(config: Pick<ObservabilityConfig, 'tracesUrl' | 'otlpHeaders' | 'serviceName' | 'exportDelayMs'>, role: string): Tracing {
-  if (!config.tracesUrl) return OFF;
-  const exporter = new OTLPTraceExporter({ url: config.tracesUrl, headers: config.otlpHeaders });
-  const provider = new TracerProvider({
-    resource: resourceFromAttributes({ [ATTR_SERVICE_NAME]: config.serviceName, 'switchyard.role': role }),
-    spanProcessors: [new BatchSpanProcessor({ exporter, scheduledDelayMillis: config.exportDelayMs })],
-  });
-  const contextManager = new AsyncLocalStorageContextManager().enable();
-  context.setGlobalContextManager(contextManager);
-  propagation.setGlobalPropagator(new W3CTraceContextPropagator());
-  trace.setGlobalTracerProvider(provider);
+/** Exports spans over OTLP/HTTP when an endpoint is configured; otherwise does nothing, not even load the SDK. */
+export async function startTracing(config: Pick<ObservabilityConfig, 'tracesUrl' | 'otlpHeaders' | 'serviceName' | 'exportDelayMs'>, role: string): Promise<Tracing> {
+  const { tracesUrl } = config;
+  if (!tracesUrl) return OFF;
+  const { registerTracerProvider } = await import('./tracer-provider');
+  const provider = registerTracerProvider({ ...config, tracesUrl }, role);
   enabled = true;
   return {
-    flush: () => provider.forceFlush(),
+    flush: () => provider.flush(),
     shutdown: async () => {
       enabled = false;
       await provider.shutdown();
-      trace.disable();
-      propagation.disable();
-      context.disable();
     },
   };
 }

@@ -22,7 +22,7 @@ describe('tracing configuration', () => {
 
 describe('without an endpoint', () => {
   it('registers nothing: spans are the no-op API spans and a job carries no trace context', async () => {
-    const tracing = startTracing(loadConfig({}).observability, 'single');
+    const tracing = await startTracing(loadConfig({}).observability, 'single');
     expect(tracingEnabled()).toBe(false);
     expect(trace.getTracer('switchyard').startSpan('probe').spanContext().traceId).toBe('0'.repeat(32));
 
