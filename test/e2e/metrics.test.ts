@@ -6,6 +6,7 @@ import request from 'supertest';
 import { buildApp } from '../../src/app';
 import { processMetricsSource } from '../../src/observability/metrics-source';
 import { startMetricsServer } from '../../src/observability/metrics-server';
+import { openBreakersKey } from '../../src/resilience/circuit-breakers';
 import { simulatedProviders, startCompletionsHarness, type CompletionsHarness } from '../helpers/completions';
 import { eventually, isolatedSpace, script, times } from '../helpers/completion-fixtures';
 import { parsePrometheusText, type Scrape } from '../helpers/prometheus-text';
@@ -99,6 +100,27 @@ describe('access to /metrics', () => {
     } finally {
       await metricsServer.close();
     }
+  });
+});
+
+describe('scrape-time gauges', () => {
+  it('reads queue depth per queue and state, and the open breakers, from Redis', async () => {
+    const { redis, config, queues } = h.services;
+    const job = await queues.sandboxSync.add('sync', { mainAppId: randomUUID(), requestedBy: 'metrics-test' }, { delay: 60_000 });
+    const cooling = randomUUID();
+    const probing = randomUUID();
+    await redis.hset(openBreakersKey(config.redisPrefix), cooling, String(Date.now() + 60_000), probing, String(Date.now() - 1000));
+    try {
+      const scraped = await scrape();
+      expect(scraped.value('switchyard_queue_jobs', { queue: 'sandbox-sync', state: 'delayed' })).toBe(1);
+      expect(scraped.value('switchyard_queue_jobs', { queue: 'completions', state: 'waiting' })).toBe(0);
+      expect(scraped.value('switchyard_circuit_breakers_open', { state: 'cooling_down' })).toBe(1);
+      expect(scraped.value('switchyard_circuit_breakers_open', { state: 'half_open' })).toBe(1);
+    } finally {
+      await job.remove();
+      await redis.hdel(openBreakersKey(config.redisPrefix), cooling, probing);
+    }
+    expect((await scrape()).value('switchyard_circuit_breakers_open', { state: 'cooling_down' })).toBe(0);
   });
 });
 
