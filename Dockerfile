@@ -16,6 +16,8 @@ COPY prisma ./prisma
 COPY scripts ./scripts
 COPY src ./src
 COPY workers ./workers
+# The web console's source: `npm run build` bundles it into dist/console (served at /console).
+COPY console ./console
 # `prebuild` runs `prisma generate`. The generated client imports its own files with a `.ts` extension,
 # which plain node cannot resolve in dist/; the flag makes tsc write `.js` instead.
 RUN npm run build

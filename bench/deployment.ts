@@ -95,7 +95,8 @@ export async function startDeployment(spec: DeploymentSpec, env: BenchEnvironmen
   const apiUrl = `http://127.0.0.1:${port}`;
   const alive = () => processes.every((p) => p.child.exitCode === null);
   try {
-    await waitFor200(`${apiUrl}/readyz`, 30_000, alive);
+    // A loaded machine (a test suite beside the benchmark) can take a minute to start the supervisor and its children.
+    await waitFor200(`${apiUrl}/readyz`, 90_000, alive);
     await firstCompletion(apiUrl, { apiKey: env.apiKey, model: env.model.name, alive });
     await settled(processes);
   } catch (err) {

@@ -1,7 +1,8 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Agent, request } from 'undici';
 import { runChildEntry } from './child-entry';
+import { callJson, withPluginContext } from './floor-plugins';
+import { readBody } from './http-body';
 
 /**
  * Child-process entry of `bench:plugins`' floor cell: the least any gateway must do for one completion
@@ -13,63 +14,18 @@ import { runChildEntry } from './child-entry';
  * argv: SearXNG base URL, embeddings base URL, model base URL. Prints `{"url": ...}` once listening.
  */
 const [searxngUrl = '', embeddingsUrl = '', modelUrl = ''] = process.argv.slice(2);
-const agent = new Agent({ connections: 512, keepAliveTimeout: 30_000 });
 
-interface SearxngAnswer {
-  results?: { url: string; title?: string; content?: string }[];
-}
-interface EmbeddingsAnswer {
-  data?: { embedding: number[] }[];
-}
 interface ModelAnswer {
   id: string;
   choices: unknown[];
   usage?: unknown;
 }
 
-async function callJson<T>(url: string, init: { method: 'GET' | 'POST'; body?: object }): Promise<T> {
-  const res = await request(url, {
-    method: init.method,
-    dispatcher: agent,
-    headers: { 'content-type': 'application/json', authorization: 'Bearer bench' },
-    body: init.body ? JSON.stringify(init.body) : undefined,
-  });
-  if (res.statusCode !== 200) throw new Error(`${url} answered ${res.statusCode}`);
-  return (await res.body.json()) as T;
-}
-
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const parts: Buffer[] = [];
-    req.on('data', (part: Buffer) => parts.push(part));
-    req.on('end', () => resolve(Buffer.concat(parts).toString('utf8')));
-    req.on('error', reject);
-  });
-}
-
 async function answer(req: IncomingMessage, res: ServerResponse): Promise<void> {
   const body = JSON.parse(await readBody(req)) as { model: string; messages: { role: string; content: string }[] };
-  const question = body.messages.at(-1)?.content ?? '';
-  const [web, vectors] = await Promise.all([
-    callJson<SearxngAnswer>(`${searxngUrl}/search?${new URLSearchParams({ q: question, format: 'json', pageno: '1' })}`, { method: 'GET' }),
-    callJson<EmbeddingsAnswer>(`${embeddingsUrl}/embeddings`, { method: 'POST', body: { model: 'text-embedding-3-small', input: [question] } }),
-  ]);
-  const webItems = (web.results ?? []).slice(0, 5).map((r, i) => ({ index: i + 1, url: r.url, title: r.title ?? r.url, snippet: r.content ?? '' }));
-  // Stands in for the ranked Space chunks: one item per vector dimension group, so the check sees space results.
-  const spaceItems = [{ index: webItems.length + 1, file_id: 'floor', snippet: `${vectors.data?.[0]?.embedding.length ?? 0} dimensions` }];
-  const context = [...webItems, ...spaceItems].map((item) => `[${item.index}] ${item.snippet}`).join('\n');
-  const model = await callJson<ModelAnswer>(`${modelUrl}/chat/completions`, {
-    method: 'POST',
-    body: { model: body.model, messages: [{ role: 'system', content: `Sources:\n${context}` }, ...body.messages] },
-  });
-  const out = {
-    ...model,
-    metadata: {
-      search_results: { items: [...webItems, ...spaceItems] },
-      extra: { plugins: [{ id: 'web-search', status: 'ok' }, { id: 'space-search', status: 'ok' }] },
-    },
-  };
-  const text = JSON.stringify(out);
+  const { messages, metadata } = await withPluginContext(body.messages, { searxng: searxngUrl, embeddings: embeddingsUrl });
+  const model = await callJson<ModelAnswer>(`${modelUrl}/chat/completions`, { method: 'POST', body: { model: body.model, messages } });
+  const text = JSON.stringify({ ...model, metadata });
   res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
   res.end(text);
 }

@@ -11,6 +11,7 @@ import { PLUGIN_BENCH_PROMPT, seedSpaceFiles } from './plugin-space';
 import { buildService, freePort, startBenchEntry, startService, startUpstream, tailOf, waitFor200, type Managed, type Runner } from './processes';
 import { summariseProfile, type Window } from './profile-summary';
 import { RoundTripMeter } from './round-trips';
+import { startQueueFloor } from './queue-floor/start';
 import { machineInfo } from './reliability/machine';
 import { profileTables } from './report';
 
@@ -23,7 +24,9 @@ import { profileTables } from './report';
  * (the two plugins run concurrently). A second cell caps SearXNG with PLUGIN_CONCURRENCY_SEARXNG=--limit:
  * the ideal there is limit ÷ latency, and nothing may fail. A first cell, `floor`, runs bench/plugin-floor.ts
  * in place of Switchyard (the least a gateway does for such a completion) against the same simulators:
- * what the machine allows. Options: --duration, --warmup (s), --skip-floor,
+ * what the machine allows; a second, `queue-floor`, runs bench/queue-floor (an API and a worker process
+ * with a BullMQ queue between them and a log row committed per request, calling the same backends): what a
+ * gateway of Switchyard's shape allows. Options: --duration, --warmup (s), --skip-floor (both floors),
  * --concurrency, --latency (ms), --limit, --runner build|prebuilt|tsx, --profile
  * (with --profile-dir <folder> to keep the profiles), --out <file>.
  */
@@ -172,6 +175,11 @@ async function main(): Promise<void> {
     const floor = await startFloor({ ...backends.ready, model: `${upstream.url}/openai/v1` });
     cells.push(await measure({ name: 'floor', searxngLimit: Number(args.concurrency) }, { deployment: floor, env, others }));
     await Promise.all(floor.processes.map((p) => p.stop()));
+    const queueFloor = await startQueueFloor(env, `${upstream.url}/openai/v1`, backends.ready);
+    cleanups.push({ name: 'queue floor', run: () => Promise.all(queueFloor.processes.map((p) => p.stop())) });
+    const deployment = { processes: queueFloor.processes.map((p) => ({ ...p, name: p.name === 'floor api' ? 'api' : 'worker' })), apiUrl: queueFloor.url };
+    cells.push(await measure({ name: 'queue-floor', searxngLimit: Number(args.concurrency) }, { deployment, env, others }));
+    await Promise.all(queueFloor.processes.map((p) => p.stop()));
   }
   let files = 0;
   for (const scenario of scenarios) {

@@ -3,8 +3,11 @@ import type { LoadResult } from './load';
 import type { ProfileSummary } from './profile-summary';
 import { round } from './stats';
 
-/** `baseline` is another commit of Switchyard, measured in the same run (`--baseline REF`). */
-export type Path = 'direct' | 'switchyard' | 'baseline' | 'portkey';
+/**
+ * `baseline` is another commit of Switchyard, measured in the same run (`--baseline REF`); `floor` is the
+ * queue floor (bench/queue-floor), the least a gateway of Switchyard's shape does.
+ */
+export type Path = 'direct' | 'switchyard' | 'baseline' | 'portkey' | 'floor';
 export type Mode = 'json' | 'stream';
 
 export interface Cell {
@@ -68,10 +71,13 @@ export interface BaselineComparison {
   ttftP50DeltaMs: number | null;
 }
 
-/** Switchyard against another path of the run, cell by cell: the baseline commit, or the peer gateway (`portkey`). */
-export function compareWithBaseline(cells: Cell[], other: Path = 'baseline'): BaselineComparison[] {
+/**
+ * One path against another of the same run, cell by cell: Switchyard against the baseline commit or the
+ * peer gateway (`portkey`), or the queue floor against the peer.
+ */
+export function compareWithBaseline(cells: Cell[], other: Path = 'baseline', subject: Path = 'switchyard'): BaselineComparison[] {
   const out: BaselineComparison[] = [];
-  for (const through of cells.filter((c) => c.path === 'switchyard')) {
+  for (const through of cells.filter((c) => c.path === subject)) {
     const before = cells.find((c) => c.path === other && c.mode === through.mode && c.concurrency === through.concurrency);
     if (!before) continue;
     const [b, s] = [before.result, through.result];

@@ -11,6 +11,7 @@ import { runLoad, type LoadTarget } from './load';
 import { startDeployment, type Deployment, type Layout } from './deployment';
 import { buildService, checkOutBaseline, startUpstream, WORKING_TREE, type Managed, type Runner, type ServiceSource } from './processes';
 import { portkeyHeaders, startPortkey } from './portkey';
+import { startQueueFloor, type QueueFloor } from './queue-floor/start';
 import { summariseProfile, type ProfileSummary, type Window } from './profile-summary';
 import { baselineTable, cellsTable, compare, compareWithBaseline, comparisonTable, cpuTable, otherCpuMs, profileTables, type Cell, type Mode, type Path } from './report';
 
@@ -22,6 +23,7 @@ import { baselineTable, cellsTable, compare, compareWithBaseline, comparisonTabl
  * logs; needs a GDPR model such as --model mistral-small-2506), --model gpt-4o-mini, --layout start|roles (as
  * `npm start` runs it, a supervisor and its children; or separate API and worker processes), --api-processes N and
  * --workers N (default: the service's own, one per core; 1 worker under `roles`), --peer portkey|none (the Portkey gateway measured on the same upstream),
+ * --floor queue|none (the queue floor, bench/queue-floor: the least a gateway of Switchyard's shape does, one API and one worker process),
  * --redis-cluster (Switchyard on a local three-node Redis Cluster),
  * --profile, --out <file>, --baseline <git ref> (that commit too, built from a checkout beside this one and
  * measured in the same run, cell by cell, as a "before" for the working tree's "after"; --baseline-api-processes N and
@@ -43,6 +45,7 @@ const { values: args } = parseArgs({
     'baseline-api-processes': { type: 'string' },
     'baseline-workers': { type: 'string' },
     peer: { type: 'string', default: 'portkey' },
+    floor: { type: 'string', default: 'queue' },
     'redis-cluster': { type: 'boolean', default: false },
     model: { type: 'string', default: BENCH_MODEL },
     profile: { type: 'boolean', default: false },
@@ -76,8 +79,9 @@ interface Endpoints {
   model: string;
 }
 
-function targetFor(pathKind: Path, mode: Mode, endpoints: Endpoints & { deployments: Deployment[]; peer: string | null }): LoadTarget {
+function targetFor(pathKind: Path, mode: Mode, endpoints: Endpoints & { deployments: Deployment[]; peer: string | null; floor: string | null }): LoadTarget {
   const body = { model: endpoints.model, messages: [{ role: 'user', content: PROMPT }], ...(mode === 'stream' ? { stream: true } : {}) };
+  if (pathKind === 'floor' && endpoints.floor) return { url: `${endpoints.floor}/v1/chat/completions`, headers: {}, body, stream: mode === 'stream' };
   if (pathKind === 'portkey' && endpoints.peer) return { url: `${endpoints.peer}/v1/chat/completions`, headers: portkeyHeaders(`${endpoints.upstream}/openai/v1`), body, stream: mode === 'stream' };
   const deployment = endpoints.deployments.find((d) => d.path === pathKind);
   return deployment
@@ -92,6 +96,8 @@ interface Stack {
   deployments: Deployment[];
   /** The peer gateway (Portkey) on the same upstream, unless `--peer none`. */
   peer: (Managed & { url: string }) | null;
+  /** The queue floor (bench/queue-floor), unless `--floor none`. */
+  floor: QueueFloor | null;
   profileDir: string | null;
 }
 
@@ -136,7 +142,9 @@ async function startStack(runner: Runner, scratch: string, baseline: ServiceSour
   if (baseline) deployments.push(await startDeployment({ path: 'baseline', runner: 'prebuilt', source: baseline, profileDir: null, ...common, ...baselineSizes }, env));
   const peer = args.peer === 'portkey' ? await startPortkey(path.join(scratch, 'portkey.log')) : null;
   if (peer) cleanups.push({ name: 'portkey', run: () => peer.stop() });
-  return { env, upstream, deployments, peer, profileDir };
+  const floor = args.floor === 'queue' ? await startQueueFloor(env, `${upstream.url}/openai/v1`) : null;
+  for (const managed of floor?.processes ?? []) cleanups.push({ name: managed.name, run: () => managed.stop() });
+  return { env, upstream, deployments, peer, floor, profileDir };
 }
 
 const nowUs = () => Number(process.hrtime.bigint() / 1000n);
@@ -146,8 +154,8 @@ async function runCells(stack: Stack, meter: CpuMeter): Promise<{ cells: Cell[];
   const warmupMs = Number(args.warmup) * 1000;
   const modes = (args.modes ?? 'json,stream').split(',') as Mode[];
   const levels = (args.concurrency ?? '1,64').split(',').map(Number);
-  const endpoints = { upstream: stack.upstream.url, deployments: stack.deployments, peer: stack.peer?.url ?? null, apiKey: stack.env.apiKey, model: stack.env.model.name };
-  const paths: Path[] = ['direct', ...(stack.peer ? ['portkey' as const] : []), ...stack.deployments.map((d) => d.path)];
+  const endpoints = { upstream: stack.upstream.url, deployments: stack.deployments, peer: stack.peer?.url ?? null, floor: stack.floor?.url ?? null, apiKey: stack.env.apiKey, model: stack.env.model.name };
+  const paths: Path[] = ['direct', ...(stack.peer ? ['portkey' as const] : []), ...(stack.floor ? ['floor' as const] : []), ...stack.deployments.map((d) => d.path)];
   const cells: Cell[] = [];
   const windows: Window[] = [];
   // Each deployment answered one completion before the cells (firstCompletion).
@@ -228,7 +236,8 @@ async function main(): Promise<void> {
   if (!own) throw new Error('no Switchyard started');
   say(`upstream: ${args.upstream} at ${stack.upstream.url}; Switchyard at ${own.apiUrl} (${runner}, LOG_LEVEL=${args['log-level']}, privacy level ${args['privacy-level']}, ${describeLayout()})${baseline ? `; baseline ${args.baseline}` : ''}; ready after ${((Date.now() - started) / 1000).toFixed(1)} s`);
   const processes = stack.deployments.flatMap((d) => d.processes);
-  const pids = () => ({ ...Object.fromEntries(processes.map((p) => [p.name, p.child.pid])), ...(stack.peer ? { portkey: stack.peer.child.pid } : {}), upstream: stack.upstream.child.pid });
+  const floorPids = Object.fromEntries((stack.floor?.processes ?? []).map((p) => [p.name, p.child.pid]));
+  const pids = () => ({ ...Object.fromEntries(processes.map((p) => [p.name, p.child.pid])), ...(stack.peer ? { portkey: stack.peer.child.pid } : {}), ...floorPids, upstream: stack.upstream.child.pid });
   const meter = new CpuMeter(pids, stack.env.databaseName);
   const { cells, sentThrough, windows } = await runCells(stack, meter);
   await stopDeployments(stack);
@@ -242,11 +251,13 @@ async function main(): Promise<void> {
   const comparisons = compare(cells);
   const withBaseline = compareWithBaseline(cells);
   const withPeer = compareWithBaseline(cells, 'portkey');
+  const floorWithPeer = compareWithBaseline(cells, 'portkey', 'floor');
   const targets = targetsOf(cells, comparisons, withPeer);
   say(`\n${cellsTable(cells)}\n\n${comparisonTable(comparisons)}\n\nCPU per completion (ms of one core):\n${cpuTable(cells, machine.cores)}`);
   if (withBaseline.length > 0) say(`\nAgainst the baseline ${args.baseline} (${baseline?.commit.slice(0, 10)}), same run:\n${baselineTable(withBaseline)}`);
   say(`\nrequest logs written: ${logs.parents} (of ${sentThrough} completions through Switchyard), ${logs.children} upstream-call rows`);
   if (withPeer.length > 0) say(`\nSwitchyard against the Portkey gateway (same upstream, same load generator), same run:\n${baselineTable(withPeer, { other: 'Portkey', now: 'Switchyard' })}`);
+  if (floorWithPeer.length > 0) say(`\nThe queue floor (bench/queue-floor: the least a gateway of Switchyard's shape does) against the Portkey gateway, same run:\n${baselineTable(floorWithPeer, { other: 'Portkey', now: 'floor' })}`);
   say(`targets: ${targetsLine(targets)}`);
   if (profiles.length > 0) say(`\nCPU profiles (self time):\n${profileTables(profiles)}`);
   const report = {
@@ -257,6 +268,7 @@ async function main(): Promise<void> {
     cells,
     comparisons,
     comparisons_with_baseline: withBaseline,
+    floor_against_portkey: floorWithPeer,
     targets,
     logs: { ...logs, completions_through_switchyard: sentThrough },
     profiles,

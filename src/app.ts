@@ -1,6 +1,8 @@
 import express, { type Express } from 'express';
 import type { Logger } from 'pino';
 import type { Config } from './config/schema';
+import { CONSOLE_PATH, consoleRouter } from './http/console';
+import { errorDialectMarker } from './http/error-dialect';
 import { errorHandler, notFoundHandler } from './http/error-handler';
 import { authenticate } from './http/middleware/authenticate';
 import { corsMiddleware } from './http/middleware/cors';
@@ -40,6 +42,10 @@ export function buildApp({ config, logger, services }: AppDeps): Express {
   app.use(metricsRouter(config.observability, metricsSourceOfThisProcess()));
   // The API description is public: it names no organization, key or data.
   app.use(openApiRouter(routes));
+  // Static and public; the page signs in with a key it sends to /v1 as a Bearer header.
+  app.use(CONSOLE_PATH, consoleRouter());
+  // Before the body parser and authentication, so their errors too take the route's shape.
+  app.use(errorDialectMarker(routes));
   app.use(jsonBody(config.bodyLimitBytes, multipartMatcher(routes)));
   app.use('/v1', authenticate(services.authenticator));
   app.use(mountRoutes(routes));

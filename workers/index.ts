@@ -58,41 +58,37 @@ function jobLockOptions(services: Services): Pick<WorkerOptions, 'lockDuration' 
   return { lockDuration: services.config.jobLockMs, stalledInterval: services.config.jobStalledCheckMs, maxStalledCount: 1 };
 }
 
-/** Runs a queue's jobs, each recorded under this process's heartbeat so other workers notice if it dies. */
-function owned(services: Services, queueName: QueueName, process: Processor): { processor: Processor; owners: JobOwners } {
-  const owners = new JobOwners({
+/** Watches for dead workers of a queue, and keeps this process's worker of it alive in their eyes. */
+function ownersOf(services: Services, queueName: QueueName): JobOwners {
+  return new JobOwners({
     redis: services.redis,
     prefix: services.config.redisPrefix,
     queueName,
     intervalMs: services.config.jobStalledCheckMs,
     logger: services.logger,
   });
-  const processor = async (job: Job, token?: string) => {
-    const id = job.id ?? '';
-    owners.claim(id, token ?? '');
-    try {
-      return await process(job, token);
-    } finally {
-      owners.release(id);
-    }
-  };
-  return { processor: processor as Processor, owners };
 }
+
+/** Queues whose running jobs are recovered quickly when their worker dies (JobOwners). */
+const OWNED_QUEUES: ReadonlySet<string> = new Set([QUEUE_NAMES.completions, QUEUE_NAMES.batches, QUEUE_NAMES.batchLines]);
 
 export function startWorkers(services: Services): RunningWorkers {
   const completions = completionProcessing(services);
   const batches = batchProcessing(services, completions);
-  const ownedQueues = [
-    owned(services, QUEUE_NAMES.completions, ((job: Job<CompletionJob>) => completions.process(job)) as Processor),
-    owned(services, QUEUE_NAMES.batches, batches.coordinator),
-    owned(services, QUEUE_NAMES.batchLines, batches.line),
-  ];
-  for (const { owners } of ownedQueues) owners.start();
-  const [ownedCompletions, ownedBatches, ownedLines] = ownedQueues.map(({ processor }) => processor) as [Processor, Processor, Processor];
-  const workers = workerSpecs(services, { completions: ownedCompletions, batches: ownedBatches, batchLines: ownedLines }).map(
+  const processors = {
+    completions: ((job: Job<CompletionJob>) => completions.process(job)) as Processor,
+    batches: batches.coordinator,
+    batchLines: batches.line,
+  };
+  const workers = workerSpecs(services, processors).map(
     ({ name, processor, concurrency, maxStalledCount }) =>
       new Worker(name, instrumented(name, processor), { connection: services.redis, prefix: services.config.redisPrefix, concurrency, ...jobLockOptions(services), ...(maxStalledCount ? { maxStalledCount } : {}) }),
   );
+  const owners = workers.filter((worker) => OWNED_QUEUES.has(worker.name)).map((worker) => {
+    const watch = ownersOf(services, worker.name as QueueName);
+    watch.start(worker.id);
+    return watch;
+  });
   batches.resume().catch((err: unknown) => services.logger.error({ err }, 'unfinished batches not resumed'));
   for (const worker of workers) {
     worker.on('failed', (job, err) => services.logger.error({ queue: worker.name, job_id: job?.id, err }, 'job failed'));
@@ -100,11 +96,11 @@ export function startWorkers(services: Services): RunningWorkers {
   }
   return {
     close: async () => {
-      for (const { owners } of ownedQueues) owners.stop();
+      for (const watch of owners) watch.stop();
       // Coordinators hand their batches back to the queue at once rather than run until their batch ends.
       batches.close();
       await Promise.all(workers.map((worker) => worker.close()));
-      await Promise.all([completions.close(), ...ownedQueues.map(({ owners }) => owners.finish())]);
+      await Promise.all([completions.close(), ...owners.map((watch) => watch.finish())]);
     },
   };
 }

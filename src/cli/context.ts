@@ -22,15 +22,20 @@ const CLI_REDIS_RETRIES = 2;
  * never connect.
  */
 export class CliSession {
-  private config: Readonly<Config> | null = null;
+  private loaded: Readonly<Config> | null = null;
   private database: Db | null = null;
   private redis: RedisClient | null = null;
 
   constructor(private readonly readConfig: () => Readonly<Config> = loadConfig) {}
 
   private loadedConfig(): Readonly<Config> {
-    this.config ??= this.readConfig();
-    return this.config;
+    this.loaded ??= this.readConfig();
+    return this.loaded;
+  }
+
+  /** The configuration, read on first use (commands that build services need more than the database). */
+  config(): Readonly<Config> {
+    return this.loadedConfig();
   }
 
   db(): Db {
@@ -51,7 +56,7 @@ export class CliSession {
 
   /** Whether failures should carry their stack trace (`LOG_LEVEL=debug` or `trace`). */
   get verbose(): boolean {
-    return this.config?.logLevel === 'debug' || this.config?.logLevel === 'trace';
+    return this.loaded?.logLevel === 'debug' || this.loaded?.logLevel === 'trace';
   }
 
   /** Lets the process exit: an open pool or Redis connection would keep it alive. */
@@ -68,4 +73,6 @@ export class CliSession {
 export interface CliContext {
   session: CliSession;
   io: CliOutput;
+  /** Ends commands that run until stopped (`logs tail --follow`): SIGINT in a terminal, the test in tests. */
+  signal?: AbortSignal;
 }

@@ -3,13 +3,16 @@ import { registerBootstrapCommand } from './bootstrap-command';
 import type { CliContext } from './context';
 import { describeFailure, exitCodeFor, EXIT_OK } from './failure';
 import { registerKeyCommands } from './keys-command';
+import { registerLogCommands } from './logs-command';
+import { registerModelCommands } from './models-command';
+import { registerOrgCommands } from './orgs-command';
 import { registerSpaceCommands } from './spaces-command';
 
 /** The command tree; settings made here are inherited by every subcommand registered after them. */
 export function buildProgram(ctx: CliContext): Command {
   const program = new Command('cli')
     .description(
-      'Operator commands for Switchyard: organizations, Spaces and API keys. Reads DATABASE_URL. ' +
+      'Operator commands for Switchyard: organizations, Spaces, API keys, models and logs. Reads DATABASE_URL. ' +
         'Results go to stdout and everything else to stderr; through npm, use `npm run -s cli -- ...` so npm adds nothing to stdout.',
     )
     .configureOutput({ writeOut: (text) => ctx.io.out(text), writeErr: (text) => ctx.io.err(text) })
@@ -18,6 +21,9 @@ export function buildProgram(ctx: CliContext): Command {
   registerBootstrapCommand(program, ctx);
   registerKeyCommands(program, ctx);
   registerSpaceCommands(program, ctx);
+  registerOrgCommands(program, ctx);
+  registerModelCommands(program, ctx);
+  registerLogCommands(program, ctx);
   return program;
 }
 

@@ -1,3 +1,13 @@
+/**
+ * Where an organization's custom model answers: its own OpenAI-compatible server instead of the
+ * provider's configured one. The key stays sealed until the provider registry opens it for a call.
+ */
+export interface ModelEndpoint {
+  baseUrl: string;
+  /** SecretBox text; null when the server needs no key. */
+  sealedApiKey: string | null;
+}
+
 /** A model as routing, pricing and the providers need it: the catalog row, without storage details. */
 export interface RoutableModel {
   id: string;
@@ -22,6 +32,8 @@ export interface RoutableModel {
   until: Date | null;
   /** Probability of a good answer, overall and per kind of prompt (the catalog's prior). */
   quality: { overall: number; categories: Record<string, number> };
+  /** Set for a custom model only; catalog models use their provider's configured base URL and key. */
+  endpoint?: ModelEndpoint;
 }
 
 export function isDeprecated(model: RoutableModel, now: Date): boolean {

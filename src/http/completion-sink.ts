@@ -4,7 +4,7 @@ import type { WireSink } from '../completions/wire-sink';
 import { RESPOND_ASYNC } from '../schemas/chat-completion-job';
 import { chatCompletionJobBody } from './formats/chat-completion-job';
 
-const SSE_HEADERS = {
+export const SSE_HEADERS = {
   'content-type': 'text/event-stream; charset=utf-8',
   'cache-control': 'no-cache',
   connection: 'keep-alive',

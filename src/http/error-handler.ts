@@ -1,6 +1,7 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { ApiError } from '../errors/api-error';
 import { isDatabaseBusy } from '../store/db-errors';
+import { errorBodyIn } from './error-dialect';
 
 /** Seconds a client is asked to wait when the database is saturated. */
 const BUSY_RETRY_AFTER_SECONDS = 1;
@@ -66,7 +67,7 @@ export const errorHandler: ErrorRequestHandler = (err, req, res, _next) => {
     res.end();
     return;
   }
-  res.set(apiError.headers).status(apiError.status).json(apiError.toBody());
+  res.set(apiError.headers).status(apiError.status).json(errorBodyIn(req.errorDialect, apiError));
 };
 
 /** The path as the client sent it (keepUndecodablePathLiteral may have re-escaped req.url since). */

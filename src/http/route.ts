@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { can, type AuthContext } from '../auth/auth-context';
 import type { Permission } from '../auth/permissions';
 import { ApiError } from '../errors/api-error';
+import type { ErrorDialect } from './error-dialect';
 import { apiErrorFromZod } from '../errors/zod-error';
 import { findBodyProblem, findInputProblem, problemError } from './input-guard';
 import './request-context';
@@ -36,6 +37,8 @@ export interface RouteMeta {
   errors?: number[];
   /** Request headers the route reads (besides Authorization), for the docs. */
   headers?: { name: string; description: string }[];
+  /** Another API's error shape for every error of this route (auth, validation, upstream); OpenAI's when absent. */
+  errorDialect?: ErrorDialect;
   /** A second success answer besides `status` (202 for `Prefer: respond-async`), for the docs. */
   alternative?: { status: SuccessStatus; description: string; response: z.ZodType; headers: Record<string, string> };
 }

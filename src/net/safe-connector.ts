@@ -60,6 +60,15 @@ function lookupThrough(resolve: Resolver, inspect: (hostname: string, addresses:
   };
 }
 
+/**
+ * A `lookup` for node:http requests to a tenant-given host name: it refuses internal addresses as the
+ * name resolves, on the addresses the socket then uses. Literal addresses never reach a lookup; check
+ * them with `refusalReason` first.
+ */
+export function refusingLookup(resolve: Resolver = systemResolver): LookupFunction {
+  return lookupThrough(resolve, refuseInternal);
+}
+
 const DEFAULT_PORTS: Record<string, number> = { 'http:': 80, 'https:': 443 };
 
 /**

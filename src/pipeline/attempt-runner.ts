@@ -116,7 +116,7 @@ class AttemptRun<T> {
         return null;
       }
       const startedAt = Date.now();
-      const ctx: ProviderContext = { apiKey: binding.apiKey, baseUrl: binding.baseUrl, signal: options.signal, timeoutMs: options.timeouts.firstByteMs, callTimeoutMs: options.timeouts.callMs, logger: options.logger, forwardedHeaders: options.prepared.forwardedHeaders };
+      const ctx: ProviderContext = { apiKey: binding.apiKey, baseUrl: binding.baseUrl, signal: options.signal, timeoutMs: options.timeouts.firstByteMs, callTimeoutMs: options.timeouts.callMs, logger: options.logger, forwardedHeaders: options.prepared.forwardedHeaders, lookup: binding.lookup };
       try {
         const { value, usage } = await this.call({ model, provider: binding.provider, ctx, request });
         this.records.push({ kind: 'model', model, retry, startedAt, latencyMs: Date.now() - startedAt, statusCode: 200, usage });
@@ -158,7 +158,7 @@ class AttemptRun<T> {
 export async function runAttempts<T>(options: AttemptOptions, call: Call<T>): Promise<Success<T>> {
   const run = new AttemptRun(options, call);
   for (const model of options.attempts) {
-    const binding = options.registry.resolve(model.provider);
+    const binding = options.registry.resolve(model);
     if (!binding) continue;
     const admission = await options.breakers.admit(model.id);
     if (admission === 'open') {
@@ -171,7 +171,7 @@ export async function runAttempts<T>(options: AttemptOptions, call: Call<T>): Pr
     if (Date.now() >= options.deadline) break;
   }
   const fallback = run.records.length === 0 ? run.skipped[0] : undefined;
-  const binding = fallback && options.registry.resolve(fallback.provider);
+  const binding = fallback && options.registry.resolve(fallback);
   if (fallback && binding) {
     run.skipped.shift();
     const success = await run.tryModel(fallback, binding, 'open');

@@ -101,7 +101,7 @@ function eligible(inputs: PlanInputs, models: RoutableModel[]): { models: Routab
   const limits = limitsOf(inputs);
   const reasons: string[] = [];
   const ok = models.filter((model) => {
-    const reason = !inputs.registry.resolve(model.provider)
+    const reason = !inputs.registry.resolve(model)
       ? `provider '${model.provider}' is not configured`
       : isDeprecated(model, inputs.now)
         ? 'deprecated'
@@ -129,7 +129,7 @@ async function planNamed(inputs: PlanInputs, name: string, scored: CandidateScor
     if (await inputs.modelExists(name)) throw new ApiError('model_not_available', `Model '${name}' is not active in this Space.`, 'model');
     throw new ApiError('not_found', `Model '${name}' does not exist.`, 'model');
   }
-  if (!inputs.registry.resolve(model.provider)) {
+  if (!inputs.registry.resolve(model)) {
     throw new ApiError('model_not_available', `Model '${name}' is unavailable: its provider '${model.provider}' is not configured.`, 'model');
   }
   const reason = exclusionReason(model, inputs.profile, { ...limitsOf(inputs), maxCost: null });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { TtlCache } from '../cache/ttl-cache';
-import type { RoutableModel } from '../domain/routable-model';
+import type { ModelEndpoint, RoutableModel } from '../domain/routable-model';
 import type { Model } from '../generated/prisma/client';
 import type { Policies, Settings, Weights } from '../schemas/apps';
 import { autoToolsSettings, type AutoToolsSettings } from '../schemas/plugin-settings';
@@ -40,7 +40,15 @@ export type RoutableRow = Pick<
   | 'id' | 'model' | 'provider' | 'namespace' | 'owner' | 'at' | 'context_window' | 'prompt_token_cost' | 'completion_token_cost' | 'base_cost'
   | 'supports_functions' | 'supports_json' | 'supports_vision' | 'supports_stream' | 'supports_n' | 'supports_penalties'
   | 'is_gdpr' | 'deprecated_on' | 'until' | 'quality_profile'
->;
+> &
+  /** Read for custom models only (see endpointOf); rows built outside the database may leave them out. */
+  Partial<Pick<Model, 'org_id' | 'app_id' | 'api_target' | 'api_key_sealed'>>;
+
+/** A custom model (an organization's or a Space's) with a base URL is called at that URL, with its own key. */
+function endpointOf(row: RoutableRow): ModelEndpoint | undefined {
+  const custom = (row.org_id ?? null) !== null || (row.app_id ?? null) !== null;
+  return custom && row.api_target ? { baseUrl: row.api_target, sealedApiKey: row.api_key_sealed ?? null } : undefined;
+}
 
 export function toRoutableModel(row: RoutableRow): RoutableModel {
   return {
@@ -66,6 +74,7 @@ export function toRoutableModel(row: RoutableRow): RoutableModel {
     deprecatedOn: row.deprecated_on,
     until: row.until,
     quality: qualityProfile.parse(row.quality_profile),
+    endpoint: endpointOf(row),
   };
 }
 

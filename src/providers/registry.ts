@@ -1,8 +1,14 @@
+import type { LookupFunction } from 'node:net';
 import type { Config } from '../config/schema';
+import type { ModelEndpoint } from '../domain/routable-model';
+import { endpointAccess } from '../net/endpoint-policy';
+import { HostAllowlist } from '../net/host-allowlist';
+import { customModelKeyContext } from '../secrets/custom-model-key';
+import { secretBoxFor, type SecretBox } from '../secrets/secret-box';
 import { anthropicProvider } from './anthropic/provider';
 import { geminiProvider } from './gemini/provider';
 import { OpenAiCompatibleProvider } from './openai-compatible/provider';
-import { OPENAI_COMPATIBLE_VENDORS } from './openai-compatible/vendors';
+import { GENERIC_OPENAI_COMPATIBLE_VENDOR, OPENAI_COMPATIBLE_VENDORS } from './openai-compatible/vendors';
 import { testProvider } from './test/provider';
 import type { Provider } from './types';
 
@@ -11,12 +17,27 @@ export interface ProviderBinding {
   provider: Provider;
   apiKey: string;
   baseUrl: string;
+  /** A tenant-given endpoint's host resolution, refusing internal addresses. */
+  lookup?: LookupFunction;
+}
+
+/** What the registry needs to know of a model: its provider and, for a custom model, its own endpoint. */
+export interface ProviderTarget {
+  id?: string;
+  provider: string;
+  endpoint?: ModelEndpoint;
 }
 
 export interface ProviderRegistry {
-  /** Null when the provider is unknown or has no API key configured: its models are unavailable, not broken. */
-  resolve(providerId: string): ProviderBinding | null;
+  /**
+   * Null when the provider is unknown or has no API key configured, or a custom model's endpoint
+   * cannot be used (its key does not open, its address is refused): its models are unavailable, not broken.
+   */
+  resolve(target: ProviderTarget): ProviderBinding | null;
 }
+
+/** Custom model bindings kept per process; past this many (model versions), the cache starts over. */
+const MAX_CUSTOM_BINDINGS = 1000;
 
 /** Providers that need no key (they run locally). */
 const KEYLESS = new Set(['test', 'ollama', 'vllm']);
@@ -26,9 +47,33 @@ export function builtInProviders(): Map<string, Provider> {
   const providers = new Map<string, Provider>();
   providers.set(anthropicProvider.id, anthropicProvider);
   providers.set(geminiProvider.id, geminiProvider);
-  for (const vendor of OPENAI_COMPATIBLE_VENDORS) providers.set(vendor.id, new OpenAiCompatibleProvider(vendor));
+  for (const vendor of [...OPENAI_COMPATIBLE_VENDORS, GENERIC_OPENAI_COMPATIBLE_VENDOR]) providers.set(vendor.id, new OpenAiCompatibleProvider(vendor));
   providers.set(testProvider.id, testProvider);
   return providers;
+}
+
+interface EndpointDeps {
+  providers: Map<string, Provider>;
+  secrets: SecretBox | null;
+  allowlist: HostAllowlist;
+}
+
+/** A custom model's binding: the adapter of its provider with the model's own base URL and opened key. */
+function endpointBinding(target: ProviderTarget & { endpoint: ModelEndpoint }, deps: EndpointDeps): ProviderBinding | null {
+  const provider = deps.providers.get(target.provider);
+  const access = endpointAccess(target.endpoint.baseUrl, deps.allowlist);
+  if (!provider || 'refused' in access) return null;
+  const sealed = target.endpoint.sealedApiKey;
+  let apiKey = '';
+  if (sealed !== null) {
+    if (!deps.secrets || target.id === undefined) return null;
+    try {
+      apiKey = deps.secrets.open(sealed, customModelKeyContext(target.id));
+    } catch {
+      return null;
+    }
+  }
+  return { provider, apiKey, baseUrl: target.endpoint.baseUrl, lookup: access.lookup };
 }
 
 export function createProviderRegistry(config: Readonly<Config>, providers: Map<string, Provider> = builtInProviders()): ProviderRegistry {
@@ -39,5 +84,22 @@ export function createProviderRegistry(config: Readonly<Config>, providers: Map<
     if (apiKey === undefined) continue;
     bindings.set(id, { provider, apiKey, baseUrl: settings?.baseUrl ?? '' });
   }
-  return { resolve: (providerId) => bindings.get(providerId) ?? null };
+  const deps: EndpointDeps = {
+    providers,
+    secrets: secretBoxFor(config.plugins.socialPost.secretKeys),
+    allowlist: new HostAllowlist(config.plugins.net.ssrfAllowedHosts),
+  };
+  const custom = new Map<string, ProviderBinding | null>();
+  const customBinding = (target: ProviderTarget & { endpoint: ModelEndpoint }): ProviderBinding | null => {
+    // The router asks for every candidate of every request: open a key and parse a URL once per version of the model.
+    const key = `${target.id ?? ''}\n${target.provider}\n${target.endpoint.baseUrl}\n${target.endpoint.sealedApiKey ?? ''}`;
+    if (!custom.has(key)) {
+      if (custom.size >= MAX_CUSTOM_BINDINGS) custom.clear();
+      custom.set(key, endpointBinding(target, deps));
+    }
+    return custom.get(key) ?? null;
+  };
+  return {
+    resolve: (target) => (target.endpoint ? customBinding({ ...target, endpoint: target.endpoint }) : (bindings.get(target.provider) ?? null)),
+  };
 }

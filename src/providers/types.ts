@@ -1,3 +1,4 @@
+import type { LookupFunction } from 'node:net';
 import type { Logger } from 'pino';
 import type { ChatChunk, ChatRequest, ChatResult } from '../domain/chat';
 
@@ -17,6 +18,8 @@ export interface ProviderContext {
   logger: Logger;
   /** Headers the client asked to forward (`custom_headers.headers`); the adapter's own headers win over them. */
   forwardedHeaders?: Readonly<Record<string, string>>;
+  /** Set for a tenant-given base URL: resolves its host refusing internal addresses (SSRF). */
+  lookup?: LookupFunction;
 }
 
 /**

@@ -1,19 +1,34 @@
-import { randomUUID } from 'node:crypto';
 import type { RedisClient as Redis } from '../queue/redis';
 import type { Logger } from 'pino';
 
 /**
- * Frees a dead worker's job lock when no one claimed the job since: the owners entry is still the dead
- * one, and the lock still holds that worker's BullMQ token (never another worker's lock). KEYS: owners
- * hash, the job's lock (one hash slot on a Redis Cluster: both carry the prefix's hash tag). ARGV: job
- * id, the owners entry seen, the dead worker's lock token.
+ * Frees the locks of running jobs whose worker is gone. BullMQ's lock token of a job is
+ * `<worker id>:<n>`, so the lock itself names its owner: a lock whose owner has no heartbeat key was
+ * left by a dead worker and is deleted (BullMQ's next stalled-job check then puts the job back in the
+ * queue). Read and delete happen in one script, so a lock another worker took since is never freed.
+ * Keys are built from ARGV[1], the queue's key base (`<prefix>:<queue>:`), which carries the prefix's hash
+ * tag on a Redis Cluster: every key is in the active list's slot, as in BullMQ's own scripts. ARGV[2]:
+ * the caller's own worker id, never dead in its own eyes (its heartbeat may have lapsed in a stall).
+ * KEYS: the queue's active list. Returns the freed jobs' ids, each followed by its dead worker's id.
  */
-const RELEASE_IF_OWNED = `
-if redis.call('HGET', KEYS[1], ARGV[1]) ~= ARGV[2] then return 0 end
-redis.call('HDEL', KEYS[1], ARGV[1])
-if redis.call('GET', KEYS[2]) ~= ARGV[3] then return 0 end
-redis.call('DEL', KEYS[2])
-return 1
+const FREE_LOCKS_OF_DEAD_WORKERS = `
+local base = ARGV[1]
+local alive = { [ARGV[2]] = true }
+local freed = {}
+for _, jobId in ipairs(redis.call('LRANGE', KEYS[1], 0, -1)) do
+  local lockKey = base .. jobId .. ':lock'
+  local token = redis.call('GET', lockKey)
+  local owner = token and string.match(token, '^(.+):%d+$')
+  if owner then
+    if alive[owner] == nil then alive[owner] = redis.call('EXISTS', base .. 'heartbeat:' .. owner) == 1 end
+    if not alive[owner] then
+      redis.call('DEL', lockKey)
+      table.insert(freed, jobId)
+      table.insert(freed, owner)
+    end
+  end
+end
+return freed
 `;
 
 /** How often a worker renews its heartbeat, in ms. */
@@ -26,16 +41,6 @@ export const HEARTBEAT_TTL_MS = 1000;
 /** Dead owners are looked for at least this often, in ms (recovery after kill -9: TTL + this + BullMQ's stalled check). */
 const MAX_REAP_INTERVAL_MS = 500;
 
-/** An owners entry: the owner's process id (a UUID), a space, the job's BullMQ lock token. */
-function ownerEntry(ownerId: string, token: string): string {
-  return `${ownerId} ${token}`;
-}
-
-function parseEntry(entry: string): { ownerId: string; token: string } {
-  const space = entry.indexOf(' ');
-  return space === -1 ? { ownerId: entry, token: '' } : { ownerId: entry.slice(0, space), token: entry.slice(space + 1) };
-}
-
 export interface JobOwnersOptions {
   redis: Redis;
   prefix: string;
@@ -46,23 +51,24 @@ export interface JobOwnersOptions {
 }
 
 /**
- * Notices quickly that a worker died, without waiting for its job locks to lapse. Each worker process
- * keeps a heartbeat key (`<prefix>:<queue>:heartbeat:<owner>`, TTL HEARTBEAT_TTL_MS, renewed every
- * HEARTBEAT_INTERVAL_MS) and records each running job under its owner id. A job whose owner's heartbeat
+ * Notices quickly that a worker died, without waiting for its job locks to lapse. Each BullMQ worker
+ * keeps a heartbeat key (`<prefix>:<queue>:heartbeat:<worker id>`, TTL HEARTBEAT_TTL_MS, renewed every
+ * HEARTBEAT_INTERVAL_MS); a running job's lock token names its worker. A job whose worker's heartbeat
  * expired was lost: its lock is deleted, and BullMQ's next stalled-job check puts it back in the queue.
- * The lock itself can then stay long, so a worker that is alive keeps its jobs. Plain keys only, so it
- * works the same on one Redis and on a Redis Cluster (where `CLIENT LIST` would see one node).
+ * The lock itself can then stay long, so a worker that is alive keeps its jobs. Nothing is written per
+ * job: starting and finishing a job costs no round trip here. Plain keys only, so it works the same on
+ * one Redis and on a Redis Cluster (where `CLIENT LIST` would see one node).
  */
 export class JobOwners {
-  /** Lock token of each job this process runs. */
-  private readonly running = new Map<string, string>();
-  private readonly ownerId = randomUUID();
+  private workerId: string | undefined;
   private heartbeat: NodeJS.Timeout | undefined;
   private reaper: NodeJS.Timeout | undefined;
 
   constructor(private readonly options: JobOwnersOptions) {}
 
-  start(): void {
+  /** Starts the heartbeat of the BullMQ worker `workerId` (`Worker.id`) and the search for dead ones. */
+  start(workerId: string): void {
+    this.workerId = workerId;
     this.beat();
     this.heartbeat ??= setInterval(() => this.beat(), HEARTBEAT_INTERVAL_MS);
     this.heartbeat.unref();
@@ -80,56 +86,31 @@ export class JobOwners {
   /** After the drain: the heartbeat ends, so a job left behind (past the grace period) is freed at once. */
   async finish(): Promise<void> {
     clearInterval(this.heartbeat);
-    await this.options.redis.del(this.heartbeatKey(this.ownerId)).catch(() => undefined);
+    if (this.workerId !== undefined) await this.options.redis.del(this.heartbeatKey(this.workerId)).catch(() => undefined);
   }
 
-  /** Records this process as the job's owner (`token`: BullMQ's lock token of the job); not awaited by the job. */
-  claim(jobId: string, token: string): void {
-    this.running.set(jobId, token);
-    this.run(this.options.redis.hset(this.ownersKey(), jobId, ownerEntry(this.ownerId, token)));
-  }
-
-  release(jobId: string): void {
-    this.running.delete(jobId);
-    this.run(this.options.redis.hdel(this.ownersKey(), jobId));
-  }
-
-  /** Frees the locks of jobs whose owner's heartbeat is gone. */
+  /** Frees the locks of running jobs whose worker's heartbeat is gone; answers how many. */
   async reap(): Promise<number> {
-    const { redis, prefix, queueName } = this.options;
-    let freed = 0;
-    for (const [jobId, entry] of await this.deadEntries()) {
-      const { token } = parseEntry(entry);
-      freed += Number(await redis.eval(RELEASE_IF_OWNED, 2, this.ownersKey(), `${prefix}:${queueName}:${jobId}:lock`, jobId, entry, token));
-    }
-    if (freed > 0) this.options.logger.warn({ queue: queueName, jobs: freed }, 'jobs of a dead worker released');
-    return freed;
-  }
-
-  /** Owners entries whose owner has no heartbeat, by job id. */
-  private async deadEntries(): Promise<Map<string, string>> {
-    const owners = Object.entries(await this.options.redis.hgetall(this.ownersKey()));
-    if (owners.length === 0) return new Map();
-    const ownerIds = [...new Set(owners.map(([, entry]) => parseEntry(entry).ownerId))];
-    const alive = new Set<string>();
-    // One EXISTS per owner: on a cluster a multi-key EXISTS must stay in one slot, and owners are few.
-    await Promise.all(ownerIds.map(async (id) => ((await this.options.redis.exists(this.heartbeatKey(id))) === 1 ? alive.add(id) : undefined)));
-    return new Map(owners.filter(([, entry]) => !alive.has(parseEntry(entry).ownerId)));
+    const base = this.keyBase();
+    const freed = (await this.options.redis.eval(FREE_LOCKS_OF_DEAD_WORKERS, 1, `${base}active`, base, this.workerId ?? '')) as string[];
+    if (freed.length === 0) return 0;
+    const jobIds = freed.filter((_, i) => i % 2 === 0);
+    const workers = [...new Set(freed.filter((_, i) => i % 2 === 1))];
+    this.options.logger.warn({ queue: this.options.queueName, jobs: jobIds.length, job_ids: jobIds.slice(0, 20), dead_workers: workers }, 'jobs of a dead worker released');
+    return jobIds.length;
   }
 
   private beat(): void {
-    this.run(this.options.redis.set(this.heartbeatKey(this.ownerId), '1', 'PX', HEARTBEAT_TTL_MS));
+    if (this.workerId === undefined) return;
+    this.options.redis.set(this.heartbeatKey(this.workerId), '1', 'PX', HEARTBEAT_TTL_MS).catch((err: unknown) => this.options.logger.warn({ err }, 'heartbeat not renewed'));
   }
 
-  private heartbeatKey(ownerId: string): string {
-    return `${this.options.prefix}:${this.options.queueName}:heartbeat:${ownerId}`;
+  private heartbeatKey(workerId: string): string {
+    return `${this.keyBase()}heartbeat:${workerId}`;
   }
 
-  private ownersKey(): string {
-    return `${this.options.prefix}:${this.options.queueName}:owners`;
-  }
-
-  private run(work: Promise<unknown>): void {
-    work.catch((err: unknown) => this.options.logger.warn({ err }, 'job owner not recorded'));
+  /** BullMQ's key base of the queue: `<prefix>:<queue>:`. */
+  private keyBase(): string {
+    return `${this.options.prefix}:${this.options.queueName}:`;
   }
 }

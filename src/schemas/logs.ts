@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { dateTime, pageQuery, uuid } from './common';
+import { checkRange, logRangeFields } from './log-filters';
 import { modelSchema } from './models';
 
 /** A query flag: exactly `true` or `false`. */
@@ -70,7 +71,8 @@ export const logListQuery = pageQuery.extend({
   conversation_id: uuid.optional().describe('Only logs of this conversation.'),
   good_answer: trueOrFalse.optional().describe('Only logs rated good (true) or bad (false).'),
   include_children: trueOrFalse.default(false).describe('Also list sub-requests; by default only top-level logs are listed.'),
-});
+  ...logRangeFields,
+}).superRefine(checkRange);
 export type LogListQuery = z.output<typeof logListQuery>;
 
 export const rateLogBody = z

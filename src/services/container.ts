@@ -9,13 +9,17 @@ import { PromptRepository } from '../store/prompts';
 import { PromptService } from './prompts/prompt-service';
 import { AppService } from './apps/app-service';
 import { AppModelService } from './apps/app-model-service';
+import { CustomModelService } from './custom-models/custom-model-service';
 import { SandboxSync } from './apps/sandbox-sync';
 import { AssistantRepository } from '../store/assistants';
 import { ConversationRepository } from '../store/conversations';
 import { LogRepository } from '../store/logs';
+import { LogSummaryRepository } from '../store/log-summary';
+import { findSpaceRef } from '../store/assistants';
 import { AssistantService } from './assistants/assistant-service';
 import { ConversationService } from './conversations/conversation-service';
 import { LogService } from './logs/log-service';
+import { LogSummaryService } from './logs/log-summary-service';
 import { buildCompletionIntake } from '../completions/build-intake';
 import type { CompletionIntake } from '../completions/completion-intake';
 import { checkReadiness, type ReadinessReport } from './readiness';
@@ -36,6 +40,8 @@ import { BatchService } from './batches/batch-service';
 import { secretBoxFor, type SecretBox } from '../secrets/secret-box';
 import { asyncJobStore } from '../async-jobs/build-async-jobs';
 import { JobService } from '../async-jobs/job-service';
+import { ResponseRecords } from './responses/response-records';
+import { ResponseService } from './responses/response-service';
 
 export interface Infrastructure {
   config: Readonly<Config>;
@@ -55,11 +61,16 @@ export interface Services extends Infrastructure {
   prompts: PromptService;
   apps: AppService;
   appModels: AppModelService;
+  customModels: CustomModelService;
   sandboxSync: SandboxSync;
   assistants: AssistantService;
   conversations: ConversationService;
   logs: LogService;
+  /** Totals of logs per day, Space or model (the console's charts). */
+  logSummary: LogSummaryService;
   completions: CompletionIntake;
+  /** OpenAI's Responses API: stored responses and their chains (over conversations). */
+  responses: ResponseService;
   /** Async chat completions (`Prefer: respond-async`): read and cancel. */
   jobs: JobService;
   /** Idempotency-Key records of completions, with the answers kept for repeats. */
@@ -96,9 +107,11 @@ export function buildServices(infra: Infrastructure, plugins: PluginServiceOptio
   const spaceVersions = new SpaceVersions(redis, config.redisPrefix);
   const idempotency = new IdempotencyStore(redis, config.redisPrefix);
   const spaceContexts = new SpaceContextLoader(db, SPACE_CONTEXT_MS);
+  const secrets = plugins.secrets === undefined ? secretBoxFor(config.plugins.socialPost.secretKeys) : plugins.secrets;
   const spaces = new SpaceLookup(spaceContexts, spaceVersions);
   const spaceSearch = config.plugins.spaceSearch;
   const fileStore = createFileStore(config.batches.fileStore);
+  const completions = buildCompletionIntake(infra, { spaces });
   const openAiFiles = new OpenAiFileService({ files: new OpenAiFileRepository(db), store: fileStore, maxBytes: config.batches.fileMaxBytes, maxLines: config.batches.maxLines });
   return {
     ...infra,
@@ -109,6 +122,7 @@ export function buildServices(infra: Infrastructure, plugins: PluginServiceOptio
     assistants: new AssistantService({ assistants: new AssistantRepository(db), prompts: new PromptRepository(db), autoModelName: config.autoModelName }),
     conversations: new ConversationService(new ConversationRepository(db), new AssistantRepository(db)),
     logs: new LogService(new LogRepository(db)),
+    logSummary: new LogSummaryService(new LogSummaryRepository(db), (appId) => findSpaceRef(db, appId)),
     apps: new AppService({
       db,
       versions: spaceVersions,
@@ -117,11 +131,17 @@ export function buildServices(infra: Infrastructure, plugins: PluginServiceOptio
       enqueueSandboxSync: async (job) => {
         await queues.sandboxSync.add('sync', job);
       },
-      secrets: plugins.secrets === undefined ? secretBoxFor(config.plugins.socialPost.secretKeys) : plugins.secrets,
+      secrets,
     }),
     appModels: new AppModelService(db, spaceVersions),
+    customModels: new CustomModelService({ db, versions: spaceVersions, secrets, allowedHosts: config.plugins.net.ssrfAllowedHosts, autoModelName: config.autoModelName }),
     sandboxSync: new SandboxSync(db, spaceVersions),
-    completions: buildCompletionIntake(infra, { spaces }),
+    completions,
+    responses: new ResponseService({
+      records: new ResponseRecords(db),
+      conversations: new ConversationRepository(db),
+      privacyLevelOf: (auth, request) => completions.privacyLevelNow(auth, request),
+    }),
     models: new ModelListService({ db, spaces, autoModelName: config.autoModelName }),
     jobs: new JobService({ store: asyncJobStore(infra), queue: queues.completions, publisher: redis, prefix: config.redisPrefix }),
     idempotency,

@@ -1,7 +1,9 @@
 import type { Log, Model, Prisma } from '../generated/prisma/client';
 import type { PageQuery } from '../schemas/common';
+import type { LogStatus } from '../schemas/log-filters';
 import { findSpaceRef, type SpaceRef } from './assistants';
 import type { Db } from './db';
+import type { LogRangeFilter } from './log-summary';
 import { unknownCursor } from './pagination';
 import { routingFeedbackStore, type FeedbackChange } from './routing-feedback';
 
@@ -30,12 +32,24 @@ function withShownParent(row: LogRow): LogRow {
   return row.parent && row.parent.privacy_level === HIDDEN_PRIVACY_LEVEL ? { ...row, parent: null } : row;
 }
 
-export interface LogFilter {
+export interface LogFilter extends LogRangeFilter {
   orgId: string;
   appId?: string;
   conversationId?: string;
   goodAnswer?: boolean;
   includeChildren: boolean;
+}
+
+/** The status_code range each status names; -1 (unknown) is in neither. */
+const STATUS_CODES: Record<LogStatus, Prisma.IntFilter> = { succeeded: { gte: 200, lte: 299 }, failed: { gte: 400 } };
+
+/** Date range (half-open), model name and status: the filters the list and the summary share. */
+function rangeWhere(filter: LogRangeFilter): Prisma.LogWhereInput[] {
+  return [
+    filter.createdAfter || filter.createdBefore ? { added_on: { gte: filter.createdAfter, lt: filter.createdBefore } } : {},
+    filter.model ? { model: { model: filter.model } } : {},
+    filter.status ? { status_code: STATUS_CODES[filter.status] } : {},
+  ];
 }
 
 export interface LogFeedback {
@@ -73,6 +87,7 @@ export class LogRepository {
         filter.conversationId ? { conversation_id: filter.conversationId } : {},
         filter.goodAnswer !== undefined ? { good_answer: filter.goodAnswer } : {},
         filter.includeChildren ? {} : { parent_id: null },
+        ...rangeWhere(filter),
       ],
     };
     if (query.after) {

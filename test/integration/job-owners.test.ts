@@ -1,13 +1,12 @@
 import { Redis } from 'ioredis';
 import pino from 'pino';
 import { HEARTBEAT_TTL_MS, JobOwners } from '../../src/resilience/job-owners';
-import { eventually } from '../helpers/completion-fixtures';
 import { TEST_REDIS_URL, uniqueSuffix } from '../helpers/test-database';
 
 const logger = pino({ level: 'silent' });
 const queueName = 'completions';
 const connections: Redis[] = [];
-const keys: string[] = [];
+const prefixes: string[] = [];
 const started: JobOwners[] = [];
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -21,33 +20,41 @@ afterAll(async () => {
   for (const owners of started) owners.stop();
   await Promise.all(started.map((owners) => owners.finish()));
   const cleaner = connect();
-  if (keys.length > 0) await cleaner.del(...keys);
+  for (const prefix of prefixes) {
+    const keys = await cleaner.keys(`${prefix}:*`);
+    if (keys.length > 0) await cleaner.del(...keys);
+  }
   await Promise.all(connections.map((redis) => redis.quit().catch(() => undefined)));
 });
 
-/** A worker (its own connection) and a second one that checks for dead owners, on a fresh prefix. */
+/**
+ * A worker (its own connection, heartbeat running) and a second process's watcher, on a fresh prefix.
+ * `run` puts a job in the active list with a lock as BullMQ's moveToActive leaves it (`<worker id>:<n>`).
+ */
 async function twoWorkers() {
   const prefix = `test-owners-${uniqueSuffix()}`;
+  prefixes.push(prefix);
   const worker = connect();
   const checker = connect();
   const options = { prefix, queueName, intervalMs: 60_000, logger };
   const owners = new JobOwners({ ...options, redis: worker });
-  owners.start();
+  owners.start('worker-a');
   started.push(owners);
   const reaper = new JobOwners({ ...options, redis: checker });
   const lockKey = (jobId: string) => `${prefix}:${queueName}:${jobId}:lock`;
-  const ownersKey = `${prefix}:${queueName}:owners`;
-  keys.push(ownersKey, lockKey('job-1'), lockKey('job-2'), lockKey('job-3'));
-  const claimed = (jobId: string) => eventually(async () => (await checker.hget(ownersKey, jobId)) ?? null);
-  return { worker, checker, owners, reaper, lockKey, ownersKey, claimed };
+  const run = async (jobId: string, token: string) => {
+    await checker.lpush(`${prefix}:${queueName}:active`, jobId);
+    await checker.set(lockKey(jobId), token, 'PX', 30_000);
+  };
+  // The first heartbeat is written as the watch starts.
+  await sleep(50);
+  return { worker, checker, owners, reaper, lockKey, run };
 }
 
 describe('JobOwners', () => {
-  it('frees the lock of a job whose worker is gone, once its heartbeat expired', async () => {
-    const { worker, checker, owners, reaper, lockKey, claimed } = await twoWorkers();
-    await checker.set(lockKey('job-1'), 'token-1', 'PX', 30_000);
-    owners.claim('job-1', 'token-1');
-    await claimed('job-1');
+  it('frees the lock of a running job whose worker is gone, once its heartbeat expired', async () => {
+    const { worker, checker, owners, reaper, lockKey, run } = await twoWorkers();
+    await run('job-1', 'worker-a:0');
     worker.disconnect();
     owners.stop();
     expect(await reaper.reap()).toBe(0);
@@ -57,32 +64,47 @@ describe('JobOwners', () => {
   });
 
   it('keeps the lock of a live worker whose connection blipped', async () => {
-    const { worker, checker, owners, reaper, lockKey, ownersKey, claimed } = await twoWorkers();
-    await checker.set(lockKey('job-2'), 'token-2', 'PX', 30_000);
-    owners.claim('job-2', 'token-2');
-    const before = await claimed('job-2');
+    const { worker, checker, reaper, lockKey, run } = await twoWorkers();
+    await run('job-2', 'worker-a:1');
     // The server drops the worker's connection; ioredis reconnects and the heartbeat goes on.
     const id = String(await worker.call('CLIENT', 'ID'));
     await checker.call('CLIENT', 'KILL', 'ID', id);
     expect(await reaper.reap()).toBe(0);
     await sleep(HEARTBEAT_TTL_MS + 250);
     expect(await reaper.reap()).toBe(0);
-    expect(await checker.hget(ownersKey, 'job-2')).toBe(before);
-    expect(await checker.get(lockKey('job-2'))).toBe('token-2');
+    expect(await checker.get(lockKey('job-2'))).toBe('worker-a:1');
     expect(worker.status).toBe('ready');
   });
 
-  it('never frees a lock that another worker took since', async () => {
-    const { worker, checker, owners, reaper, lockKey, claimed } = await twoWorkers();
-    await checker.set(lockKey('job-3'), 'token-dead', 'PX', 30_000);
-    owners.claim('job-3', 'token-dead');
-    await claimed('job-3');
+  it('never frees a lock that a live worker took since', async () => {
+    const { worker, checker, owners, reaper, lockKey, run } = await twoWorkers();
+    await run('job-3', 'worker-a:2');
     worker.disconnect();
     owners.stop();
     await sleep(HEARTBEAT_TTL_MS + 50);
-    // The lock lapsed and another worker took the job before it recorded itself.
-    await checker.set(lockKey('job-3'), 'token-new', 'PX', 30_000);
+    // The lock lapsed and a live worker took the job before anyone reaped.
+    const other = new JobOwners({ prefix: prefixes.at(-1) ?? '', queueName, intervalMs: 60_000, logger, redis: connect() });
+    other.start('worker-b');
+    started.push(other);
+    await sleep(50);
+    await checker.set(lockKey('job-3'), 'worker-b:0', 'PX', 30_000);
     expect(await reaper.reap()).toBe(0);
-    expect(await checker.get(lockKey('job-3'))).toBe('token-new');
+    expect(await checker.get(lockKey('job-3'))).toBe('worker-b:0');
+  });
+
+  it('never frees its own worker’s locks, even when its heartbeat lapsed (a stalled event loop)', async () => {
+    const { checker, owners, reaper, lockKey, run } = await twoWorkers();
+    await run('job-5', 'worker-a:5');
+    await owners.finish();
+    expect(await owners.reap()).toBe(0);
+    expect(await checker.get(lockKey('job-5'))).toBe('worker-a:5');
+    expect(await reaper.reap()).toBe(1);
+  });
+
+  it('leaves alone an active job without a lock (BullMQ’s stalled check handles it)', async () => {
+    const { checker, reaper, lockKey } = await twoWorkers();
+    await checker.lpush(`${prefixes.at(-1)}:${queueName}:active`, 'job-4');
+    expect(await reaper.reap()).toBe(0);
+    expect(await checker.get(lockKey('job-4'))).toBeNull();
   });
 });

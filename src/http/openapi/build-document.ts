@@ -5,6 +5,8 @@ import type { z } from 'zod';
 import { ROLES, permissionsFor, type Permission } from '../../auth/permissions';
 import { projectRoot } from '../../config/project-root';
 import type { Route, RouteMeta } from '../route';
+import { anthropicErrorSchema } from '../../schemas/anthropic-messages';
+import { anthropicErrorType } from '../formats/anthropic-errors';
 import { apiDescription } from './api-description';
 import { ERROR_SCHEMA, errorBodySchema, errorResponseRef, errorResponses, errorStatusesOf } from './error-responses';
 import { SchemaCollector } from './json-schema';
@@ -99,12 +101,19 @@ function alternativeResponseOf(alternative: NonNullable<RouteMeta['alternative']
   return { description: alternative.description, content: { [JSON_MEDIA_TYPE]: { schema } }, headers };
 }
 
+/** An error of a route that answers in Anthropic's shape (see `errorDialect`). */
+function anthropicErrorResponse(status: number, schemas: SchemaCollector): ResponseObject {
+  const schema = schemas.convert(anthropicErrorSchema, 'output', 'AnthropicError');
+  const reason = STATUS_CODES[status] ?? `Status ${status}`;
+  return { description: `${reason}, in Anthropic's shape: \`error.type\` is \`${anthropicErrorType(status)}\`.`, content: { [JSON_MEDIA_TYPE]: { schema } } };
+}
+
 function operationOf(meta: RouteMeta, schemas: SchemaCollector): OperationObject {
   const parameters = parametersOf(meta, schemas);
   const requestBody = requestBodyOf(meta, schemas);
   const responses: OperationObject['responses'] = { [String(meta.status)]: successResponseOf(meta, schemas) };
   if (meta.alternative) responses[String(meta.alternative.status)] = alternativeResponseOf(meta.alternative, meta, schemas);
-  for (const status of errorStatusesOf(meta)) responses[String(status)] = errorResponseRef(status);
+  for (const status of errorStatusesOf(meta)) responses[String(status)] = meta.errorDialect === 'anthropic' ? anthropicErrorResponse(status, schemas) : errorResponseRef(status);
   return {
     operationId: meta.operationId,
     summary: meta.summary,

@@ -14,7 +14,7 @@ import { defineRoute, RESPONDED, type Route } from '../route';
 const CLAIM_MARGIN_MS = 60_000;
 
 /** Aborts when the client goes away before the response is complete. */
-function clientGone(res: Response): AbortSignal {
+export function clientGone(res: Response): AbortSignal {
   const controller = new AbortController();
   res.on('close', () => {
     if (!res.writableFinished) controller.abort();

@@ -1,6 +1,8 @@
 import type { Services } from '../../services/container';
 import type { Route } from '../route';
 import { chatCompletionRoutes } from './chat-completions';
+import { responsesRoutes } from './responses';
+import { messagesRoutes } from './messages';
 import { promptRoutes } from './prompts';
 import { appRoutes } from './apps';
 import { appModelRoutes } from './app-models';
@@ -12,13 +14,17 @@ import { modelRoutes } from './models';
 import { spaceFileRoutes } from './space-files';
 import { openAiFileRoutes } from './openai-files';
 import { batchRoutes } from './batches';
+import { customModelRoutes } from './custom-models';
 
 /** Every authenticated API route, in the order the OpenAPI document lists them. */
 export function allRoutes(services: Services): Route[] {
   return [
     ...chatCompletionRoutes(services),
+    ...responsesRoutes(services),
+    ...messagesRoutes(services),
     ...modelRoutes(services),
     ...jobRoutes(services),
     ...promptRoutes(services), ...appRoutes(services), ...appModelRoutes(services), ...assistantRoutes(services), ...conversationRoutes(services), ...spaceFileRoutes(services), ...logRoutes(services),
-    ...openAiFileRoutes(services), ...batchRoutes(services)];
+    ...openAiFileRoutes(services), ...batchRoutes(services),
+    ...customModelRoutes(services)];
 }

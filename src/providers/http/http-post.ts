@@ -1,5 +1,6 @@
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import type { LookupFunction } from 'node:net';
 
 /**
  * Kept-alive connections per upstream host. `node:http` costs a fraction of global `fetch`'s CPU per
@@ -73,10 +74,12 @@ export interface HttpPost {
   headers: Record<string, string>;
   body: string;
   signal: AbortSignal;
+  /** Resolves the host instead of dns.lookup (a tenant's endpoint: refuses internal addresses). */
+  lookup?: LookupFunction;
 }
 
 /** POSTs and resolves once the response headers arrive; rejects on connection errors and on abort. */
-export function httpPost({ url, headers, body, signal }: HttpPost): Promise<UpstreamHttpResponse> {
+export function httpPost({ url, headers, body, signal, lookup }: HttpPost): Promise<UpstreamHttpResponse> {
   const target = new URL(url);
   const secure = target.protocol === 'https:';
   const send = secure ? httpsRequest : httpRequest;
@@ -86,6 +89,7 @@ export function httpPost({ url, headers, body, signal }: HttpPost): Promise<Upst
       agent: secure ? httpsAgent : httpAgent,
       headers: { ...headers, 'content-length': Buffer.byteLength(body) },
       signal,
+      ...(lookup ? { lookup } : {}),
     });
     req.on('response', (message) => resolve(wrap(message)));
     req.on('error', reject);

@@ -55,6 +55,7 @@ export async function postUpstream(call: UpstreamPost): Promise<UpstreamResponse
       headers: { ...call.ctx.forwardedHeaders, 'content-type': 'application/json', ...call.headers },
       body: JSON.stringify(call.body),
       signal: deadline.signal,
+      lookup: call.ctx.lookup,
     });
   } catch (err) {
     deadline.clear();

@@ -14,7 +14,7 @@ export interface ModelRule {
  * is a field here; the request, response and stream translators read them and nothing else.
  */
 export interface OpenAiCompatibleVendor {
-  id: ProviderId;
+  id: ProviderId | typeof GENERIC_OPENAI_COMPATIBLE;
   /**
    * How stream usage arrives: `stream_options` asks for OpenAI's trailing usage chunk; `unasked`
    * means the vendor puts usage on a chunk by itself and refuses `stream_options`.
@@ -53,7 +53,13 @@ const defaults: Omit<OpenAiCompatibleVendor, 'id'> = {
   modelRules: [],
 };
 
-const vendor = (id: ProviderId, quirks: Partial<Omit<OpenAiCompatibleVendor, 'id'>> = {}): OpenAiCompatibleVendor =>
+/**
+ * Any other server that speaks OpenAI's chat completions (LM Studio, llama.cpp, TGI, LiteLLM...): only
+ * custom models use it, each with its own base URL, so it has no `<PROVIDER>_*` configuration.
+ */
+export const GENERIC_OPENAI_COMPATIBLE = 'openai-compatible';
+
+const vendor = (id: OpenAiCompatibleVendor['id'], quirks: Partial<Omit<OpenAiCompatibleVendor, 'id'>> = {}): OpenAiCompatibleVendor =>
   Object.freeze({ ...defaults, ...quirks, id });
 
 /** Sampling fields OpenAI's reasoning models refuse ("Unsupported parameter"). */
@@ -88,3 +94,6 @@ export const OPENAI_COMPATIBLE_VENDORS: readonly OpenAiCompatibleVendor[] = [
   vendor('ollama', { streamEnd: 'done_or_finish' }),
   vendor('vllm', { streamEnd: 'done_or_finish' }),
 ];
+
+/** Kept out of the list above: that list is the configured providers', this one serves custom models only. */
+export const GENERIC_OPENAI_COMPATIBLE_VENDOR: OpenAiCompatibleVendor = vendor(GENERIC_OPENAI_COMPATIBLE, { streamEnd: 'done_or_finish' });

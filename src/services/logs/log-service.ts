@@ -31,6 +31,10 @@ export class LogService {
         conversationId: query.conversation_id,
         goodAnswer: query.good_answer,
         includeChildren: query.include_children,
+        createdAfter: query.created_after,
+        createdBefore: query.created_before,
+        model: query.model,
+        status: query.status,
       },
       query,
     );

@@ -1,0 +1,123 @@
+import { useEffect, useState } from 'preact/hooks';
+import type { LogCoreView, LogView } from '../../../src/schemas/logs';
+import { api } from '../api';
+import { LoadState } from '../components/status';
+import { dateTime, usd } from '../format';
+import { href } from '../route';
+import { useApi } from '../use-api';
+import { Explanation } from './log-explanation';
+import { RateAnswer } from './log-rating';
+
+/** Text exactly as the API shows it (masked for privacy level 2); Preact escapes it, so markup stays text. */
+function Text({ label, text }: { label: string; text: string | null }) {
+  return (
+    <details open>
+      <summary>{label}</summary>
+      <div class="pre" data-text={label}>
+        {text || '—'}
+      </div>
+    </details>
+  );
+}
+
+function Facts({ log }: { log: LogCoreView }) {
+  return (
+    <table>
+      <tbody>
+        <tr>
+          <th>Added</th>
+          <td>{dateTime(log.added_on)}</td>
+          <th>Model</th>
+          <td>{log.model ? `${log.model.model} (${log.model.provider})` : (log.namespace ?? '—')}</td>
+        </tr>
+        <tr>
+          <th>Status</th>
+          <td>{log.status_code}</td>
+          <th>Latency</th>
+          <td>{log.latency < 0 ? '—' : `${Math.round(log.latency)} ms`}</td>
+        </tr>
+        <tr>
+          <th>Tokens</th>
+          <td>
+            {log.prompt_tokens} in · {log.completion_tokens} out
+          </td>
+          <th>Cost · savings</th>
+          <td>
+            {usd(log.total_tokens_cost)} · {usd(log.total_tokens_cost_savings)}
+          </td>
+        </tr>
+        <tr>
+          <th>Privacy level</th>
+          <td>{log.privacy_level}</td>
+          <th>Space</th>
+          <td>{log.app_id ? <a href={href('spaces', log.app_id)}>{log.is_test ? 'sandbox Space' : 'Space'}</a> : '—'}</td>
+        </tr>
+      </tbody>
+    </table>
+  );
+}
+
+function Children({ children }: { children: LogCoreView[] }) {
+  if (children.length === 0) return <p>No sub-requests.</p>;
+  return (
+    <table data-children>
+      <thead>
+        <tr>
+          <th>Step</th>
+          <th>Model</th>
+          <th>Status</th>
+          <th class="number">Tokens</th>
+          <th class="number">Cost</th>
+          <th class="number">Latency</th>
+        </tr>
+      </thead>
+      <tbody>
+        {children.map((child) => (
+          <tr key={child.id}>
+            <td>
+              <a href={href('logs', child.id)}>{child.request_type ?? 'step'}</a>
+            </td>
+            <td>{child.model?.model ?? child.namespace ?? '—'}</td>
+            <td>{child.status_code}</td>
+            <td class="number">{child.total_tokens}</td>
+            <td class="number">{usd(child.total_tokens_cost)}</td>
+            <td class="number">{child.latency < 0 ? '—' : `${Math.round(child.latency)} ms`}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+/** One log with its sub-requests, its rating, and the router's explanation. */
+export function LogDetailPage({ logId }: { logId: string }) {
+  const loaded = useApi(() => api<LogView>('GET', `/v1/logs/${encodeURIComponent(logId)}`, { query: { include: 'children' } }), [logId]);
+  const [log, setLog] = useState<LogView | null>(null);
+  useEffect(() => setLog(loaded.data), [loaded.data]);
+  return (
+    <section>
+      <p>
+        <a href={href('logs')}>← Logs</a>
+      </p>
+      <LoadState state={loaded} />
+      {log && (
+        <>
+          <h1>Request {log.id.slice(0, 8)}</h1>
+          {log.parent && (
+            <p>
+              Sub-request of <a href={href('logs', log.parent.id)}>{log.parent.id.slice(0, 8)}</a>
+            </p>
+          )}
+          <Facts log={log} />
+          {log.parent_id === null && <RateAnswer log={log} onRated={(rated) => setLog({ ...rated, children: log.children })} />}
+          <Text label="Prompt" text={log.prompt} />
+          <Text label="Answer" text={log.response_text} />
+          <h2>Router's explanation</h2>
+          <Explanation response={log.response} />
+          <h2>Sub-requests</h2>
+          <Children children={log.children ?? []} />
+        </>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,117 @@
+import { useEffect, useState } from 'preact/hooks';
+import type { SpaceDetailView, SpacePairView } from '../../../src/schemas/apps';
+import { api } from '../api';
+import { ErrorNote, LoadState } from '../components/status';
+import { dateTime, usd } from '../format';
+import { href } from '../route';
+import { describeError, useApi } from '../use-api';
+import { ModelToggles } from './space-models';
+import { WeightsForm } from './space-weights';
+
+/** How often the page re-reads a Space while its sandbox is syncing, in ms. */
+const SYNC_POLL_MS = 2000;
+
+function Policies({ space }: { space: SpaceDetailView['app'] }) {
+  const { policies } = space;
+  return (
+    <article>
+      <header>Policies</header>
+      <dl>
+        <dt>Privacy level</dt>
+        <dd>{policies.privacy_level}</dd>
+        <dt>Max cost per request</dt>
+        <dd>{policies.max_cost === null ? 'no limit' : usd(policies.max_cost)}</dd>
+        <dt>Retries (other model / same model)</dt>
+        <dd>
+          {policies.max_switch_model_retries} / {policies.max_same_model_retries}
+        </dd>
+        <dt>Rate limit</dt>
+        <dd>{space.rate_limit === 0 ? 'none' : `${space.rate_limit} per minute`}</dd>
+      </dl>
+    </article>
+  );
+}
+
+function Sandbox({ detail, onSynced }: { detail: SpaceDetailView; onSynced(): void }) {
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const { app } = detail;
+  const syncing = app.sandbox_status === 'syncing';
+  useEffect(() => {
+    if (!syncing) return undefined;
+    const timer = setInterval(onSynced, SYNC_POLL_MS);
+    return () => clearInterval(timer);
+  }, [syncing]);
+  if (app.sandbox_of) {
+    return (
+      <p>
+        This is the sandbox of <a href={href('spaces', app.sandbox_of)}>its main Space</a>.
+      </p>
+    );
+  }
+  async function sync() {
+    setBusy(true);
+    setError(null);
+    try {
+      await api<SpacePairView>('POST', `/v1/apps/${encodeURIComponent(app.id)}/sandbox`);
+      onSynced();
+    } catch (err) {
+      setError(describeError(err));
+    } finally {
+      setBusy(false);
+    }
+  }
+  return (
+    <article>
+      <header>Sandbox</header>
+      <p>
+        Status: <strong data-sandbox-status={app.sandbox_status}>{app.sandbox_status.replace(/_/g, ' ')}</strong>
+        {app.sandbox_synced_on && <> · last synced {dateTime(app.sandbox_synced_on)}</>}
+      </p>
+      <ErrorNote error={error} />
+      <button type="button" onClick={sync} aria-busy={busy || syncing} disabled={busy || syncing}>
+        {app.sandbox_status === 'none' ? 'Create sandbox' : 'Sync sandbox'}
+      </button>
+    </article>
+  );
+}
+
+/** A Space: weights, policies, models on and off, failover chain, sandbox and its sync. */
+export function SpaceDetailPage({ appId }: { appId: string }) {
+  const detail = useApi(() => api<SpaceDetailView>('GET', `/v1/apps/${encodeURIComponent(appId)}`), [appId]);
+  const data = detail.data;
+  return (
+    <section>
+      <p>
+        <a href={href('spaces')}>← Spaces</a>
+      </p>
+      <LoadState state={detail} />
+      {data && (
+        <>
+          <h1>{data.app.name}</h1>
+          <p>{data.app.description}</p>
+          <div class="grid">
+            <WeightsForm space={data.app} onSaved={detail.reload} />
+            <Policies space={data.app} />
+          </div>
+          <Sandbox detail={data} onSynced={detail.reload} />
+          <article>
+            <header>Failover chain</header>
+            {data.failover_models.length === 0 ? (
+              <p>{data.app.has_failover_chain ? 'Empty.' : 'No failover chain: the router picks the fallbacks.'}</p>
+            ) : (
+              <ol data-failover>
+                {data.failover_models.map((model) => (
+                  <li key={model.id}>
+                    {model.model} <small>({model.provider})</small>
+                  </li>
+                ))}
+              </ol>
+            )}
+          </article>
+          <ModelToggles appId={data.app.id} models={[...data.base_model_settings, ...data.custom_model_settings]} onChanged={detail.reload} />
+        </>
+      )}
+    </section>
+  );
+}

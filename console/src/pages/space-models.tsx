@@ -1,0 +1,65 @@
+import { useState } from 'preact/hooks';
+import type { SpaceDetailView } from '../../../src/schemas/apps';
+import { api } from '../api';
+import { ErrorNote } from '../components/status';
+import { describeError } from '../use-api';
+
+type ModelSetting = SpaceDetailView['base_model_settings'][number];
+
+/** The Space's models, each switched on or off with `PUT /v1/apps/{app_id}/models/{model_id}`. */
+export function ModelToggles({ appId, models, onChanged }: { appId: string; models: ModelSetting[]; onChanged(): void }) {
+  const [error, setError] = useState<string | null>(null);
+  const [pending, setPending] = useState<string | null>(null);
+
+  async function toggle(model: ModelSetting, active: boolean) {
+    setPending(model.id);
+    setError(null);
+    try {
+      await api('PUT', `/v1/apps/${encodeURIComponent(appId)}/models/${encodeURIComponent(model.id)}`, { body: { active } });
+      onChanged();
+    } catch (err) {
+      setError(describeError(err));
+    } finally {
+      setPending(null);
+    }
+  }
+
+  return (
+    <article>
+      <header>Models ({models.filter((model) => model.active).length} on)</header>
+      <ErrorNote error={error} />
+      <table>
+        <thead>
+          <tr>
+            <th>Model</th>
+            <th>Provider</th>
+            <th>Context</th>
+            <th>On</th>
+          </tr>
+        </thead>
+        <tbody>
+          {models.map((model) => (
+            <tr key={model.id}>
+              <td>{model.model}</td>
+              <td>{model.provider}</td>
+              <td>{model.context_window}</td>
+              <td>
+                <input
+                  type="checkbox"
+                  role="switch"
+                  aria-label={`${model.model} (${model.provider}) on`}
+                  data-model={model.model}
+                  checked={model.active}
+                  disabled={model.globally_disabled || pending === model.id}
+                  aria-busy={pending === model.id}
+                  onChange={(event) => toggle(model, event.currentTarget.checked)}
+                />
+                {model.globally_disabled && <small> disabled by the service</small>}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </article>
+  );
+}

@@ -1,0 +1,99 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { InvalidArgumentError, Option, type Command } from 'commander';
+import { ApiError } from '../errors/api-error';
+import type { LogView } from '../schemas/logs';
+import { listOrganizations } from '../services/tenancy/organization-list';
+import { cliServices } from './cli-services';
+import type { CliContext } from './context';
+import { operatorAuth } from './operator-auth';
+import { parseWholeNumber, textOption, uuidOption } from './options';
+import { findSpace } from './space-ref';
+
+interface TailOptions {
+  space?: string;
+  orgId?: string;
+  follow?: true;
+  json?: true;
+  lines: number;
+  intervalMs: number;
+}
+
+/** Most logs one poll reads; a burst larger than this between two polls shows its newest ones. */
+const POLL_PAGE = 100;
+/** Ids remembered to tell new logs from shown ones: far more than one page. */
+const SEEN_KEPT = 1000;
+/** Characters of the prompt and the answer a human line shows. */
+const SNIPPET_CHARS = 60;
+
+function snippet(text: string | null): string {
+  const flat = (text ?? '').replace(/\s+/g, ' ').trim();
+  return flat.length > SNIPPET_CHARS ? `${flat.slice(0, SNIPPET_CHARS - 1)}…` : flat;
+}
+
+/**
+ * One line per log. Content is shown only as the logs API shows it: a level 2 log was stored masked
+ * and says so, a level 3 log is never listed at all.
+ */
+export function formatLogLine(log: LogView): string {
+  const when = new Date(log.timestamp).toISOString();
+  const cost = log.total_tokens_cost === null ? '-' : `$${log.total_tokens_cost.toFixed(6)}`;
+  const content = log.privacy_level === 1 ? `${JSON.stringify(snippet(log.prompt))} -> ${JSON.stringify(snippet(log.response_text))}` : `[privacy level ${log.privacy_level}: content not kept]`;
+  const fields = [when, String(log.status_code), log.model?.model ?? '-', `space=${log.app_id ?? '-'}`, `${log.latency ?? '-'}ms`, `tokens=${log.total_tokens ?? '-'}`, cost, content];
+  return `${fields.join('  ')}\n`;
+}
+
+/** The organization whose logs are read: the Space's, the one given, or the only one there is. */
+async function tailScope(ctx: CliContext, options: TailOptions): Promise<{ orgId: string; appId?: string }> {
+  if (options.space) {
+    const space = await findSpace(ctx.session.db(), { space: options.space, orgId: options.orgId });
+    return { orgId: space.org_id, appId: space.id };
+  }
+  if (options.orgId) return { orgId: options.orgId };
+  const orgs = await listOrganizations(ctx.session.db());
+  if (orgs.length === 1 && orgs[0]) return { orgId: orgs[0].id };
+  throw new ApiError('missing_field', `This service has ${orgs.length} organizations: name one with --org-id <uuid> (see \`orgs list\`) or a Space with --space.`, 'org_id');
+}
+
+function parseLines(value: string): number {
+  const lines = parseWholeNumber(value);
+  if (lines < 1 || lines > POLL_PAGE) throw new InvalidArgumentError(`It must be from 1 to ${POLL_PAGE}.`);
+  return lines;
+}
+
+async function tail(ctx: CliContext, options: TailOptions): Promise<void> {
+  const scope = await tailScope(ctx, options);
+  const service = cliServices.logs(ctx.session);
+  const auth = operatorAuth(scope.orgId);
+  const read = (limit: number) => service.list(auth, { limit, app_id: scope.appId, include_children: false });
+  const print = (log: LogView) => ctx.io.out(options.json ? `${JSON.stringify(log)}\n` : formatLogLine(log));
+  const seen: string[] = [];
+  const first = (await read(options.lines)).data.reverse();
+  first.forEach(print);
+  seen.push(...first.map((log) => log.id));
+  while (options.follow && !ctx.signal?.aborted) {
+    try {
+      await sleep(options.intervalMs, undefined, { signal: ctx.signal });
+    } catch {
+      break;
+    }
+    const known = new Set(seen);
+    const fresh = (await read(POLL_PAGE)).data.filter((log) => !known.has(log.id)).reverse();
+    fresh.forEach(print);
+    seen.push(...fresh.map((log) => log.id));
+    if (seen.length > SEEN_KEPT) seen.splice(0, seen.length - SEEN_KEPT);
+  }
+}
+
+export function registerLogCommands(program: Command, ctx: CliContext): void {
+  const logs = program.command('logs').description('Request logs, as GET /v1/logs shows them (same privacy rules).');
+  logs
+    .command('tail')
+    .description('Print the newest logs, oldest first; with --follow, keep printing new ones as they are written (Ctrl-C ends).')
+    .addOption(textOption('--space <id|name>', 'only this Space'))
+    .addOption(uuidOption('--org-id <uuid>', 'organization (default: the Space\'s, or the only one)'))
+    .option('-f, --follow', 'keep printing new logs')
+    .addOption(new Option('-n, --lines <count>', 'how many logs to print first').argParser(parseLines).default(10))
+    .addOption(new Option('--interval-ms <ms>', 'how often --follow looks for new logs').argParser(parseWholeNumber).default(1000))
+    .option('--json', "one JSON object per line: the API's Log")
+    .action((options: TailOptions) => tail(ctx, options));
+}

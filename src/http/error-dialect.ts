@@ -1,0 +1,27 @@
+import type { RequestHandler } from 'express';
+import type { ApiError, ApiErrorBody } from '../errors/api-error';
+import { anthropicErrorBody, type AnthropicErrorBody } from './formats/anthropic-errors';
+import type { Route } from './route';
+import './request-context';
+
+/** Whose error shape a route answers in: OpenAI's (the default) or Anthropic's (the Messages API). */
+export type ErrorDialect = 'anthropic';
+
+/** The body the one error handler writes for an error, in the request's dialect. */
+export function errorBodyIn(dialect: ErrorDialect | undefined, error: ApiError): ApiErrorBody | AnthropicErrorBody {
+  return dialect === 'anthropic' ? anthropicErrorBody(error) : error.toBody();
+}
+
+/**
+ * Marks requests for routes with an `errorDialect`, by path whatever the method (a 405 on
+ * `GET /v1/messages` is Anthropic-shaped too), before anything that can fail runs.
+ */
+export function errorDialectMarker(routes: Route[]): RequestHandler {
+  const patterns = routes.flatMap(({ meta }) =>
+    meta.errorDialect ? [{ dialect: meta.errorDialect, path: new RegExp(`^${meta.path.replace(/\{[^}]+\}/g, '[^/]+')}/?$`) }] : [],
+  );
+  return (req, _res, next) => {
+    req.errorDialect = patterns.find(({ path }) => path.test(req.path))?.dialect;
+    next();
+  };
+}
