@@ -88,6 +88,7 @@ export function chatCompletionRoutes({ completions, idempotency, config, logger 
           sink: respondAsync ? acceptedJobSink(res) : body.stream ? sseSink(res) : jsonSink(res),
           format: (wire, identity) => openAiChatSink(wire, identity, { stream: body.stream, includeUsage: body.stream_options?.include_usage === true }),
           ...(respondAsync ? { respondAsync } : {}),
+          httpRequestId: String(req.id),
         };
         const key = req.header(IDEMPOTENCY_HEADER);
         if (key === undefined) await completions.submit(submission);

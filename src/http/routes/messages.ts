@@ -70,6 +70,7 @@ export function messagesRoutes({ completions }: MessagesDeps): Route[] {
           setHeaders: (headers) => res.set(withRequestId(headers)),
           sink: body.stream ? anthropicSseSink(res) : anthropicJsonSink(res),
           format: (wire, identity) => anthropicMessagesSink(wire, identity, { stream: body.stream }),
+          httpRequestId: String(req.id),
         };
         await completions.submit(submission);
         return RESPONDED;

@@ -80,6 +80,7 @@ export function responsesRoutes({ completions, responses, logger }: ResponsesDep
               echo: echoOf(body, { store: plan.store }),
               ...(plan.record ? { keep: (response) => keep(plan, response), failed: () => discard(plan) } : {}),
             }),
+          httpRequestId: String(req.id),
         };
         try {
           await completions.submit(submission);
