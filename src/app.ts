@@ -13,6 +13,9 @@ import { multipartMatcher } from './http/route';
 import { openApiRouter } from './http/openapi/openapi-router';
 import { allRoutes } from './http/routes/index';
 import { operationsRouter } from './http/routes/operations';
+import { metricsRouter } from './http/routes/metrics';
+import { httpTelemetry } from './observability/http-telemetry';
+import { metricsSourceOfThisProcess } from './observability/metrics-source';
 import type { Services } from './services/container';
 
 export interface AppDeps {
@@ -30,11 +33,13 @@ export function buildApp({ config, logger, services }: AppDeps): Express {
   app.set('etag', false);
   // Decides req.ip, which the failed-authentication throttle counts per address (see TRUST_PROXY).
   app.set('trust proxy', config.trustProxy);
+  app.use(httpTelemetry());
   app.use(requestLogger(logger));
   // Before authentication: a browser's preflight carries no key.
   const cors = corsMiddleware(config.corsOrigins);
   if (cors) app.use(cors);
   app.use(operationsRouter(services));
+  app.use(metricsRouter(config.observability, metricsSourceOfThisProcess()));
   // The API description is public: it names no organization, key or data.
   app.use(openApiRouter(routes));
   // Static and public; the page signs in with a key it sends to /v1 as a Bearer header.

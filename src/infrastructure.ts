@@ -7,6 +7,8 @@ import { createQueues } from './queue/queues';
 import { createRedis, duplicateRedis } from './queue/redis';
 import type { Infrastructure } from './services/container';
 import { createDb } from './store/db';
+import { metrics } from './observability/metrics';
+import { redisScrapeSources } from './observability/scrape-sources';
 
 export interface OwnedInfrastructure extends Infrastructure {
   close(): Promise<void>;
@@ -23,6 +25,7 @@ export function connectInfrastructure(given: Readonly<Config>, logger: Logger): 
   const queues = createQueues(redis, config.redisPrefix);
   const extraConnections: Redis[] = [];
   for (const queue of queues.all()) queue.on('error', (err) => logger.warn({ err, queue: queue.name }, 'queue connection error'));
+  const unwatch = metrics().watch(redisScrapeSources({ queues: queues.all(), redis, prefix: config.redisPrefix }));
   return {
     config,
     logger,
@@ -37,6 +40,7 @@ export function connectInfrastructure(given: Readonly<Config>, logger: Logger): 
       return connection;
     },
     close: async () => {
+      unwatch();
       await queues.close();
       extraConnections.forEach((connection) => connection.disconnect());
       redis.disconnect();

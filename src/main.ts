@@ -2,6 +2,7 @@ import { loadConfig } from './config/load';
 import { createLogger } from './logging/logger';
 import { startRuntime } from './runtime';
 import { startSupervisor } from './supervisor/supervisor';
+import { startSupervisorMetrics } from './observability/process-metrics-listener';
 
 /** A child gets this long past its own grace period to exit after SIGTERM before the supervisor kills it, in ms. */
 const CHILD_STOP_MARGIN_MS = 5000;
@@ -10,6 +11,7 @@ const CHILD_STOP_MARGIN_MS = 5000;
 async function main(): Promise<void> {
   const config = loadConfig();
   const logger = createLogger(config.logLevel);
+  const supervisorMetrics = config.role === 'all' ? await startSupervisorMetrics({ config: config.observability, logger }) : null;
   const running =
     config.role === 'all'
       ? startSupervisor({ apiProcesses: config.apiProcesses, workerProcesses: config.workerProcesses, stopTimeoutMs: config.shutdownGraceMs + CHILD_STOP_MARGIN_MS, logger })
@@ -19,7 +21,7 @@ async function main(): Promise<void> {
     if (stopping) return;
     stopping = true;
     logger.info({ signal }, 'signal received');
-    running.stop().then(
+    Promise.all([running.stop(), supervisorMetrics?.close()]).then(
       () => process.exit(0),
       (err: unknown) => {
         logger.error({ err }, 'shutdown failed');

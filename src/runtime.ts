@@ -5,6 +5,8 @@ import { buildApp } from './app';
 import type { Config } from './config/schema';
 import { connectInfrastructure } from './infrastructure';
 import { buildServices } from './services/container';
+import { startProcessMetrics } from './observability/process-metrics-listener';
+import { startTracing } from './observability/tracing';
 
 export interface Runtime {
   /** Bound address of the API, when this process serves it. */
@@ -44,12 +46,15 @@ async function withDeadline(work: Promise<void>, ms: number, onTimeout: () => vo
 
 /** Starts the API, the workers, or both (`single`, or `all` when called in-process as tests do), as `config.role` says. */
 export async function startRuntime(config: Readonly<Config>, logger: Logger): Promise<Runtime> {
+  // Before the app is built: its tracing middleware exists only when tracing is on.
+  const tracing = await startTracing(config.observability, config.role);
   const infra = connectInfrastructure(config, logger);
   const services = buildServices(infra);
   const serveApi = config.role !== 'workers';
   const workers: RunningWorkers | null = config.role !== 'api' ? startWorkers(services) : null;
   const server = serveApi ? createServer(buildApp({ config, logger, services })) : null;
   const port = server ? await listen(server, config.port, config.host) : null;
+  const metricsServer = await startProcessMetrics({ config: config.observability, logger });
   logger.info({ role: config.role, port }, 'switchyard started');
 
   return {
@@ -62,7 +67,7 @@ export async function startRuntime(config: Readonly<Config>, logger: Logger): Pr
         server?.closeAllConnections();
       });
       services.fileStore.close();
-      await infra.close();
+      await Promise.all([infra.close(), metricsServer?.close(), tracing.shutdown()]);
       logger.info('stopped');
     },
   };

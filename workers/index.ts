@@ -3,6 +3,7 @@ import { QUEUE_NAMES, type QueueName } from '../src/queue/names';
 import type { Services } from '../src/services/container';
 import type { CompletionJob } from '../src/queue/payloads';
 import { JobOwners } from '../src/resilience/job-owners';
+import { instrumented } from '../src/observability/job-instrumentation';
 import { batchProcessing } from './batches';
 import { completionProcessing } from './completions';
 import { promptReviewProcessor } from './prompt-review';
@@ -81,7 +82,7 @@ export function startWorkers(services: Services): RunningWorkers {
   };
   const workers = workerSpecs(services, processors).map(
     ({ name, processor, concurrency, maxStalledCount }) =>
-      new Worker(name, processor, { connection: services.redis, prefix: services.config.redisPrefix, concurrency, ...jobLockOptions(services), ...(maxStalledCount ? { maxStalledCount } : {}) }),
+      new Worker(name, instrumented(name, processor), { connection: services.redis, prefix: services.config.redisPrefix, concurrency, ...jobLockOptions(services), ...(maxStalledCount ? { maxStalledCount } : {}) }),
   );
   const owners = workers.filter((worker) => OWNED_QUEUES.has(worker.name)).map((worker) => {
     const watch = ownersOf(services, worker.name as QueueName);

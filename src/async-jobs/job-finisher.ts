@@ -42,7 +42,7 @@ export class AsyncJobFinisher {
   async finish(job: CompletionJob, end: RunEnd): Promise<void> {
     const outcome = outcomeOf(end.final);
     if (!outcome) return;
-    const logger = this.deps.logger.child({ request_id: job.requestId });
+    const logger = this.deps.logger.child({ request_id: job.httpRequestId ?? job.requestId, log_id: job.requestId });
     const status = endedStatus(outcome, { aborted: end.aborted, pastDeadline: Date.now() >= job.deadline });
     const webhook = job.async?.webhookUrl ? PENDING : null;
     try {

@@ -1,6 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { RedisClient as Redis } from '../queue/redis';
 
+interface PendingRead {
+  appId: string;
+  resolve(stamp: string): void;
+  reject(err: unknown): void;
+}
+
 /**
  * A version stamp per Space, shared by every API and worker process through Redis, so that a change
  * of a Space's configuration applies to the very next request everywhere.
@@ -10,16 +16,24 @@ import type { RedisClient as Redis } from '../queue/redis';
  * another stamp is loaded again (TtlCache), and since the stamp is read before the database, what is
  * loaded is never older than the stamp it is filed under. Stamps are random rather than counters, so
  * a Redis that lost its keys cannot bring an old stamp back.
+ *
+ * Reads made in the same turn of the event loop share one MGET (on a Redis Cluster every key carries the
+ * prefix's hash tag, so they are in one slot): under load, one round trip serves every request that
+ * arrived together, instead of one each. A lone read waits for no timer.
  */
 export class SpaceVersions {
+  private pending: PendingRead[] = [];
+
   constructor(
     private readonly redis: Redis,
     private readonly prefix: string,
   ) {}
 
   /** The Space's current stamp ('' until its configuration first changes). */
-  async read(appId: string): Promise<string> {
-    return (await this.redis.get(this.key(appId))) ?? '';
+  read(appId: string): Promise<string> {
+    return new Promise((resolve, reject) => {
+      if (this.pending.push({ appId, resolve, reject }) === 1) setImmediate(() => this.flush());
+    });
   }
 
   /** Marks the Spaces' configuration as changed; call after the change is committed. */
@@ -30,6 +44,19 @@ export class SpaceVersions {
     const results = await pipeline.exec();
     const failed = results?.find(([err]) => err !== null);
     if (failed?.[0]) throw failed[0];
+  }
+
+  private flush(): void {
+    const reads = this.pending;
+    this.pending = [];
+    const keys = [...new Set(reads.map((read) => this.key(read.appId)))];
+    this.redis.mget(...keys).then(
+      (values) => {
+        const stamps = new Map(keys.map((key, i) => [key, values[i] ?? '']));
+        for (const read of reads) read.resolve(stamps.get(this.key(read.appId)) ?? '');
+      },
+      (err: unknown) => reads.forEach((read) => read.reject(err)),
+    );
   }
 
   private key(appId: string): string {

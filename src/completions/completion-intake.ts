@@ -11,6 +11,7 @@ import { effectivePrivacyLevel } from './privacy-level';
 import { admitToSpace, type RateLimiter } from './rate-limiter';
 import type { SpaceContext } from '../pipeline/space-context';
 import type { SpaceLookup } from './space-lookup';
+import { traceContextField } from '../observability/job-trace';
 
 export interface IntakeDeps {
   spaces: SpaceLookup;
@@ -45,6 +46,8 @@ export interface Submission {
   onAccepted?(accepted: AcceptedRequest): void;
   /** Present for `Prefer: respond-async`: the sink's `done` then gets the queued job (AsyncJobRecord). */
   respondAsync?: AsyncRequest;
+  /** The HTTP request's id (`X-Request-Id`), carried to the worker so both processes' log lines name the request alike. */
+  httpRequestId?: string;
 }
 
 /** What the intake resolved for a request it accepted. */
@@ -82,6 +85,8 @@ export class CompletionIntake {
       deadline: receivedAt + this.deps.timeoutMs,
       receivedAt,
       ...(asyncCompletion ? { async: asyncCompletion } : {}),
+      ...(submission.httpRequestId ? { httpRequestId: submission.httpRequestId } : {}),
+      ...traceContextField(),
     };
     submission.onAccepted?.({ requestId: job.requestId, privacyLevel });
     // Also on errors, so a client can find the log of a request that failed.

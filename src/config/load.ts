@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { BATCH_ENV_VARIABLES, readBatchConfig } from './batches';
+import { OBSERVABILITY_ENV_VARIABLES, readObservabilityConfig } from './observability';
 import { ASYNC_JOBS_ENV_VARIABLES, readAsyncJobsConfig } from './async-jobs';
 import { MEDIA_ENV_VARIABLES, readMediaConfig } from './plugins/media';
 import { NET_ENV_VARIABLES, readNetConfig } from './plugins/net';
@@ -143,6 +144,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     asyncJobs: fragmentReader(env, pluginIssues)(readAsyncJobsConfig),
     plugins: readPlugins(env, pluginIssues),
     batches: readBatches(env, pluginIssues),
+    observability: fragmentReader(env, pluginIssues)(readObservabilityConfig),
   });
   if (pluginIssues.length > 0) throw new ConfigError(pluginIssues);
   if (!parsed.success) throw new ConfigError(parsed.error.issues.map(describeIssue));
@@ -160,4 +162,5 @@ export const ENV_VARIABLES: readonly string[] = [
   ...SOCIAL_POST_ENV_VARIABLES,
   ...BATCH_ENV_VARIABLES,
   ...ASYNC_JOBS_ENV_VARIABLES,
+  ...OBSERVABILITY_ENV_VARIABLES,
 ];

@@ -12,6 +12,7 @@ import { webSearchConfigSchema } from './plugins/web-search';
 import { PROVIDER_IDS } from './providers';
 import { corsOriginsSchema } from './cors-origins';
 import { trustProxySchema } from './trust-proxy';
+import { observabilityConfigSchema } from './observability';
 
 export { DEFAULT_BASE_URLS, PROVIDER_IDS, type ProviderId } from './providers';
 
@@ -112,6 +113,8 @@ export const configSchema = z.object({
   batches: batchConfigSchema,
   /** `Prefer: respond-async` jobs: how long results are kept, and how webhooks are delivered (`src/config/async-jobs.ts`). */
   asyncJobs: asyncJobsConfigSchema,
+  /** Metrics access and listener, and OpenTelemetry export (`src/config/observability.ts`). */
+  observability: observabilityConfigSchema,
   /** The plugins' backends and limits, each read by its own fragment (`src/config/plugins/`). */
   plugins: z.object({
     net: netConfigSchema,

@@ -25,6 +25,7 @@ import type { RunContext } from './run-context';
 import { RunTrace } from './run-trace';
 import type { SpaceContext, SpaceContextLoader } from './space-context';
 import { failureToApiError } from './upstream-failure';
+import { recordCompletion } from '../observability/completion-telemetry';
 
 export interface RunnerDeps {
   spaces: SpaceContextLoader;
@@ -156,7 +157,7 @@ export class CompletionRunner {
       if (message.type === 'delta' || message.type === 'step') await publish(message);
       else held.push(message);
     };
-    const logger = this.deps.logger.child({ request_id: job.requestId, app_id: job.appId });
+    const logger = this.deps.logger.child({ request_id: job.httpRequestId ?? job.requestId, log_id: job.requestId, app_id: job.appId });
     const trace = new RunTrace();
     let space: SpaceContext | null = null;
     let privacyLevel = effectivePrivacyLevel(1, job.request);
@@ -208,6 +209,7 @@ export class CompletionRunner {
 
   /** Never throws: whatever happens to the log, the held answer still goes out. */
   private async writeLog(outcome: RequestOutcome, logger: Logger): Promise<void> {
+    recordCompletion(outcome, logger);
     let rows: ReturnType<typeof logRowsFor>;
     try {
       rows = logRowsFor(outcome);

@@ -48,7 +48,8 @@ function withoutImageData(ended: RequestOutcome['ended']): RequestOutcome['ended
   return ended.partial ? { ...ended, partial: lighterResult(ended.partial) } : ended;
 }
 
-function figuresOf(outcome: RequestOutcome): { statusCode: number; savings: Costs; latencyMs: number } {
+/** The request's status, savings and latency, from its answer or its failure (the metrics read them too). */
+export function figuresOf(outcome: RequestOutcome): { statusCode: number; savings: Costs; latencyMs: number } {
   const { ended } = outcome;
   if ('result' in ended) return { statusCode: ended.result.statusCode, savings: ended.result.savings, latencyMs: ended.result.latencyMs };
   return { statusCode: ended.failure.status, savings: ended.partial?.savings ?? ZERO_COSTS, latencyMs: ended.partial?.latencyMs ?? -1 };

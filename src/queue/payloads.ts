@@ -38,6 +38,10 @@ export interface CompletionJob {
    * (AsyncJobStore) and queues the webhook, if there is one.
    */
   async?: AsyncCompletion;
+  /** The API request's id (`X-Request-Id`), so the worker's log lines name the request as the API's do; absent for batch lines. */
+  httpRequestId?: string;
+  /** W3C trace context (`traceparent`, `tracestate`) of the API's span, when tracing is on: the job's span is its child. */
+  traceContext?: Record<string, string>;
 }
 
 export interface AsyncCompletion {

@@ -49,6 +49,11 @@ export interface BreakerConnections {
   logger: Logger;
 }
 
+/** The Redis hash of open breakers: model id → epoch ms its cooldown ends (read by the metrics too). */
+export function openBreakersKey(prefix: string): string {
+  return `${prefix}:breakers:open`;
+}
+
 /** How long one worker holds the probe of a model whose cooldown is over, in ms, unless it ends sooner. */
 const PROBE_LOCK_MS = 30_000;
 /** How often the successes counted in this process are added to the shared windows, in ms. */
@@ -187,7 +192,7 @@ export class RedisCircuitBreakers implements ModelBreakers {
   }
 
   private openKey(): string {
-    return `${this.connections.prefix}:breakers:open`;
+    return openBreakersKey(this.connections.prefix);
   }
 
   private channel(): string {

@@ -209,8 +209,8 @@ describe('privacy level 3', () => {
     expect(res.status).toBe(502);
     expect(JSON.stringify(res.body)).not.toContain(prompt);
     // A failed request's body carries no id; the worker's log lines about its calls do.
-    const failedCall = logLines.slice(before).map((line) => JSON.parse(line) as { msg: string; request_id?: string }).find((line) => line.msg === 'upstream call failed');
-    const requestId = failedCall?.request_id;
+    const failedCall = logLines.slice(before).map((line) => JSON.parse(line) as { msg: string; log_id?: string }).find((line) => line.msg === 'upstream call failed');
+    const requestId = failedCall?.log_id;
     if (requestId === undefined) throw new Error('the failed call was not logged with its request id');
     await expectNothingKept(tenant, requestId, prompt);
   });

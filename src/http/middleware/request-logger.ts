@@ -19,6 +19,13 @@ export function requestLogger(logger: Logger) {
     logger,
     genReqId: requestId,
     customAttributeKeys: { reqId: 'request_id' },
+    // Every line of the request, the access line included, carries `request_id` (the `req` serializer below drops pino-http's own id).
+    quietReqLogger: true,
+    // A completion's log id (also its job's): the worker's lines carry it too, with the same request_id.
+    customProps: (_req, res) => {
+      const logId = res.getHeader('x-switchyard-log-id');
+      return typeof logId === 'string' ? { log_id: logId } : {};
+    },
     customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'error' : 'info'),
     serializers: {
       req: (req: { method: string; url: string }) => ({ method: req.method, url: req.url }),

@@ -61,7 +61,7 @@ function reviewTable(): string {
 
 const OVERVIEW = `Switchyard is a self-hostable, OpenAI-compatible API that routes chat completions across language-model providers, with Spaces (\`app\` in paths and fields), models, prompts, assistants, conversations and request logs.
 
-This document (\`GET /v1/openapi.json\`) and the page that renders it (\`GET /docs\`) are served without a key: they describe the API and reveal nothing about any organization. So are the probes \`GET /healthz\` and \`GET /readyz\`. Every operation listed here needs a key.`;
+This document (\`GET /v1/openapi.json\`) and the page that renders it (\`GET /docs\`) are served without a key: they describe the API and reveal nothing about any organization. So are the probes \`GET /healthz\` and \`GET /readyz\`. \`GET /metrics\` (Prometheus) is not listed either: it asks for the operator's \`METRICS_TOKEN\`, not a key (see docs/observability.md). Every operation listed here needs a key.`;
 
 const AUTHENTICATION = `## Authentication
 

@@ -1,4 +1,3 @@
-import type { Response } from 'express';
 import type { AsyncRequest, Submission } from '../../completions/completion-intake';
 import { IDEMPOTENCY_HEADER, IdempotentCompletions } from '../../completions/idempotency';
 import { ApiError } from '../../errors/api-error';
@@ -8,19 +7,11 @@ import type { Services } from '../../services/container';
 import { acceptedJobSink, jsonSink, sseSink } from '../completion-sink';
 import { openAiChatSink } from '../formats/openai-chat';
 import { preferenceTokens } from '../prefer-header';
+import { clientGone } from '../client-gone';
 import { defineRoute, RESPONDED, type Route } from '../route';
 
 /** A running claim outlives the longest completion by this much, in ms, before a dead process's claim lapses. */
 const CLAIM_MARGIN_MS = 60_000;
-
-/** Aborts when the client goes away before the response is complete. */
-export function clientGone(res: Response): AbortSignal {
-  const controller = new AbortController();
-  res.on('close', () => {
-    if (!res.writableFinished) controller.abort();
-  });
-  return controller.signal;
-}
 
 /** `Prefer: respond-async` (RFC 7240), checked against the body; undefined for a synchronous request. */
 function asyncRequestOf(preferHeader: string | undefined, body: CompletionRequest): AsyncRequest | undefined {
@@ -97,6 +88,7 @@ export function chatCompletionRoutes({ completions, idempotency, config, logger 
           sink: respondAsync ? acceptedJobSink(res) : body.stream ? sseSink(res) : jsonSink(res),
           format: (wire, identity) => openAiChatSink(wire, identity, { stream: body.stream, includeUsage: body.stream_options?.include_usage === true }),
           ...(respondAsync ? { respondAsync } : {}),
+          httpRequestId: String(req.id),
         };
         const key = req.header(IDEMPOTENCY_HEADER);
         if (key === undefined) await completions.submit(submission);

@@ -1,4 +1,4 @@
-import type { Request, Response } from 'express';
+import type { Request } from 'express';
 import type { Submission } from '../../completions/completion-intake';
 import { ApiError } from '../../errors/api-error';
 import { countTokensRequestSchema, countTokensResponseSchema, messageResponseSchema, messagesRequestSchema, type MessagesRequest } from '../../schemas/anthropic-messages';
@@ -7,16 +7,8 @@ import { chatRequestOf, misplacedBlock } from '../formats/anthropic-request';
 import { anthropicMessagesSink } from '../formats/anthropic-stream';
 import { inputTokensOf } from '../formats/anthropic-token-count';
 import { anthropicJsonSink, anthropicSseSink } from '../formats/anthropic-wire-sink';
+import { clientGone } from '../client-gone';
 import { defineRoute, RESPONDED, type Route } from '../route';
-
-/** Aborts when the client goes away before the response is complete. */
-function clientGone(res: Response): AbortSignal {
-  const controller = new AbortController();
-  res.on('close', () => {
-    if (!res.writableFinished) controller.abort();
-  });
-  return controller.signal;
-}
 
 /** As Anthropic: a request without `anthropic-version` is a 400 (any value is taken: there is one version). */
 function requireVersion(req: Request): void {
@@ -78,6 +70,7 @@ export function messagesRoutes({ completions }: MessagesDeps): Route[] {
           setHeaders: (headers) => res.set(withRequestId(headers)),
           sink: body.stream ? anthropicSseSink(res) : anthropicJsonSink(res),
           format: (wire, identity) => anthropicMessagesSink(wire, identity, { stream: body.stream }),
+          httpRequestId: String(req.id),
         };
         await completions.submit(submission);
         return RESPONDED;

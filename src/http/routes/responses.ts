@@ -11,7 +11,7 @@ import { chatRequestOf } from '../formats/openai-responses-input';
 import { openAiResponsesSink } from '../formats/openai-responses-sink';
 import { typedSseSink } from '../formats/openai-responses-sse';
 import { defineRoute, RESPONDED, type Route } from '../route';
-import { clientGone } from './chat-completions';
+import { clientGone } from '../client-gone';
 
 const CREATE_DESCRIPTION = [
   "OpenAI's Responses API over the same completion jobs as chat completions (routing, plugins, retries and failover, one",
@@ -80,6 +80,7 @@ export function responsesRoutes({ completions, responses, logger }: ResponsesDep
               echo: echoOf(body, { store: plan.store }),
               ...(plan.record ? { keep: (response) => keep(plan, response), failed: () => discard(plan) } : {}),
             }),
+          httpRequestId: String(req.id),
         };
         try {
           await completions.submit(submission);
