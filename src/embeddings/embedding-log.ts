@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { costOf, savingsOf, ZERO_COSTS } from '../accounting/costs';
+import { costOf, savingsOf, ZERO_COSTS, type Costs } from '../accounting/costs';
 import type { Usage } from '../domain/chat';
 import type { EmbeddingResult } from '../domain/embedding';
 import type { RoutableModel } from '../domain/routable-model';
@@ -56,11 +56,18 @@ function loggedResponse(outcome: EmbeddingOutcome): unknown {
   return { model: outcome.model?.model ?? null, vectors: vectors.length, dimensions: vectors[0]?.length ?? 0, usage: usageOf(promptTokens) };
 }
 
-function parentRow(outcome: EmbeddingOutcome): LogRow {
+/** The request's tokens, what they cost at the model's price, and the savings against the benchmark (USD). */
+export function embeddingFigures(outcome: Pick<EmbeddingOutcome, 'model' | 'benchmark' | 'ended'>): { usage: Usage; costs: Costs; savings: Costs } {
   const { model } = outcome;
   const usage = usageOf('result' in outcome.ended ? outcome.ended.result.promptTokens : 0);
   const costs = model && usage.total_tokens > 0 ? costOf(model, usage) : ZERO_COSTS;
   const savings = 'result' in outcome.ended ? savingsOf(outcome.benchmark, usage, costs) : ZERO_COSTS;
+  return { usage, costs, savings };
+}
+
+function parentRow(outcome: EmbeddingOutcome): LogRow {
+  const { model } = outcome;
+  const { usage, costs, savings } = embeddingFigures(outcome);
   const answered = outcome.records.find((record) => record.statusCode === 200);
   return {
     id: outcome.requestId,

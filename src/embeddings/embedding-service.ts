@@ -15,7 +15,8 @@ import { failureToApiError } from '../pipeline/upstream-failure';
 import type { ProviderRegistry } from '../providers/registry';
 import type { EmbeddingRequestBody } from '../schemas/embeddings';
 import { embedWithRetries } from './embedding-attempts';
-import { embeddingLogRows, type EmbeddingOutcome } from './embedding-log';
+import { recordEmbeddings } from '../observability/completion-telemetry';
+import { embeddingFigures, embeddingLogRows, type EmbeddingOutcome } from './embedding-log';
 import { chooseEmbeddingModel } from './embedding-model-choice';
 
 export interface EmbeddingServiceDeps {
@@ -41,6 +42,8 @@ export interface EmbeddingCall {
   signal: AbortSignal;
   /** Headers for the response whatever its outcome (rate-limit state, the log's id). */
   setHeaders(headers: Record<string, string>): void;
+  /** The HTTP request's id (`X-Request-Id`), named in this request's log lines as `request_id`. */
+  httpRequestId: string;
 }
 
 /** A request past its Space's checks and rate limit: from here on it is logged. */
@@ -107,13 +110,21 @@ export class EmbeddingService {
       callTimeoutMs: space.policies.upstream_timeout_ms ?? this.deps.upstreamTimeoutMs,
       deadline: receivedAt + this.deps.requestTimeoutMs,
       signal: call.signal,
-      logger: this.deps.logger.child({ request_id: requestId, app_id: space.id, provider: model.provider }),
+      logger: this.deps.logger.child({ request_id: call.httpRequestId, log_id: requestId, app_id: space.id, provider: model.provider }),
     });
   }
 
-  /** Writes the request's log (none at privacy level 3); a log that cannot be written does not fail the answer. */
+  /**
+   * Writes the request's log (none at privacy level 3) and counts it in the metrics (at every level:
+   * they hold no content); a log that cannot be written does not fail the answer.
+   */
   private async log(accepted: Accepted, outcome: Pick<EmbeddingOutcome, 'model' | 'records' | 'ended'>): Promise<void> {
     const { call, space } = accepted;
+    const figures = embeddingFigures({ ...outcome, benchmark: space.embeddingBenchmark });
+    recordEmbeddings(
+      { appId: space.id, records: outcome.records, promptTokens: figures.usage.prompt_tokens, cost: figures.costs.total_tokens, savings: figures.savings.total_tokens },
+      this.deps.logger,
+    );
     const rows = embeddingLogRows({
       ...outcome,
       requestId: accepted.requestId,
@@ -127,7 +138,7 @@ export class EmbeddingService {
       benchmark: space.embeddingBenchmark,
     });
     if (!rows) return;
-    await this.deps.logs.write(rows).catch((err: unknown) => this.deps.logger.error({ err, request_id: accepted.requestId }, 'embeddings log not written'));
+    await this.deps.logs.write(rows).catch((err: unknown) => this.deps.logger.error({ err, request_id: call.httpRequestId, log_id: accepted.requestId }, 'embeddings log not written'));
   }
 }
 

@@ -8,6 +8,7 @@ import { setModels, simulatedProviders, UNBOUNDED_RESILIENCE } from '../helpers/
 import { createTestContext, type Tenant, type TestContext } from '../helpers/test-context';
 import { uniqueSuffix } from '../helpers/test-database';
 import { startSimulator, type Simulator } from '../simulator/server';
+import { metrics } from '../../src/observability/metrics';
 
 /**
  * `POST /v1/embeddings` as clients call it: the official OpenAI SDK (`client.embeddings.create`) and the
@@ -196,6 +197,18 @@ describe('logs', () => {
     // Mistral refuses `user` (strict validation): it is not sent there.
     await ownClient.embeddings.create({ model: 'mistral-embed', input: 'with a user', user: 'u-1', encoding_format: 'float' });
     await request(h.app).get(`/v1/logs/${automatic.response.headers.get('x-switchyard-log-id')}`).set(owner.auth).expect(404);
+  });
+});
+
+describe('metrics', () => {
+  it("counts the upstream calls and the Space's cost, as for completions", async () => {
+    const owner = await h.tenant();
+    const ownClient = new OpenAI({ apiKey: owner.api_key, baseURL, maxRetries: 0 });
+    const answer = await ownClient.embeddings.create({ model: 'text-embedding-3-small', input: 'counted', encoding_format: 'float' });
+    const text = await metrics().registry.metrics();
+    expect(text).toMatch(/switchyard_upstream_calls_total\{provider="openai",model="text-embedding-3-small",status="200"\} [1-9]/);
+    expect(text).toContain(`switchyard_tokens_total{app_id="${owner.app_id}",kind="prompt"} ${answer.usage.prompt_tokens}`);
+    expect(text).toMatch(new RegExp(`switchyard_cost_usd_total\\{app_id="${owner.app_id}"\\} [0-9.e-]+`));
   });
 });
 

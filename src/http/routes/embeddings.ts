@@ -27,8 +27,8 @@ export function embeddingRoutes({ embeddings }: Pick<Services, 'embeddings'>): R
       response: embeddingResponseSchema,
       status: 200,
       errors: [404, 429, 502, 503, 504],
-      handle: async ({ auth, body, res }) => {
-        const { model, result } = await embeddings.create({ auth, request: body, signal: clientGone(res), setHeaders: (headers) => res.set(headers) });
+      handle: async ({ auth, body, req, res }) => {
+        const { model, result } = await embeddings.create({ auth, request: body, signal: clientGone(res), setHeaders: (headers) => res.set(headers), httpRequestId: String(req.id) });
         return openAiEmbeddingList(result, { model: model.model, encoding: body.encoding_format });
       },
     }),
