@@ -4,7 +4,7 @@ import { projectRoot } from '../src/config/project-root';
 import type { Model } from '../src/generated/prisma/client';
 import { createDb, type Tx } from '../src/store/db';
 import { catalogSchema, type Catalog } from './catalog/schema';
-import { catalogEntryToRow, changedColumns, type CatalogRow } from './catalog/to-row';
+import { catalogEmbeddingEntryToRow, catalogEntryToRow, changedColumns, type CatalogRow } from './catalog/to-row';
 
 export const CATALOG_PATH = path.join(projectRoot(), 'prisma/catalog/models.json');
 
@@ -50,8 +50,8 @@ export async function seedCatalog(databaseUrl: string, catalog: Catalog = readCa
       const stored = await tx.model.findMany({ where: { app_id: null, org_id: null } });
       const existing = new Map(stored.map((row) => [targetKey(row.provider, row.namespace), row]));
       const result: SeedResult = { created: 0, updated: 0, unchanged: 0 };
-      for (const entry of catalog.models) {
-        const row = catalogEntryToRow(entry);
+      const rows = [...catalog.models.map(catalogEntryToRow), ...catalog.embedding_models.map(catalogEmbeddingEntryToRow)];
+      for (const row of rows) {
         result[await upsertRow(tx, row, existing.get(targetKey(row.provider, row.namespace)))] += 1;
       }
       return result;

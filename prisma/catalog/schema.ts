@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { PROVIDER_IDS } from '../../src/config/schema';
+import { catalogEmbeddingEntrySchema } from './embedding-schema';
 
 /**
  * Kinds of prompt the router scores a model on: the 14 MMLU-Pro subject categories (spelled as in the
@@ -124,17 +125,21 @@ export const catalogSchema = z
     /** Day of the catalog's last revision. */
     version: z.iso.date(),
     models: z.array(catalogEntrySchema).min(1),
+    /** Models that answer `POST /v1/embeddings` only (see embedding-schema.ts). */
+    embedding_models: z.array(catalogEmbeddingEntrySchema).default([]),
   })
   .superRefine((catalog, ctx) => {
     const models = new Set<string>();
     const targets = new Set<string>();
-    catalog.models.forEach((entry, index) => {
+    const check = (list: 'models' | 'embedding_models', entry: { model: string; provider: string; namespace: string }, index: number) => {
       const target = `${entry.provider}:${entry.namespace}`;
-      if (models.has(entry.model)) ctx.addIssue({ code: 'custom', message: `duplicate model '${entry.model}'`, path: ['models', index, 'model'] });
-      if (targets.has(target)) ctx.addIssue({ code: 'custom', message: `duplicate provider and namespace '${target}'`, path: ['models', index, 'namespace'] });
+      if (models.has(entry.model)) ctx.addIssue({ code: 'custom', message: `duplicate model '${entry.model}'`, path: [list, index, 'model'] });
+      if (targets.has(target)) ctx.addIssue({ code: 'custom', message: `duplicate provider and namespace '${target}'`, path: [list, index, 'namespace'] });
       models.add(entry.model);
       targets.add(target);
-    });
+    };
+    catalog.models.forEach((entry, index) => check('models', entry, index));
+    catalog.embedding_models.forEach((entry, index) => check('embedding_models', entry, index));
     if (!catalog.models.some((entry) => entry.default_active)) ctx.addIssue({ code: 'custom', message: 'no default_active model', path: ['models'] });
   });
 export type Catalog = z.infer<typeof catalogSchema>;

@@ -1,4 +1,5 @@
 import { isDeepStrictEqual } from 'node:util';
+import type { CatalogEmbeddingEntry } from './embedding-schema';
 import type { CatalogEntry } from './schema';
 
 const PER_MILLION = 1_000_000;
@@ -37,7 +38,42 @@ export function catalogEntryToRow(entry: CatalogEntry) {
     added_by: 'catalog',
   };
 }
-export type CatalogRow = ReturnType<typeof catalogEntryToRow>;
+
+/** An embedding model of the catalog as a public `models` row: not a chat model, no chat capabilities, no quality profile. */
+export function catalogEmbeddingEntryToRow(entry: CatalogEmbeddingEntry) {
+  return {
+    model: entry.model,
+    provider: entry.provider,
+    namespace: entry.namespace,
+    owner: entry.owner,
+    description: entry.description,
+    url: entry.url,
+    context_window: entry.context_window,
+    /** USD per input token */
+    prompt_token_cost: entry.prices.prompt_per_1m / PER_MILLION,
+    completion_token_cost: 0,
+    price_unit: 'tokens',
+    supports_functions: false,
+    supports_json: false,
+    supports_vision: false,
+    supports_stream: false,
+    supports_n: false,
+    supports_penalties: false,
+    deprecated_on: dateOrNull(entry.deprecated_on),
+    until: dateOrNull(entry.until),
+    is_open_source: entry.is_open_source,
+    is_gdpr: entry.is_gdpr,
+    is_test_model: false,
+    is_chat: false,
+    is_public: true,
+    default_active: entry.default_active,
+    quality_profile: { overall: 0, categories: {} },
+    added_by: 'catalog',
+  };
+}
+
+/** A `models` row of the catalog, chat or embedding model. */
+export type CatalogRow = ReturnType<typeof catalogEntryToRow> | ReturnType<typeof catalogEmbeddingEntryToRow>;
 export type CatalogColumn = keyof CatalogRow;
 
 /**

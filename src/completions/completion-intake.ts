@@ -8,7 +8,7 @@ import type { CompletionGateway, CompletionSink } from './completion-gateway';
 import type { WireSink } from './wire-sink';
 import { parseFeatureFlagsHeader } from './feature-flags';
 import { effectivePrivacyLevel } from './privacy-level';
-import { rateLimitHeaders, type RateLimiter } from './rate-limiter';
+import { admitToSpace, type RateLimiter } from './rate-limiter';
 import type { SpaceContext } from '../pipeline/space-context';
 import type { SpaceLookup } from './space-lookup';
 import { traceContextField } from '../observability/job-trace';
@@ -71,14 +71,7 @@ export class CompletionIntake {
     const { space, stamp } = await this.spaceOf(auth);
     const privacyLevel = effectivePrivacyLevel(space.policies.privacy_level, request);
     const asyncCompletion = submission.respondAsync && this.asyncCompletion(submission.respondAsync, { space, privacyLevel });
-    if (space.rateLimit > 0) {
-      const decision = await this.deps.rateLimiter.take(space.id, space.rateLimit);
-      const headers = rateLimitHeaders(decision);
-      submission.setHeaders(headers);
-      if (!decision.allowed) {
-        throw new ApiError('rate_limit_exceeded', `Rate limit of ${space.rateLimit} requests per minute reached for this Space.`).withHeaders(headers);
-      }
-    }
+    await admitToSpace(this.deps.rateLimiter, space, (headers) => submission.setHeaders(headers));
     const receivedAt = Date.now();
     const job: CompletionJob = {
       requestId: randomUUID(),
@@ -132,13 +125,7 @@ export class CompletionIntake {
     return effectivePrivacyLevel(space.policies.privacy_level, request);
   }
 
-  private async spaceOf(auth: AuthContext): Promise<{ space: SpaceContext; stamp: string }> {
-    if (!auth.appId) {
-      throw new ApiError('invalid_request', 'This key is not bound to a Space; completions need a Space key (see `cli keys create --app-id`).', 'Authorization');
-    }
-    const { space, stamp } = await this.deps.spaces.find(auth.appId);
-    if (!space || space.orgId !== auth.orgId) throw ApiError.notFound('Space', 'Authorization');
-    if (!space.isActive) throw new ApiError('space_inactive', 'This Space is deactivated.');
-    return { space, stamp };
+  private spaceOf(auth: AuthContext): Promise<{ space: SpaceContext; stamp: string }> {
+    return this.deps.spaces.forKey(auth);
   }
 }

@@ -1,3 +1,4 @@
+import { ApiError } from '../errors/api-error';
 import type { RedisClient as Redis } from '../queue/redis';
 
 const WINDOW_MS = 60_000;
@@ -84,4 +85,22 @@ export function rateLimitHeaders(decision: RateDecision): Record<string, string>
   };
   if (!decision.allowed) headers['retry-after'] = String(Math.max(1, Math.ceil(decision.retryAfterMs / 1000)));
   return headers;
+}
+
+/**
+ * Takes one request from a Space's limit (none when the limit is 0): the rate-limit headers go on the
+ * response whatever the outcome, and a request over the limit is refused with 429.
+ */
+export async function admitToSpace(
+  limiter: RateLimiter,
+  space: { id: string; rateLimit: number },
+  setHeaders: (headers: Record<string, string>) => void,
+): Promise<void> {
+  if (space.rateLimit <= 0) return;
+  const decision = await limiter.take(space.id, space.rateLimit);
+  const headers = rateLimitHeaders(decision);
+  setHeaders(headers);
+  if (!decision.allowed) {
+    throw new ApiError('rate_limit_exceeded', `Rate limit of ${space.rateLimit} requests per minute reached for this Space.`).withHeaders(headers);
+  }
 }

@@ -63,6 +63,31 @@ function stepSpan(record: AttemptRecord | PluginRecord): void {
   span.end(end);
 }
 
+/** What an embeddings request (answered in the API process, outside any job) adds to the metrics. */
+export interface EmbeddingFigures {
+  appId: string;
+  records: AttemptRecord[];
+  promptTokens: number;
+  /** USD. */
+  cost: number;
+  /** USD against the Space's benchmark; negative when dearer. */
+  savings: number;
+}
+
+/** Its upstream calls and its Space's tokens, cost and savings, in the same counters as a completion's. */
+export function recordEmbeddings(figures: EmbeddingFigures, logger: Logger): void {
+  try {
+    const m = metrics();
+    figures.records.forEach((call) => countCall(call, false));
+    m.tokens.inc({ app_id: figures.appId, kind: 'prompt' }, figures.promptTokens);
+    m.costUsd.inc({ app_id: figures.appId }, Math.max(0, figures.cost));
+    if (figures.savings > 0) m.savingsUsd.inc({ app_id: figures.appId }, figures.savings);
+    else if (figures.savings < 0) m.overspendUsd.inc({ app_id: figures.appId }, -figures.savings);
+  } catch (err) {
+    logger.warn({ err }, 'embeddings metrics not recorded');
+  }
+}
+
 /**
  * Metrics and spans of one finished completion, read from the same records its log is written from
  * (so they agree, and cost nothing more than a pass over its steps). Spans are made once the steps

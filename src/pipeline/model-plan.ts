@@ -126,6 +126,9 @@ function withAlternatives(first: RoutableModel, inputs: PlanInputs, ranked: Rout
 async function planNamed(inputs: PlanInputs, name: string, scored: CandidateScore[]): Promise<ModelPlan> {
   const model = inputs.space.models.find((m) => m.model === name || `${m.provider}/${m.namespace}` === name);
   if (!model) {
+    if (inputs.space.embeddingModels.some((m) => m.model === name)) {
+      throw new ApiError('model_not_available', `Model '${name}' is an embedding model: call POST /v1/embeddings with it.`, 'model');
+    }
     if (await inputs.modelExists(name)) throw new ApiError('model_not_available', `Model '${name}' is not active in this Space.`, 'model');
     throw new ApiError('not_found', `Model '${name}' does not exist.`, 'model');
   }

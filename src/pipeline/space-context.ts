@@ -24,10 +24,14 @@ export interface SpaceContext {
   /** `settings.auto_tools` with defaults filled in. */
   autoTools: AutoToolsSettings;
   hasFailoverChain: boolean;
-  /** Active in the Space and not globally disabled, in catalog order. */
+  /** Chat models active in the Space and not globally disabled, in catalog order: the router's candidates. */
   models: RoutableModel[];
+  /** Embedding models (`is_chat` false) active in the Space and not globally disabled: only `POST /v1/embeddings` uses them. */
+  embeddingModels: RoutableModel[];
   failoverChain: RoutableModel[];
   benchmark: RoutableModel | null;
+  /** The benchmark when it is an embedding model: what embeddings' savings are measured against. */
+  embeddingBenchmark: RoutableModel | null;
 }
 
 const qualityProfile = z
@@ -88,7 +92,10 @@ async function load(db: Db, appId: string): Promise<SpaceContext | null> {
     },
   });
   if (!app) return null;
-  const models = app.models.map((link) => toRoutableModel(link.model)).sort((a, b) => a.model.localeCompare(b.model));
+  const byName = (a: RoutableModel, b: RoutableModel) => a.model.localeCompare(b.model);
+  const models = app.models.filter((link) => link.model.is_chat).map((link) => toRoutableModel(link.model)).sort(byName);
+  const embeddingModels = app.models.filter((link) => !link.model.is_chat).map((link) => toRoutableModel(link.model)).sort(byName);
+  const benchmark = app.benchmark_model ? toRoutableModel(app.benchmark_model) : null;
   const settings = readSettings(app.settings);
   return {
     id: app.id,
@@ -103,8 +110,11 @@ async function load(db: Db, appId: string): Promise<SpaceContext | null> {
     autoTools: autoToolsSettings.catch(autoToolsSettings.parse({})).parse(settings.auto_tools ?? {}),
     hasFailoverChain: app.has_failover_chain,
     models,
-    failoverChain: app.failover_chain.filter((link) => !link.model.globally_disabled).map((link) => toRoutableModel(link.model)),
-    benchmark: app.benchmark_model ? toRoutableModel(app.benchmark_model) : null,
+    embeddingModels,
+    // A chat request never fails over to an embedding model.
+    failoverChain: app.failover_chain.filter((link) => !link.model.globally_disabled && link.model.is_chat).map((link) => toRoutableModel(link.model)),
+    benchmark,
+    embeddingBenchmark: app.benchmark_model && !app.benchmark_model.is_chat ? benchmark : null,
   };
 }
 

@@ -1,6 +1,7 @@
 import type { LookupFunction } from 'node:net';
 import type { Logger } from 'pino';
 import type { ChatChunk, ChatRequest, ChatResult } from '../domain/chat';
+import type { EmbeddingRequest, EmbeddingResult } from '../domain/embedding';
 
 /** Everything a call needs besides the request. */
 export interface ProviderContext {
@@ -24,7 +25,7 @@ export interface ProviderContext {
 
 /**
  * An upstream provider. Translation to and from the wire format lives in pure functions beside each
- * adapter; these two methods only do the I/O. Both throw `ProviderError`.
+ * adapter; these methods only do the I/O. All throw `ProviderError`.
  */
 export interface Provider {
   readonly id: string;
@@ -33,4 +34,6 @@ export interface Provider {
   chat(request: ChatRequest, ctx: ProviderContext): Promise<ChatResult>;
   /** Deltas as they arrive; the last chunk carries usage. */
   chatStream(request: ChatRequest, ctx: ProviderContext): AsyncIterable<ChatChunk>;
+  /** Vectors for the inputs, one each in input order; absent for providers that serve no embedding model. */
+  embed?(request: EmbeddingRequest, ctx: ProviderContext): Promise<EmbeddingResult>;
 }

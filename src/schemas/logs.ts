@@ -36,7 +36,7 @@ export const logCoreSchema = z
     payload: z.unknown().describe('The CompletionRequest as sent.'),
     privacy_level: z.number().int().min(1).max(2).describe('1 everything logged; 2 request and response masked. Level 3 logs are never stored nor shown.'),
     prompt: z.string().nullable(),
-    request_type: z.enum(['completions', 'chat_completions']).nullable(),
+    request_type: z.enum(['completions', 'chat_completions', 'embeddings']).nullable(),
     response_text: z.string(),
     status_code: count.describe('Status of the request to the model; -1 when unknown.'),
     is_test: z.boolean().describe('True when made from a sandbox Space.'),

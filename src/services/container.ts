@@ -42,6 +42,8 @@ import { asyncJobStore } from '../async-jobs/build-async-jobs';
 import { JobService } from '../async-jobs/job-service';
 import { ResponseRecords } from './responses/response-records';
 import { ResponseService } from './responses/response-service';
+import { buildEmbeddingService } from '../embeddings/build-embedding-service';
+import type { EmbeddingService } from '../embeddings/embedding-service';
 
 export interface Infrastructure {
   config: Readonly<Config>;
@@ -71,6 +73,8 @@ export interface Services extends Infrastructure {
   completions: CompletionIntake;
   /** OpenAI's Responses API: stored responses and their chains (over conversations). */
   responses: ResponseService;
+  /** `POST /v1/embeddings`, answered in the API process. */
+  embeddings: EmbeddingService;
   /** Async chat completions (`Prefer: respond-async`): read and cancel. */
   jobs: JobService;
   /** Idempotency-Key records of completions, with the answers kept for repeats. */
@@ -137,6 +141,7 @@ export function buildServices(infra: Infrastructure, plugins: PluginServiceOptio
     customModels: new CustomModelService({ db, versions: spaceVersions, secrets, allowedHosts: config.plugins.net.ssrfAllowedHosts, autoModelName: config.autoModelName }),
     sandboxSync: new SandboxSync(db, spaceVersions),
     completions,
+    embeddings: buildEmbeddingService(infra, spaces),
     responses: new ResponseService({
       records: new ResponseRecords(db),
       conversations: new ConversationRepository(db),

@@ -1,4 +1,4 @@
-import { catalogEntryToRow } from '../../prisma/catalog/to-row';
+import { catalogEmbeddingEntryToRow, catalogEntryToRow } from '../../prisma/catalog/to-row';
 import type { Catalog } from '../../prisma/catalog/schema';
 import { readCatalog, seedCatalog } from '../../prisma/seed-catalog';
 import { createAppWithDefaults } from '../../src/store/app-creation';
@@ -10,6 +10,8 @@ import { createDatabase, databaseUrlFor, dropDatabase, uniqueSuffix } from '../h
 const databaseName = `switchyard_catalog_${uniqueSuffix()}`;
 const databaseUrl = databaseUrlFor(databaseName);
 const catalog = readCatalog();
+/** Rows the catalog writes: chat and embedding models. */
+const modelCount = catalog.models.length + catalog.embedding_models.length;
 let db: Db;
 
 beforeAll(async () => {
@@ -36,25 +38,29 @@ function withPrice(source: Catalog, model: string, promptPer1m: number): Catalog
 
 describe('seedCatalog', () => {
   it('creates every catalog model in an empty database', async () => {
-    expect(await seedCatalog(databaseUrl, catalog)).toEqual({ created: catalog.models.length, updated: 0, unchanged: 0 });
+    expect(await seedCatalog(databaseUrl, catalog)).toEqual({ created: modelCount, updated: 0, unchanged: 0 });
     const rows = await publicRows();
-    expect(rows).toHaveLength(catalog.models.length);
+    expect(rows).toHaveLength(modelCount);
     for (const entry of catalog.models) {
       const row = rows.find((r) => r.provider === entry.provider && r.namespace === entry.namespace);
       expect(row).toMatchObject(catalogEntryToRow(entry));
+    }
+    for (const entry of catalog.embedding_models) {
+      const row = rows.find((r) => r.provider === entry.provider && r.namespace === entry.namespace);
+      expect(row).toMatchObject({ ...catalogEmbeddingEntryToRow(entry), is_chat: false });
     }
   });
 
   it('changes nothing on a second run, not even modified_on', async () => {
     const before = await publicRows();
-    expect(await seedCatalog(databaseUrl, catalog)).toEqual({ created: 0, updated: 0, unchanged: catalog.models.length });
+    expect(await seedCatalog(databaseUrl, catalog)).toEqual({ created: 0, updated: 0, unchanged: modelCount });
     expect(await publicRows()).toEqual(before);
   });
 
   it('updates exactly the row whose price changed', async () => {
     const before = await publicRows();
     const changed = withPrice(catalog, 'gpt-4o-mini', 0.2);
-    expect(await seedCatalog(databaseUrl, changed)).toEqual({ created: 0, updated: 1, unchanged: catalog.models.length - 1 });
+    expect(await seedCatalog(databaseUrl, changed)).toEqual({ created: 0, updated: 1, unchanged: modelCount - 1 });
 
     const after = await publicRows();
     const differing = after.filter((row, index) => JSON.stringify(row) !== JSON.stringify(before[index]));
@@ -63,7 +69,7 @@ describe('seedCatalog', () => {
     expect(updated?.prompt_token_cost).toBeCloseTo(0.2e-6, 15);
     expect(updated?.modified_on.getTime()).toBeGreaterThan(before.find((row) => row.id === updated?.id)?.modified_on.getTime() ?? Infinity);
 
-    expect(await seedCatalog(databaseUrl, catalog)).toEqual({ created: 0, updated: 1, unchanged: catalog.models.length - 1 });
+    expect(await seedCatalog(databaseUrl, catalog)).toEqual({ created: 0, updated: 1, unchanged: modelCount - 1 });
   });
 
   it('leaves an organization\'s own model with the same upstream id alone', async () => {
@@ -81,7 +87,7 @@ describe('seedCatalog', () => {
     const app = await db.$transaction((tx) => createAppWithDefaults(tx, { orgId: org.id, idpId: 'catalog-seed-test', name: 'main' }));
     const links = await db.appModel.findMany({ where: { app_id: app.id }, include: { model: true } });
 
-    const expected = catalog.models.filter((entry) => entry.default_active).map((entry) => entry.model);
+    const expected = [...catalog.models, ...catalog.embedding_models].filter((entry) => entry.default_active).map((entry) => entry.model);
     expect(links.map((link) => link.model.model).sort()).toEqual(expected.sort());
     expect(links.every((link) => link.active)).toBe(true);
   });

@@ -8,6 +8,8 @@ export interface RouteMatch {
   model?: string;
   /** Streaming chosen by the URL (Gemini's `:streamGenerateContent`). */
   stream?: boolean;
+  /** OpenAI's `POST /v1/embeddings` rather than a chat call. */
+  embeddings?: boolean;
 }
 
 export interface AnswerOptions {

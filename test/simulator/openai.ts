@@ -2,6 +2,7 @@ import type { ServerResponse } from 'node:http';
 import { pieces, type SimAnswer, type SimConversation, type SimUsage } from './answer';
 import { SimBadRequest, type AnswerOptions, type Dialect } from './dialect';
 import { sendJson, sleep, startSse } from './http';
+import { EMBEDDINGS_PATH } from './openai-embeddings';
 
 /**
  * Besides the shared faults, the model `sim-stream-error` streams one delta and then an `{"error": ...}`
@@ -121,10 +122,17 @@ async function stream(res: ServerResponse, exchange: { conversation: ReturnType<
   res.end('data: [DONE]\n\n');
 }
 
-/** OpenAI chat completions (`/openai/v1/chat/completions`); the OpenAI-compatible vendors speak the same. */
+/**
+ * OpenAI chat completions (`/openai/v1/chat/completions`) and embeddings (`/openai/v1/embeddings`, answered by
+ * openai-embeddings.ts); the OpenAI-compatible vendors speak the same.
+ */
 export const openAiDialect: Dialect = {
   prefix: '/openai',
-  match: (method, path) => (method === 'POST' && path === '/v1/chat/completions' ? {} : null),
+  match: (method, path) => {
+    if (method !== 'POST') return null;
+    if (path === '/v1/chat/completions') return {};
+    return path === EMBEDDINGS_PATH ? { embeddings: true } : null;
+  },
   apiKey: (req) => /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1],
   parse: (body) => parse(body),
   sendAnswer: async (res, exchange, options) => {

@@ -7,6 +7,7 @@ import { SimBadRequest, type AnswerOptions, type Dialect } from './dialect';
 import { readJsonBody, sleep } from './http';
 import { geminiDialect } from './gemini';
 import { openAiDialect } from './openai';
+import { parseEmbeddingsRequest, sendEmbeddings } from './openai-embeddings';
 
 /** A key every simulated provider refuses with 401. */
 export const SIM_BAD_KEY = 'sim-bad-key';
@@ -103,6 +104,11 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     const key = dialect.apiKey(req);
     if (!key || key === SIM_BAD_KEY) return dialect.sendError(res, { status: 401, message: statusMessage(401) });
     try {
+      if (route.embeddings) {
+        const embeddings = parseEmbeddingsRequest(body);
+        const send = async (answerOptions: AnswerOptions = {}) => sendEmbeddings(res, embeddings, { cut: answerOptions.cutAfter !== undefined });
+        return await perform(script.next(embeddings.model), { res, send, dialect });
+      }
       const conversation = dialect.parse(body, route);
       const answer = answerFor(conversation);
       const usage = usageFor(conversation, answer);

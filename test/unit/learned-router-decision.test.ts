@@ -36,6 +36,8 @@ function space(models = [strong, coder, cheap]): SpaceContext {
     models,
     failoverChain: [],
     benchmark: null,
+    embeddingModels: [],
+    embeddingBenchmark: null,
   };
 }
 

@@ -15,6 +15,7 @@ import { spaceFileRoutes } from './space-files';
 import { openAiFileRoutes } from './openai-files';
 import { batchRoutes } from './batches';
 import { customModelRoutes } from './custom-models';
+import { embeddingRoutes } from './embeddings';
 
 /** Every authenticated API route, in the order the OpenAPI document lists them. */
 export function allRoutes(services: Services): Route[] {
@@ -22,6 +23,7 @@ export function allRoutes(services: Services): Route[] {
     ...chatCompletionRoutes(services),
     ...responsesRoutes(services),
     ...messagesRoutes(services),
+    ...embeddingRoutes(services),
     ...modelRoutes(services),
     ...jobRoutes(services),
     ...promptRoutes(services), ...appRoutes(services), ...appModelRoutes(services), ...assistantRoutes(services), ...conversationRoutes(services), ...spaceFileRoutes(services), ...logRoutes(services),

@@ -1,15 +1,9 @@
-import { z } from 'zod';
 import type { EmbeddingsConfig } from '../../config/plugins/space-search';
 import type { HttpClient } from '../../net/http-client';
+import { embeddingResultOf } from '../../providers/openai-compatible/embeddings';
 import { ProviderError } from '../../providers/provider-error';
 
 const SERVICE = 'embeddings';
-
-/** OpenAI's `POST /v1/embeddings` answer, as far as we read it. */
-const embeddingsResponse = z.object({
-  data: z.array(z.object({ index: z.number().int().min(0), embedding: z.array(z.number()).min(1) })),
-  usage: z.object({ prompt_tokens: z.number().int().min(0) }).optional(),
-});
 
 export interface Embeddings {
   /** One unit-length vector per input, in input order. */
@@ -34,17 +28,10 @@ export function unitLength(vector: number[]): number[] {
   return vector.map((x) => x / norm);
 }
 
-/** Vectors in input order; the answer must hold exactly one per input, all of one dimension. */
+/** Vectors in input order (the providers' shared reading of OpenAI's answer), scaled to unit length. */
 function vectorsOf(body: unknown, count: number): Embeddings {
-  const parsed = embeddingsResponse.safeParse(body);
-  if (!parsed.success) throw invalid('the answer is not an embeddings list');
-  const { data, usage } = parsed.data;
-  const byIndex = new Map(data.map((item) => [item.index, item.embedding]));
-  if (data.length !== count || byIndex.size !== count) throw invalid(`${data.length} vectors for ${count} inputs`);
-  const vectors = Array.from({ length: count }, (_, index) => byIndex.get(index));
-  const dimensions = vectors[0]?.length;
-  if (vectors.some((vector) => !vector || vector.length !== dimensions)) throw invalid('the vectors are not one per input of one dimension');
-  return { vectors: (vectors as number[][]).map(unitLength), promptTokens: usage?.prompt_tokens ?? 0 };
+  const { vectors, promptTokens } = embeddingResultOf(SERVICE, body, count);
+  return { vectors: vectors.map(unitLength), promptTokens };
 }
 
 /** One call of an OpenAI-compatible embeddings endpoint; failures are ProviderErrors. */

@@ -1,7 +1,9 @@
 import type { ChatChunk, ChatRequest, ChatResult } from '../../domain/chat';
+import type { EmbeddingRequest, EmbeddingResult } from '../../domain/embedding';
 import { readSse } from '../http/sse';
 import { postUpstream, readJson, type UpstreamResponse } from '../http/upstream-fetch';
 import type { Provider, ProviderContext } from '../types';
+import { embeddingResultOf, embeddingsBody } from './embeddings';
 import { errorBodyMessage } from './errors';
 import { outgoingCall, type CallMode } from './request';
 import { chatResultOf } from './response';
@@ -30,6 +32,15 @@ export class OpenAiCompatibleProvider implements Provider {
       if (translator.complete) break;
     }
     yield* translator.end();
+  }
+
+  /** `POST <baseUrl>/embeddings`, OpenAI's format (Mistral, Together, Ollama and vLLM serve the same). */
+  async embed(request: EmbeddingRequest, ctx: ProviderContext): Promise<EmbeddingResult> {
+    const headers: Record<string, string> = { ...this.vendor.headers };
+    if (ctx.apiKey) headers.authorization = `Bearer ${ctx.apiKey}`;
+    const url = `${ctx.baseUrl.replace(/\/+$/, '')}/embeddings`;
+    const upstream = await postUpstream({ provider: this.id, url, headers, body: embeddingsBody(this.vendor, request), ctx, errorMessage: errorBodyMessage });
+    return embeddingResultOf(this.id, await readJson<unknown>(this.id, upstream, ctx), request.inputs.length);
   }
 
   private post(request: ChatRequest, ctx: ProviderContext, mode: CallMode): Promise<UpstreamResponse> {

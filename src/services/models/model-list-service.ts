@@ -46,7 +46,9 @@ export class ModelListService {
       capabilities: null,
       automatic: true,
     };
-    return { object: 'list', data: [automatic, ...space.models.map((model) => modelObject(model, dates.models.get(model.id)))] };
+    // Embedding models too, as OpenAI lists them: they answer `POST /v1/embeddings` (the automatic name as well).
+    const offered = [...space.models, ...space.embeddingModels];
+    return { object: 'list', data: [automatic, ...offered.map((model) => modelObject(model, dates.models.get(model.id)))] };
   }
 
   async get(auth: AuthContext, id: string): Promise<ModelObject> {
@@ -68,7 +70,7 @@ export class ModelListService {
   private async datesOf(space: SpaceContext): Promise<{ space: Date | undefined; models: Map<string, Date> }> {
     const [app, models] = await Promise.all([
       this.deps.db.app.findUnique({ where: { id: space.id }, select: { added_on: true } }),
-      this.deps.db.model.findMany({ where: { id: { in: space.models.map((model) => model.id) } }, select: { id: true, added_on: true } }),
+      this.deps.db.model.findMany({ where: { id: { in: [...space.models, ...space.embeddingModels].map((model) => model.id) } }, select: { id: true, added_on: true } }),
     ]);
     return { space: app?.added_on, models: new Map(models.map((model) => [model.id, model.added_on])) };
   }

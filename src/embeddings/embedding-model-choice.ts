@@ -1,0 +1,64 @@
+import { isDeprecated, isRetired, type RoutableModel } from '../domain/routable-model';
+import { ApiError } from '../errors/api-error';
+import type { SpaceContext } from '../pipeline/space-context';
+
+export interface EmbeddingModelChoice {
+  space: Pick<SpaceContext, 'models' | 'embeddingModels'>;
+  /** The request's `model`; absent or the service's own name: the cheapest eligible model. */
+  requested: string | undefined;
+  autoModelName: string;
+  privacyLevel: number;
+  /** Whether the model's provider is configured and can embed. */
+  canEmbed(model: RoutableModel): boolean;
+  /** Whether a model of that name exists for the organization (active in the Space or not). */
+  modelExists(name: string): Promise<boolean>;
+  now: Date;
+}
+
+const named = (name: string) => (m: RoutableModel) => m.model === name || `${m.provider}/${m.namespace}` === name;
+
+/** Why a model of the Space cannot embed this request now, or null. */
+function exclusion(model: RoutableModel, choice: EmbeddingModelChoice): string | null {
+  if (!choice.canEmbed(model)) return `its provider '${model.provider}' is not configured or serves no embeddings`;
+  if (isRetired(model, choice.now)) return 'it is retired';
+  if (choice.privacyLevel >= 3 && !model.isGdpr) return 'privacy level 3 needs a model processed under GDPR terms';
+  return null;
+}
+
+async function namedModel(name: string, choice: EmbeddingModelChoice): Promise<RoutableModel> {
+  const model = choice.space.embeddingModels.find(named(name));
+  if (!model) {
+    if (choice.space.models.some(named(name))) {
+      throw new ApiError('model_not_available', `Model '${name}' is a chat model; embeddings need an embedding model (e.g. text-embedding-3-small).`, 'model');
+    }
+    if (await choice.modelExists(name)) throw new ApiError('model_not_available', `Model '${name}' is not active in this Space.`, 'model');
+    throw new ApiError('not_found', `Model '${name}' does not exist.`, 'model');
+  }
+  const reason = exclusion(model, choice);
+  if (reason) throw new ApiError('model_not_available', `Model '${name}' cannot take this request: ${reason}.`, 'model');
+  return model;
+}
+
+/**
+ * The embedding model that answers: the one named, if the Space has it switched on; else the Space's
+ * cheapest active embedding model (price per input token, then name), leaving out deprecated ones when
+ * another is left. There is no ranking by quality: vectors of different models are not comparable, so
+ * a client that keeps an index should name its model.
+ */
+export async function chooseEmbeddingModel(choice: EmbeddingModelChoice): Promise<RoutableModel> {
+  const { requested, autoModelName } = choice;
+  if (requested !== undefined && requested !== autoModelName) return namedModel(requested, choice);
+  const reasons: string[] = [];
+  const eligible = choice.space.embeddingModels.filter((model) => {
+    const reason = exclusion(model, choice);
+    if (reason) reasons.push(`${model.model}: ${reason}`);
+    return reason === null;
+  });
+  const current = eligible.filter((model) => !isDeprecated(model, choice.now));
+  const cheapest = [...(current.length > 0 ? current : eligible)].sort((a, b) => a.promptTokenCost - b.promptTokenCost || a.model.localeCompare(b.model))[0];
+  if (!cheapest) {
+    const why = reasons.length > 0 ? ` (${reasons.slice(0, 5).join('; ')})` : ' (none is active: switch one on, e.g. text-embedding-3-small)';
+    throw new ApiError('model_not_available', `No embedding model of this Space can take this request${why}.`, 'model');
+  }
+  return cheapest;
+}
