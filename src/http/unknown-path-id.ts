@@ -15,6 +15,7 @@ export const RESOURCE_OF_PATH_ID: Readonly<Record<string, string>> = {
   model: 'Model',
   model_id: 'Model',
   prompt_id: 'Prompt',
+  response_id: 'Response',
 };
 
 /** The 404 of an unknown id in the path parameter `param`. */

@@ -58,21 +58,35 @@ function errorShapeProblem(body: unknown): string | null {
   return null;
 }
 
-function streamProblem(text: string): string | null {
+/** Anthropic's error body, which the Messages routes answer with (docs/anthropic-messages.md). */
+function anthropicErrorShapeProblem(body: unknown): string | null {
+  if (typeof body !== 'object' || body === null || Object.keys(body).sort().join() !== 'error,type') return 'not {"type": "error", "error": ...}';
+  const { type, error } = body as { type: unknown; error: Record<string, unknown> | null };
+  if (type !== 'error' || typeof error !== 'object' || error === null) return 'type is not "error", or error is not an object';
+  if (Object.keys(error).sort().join() !== 'message,type' || typeof error.message !== 'string' || typeof error.type !== 'string') return `error keys ${Object.keys(error).join()}`;
+  return null;
+}
+
+type ErrorShape = (body: unknown) => string | null;
+
+/** The error shape an operation answers in: Anthropic's on the Messages API, OpenAI's everywhere else. */
+const errorShapeOf = (path: string): ErrorShape => (path.startsWith('/v1/messages') ? anthropicErrorShapeProblem : errorShapeProblem);
+
+function streamProblem(text: string, errorShape: ErrorShape): string | null {
   for (const line of text.split('\n')) {
     if (!line.startsWith('data: ') || line === 'data: [DONE]') continue;
     const event = JSON.parse(line.slice('data: '.length)) as Record<string, unknown>;
-    if ('error' in event) return errorShapeProblem(event);
+    if ('error' in event) return errorShape(event);
   }
   return null;
 }
 
 /** What is wrong with an answer, or null. */
-function problemOf(answer: Answer): string | null {
+function problemOf(answer: Answer, errorShape: ErrorShape): string | null {
   if (answer.status >= 500) return `status ${answer.status}`;
   // A CORS preflight (OPTIONS) is answered 204 with no body, before authentication.
   if (answer.status === 204) return answer.text === '' ? null : 'a 204 with a body';
-  if (answer.status === 200 && answer.contentType.startsWith('text/event-stream')) return streamProblem(answer.text);
+  if (answer.status === 200 && answer.contentType.startsWith('text/event-stream')) return streamProblem(answer.text, errorShape);
   if (!answer.contentType.startsWith('application/json')) return `content type '${answer.contentType}'`;
   let body: unknown;
   try {
@@ -80,7 +94,7 @@ function problemOf(answer: Answer): string | null {
   } catch {
     return 'body is not JSON';
   }
-  return answer.status >= 400 ? errorShapeProblem(body) : null;
+  return answer.status >= 400 ? errorShape(body) : null;
 }
 
 function describe(sent: FuzzRequest, answer: Answer, problem: string): string {
@@ -163,7 +177,7 @@ it(`answers every operation's hostile requests without a 5xx, in JSON (seed ${SE
       fc.asyncProperty(target.requests, async (sent) => {
         const answer = await send(sent);
         counts[answer.status] = (counts[answer.status] ?? 0) + 1;
-        const problem = problemOf(answer);
+        const problem = problemOf(answer, errorShapeOf(target.path));
         if (problem) seen = describe(sent, answer, problem);
         return problem === null;
       }),
@@ -187,7 +201,7 @@ it('answers every field of every valid example, broken by each storage-breaking 
         const sent: FuzzRequest = { method: method.toUpperCase(), path: filled, headers: { 'Content-Type': 'application/json' }, body: serializeJson(body) };
         const answer = await send(sent);
         sentCount += 1;
-        const problem = problemOf(answer);
+        const problem = problemOf(answer, errorShapeOf(path));
         if (problem) failures.push(describe(sent, answer, problem));
       }
     }

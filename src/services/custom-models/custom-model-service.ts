@@ -136,7 +136,8 @@ export class CustomModelService {
 
   private async find(tx: Tx, orgId: string, id: string): Promise<ModelWithParent> {
     const row = await customModelStore.find(tx, { orgId, id });
-    if (!row) throw ApiError.notFound('Custom model', 'model_id');
+    // As every path's `model_id` (RESOURCE_OF_PATH_ID): a malformed id and an unknown one answer alike.
+    if (!row) throw ApiError.notFound('Model', 'model_id');
     return row;
   }
 
