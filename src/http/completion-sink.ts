@@ -1,10 +1,11 @@
 import type { Response } from 'express';
 import type { AsyncJobRecord } from '../async-jobs/job-record';
 import type { WireSink } from '../completions/wire-sink';
+import type { ApiErrorBody } from '../errors/api-error';
 import { RESPOND_ASYNC } from '../schemas/chat-completion-job';
 import { chatCompletionJobBody } from './formats/chat-completion-job';
 
-export const SSE_HEADERS = {
+const SSE_HEADERS = {
   'content-type': 'text/event-stream; charset=utf-8',
   'cache-control': 'no-cache',
   connection: 'keep-alive',
@@ -26,11 +27,23 @@ export function jsonSink(res: Response): WireSink {
   };
 }
 
+/** How an API frames its server-sent events: what differs between OpenAI's chat, its Responses API and Anthropic's Messages. */
+export interface EventStreamFraming {
+  /** One serialised payload as SSE text (`data: ...`, with an `event:` line where the API names its events). */
+  frame(data: string): string;
+  /** What ends a stream that succeeded (OpenAI's chat: `data: [DONE]`). */
+  end: string;
+  /** The error body in the API's shape, for a failure before anything was streamed (a real status, JSON). */
+  errorBody(failure: { status: number; body: ApiErrorBody }): unknown;
+  /** What ends a stream that failed after it started ('' when the formatter already wrote its own failure event). */
+  failedEnd(errorBody: unknown): string;
+}
+
 /**
- * Writes a completion as OpenAI's server-sent events. Headers go out with the first chunk, so a failure
- * before anything was streamed still answers with a real status and a JSON body.
+ * Writes a completion as server-sent events in an API's framing. Headers go out with the first event,
+ * so a failure before anything was streamed still answers with a real status and a JSON body.
  */
-export function sseSink(res: Response): WireSink {
+export function eventStreamSink(res: Response, framing: EventStreamFraming): WireSink {
   let started = false;
   const start = () => {
     if (started) return;
@@ -40,7 +53,7 @@ export function sseSink(res: Response): WireSink {
   return {
     chunk: (data) => {
       start();
-      res.write(`data: ${data}\n\n`);
+      res.write(framing.frame(data));
     },
     comment: (text) => {
       start();
@@ -48,16 +61,27 @@ export function sseSink(res: Response): WireSink {
     },
     done: () => {
       start();
-      res.end('data: [DONE]\n\n');
+      res.end(framing.end);
     },
     error: ({ status, body, headers }) => {
+      const errorBody = framing.errorBody({ status, body });
       if (!started) {
-        res.set(headers ?? {}).status(status).json(body);
+        res.set(headers ?? {}).status(status).json(errorBody);
         return;
       }
-      res.end(`data: ${JSON.stringify(body)}\n\n`);
+      res.end(framing.failedEnd(errorBody));
     },
   };
+}
+
+/** OpenAI's chat completion stream: `data: {chunk}` events, then `data: [DONE]`; a late error is one `data: {"error": ...}` event. */
+export function sseSink(res: Response): WireSink {
+  return eventStreamSink(res, {
+    frame: (data) => `data: ${data}\n\n`,
+    end: 'data: [DONE]\n\n',
+    errorBody: ({ body }) => body,
+    failedEnd: (errorBody) => `data: ${JSON.stringify(errorBody)}\n\n`,
+  });
 }
 
 /**
