@@ -9,6 +9,9 @@ const SOCIAL_POST_BODY = 'settings.plugins["social-post"]';
 const REDACTED_PATHS = [
   'req.headers.authorization',
   'headers.authorization',
+  // Anthropic's clients send the key here (POST /v1/messages).
+  'req.headers["x-api-key"]',
+  'headers["x-api-key"]',
   'api_key',
   'apiKey',
   '*.apiKey',
