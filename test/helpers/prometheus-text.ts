@@ -31,10 +31,15 @@ const TYPES = new Set(['counter', 'gauge', 'histogram', 'summary', 'untyped']);
 const HISTOGRAM_SUFFIXES = ['_bucket', '_sum', '_count'];
 const SUMMARY_SUFFIXES = ['_sum', '_count'];
 
+/**
+ * Prometheus reads values with Go's ParseFloat, which takes `NaN` and `Inf` in any case; prom-client writes
+ * `Nan` for a summary with no samples yet (the event-loop lag right after start).
+ */
 function parseValue(text: string, line: string): number {
-  if (text === '+Inf') return Infinity;
-  if (text === '-Inf') return -Infinity;
-  if (text === 'NaN') return NaN;
+  const lower = text.toLowerCase();
+  if (lower === '+inf' || lower === 'inf') return Infinity;
+  if (lower === '-inf') return -Infinity;
+  if (lower === 'nan') return NaN;
   const value = Number(text);
   if (text === '' || Number.isNaN(value)) throw new Error(`not a number in: ${line}`);
   return value;
