@@ -48,6 +48,8 @@ describeWithBrowser('the web console in a browser', () => {
   let page: Page;
   /** Page errors, failed calls to our server and CSP reports: none is expected. */
   const problems: string[] = [];
+  /** Refusals a test provokes on purpose (`400 PUT <url>`), each allowed once. */
+  const provoked = new Set<string>();
 
   beforeAll(async () => {
     await buildConsole();
@@ -67,7 +69,8 @@ describeWithBrowser('the web console in a browser', () => {
     page.on('response', (res) => {
       // The one refusal expected: the wrong key tried at sign-in.
       const refusedKey = res.status() === 401 && res.request().headers().authorization === 'Bearer sk-wrong-key';
-      if (res.status() >= 400 && !refusedKey) problems.push(`${res.status()} ${res.request().method()} ${res.url()}`);
+      const call = `${res.status()} ${res.request().method()} ${res.url()}`;
+      if (res.status() >= 400 && !refusedKey && !provoked.delete(call)) problems.push(call);
     });
     page.on('console', (message) => {
       if (message.type() === 'error' && !message.text().startsWith('Failed to load resource')) problems.push(`console: ${message.text()}`);
@@ -112,7 +115,7 @@ describeWithBrowser('the web console in a browser', () => {
     await page.getByRole('link', { name: 'main', exact: true }).click();
     await heading('main').waitFor();
     await page.getByText('Router weights').waitFor();
-    await page.getByRole('spinbutton', { name: 'Cost' }).fill('0.7');
+    await page.getByRole('spinbutton', { name: 'Cost', exact: true }).fill('0.7');
     const weighed = page.waitForResponse((res) => res.url().endsWith('/v1/apps/update'));
     await page.getByRole('button', { name: 'Save weights' }).click();
     expect((await weighed).status()).toBe(200);
@@ -134,6 +137,63 @@ describeWithBrowser('the web console in a browser', () => {
 
     await page.getByRole('button', { name: 'Create sandbox' }).click();
     await page.locator('[data-sandbox-status="syncing"]').waitFor();
+  });
+
+  it("edits a Space's policies and failover chain, and shows the API's words when it refuses a value", async () => {
+    const readSpace = async () => (await request(ctx.app).get(`/v1/apps/${owner.app_id}`).set(owner.auth)).body as { app: { has_failover_chain: boolean; policies: Record<string, unknown> } };
+    const before = await readSpace();
+    expect(before.app.policies.privacy_level).toBe(1);
+    // The chain takes only models on in the Space: make sure both are, then show the page afresh.
+    for (const model of [seed.mini, seed.other]) await request(ctx.app).put(`/v1/apps/${owner.app_id}/models/${model.id}`).set(owner.auth).send({ active: true }).expect(200);
+    await page.reload();
+    const policies = page.locator('form[aria-label="Policies"]');
+    await policies.waitFor();
+
+    await policies.locator('[name="privacy_level"]').selectOption('2');
+    await policies.getByLabel('Retries, other model').fill('4');
+    await policies.getByRole('switch', { name: 'Use the failover chain' }).check();
+    const saved = page.waitForResponse((res) => res.url().endsWith('/v1/apps/update'));
+    await policies.getByRole('button', { name: 'Save policies' }).click();
+    const response = await saved;
+    expect(response.status()).toBe(200);
+    // Only what changed is sent.
+    expect(response.request().postDataJSON()).toEqual({ id: owner.app_id, policies: { privacy_level: 2, max_switch_model_retries: 4 }, has_failover_chain: true });
+    const after = await readSpace();
+    expect(after.app.policies).toMatchObject({ privacy_level: 2, max_switch_model_retries: 4, max_same_model_retries: before.app.policies.max_same_model_retries, max_cost: before.app.policies.max_cost });
+    expect(after.app.has_failover_chain).toBe(true);
+
+    // 0 passes the browser's check (min 0) but the API wants a positive cost: its message is shown.
+    await policies.getByLabel('Max cost per request (USD)').fill('0');
+    const refusedUrl = `${base}/v1/apps/update`;
+    provoked.add(`400 PUT ${refusedUrl}`);
+    const refused = page.waitForResponse((res) => res.url() === refusedUrl);
+    await policies.getByRole('button', { name: 'Save policies' }).click();
+    const refusedResponse = await refused;
+    const refusal = (await refusedResponse.json()) as { error: { message: string; param: string } };
+    expect([refusedResponse.status(), refusedResponse.request().postDataJSON()]).toEqual([400, { id: owner.app_id, policies: { max_cost: 0 } }]);
+    expect(refusal.error.param).toBe('policies.max_cost');
+    await expect(policies.getByRole('alert').innerText()).resolves.toBe(`${refusal.error.message} (policies.max_cost)`);
+    expect((await readSpace()).app.policies.max_cost).toBe(before.app.policies.max_cost);
+    await policies.getByLabel('Max cost per request (USD)').fill('');
+
+    const chain = page.locator('article', { has: page.locator('header', { hasText: 'Failover chain' }) });
+    const pick = chain.getByLabel('Model to add to the chain');
+    for (const model of [seed.other, seed.mini]) {
+      await pick.selectOption(model.id);
+      await chain.getByRole('button', { name: 'Add to chain' }).click();
+    }
+    const shown = () => chain.locator('[data-failover] li').evaluateAll((items) => items.map((item) => item.getAttribute('data-model-id')));
+    expect(await shown()).toEqual([seed.other.id, seed.mini.id]);
+    await chain.getByRole('button', { name: `Move ${seed.mini.model} (${seed.mini.provider}) up` }).click();
+    expect(await shown()).toEqual([seed.mini.id, seed.other.id]);
+    const stored = page.waitForResponse((res) => res.url().endsWith(`/v1/apps/${owner.app_id}/failover`));
+    await chain.getByRole('button', { name: 'Save chain' }).click();
+    expect((await stored).status()).toBe(200);
+    const models = await request(ctx.app).get(`/v1/apps/${owner.app_id}/models`).set(owner.auth);
+    expect((models.body.failover_models as { id: string }[]).map((model) => model.id)).toEqual([seed.mini.id, seed.other.id]);
+    // Saved: nothing left to save, and the page shows the stored order.
+    await page.waitForFunction(() => (globalThis as unknown as PageGlobals).document.querySelector('[data-save-chain]')?.getAttribute('disabled') !== null);
+    expect(await shown()).toEqual([seed.mini.id, seed.other.id]);
     await shoot('space');
   });
 

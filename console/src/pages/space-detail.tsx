@@ -2,35 +2,16 @@ import { useEffect, useState } from 'preact/hooks';
 import type { SpaceDetailView, SpacePairView } from '../../../src/schemas/apps';
 import { api } from '../api';
 import { ErrorNote, LoadState } from '../components/status';
-import { dateTime, usd } from '../format';
+import { dateTime } from '../format';
 import { href } from '../route';
 import { describeError, useApi } from '../use-api';
+import { FailoverEditor } from './space-failover';
 import { ModelToggles } from './space-models';
+import { PoliciesForm } from './space-policies';
 import { WeightsForm } from './space-weights';
 
 /** How often the page re-reads a Space while its sandbox is syncing, in ms. */
 const SYNC_POLL_MS = 2000;
-
-function Policies({ space }: { space: SpaceDetailView['app'] }) {
-  const { policies } = space;
-  return (
-    <article>
-      <header>Policies</header>
-      <dl>
-        <dt>Privacy level</dt>
-        <dd>{policies.privacy_level}</dd>
-        <dt>Max cost per request</dt>
-        <dd>{policies.max_cost === null ? 'no limit' : usd(policies.max_cost)}</dd>
-        <dt>Retries (other model / same model)</dt>
-        <dd>
-          {policies.max_switch_model_retries} / {policies.max_same_model_retries}
-        </dd>
-        <dt>Rate limit</dt>
-        <dd>{space.rate_limit === 0 ? 'none' : `${space.rate_limit} per minute`}</dd>
-      </dl>
-    </article>
-  );
-}
 
 function Sandbox({ detail, onSynced }: { detail: SpaceDetailView; onSynced(): void }) {
   const [error, setError] = useState<string | null>(null);
@@ -76,7 +57,7 @@ function Sandbox({ detail, onSynced }: { detail: SpaceDetailView; onSynced(): vo
   );
 }
 
-/** A Space: weights, policies, models on and off, failover chain, sandbox and its sync. */
+/** A Space: weights and policies (edited), models on and off, the failover chain (edited), sandbox and its sync. */
 export function SpaceDetailPage({ appId }: { appId: string }) {
   const detail = useApi(() => api<SpaceDetailView>('GET', `/v1/apps/${encodeURIComponent(appId)}`), [appId]);
   const data = detail.data;
@@ -92,23 +73,10 @@ export function SpaceDetailPage({ appId }: { appId: string }) {
           <p>{data.app.description}</p>
           <div class="grid">
             <WeightsForm space={data.app} onSaved={detail.reload} />
-            <Policies space={data.app} />
+            <PoliciesForm space={data.app} onSaved={detail.reload} />
           </div>
           <Sandbox detail={data} onSynced={detail.reload} />
-          <article>
-            <header>Failover chain</header>
-            {data.failover_models.length === 0 ? (
-              <p>{data.app.has_failover_chain ? 'Empty.' : 'No failover chain: the router picks the fallbacks.'}</p>
-            ) : (
-              <ol data-failover>
-                {data.failover_models.map((model) => (
-                  <li key={model.id}>
-                    {model.model} <small>({model.provider})</small>
-                  </li>
-                ))}
-              </ol>
-            )}
-          </article>
+          <FailoverEditor detail={data} onSaved={detail.reload} />
           <ModelToggles appId={data.app.id} models={[...data.base_model_settings, ...data.custom_model_settings]} onChanged={detail.reload} />
         </>
       )}
