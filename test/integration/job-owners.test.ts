@@ -27,6 +27,15 @@ afterAll(async () => {
   await Promise.all(connections.map((redis) => redis.quit().catch(() => undefined)));
 });
 
+/** Waits for a worker's first heartbeat (written as its watch starts, without waiting for Redis). */
+async function heartbeatOf(checker: Redis, prefix: string, workerId: string): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  while ((await checker.exists(`${prefix}:${queueName}:heartbeat:${workerId}`)) === 0) {
+    if (Date.now() > deadline) throw new Error(`no heartbeat of ${workerId}`);
+    await sleep(10);
+  }
+}
+
 /**
  * A worker (its own connection, heartbeat running) and a second process's watcher, on a fresh prefix.
  * `run` puts a job in the active list with a lock as BullMQ's moveToActive leaves it (`<worker id>:<n>`).
@@ -46,8 +55,7 @@ async function twoWorkers() {
     await checker.lpush(`${prefix}:${queueName}:active`, jobId);
     await checker.set(lockKey(jobId), token, 'PX', 30_000);
   };
-  // The first heartbeat is written as the watch starts.
-  await sleep(50);
+  await heartbeatOf(checker, prefix, 'worker-a');
   return { worker, checker, owners, reaper, lockKey, run };
 }
 
@@ -86,7 +94,7 @@ describe('JobOwners', () => {
     const other = new JobOwners({ prefix: prefixes.at(-1) ?? '', queueName, intervalMs: 60_000, logger, redis: connect() });
     other.start('worker-b');
     started.push(other);
-    await sleep(50);
+    await heartbeatOf(checker, prefixes.at(-1) ?? '', 'worker-b');
     await checker.set(lockKey('job-3'), 'worker-b:0', 'PX', 30_000);
     expect(await reaper.reap()).toBe(0);
     expect(await checker.get(lockKey('job-3'))).toBe('worker-b:0');
