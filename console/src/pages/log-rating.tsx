@@ -1,8 +1,7 @@
-import { useState } from 'preact/hooks';
 import type { LogView } from '../../../src/schemas/logs';
 import { api } from '../api';
 import { ErrorNote } from '../components/status';
-import { describeError } from '../use-api';
+import { useAction } from '../use-action';
 
 export function RatingBadge({ rating }: { rating: boolean | null }) {
   if (rating === null) return <span class="badge">unrated</span>;
@@ -11,18 +10,11 @@ export function RatingBadge({ rating }: { rating: boolean | null }) {
 
 /** Rates the answer with `PUT /v1/logs/{log_id}/rating`; the API's answer replaces the shown log. */
 export function RateAnswer({ log, onRated }: { log: LogView; onRated(log: LogView): void }) {
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { busy, error, run } = useAction();
   async function rate(good_answer: boolean | null) {
-    setBusy(true);
-    setError(null);
-    try {
+    await run(async () => {
       onRated(await api<LogView>('PUT', `/v1/logs/${encodeURIComponent(log.id)}/rating`, { body: { good_answer } }));
-    } catch (err) {
-      setError(describeError(err));
-    } finally {
-      setBusy(false);
-    }
+    });
   }
   return (
     <div>

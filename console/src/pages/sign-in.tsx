@@ -2,28 +2,21 @@ import { useState } from 'preact/hooks';
 import { api } from '../api';
 import { ErrorNote } from '../components/status';
 import { session } from '../session';
-import { describeError } from '../use-api';
+import { useAction } from '../use-action';
 
 /** Checks the key against the API before keeping it for this tab. */
 export function SignIn({ onSignedIn }: { onSignedIn(): void }) {
   const [key, setKey] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { busy, error, run } = useAction();
 
   async function submit(event: Event) {
     event.preventDefault();
-    setBusy(true);
-    setError(null);
-    try {
+    await run(async () => {
       await api('GET', '/v1/apps', { query: { limit: 1 }, key: key.trim() });
       session.signIn(key.trim());
       setKey('');
       onSignedIn();
-    } catch (err) {
-      setError(describeError(err));
-    } finally {
-      setBusy(false);
-    }
+    });
   }
 
   return (

@@ -1,21 +1,21 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect } from 'preact/hooks';
 import type { SpaceDetailView, SpacePairView } from '../../../src/schemas/apps';
 import { api } from '../api';
 import { ErrorNote, LoadState } from '../components/status';
 import { dateTime } from '../format';
 import { href } from '../route';
-import { describeError, useApi } from '../use-api';
+import { useApi } from '../use-api';
 import { FailoverEditor } from './space-failover';
 import { ModelToggles } from './space-models';
 import { PoliciesForm } from './space-policies';
 import { WeightsForm } from './space-weights';
+import { useAction } from '../use-action';
 
 /** How often the page re-reads a Space while its sandbox is syncing, in ms. */
 const SYNC_POLL_MS = 2000;
 
 function Sandbox({ detail, onSynced }: { detail: SpaceDetailView; onSynced(): void }) {
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { busy, error, run } = useAction();
   const { app } = detail;
   const syncing = app.sandbox_status === 'syncing';
   useEffect(() => {
@@ -31,16 +31,10 @@ function Sandbox({ detail, onSynced }: { detail: SpaceDetailView; onSynced(): vo
     );
   }
   async function sync() {
-    setBusy(true);
-    setError(null);
-    try {
+    await run(async () => {
       await api<SpacePairView>('POST', `/v1/apps/${encodeURIComponent(app.id)}/sandbox`);
       onSynced();
-    } catch (err) {
-      setError(describeError(err));
-    } finally {
-      setBusy(false);
-    }
+    });
   }
   return (
     <article>

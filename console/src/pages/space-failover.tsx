@@ -2,7 +2,7 @@ import { useEffect, useState } from 'preact/hooks';
 import type { SpaceDetailView } from '../../../src/schemas/apps';
 import { api } from '../api';
 import { ErrorNote } from '../components/status';
-import { describeError } from '../use-api';
+import { useAction } from '../use-action';
 
 /** The API's limit on the chain's length (`setFailoverBody`). */
 const MAX_CHAIN = 10;
@@ -33,8 +33,7 @@ export function FailoverEditor({ detail, onSaved }: { detail: SpaceDetailView; o
   const saved = detail.failover_models.map(linkOf);
   const [chain, setChain] = useState<ChainLink[]>(saved);
   const [choice, setChoice] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { busy, error, run } = useAction();
   useEffect(() => setChain(saved), [idsOf(saved)]);
 
   // Only models on in the Space can be in the chain; the API checks again when it is saved.
@@ -51,16 +50,10 @@ export function FailoverEditor({ detail, onSaved }: { detail: SpaceDetailView; o
   }
 
   async function save() {
-    setBusy(true);
-    setError(null);
-    try {
+    await run(async () => {
       await api('PUT', `/v1/apps/${encodeURIComponent(detail.app.id)}/failover`, { body: { model_ids: chain.map((link) => link.id) } });
       onSaved();
-    } catch (err) {
-      setError(describeError(err));
-    } finally {
-      setBusy(false);
-    }
+    });
   }
 
   return (

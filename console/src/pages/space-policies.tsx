@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import type { PoliciesPatch, SpaceDetailView } from '../../../src/schemas/apps';
 import { api } from '../api';
 import { ErrorNote } from '../components/status';
-import { describeError } from '../use-api';
+import { useAction } from '../use-action';
 
 type Space = SpaceDetailView['app'];
 
@@ -67,8 +67,7 @@ function updateBody(id: string, stored: PoliciesDraft, draft: PoliciesDraft) {
 /** The Space's policies and its failover switch, saved with `PUT /v1/apps/update` as the weights are. */
 export function PoliciesForm({ space, onSaved }: { space: Space; onSaved(): void }) {
   const [draft, setDraft] = useState<PoliciesDraft>(() => draftOf(space));
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { busy, error, run } = useAction();
   const stored = draftOf(space);
   const previous = useRef(stored);
   useEffect(() => {
@@ -79,16 +78,10 @@ export function PoliciesForm({ space, onSaved }: { space: Space; onSaved(): void
 
   async function save(event: Event) {
     event.preventDefault();
-    setBusy(true);
-    setError(null);
-    try {
+    await run(async () => {
       await api('PUT', '/v1/apps/update', { body: updateBody(space.id, stored, draft) });
       onSaved();
-    } catch (err) {
-      setError(describeError(err));
-    } finally {
-      setBusy(false);
-    }
+    });
   }
 
   const retries = (name: 'max_switch_model_retries' | 'max_same_model_retries', label: string) => (

@@ -2,29 +2,22 @@ import { useEffect, useState } from 'preact/hooks';
 import type { SpaceDetailView, Weights } from '../../../src/schemas/apps';
 import { api } from '../api';
 import { ErrorNote } from '../components/status';
-import { describeError } from '../use-api';
+import { useAction } from '../use-action';
 
 const NAMES = ['cost', 'latency', 'quality'] as const;
 
 /** The router's weights, each 0 to 1, saved with `PUT /v1/apps/update` (the API checks they are not all zero). */
 export function WeightsForm({ space, onSaved }: { space: SpaceDetailView['app']; onSaved(): void }) {
   const [draft, setDraft] = useState<Weights>(space.weights);
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { busy, error, run } = useAction();
   useEffect(() => setDraft(space.weights), [space.weights.cost, space.weights.latency, space.weights.quality]);
 
   async function save(event: Event) {
     event.preventDefault();
-    setBusy(true);
-    setError(null);
-    try {
+    await run(async () => {
       await api('PUT', '/v1/apps/update', { body: { id: space.id, weights: draft } });
       onSaved();
-    } catch (err) {
-      setError(describeError(err));
-    } finally {
-      setBusy(false);
-    }
+    });
   }
 
   return (
