@@ -1,5 +1,3 @@
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import Anthropic from '@anthropic-ai/sdk';
 import type { MessageParam, RawMessageStreamEvent, Tool } from '@anthropic-ai/sdk/resources/messages';
 import request from 'supertest';
@@ -8,6 +6,7 @@ import type { Tenant } from '../helpers/test-context';
 import { setModels, simulatedProviders, startCompletionsHarness, type CompletionsHarness } from '../helpers/completions';
 import { eventually, isolatedSpace } from '../helpers/completion-fixtures';
 import { uniqueSuffix } from '../helpers/test-database';
+import { listenOnLoopback, type ListeningApp } from '../helpers/listening-app';
 import { startSimulator, type Simulator } from '../simulator/server';
 
 /**
@@ -17,7 +16,7 @@ import { startSimulator, type Simulator } from '../simulator/server';
 
 let sim: Simulator;
 let h: CompletionsHarness;
-let server: Server;
+let server: ListeningApp;
 let baseURL: string;
 let tenant: Tenant;
 let client: Anthropic;
@@ -25,17 +24,14 @@ let client: Anthropic;
 beforeAll(async () => {
   sim = await startSimulator();
   h = startCompletionsHarness({ providers: simulatedProviders(sim) });
-  server = await new Promise<Server>((resolve) => {
-    const listening = h.app.listen(0, '127.0.0.1', () => resolve(listening));
-  });
-  baseURL = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  server = await listenOnLoopback(h.app);
+  baseURL = `${server.origin}`;
   tenant = await h.tenant();
   await setModels(h.app, tenant, { 'gpt-4.1-mini': true, 'claude-haiku-4-5': true, 'gemini-2.5-flash': true });
   client = new Anthropic({ apiKey: tenant.api_key, baseURL, maxRetries: 0 });
 });
 afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
+  await server.close();
   await h.close();
   await sim.close();
 });

@@ -1,6 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import OpenAI from 'openai';
 import request from 'supertest';
 import { loadConfig } from '../../src/config/load';
@@ -8,6 +6,7 @@ import type { Config } from '../../src/config/schema';
 import { logsOf } from '../helpers/completion-fixtures';
 import { simulatedProviders, startCompletionsHarness, type CompletionsHarness } from '../helpers/completions';
 import type { Tenant } from '../helpers/test-context';
+import { listenOnLoopback, type ListeningApp } from '../helpers/listening-app';
 import { startSimulator, type Simulator } from '../simulator/server';
 
 /**
@@ -20,7 +19,7 @@ const CUSTOM_KEY = 'sk-custom-secret-4242';
 
 let sim: Simulator;
 let h: CompletionsHarness;
-let server: Server;
+let server: ListeningApp;
 let tenant: Tenant;
 let client: OpenAI;
 
@@ -52,15 +51,12 @@ async function activate(t: Tenant, modelId: string, active = true): Promise<void
 beforeAll(async () => {
   sim = await startSimulator();
   h = startCompletionsHarness({ providers: simulatedProviders(sim), plugins: pluginsAllowing([new URL(sim.url).hostname]) });
-  server = await new Promise<Server>((resolve) => {
-    const listening = h.app.listen(0, '127.0.0.1', () => resolve(listening));
-  });
+  server = await listenOnLoopback(h.app);
   tenant = await h.tenant();
-  client = new OpenAI({ apiKey: tenant.api_key, baseURL: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1` });
+  client = new OpenAI({ apiKey: tenant.api_key, baseURL: `${server.origin}/v1` });
 });
 afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
+  await server.close();
   await h.close();
   await sim.close();
 });

@@ -1,5 +1,3 @@
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { createOpenAI } from '@ai-sdk/openai';
 import { embed, embedMany } from 'ai';
 import OpenAI from 'openai';
@@ -7,6 +5,7 @@ import request from 'supertest';
 import { setModels, simulatedProviders, UNBOUNDED_RESILIENCE } from '../helpers/completions';
 import { createTestContext, type Tenant, type TestContext } from '../helpers/test-context';
 import { uniqueSuffix } from '../helpers/test-database';
+import { listenOnLoopback, type ListeningApp } from '../helpers/listening-app';
 import { startSimulator, type Simulator } from '../simulator/server';
 import { metrics } from '../../src/observability/metrics';
 
@@ -18,7 +17,7 @@ import { metrics } from '../../src/observability/metrics';
 
 let sim: Simulator;
 let h: TestContext;
-let server: Server;
+let server: ListeningApp;
 let baseURL: string;
 let tenant: Tenant;
 let client: OpenAI;
@@ -31,18 +30,15 @@ beforeAll(async () => {
   sim = await startSimulator();
   const redisPrefix = `${process.env.REDIS_PREFIX ?? 'sytest'}_${uniqueSuffix()}`;
   h = createTestContext({ providers: simulatedProviders(sim), upstreamTimeoutMs: 2000, redisPrefix, ...UNBOUNDED_RESILIENCE });
-  server = await new Promise<Server>((resolve) => {
-    const listening = h.app.listen(0, '127.0.0.1', () => resolve(listening));
-  });
-  baseURL = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+  server = await listenOnLoopback(h.app);
+  baseURL = `${server.origin}/v1`;
   tenant = await h.tenant();
   // text-embedding-3-small is on in every new Space; -large is switched on here, ada-002 is left off.
   await setModels(h.app, tenant, { 'text-embedding-3-large': true });
   client = new OpenAI({ apiKey: tenant.api_key, baseURL, maxRetries: 0 });
 });
 afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
+  await server.close();
   await h.close();
   await sim.close();
 });

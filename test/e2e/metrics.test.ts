@@ -1,6 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import OpenAI from 'openai';
 import request from 'supertest';
 import { buildApp } from '../../src/app';
@@ -10,6 +8,7 @@ import { openBreakersKey } from '../../src/resilience/circuit-breakers';
 import { simulatedProviders, startCompletionsHarness, type CompletionsHarness } from '../helpers/completions';
 import { eventually, isolatedSpace, script, times } from '../helpers/completion-fixtures';
 import { parsePrometheusText, type Scrape } from '../helpers/prometheus-text';
+import { listenOnLoopback, type ListeningApp } from '../helpers/listening-app';
 import { startSimulator, type Simulator } from '../simulator/server';
 
 /**
@@ -20,20 +19,17 @@ import { startSimulator, type Simulator } from '../simulator/server';
 const TOKEN = 'metrics-token-for-the-test-0123';
 let sim: Simulator;
 let h: CompletionsHarness;
-let server: Server;
+let server: ListeningApp;
 let baseURL: string;
 
 beforeAll(async () => {
   sim = await startSimulator();
   h = startCompletionsHarness({ providers: simulatedProviders(sim), observability: { metricsToken: TOKEN, metricsPort: null, metricsHost: '127.0.0.1', tracesUrl: null, otlpHeaders: {}, serviceName: 'switchyard', exportDelayMs: 5000 } });
-  server = await new Promise<Server>((resolve) => {
-    const listening = h.app.listen(0, '127.0.0.1', () => resolve(listening));
-  });
-  baseURL = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  server = await listenOnLoopback(h.app);
+  baseURL = `${server.origin}`;
 });
 afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
+  await server.close();
   await h.close();
   await sim.close();
 });
@@ -65,18 +61,18 @@ function clientOf(apiKey: string): OpenAI {
 
 describe('access to /metrics', () => {
   it('asks for METRICS_TOKEN as a bearer token', async () => {
-    const missing = await request(server).get('/metrics');
+    const missing = await request(server.server).get('/metrics');
     expect(missing.status).toBe(401);
     expect(missing.body.error).toMatchObject({ code: 'missing_api_key', param: 'Authorization' });
     expect(missing.headers['www-authenticate']).toBe('Bearer');
-    const wrong = await request(server).get('/metrics').set('Authorization', 'Bearer not-the-metrics-token-at-all');
+    const wrong = await request(server.server).get('/metrics').set('Authorization', 'Bearer not-the-metrics-token-at-all');
     expect(wrong.status).toBe(401);
     expect(wrong.body.error.code).toBe('invalid_api_key');
     expect(JSON.stringify(wrong.body)).not.toContain(TOKEN);
     // An API key, even a valid one, is not the metrics token.
     const tenant = await h.tenant();
-    expect((await request(server).get('/metrics').set(tenant.auth)).status).toBe(401);
-    expect((await request(server).get('/metrics').set('Authorization', `Bearer ${TOKEN}`)).status).toBe(200);
+    expect((await request(server.server).get('/metrics').set(tenant.auth)).status).toBe(401);
+    expect((await request(server.server).get('/metrics').set('Authorization', `Bearer ${TOKEN}`)).status).toBe(200);
   });
 
   it('is not served on the API port without METRICS_TOKEN', async () => {
@@ -134,8 +130,8 @@ describe('after completions', () => {
     const stream = await client.chat.completions.create({ model: 'switchyard', messages: [{ role: 'user', content: secret }], stream: true });
     for await (const chunk of stream) expect(chunk.object).toBe('chat.completion.chunk');
     const missingId = randomUUID();
-    await request(server).get(`/nothing/here/${missingId}`).expect(404);
-    await request(server).get(`/v1/apps/${tenant.app_id}/models`).set(tenant.auth).expect(200);
+    await request(server.server).get(`/nothing/here/${missingId}`).expect(404);
+    await request(server.server).get(`/v1/apps/${tenant.app_id}/models`).set(tenant.auth).expect(200);
 
     const after = await eventually(async () => {
       const now = await scrape();

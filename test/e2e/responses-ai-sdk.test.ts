@@ -1,10 +1,9 @@
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { createOpenAI, type OpenAIProvider } from '@ai-sdk/openai';
 import { generateText, stepCountIs, streamText, tool, type ModelMessage } from 'ai';
 import { z } from 'zod';
 import type { Tenant } from '../helpers/test-context';
 import { setModels, simulatedProviders, startCompletionsHarness, type CompletionsHarness } from '../helpers/completions';
+import { listenOnLoopback, type ListeningApp } from '../helpers/listening-app';
 import { startSimulator, type Simulator } from '../simulator/server';
 
 /**
@@ -14,7 +13,7 @@ import { startSimulator, type Simulator } from '../simulator/server';
 
 let sim: Simulator;
 let h: CompletionsHarness;
-let server: Server;
+let server: ListeningApp;
 let tenant: Tenant;
 let openai: OpenAIProvider;
 /** The bodies the SDK sent to Switchyard, in order. */
@@ -23,12 +22,10 @@ const sentBodies: Record<string, unknown>[] = [];
 beforeAll(async () => {
   sim = await startSimulator();
   h = startCompletionsHarness({ providers: simulatedProviders(sim) });
-  server = await new Promise<Server>((resolve) => {
-    const listening = h.app.listen(0, '127.0.0.1', () => resolve(listening));
-  });
+  server = await listenOnLoopback(h.app);
   tenant = await h.tenant();
   await setModels(h.app, tenant, { 'gpt-4.1-mini': true, 'claude-haiku-4-5': true });
-  openai = createOpenAI({ baseURL: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`, apiKey: tenant.api_key,
+  openai = createOpenAI({ baseURL: `${server.origin}/v1`, apiKey: tenant.api_key,
     fetch: async (url, init) => {
       if (typeof init?.body === 'string') sentBodies.push(JSON.parse(init.body) as Record<string, unknown>);
       return fetch(url, init);
@@ -36,8 +33,7 @@ beforeAll(async () => {
   });
 });
 afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
+  await server.close();
   await h.close();
   await sim.close();
 });

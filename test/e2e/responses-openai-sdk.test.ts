@@ -1,10 +1,9 @@
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import OpenAI from 'openai';
 import type { FunctionTool, ResponseStreamEvent } from 'openai/resources/responses/responses';
 import request from 'supertest';
 import type { Tenant } from '../helpers/test-context';
 import { setModels, simulatedProviders, startCompletionsHarness, type CompletionsHarness } from '../helpers/completions';
+import { listenOnLoopback, type ListeningApp } from '../helpers/listening-app';
 import { startSimulator, type Simulator } from '../simulator/server';
 
 /**
@@ -15,7 +14,7 @@ import { startSimulator, type Simulator } from '../simulator/server';
 
 let sim: Simulator;
 let h: CompletionsHarness;
-let server: Server;
+let server: ListeningApp;
 let baseURL: string;
 let tenant: Tenant;
 let client: OpenAI;
@@ -23,17 +22,14 @@ let client: OpenAI;
 beforeAll(async () => {
   sim = await startSimulator();
   h = startCompletionsHarness({ providers: simulatedProviders(sim) });
-  server = await new Promise<Server>((resolve) => {
-    const listening = h.app.listen(0, '127.0.0.1', () => resolve(listening));
-  });
-  baseURL = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+  server = await listenOnLoopback(h.app);
+  baseURL = `${server.origin}/v1`;
   tenant = await h.tenant();
   await setModels(h.app, tenant, { 'gpt-4.1-mini': true, 'claude-haiku-4-5': true, 'gemini-2.5-flash': true });
   client = new OpenAI({ apiKey: tenant.api_key, baseURL, maxRetries: 0 });
 });
 afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
+  await server.close();
   await h.close();
   await sim.close();
 });
