@@ -14,7 +14,7 @@ import { BENCH_MODEL, createBenchEnvironment } from './environment';
 
 /**
  * `tsx bench/log-writes.ts`: what one request's log costs the worker (Node CPU) and PostgreSQL, written
- * as the worker writes it (LogBatcher: a Prisma transaction of two createMany) and as one statement
+ * as the worker writes it (LogBatcher: one statement per batch on the pg pool under Prisma) and as one statement
  * (`INSERT ... SELECT FROM json_populate_recordset`) sent through Prisma's raw query or a plain `pg` pool,
  * at several batch sizes.
  */
@@ -95,7 +95,7 @@ async function main(): Promise<void> {
     const model = toRoutableModel(row);
     const make = () => Array.from({ length: REQUESTS }, () => logRowsFor(outcomeFor(env, model))).filter((r) => r !== null);
     const batcher = new LogBatcher(db, createLogger('silent'), { maxBatch: 100_000 });
-    // The batcher's own path: every write of a batch joins one transaction.
+    // The batcher's own path: the writes of a batch share one statement.
     const prisma: Write = (batch) => Promise.all(batch.map((rows) => batcher.write(rows))).then(() => undefined);
     const plain = singleStatement((sql, parents, children) => pool.query(sql, [parents, children]));
     const raw = singleStatement((sql, parents, children) => db.$executeRawUnsafe(sql, parents, children));
@@ -103,7 +103,7 @@ async function main(): Promise<void> {
     for (const warm of [prisma, plain, raw]) await measure(warm, make().slice(0, 400), { batchSize: 16, database });
     say('| batch (requests) | writer | Node CPU ms/request | PostgreSQL CPU ms/request | wall ms/request |\n| --- | --- | --- | --- | --- |');
     for (const size of BATCHES) {
-      for (const [name, write] of [['LogBatcher (Prisma createMany ×2 in $transaction)', prisma], ['one statement, Prisma $executeRawUnsafe', raw], ['one statement, pg Pool', plain]] as const) {
+      for (const [name, write] of [['LogBatcher (one statement per batch, pg pool under Prisma)', prisma], ['one statement, Prisma $executeRawUnsafe', raw], ['one statement, pg Pool', plain]] as const) {
         const r = await measure(write, make(), { batchSize: size, database });
         say(`| ${size} | ${name} | ${r.node_ms_per_request.toFixed(3)} | ${r.postgres_ms_per_request.toFixed(3)} | ${r.wall_ms_per_request.toFixed(3)} |`);
       }

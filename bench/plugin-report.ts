@@ -70,7 +70,7 @@ export function pluginCellsTable(cells: PluginCell[], cores: number): string {
       `${(c.result.latency.p99 / c.idealLatencyMs).toFixed(2)}×`,
       c.result.errors,
       perCompletion(c, 'api'),
-      perCompletion(c, 'worker'),
+      perCompletion(c, ...Object.keys(c.cpuMs).filter((name) => name === 'worker' || name.startsWith('worker '))),
       perCompletion(c, 'postgres'),
       perCompletion(c, 'redis'),
       perCompletion(c, ...HARNESS),

@@ -27,7 +27,7 @@ import { profileTables } from './report';
  * what the machine allows; a second, `queue-floor`, runs bench/queue-floor (an API and a worker process
  * with a BullMQ queue between them and a log row committed per request, calling the same backends): what a
  * gateway of Switchyard's shape allows. Options: --duration, --warmup (s), --skip-floor (both floors),
- * --concurrency, --latency (ms), --limit, --runner build|prebuilt|tsx, --profile
+ * --skip-saturated, --concurrency, --latency (ms), --limit, --runner build|prebuilt|tsx, --profile
  * (with --profile-dir <folder> to keep the profiles), --out <file>.
  */
 const { values: args } = parseArgs({
@@ -44,6 +44,10 @@ const { values: args } = parseArgs({
     out: { type: 'string', default: path.join(__dirname, 'plugins-results.json') },
     /** Leaves out the floor cell (bench/plugin-floor.ts in place of Switchyard). */
     'skip-floor': { type: 'boolean', default: false },
+    /** Leaves out the saturated cell (a quicker run while working on the unsaturated one). */
+    'skip-saturated': { type: 'boolean', default: false },
+    /** Worker processes beside the one API process. */
+    workers: { type: 'string', default: '1' },
   },
 });
 
@@ -87,15 +91,19 @@ async function startDeployment(scenario: Scenario, { shared, scratch }: { shared
   const runner: Runner = args.runner === 'tsx' || args.runner === 'prebuilt' ? args.runner : 'build';
   const env = { ...shared, REDIS_PREFIX: `${shared.REDIS_PREFIX}_${scenario.name}`, PLUGIN_CONCURRENCY_SEARXNG: String(scenario.searxngLimit) };
   const profileDir = args.profile ? path.join(args['profile-dir'] ?? scratch, `profiles-${scenario.name}`) : undefined;
-  const worker = startService({ name: 'worker', runner, logFile: path.join(scratch, `${scenario.name}-worker.log`), cpuProfileDir: profileDir, env: { ...env, SWITCHYARD_ROLE: 'workers' } });
+  const workers = Array.from({ length: Math.max(1, Number(args.workers)) }, (_, i) => {
+    const name = i === 0 ? 'worker' : `worker ${i + 1}`;
+    return startService({ name, runner, logFile: path.join(scratch, `${scenario.name}-${name.replace(' ', '-')}.log`), cpuProfileDir: profileDir, env: { ...env, SWITCHYARD_ROLE: 'workers' } });
+  });
   const port = await freePort();
   const api = startService({ name: 'api', runner, logFile: path.join(scratch, `${scenario.name}-api.log`), cpuProfileDir: profileDir, env: { ...env, SWITCHYARD_ROLE: 'api', PORT: String(port), HOST: '127.0.0.1' } });
-  const deployment = { processes: [api, worker], apiUrl: `http://127.0.0.1:${port}` };
-  cleanups.push({ name: `${scenario.name} processes`, run: () => Promise.all([api.stop(), worker.stop()]) });
+  const processes = [api, ...workers];
+  const deployment = { processes, apiUrl: `http://127.0.0.1:${port}` };
+  cleanups.push({ name: `${scenario.name} processes`, run: () => Promise.all(processes.map((p) => p.stop())) });
   try {
-    await waitFor200(`${deployment.apiUrl}/readyz`, 30_000, () => api.child.exitCode === null && worker.child.exitCode === null);
+    await waitFor200(`${deployment.apiUrl}/readyz`, 30_000, () => processes.every((p) => p.child.exitCode === null));
   } catch (err) {
-    for (const p of [api, worker]) say(`--- ${p.name}.log ---\n${tailOf(p.logFile)}`);
+    for (const p of processes) say(`--- ${p.name}.log ---\n${tailOf(p.logFile)}`);
     throw err;
   }
   return deployment;
@@ -165,10 +173,11 @@ async function main(): Promise<void> {
     PLUGIN_CONCURRENCY: String(Math.max(256, Number(args.concurrency))),
     SSRF_ALLOWED_HOSTS: '127.0.0.1',
   };
-  const scenarios: Scenario[] = [
+  const every: Scenario[] = [
     { name: 'plugins', searxngLimit: Math.max(256, Number(args.concurrency)) },
     { name: 'saturated', searxngLimit: Number(args.limit) },
   ];
+  const scenarios = every.filter((scenario) => !(args['skip-saturated'] && scenario.name === 'saturated'));
   const cells: PluginCell[] = [];
   const others = [{ ...upstream, name: 'upstream' }, { ...backends, name: 'plugin backends' }];
   if (!args['skip-floor']) {

@@ -20,9 +20,11 @@ export function connectInfrastructure(given: Readonly<Config>, logger: Logger): 
   // Every key and queue of ours is under the prefix: on a cluster its hash tag keeps them in one slot.
   const config = Object.freeze({ ...given, redisPrefix: effectivePrefix(given.redisPrefix, clustered) });
   const db = createDb(config.databaseUrl);
-  const redis = createRedis({ url: config.redisUrl, clusterNodes: config.redisClusterNodes });
-  redis.on('error', (err) => logger.warn({ err }, 'redis connection error'));
-  const queues = createQueues(redis, config.redisPrefix);
+  const location = { url: config.redisUrl, clusterNodes: config.redisClusterNodes };
+  const redis = createRedis(location, { autoPipelining: true });
+  const queueConnection = createRedis(location);
+  for (const connection of [redis, queueConnection]) connection.on('error', (err) => logger.warn({ err }, 'redis connection error'));
+  const queues = createQueues(queueConnection, config.redisPrefix);
   const extraConnections: Redis[] = [];
   for (const queue of queues.all()) queue.on('error', (err) => logger.warn({ err, queue: queue.name }, 'queue connection error'));
   const unwatch = metrics().watch(redisScrapeSources({ queues: queues.all(), redis, prefix: config.redisPrefix }));
@@ -31,6 +33,7 @@ export function connectInfrastructure(given: Readonly<Config>, logger: Logger): 
     logger,
     db,
     redis,
+    queueConnection,
     queues,
     instanceId: randomUUID(),
     dedicatedRedis: () => {
@@ -44,6 +47,7 @@ export function connectInfrastructure(given: Readonly<Config>, logger: Logger): 
       await queues.close();
       extraConnections.forEach((connection) => connection.disconnect());
       redis.disconnect();
+      queueConnection.disconnect();
       await db.$disconnect();
     },
   };

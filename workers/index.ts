@@ -82,7 +82,7 @@ export function startWorkers(services: Services): RunningWorkers {
   };
   const workers = workerSpecs(services, processors).map(
     ({ name, processor, concurrency, maxStalledCount }) =>
-      new Worker(name, instrumented(name, processor), { connection: services.redis, prefix: services.config.redisPrefix, concurrency, ...jobLockOptions(services), ...(maxStalledCount ? { maxStalledCount } : {}) }),
+      new Worker(name, instrumented(name, processor), { connection: services.queueConnection, prefix: services.config.redisPrefix, concurrency, ...jobLockOptions(services), ...(maxStalledCount ? { maxStalledCount } : {}) }),
   );
   const owners = workers.filter((worker) => OWNED_QUEUES.has(worker.name)).map((worker) => {
     const watch = ownersOf(services, worker.name as QueueName);

@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
+import type { Pool } from 'pg';
 import { Prisma } from '../generated/prisma/client';
-import type { Db } from '../store/db';
+import { sqlPoolOf, type Db } from '../store/db';
 import type { LogRow } from './log-rows';
 
 /** Column names come only from Prisma's list of the table's columns, never from data. */
@@ -73,12 +74,14 @@ export class LogBatcher {
   private readonly inFlight = new Set<Promise<void>>();
   private readonly maxBatch: number;
   private readonly maxInFlight: number;
+  private readonly pool: Pool;
 
   constructor(
-    private readonly db: Db,
+    db: Db,
     private readonly logger: Logger,
     options: LogBatcherOptions = {},
   ) {
+    this.pool = sqlPoolOf(db);
     this.maxBatch = options.maxBatch ?? 200;
     this.maxInFlight = options.maxInFlight ?? 2;
   }
@@ -138,13 +141,14 @@ export class LogBatcher {
    * One statement for the whole batch: the rows travel as JSON and `json_populate_recordset` types them
    * by the table's own columns, one INSERT per set of columns. Parents go first, in CTEs with the other
    * groups, so the children's `parent_id` references are satisfied when the statement ends. (Prisma's
-   * createMany costs several times the CPU per row.)
+   * createMany costs several times the CPU per row; the statement goes to the pool under Prisma, see
+   * `sqlPoolOf`.)
    */
   private async insert(batch: PendingWrite[]): Promise<void> {
     const groups = [...byColumns(batch.map((write) => write.parent)), ...byColumns(batch.flatMap((write) => write.children))];
     const inserts = groups.map((group, i) => insertFromJson(group.columns, `$${i + 1}`));
     const last = inserts.pop() ?? '';
     const sql = inserts.length === 0 ? last : `WITH ${inserts.map((insert, i) => `w${i} AS (${insert})`).join(', ')} ${last}`;
-    await this.db.$executeRawUnsafe(sql, ...groups.map((group) => rowsJson(group.rows)));
+    await this.pool.query(sql, groups.map((group) => rowsJson(group.rows)));
   }
 }

@@ -16,6 +16,24 @@ export const DEFAULT_LEASE_MS = 15_000;
  */
 const BACKSTOP_MS = 1000;
 
+/**
+ * Frees one slot (redis-semaphore's sorted set of leases: KEYS[1], the holder ARGV[1]) and, only if
+ * the set was full, says so on the release channel (ARGV[3]) with the backend's key (ARGV[4]). While
+ * slots are free no call waits, so nothing is published: a release is one round trip, and the other
+ * workers' subscribers are not woken for nothing. A waiter that missed a release (two releases at once
+ * from a full set publish once) is woken by the waiter before it, or by its backstop.
+ */
+const RELEASE = `
+local full = redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[2])
+redis.call('ZREM', KEYS[1], ARGV[1])
+if full then redis.call('PUBLISH', ARGV[3], ARGV[4]) end
+return full and 1 or 0
+`;
+
+type RedisWithRelease = Redis & {
+  switchyardReleaseSlot(key: string, holder: string, limit: number, channel: string, backend: string): Promise<number>;
+};
+
 export interface LimitedRunOptions {
   /** Aborts the wait (and is the work's own business once it runs). */
   signal: AbortSignal;
@@ -38,12 +56,16 @@ export class BackendLimiter {
   private readonly waiters = new SlotWaiters();
   private subscriber: Redis | undefined;
   private listening: Promise<unknown> | undefined;
+  private readonly redis: RedisWithRelease;
 
   constructor(
-    private readonly redis: Redis,
+    redis: Redis,
     private readonly prefix: string,
     private readonly logger: Logger,
-  ) {}
+  ) {
+    redis.defineCommand('switchyardReleaseSlot', { numberOfKeys: 1, lua: RELEASE });
+    this.redis = redis as RedisWithRelease;
+  }
 
   /** Runs `work` once one of the `limit` slots of backend `key` is free, waiting (queued) until then. */
   // eslint-disable-next-line max-params -- the runner's agreed call shape: key, limit, work, then the options object
@@ -52,7 +74,7 @@ export class BackendLimiter {
     try {
       return await work();
     } finally {
-      await this.release(key, semaphore);
+      await this.release({ key, limit, semaphore });
     }
   }
 
@@ -62,6 +84,16 @@ export class BackendLimiter {
     this.subscriber = undefined;
     this.listening = undefined;
     await subscriber?.quit().catch(() => subscriber.disconnect());
+  }
+
+  /** The name redis-semaphore is given for backend `key`. */
+  private semaphoreName(key: string): string {
+    return `${this.prefix}:backend-limit:${key}`;
+  }
+
+  /** The sorted set redis-semaphore keeps that semaphore in (it prefixes the name). */
+  private keyOf(key: string): string {
+    return `semaphore:${this.semaphoreName(key)}`;
   }
 
   private get channel(): string {
@@ -80,7 +112,7 @@ export class BackendLimiter {
 
   private async acquire(key: string, limit: number, options: LimitedRunOptions): Promise<Semaphore> {
     const leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
-    const semaphore = new Semaphore(this.redis, `${this.prefix}:backend-limit:${key}`, limit, {
+    const semaphore = new Semaphore(this.redis, this.semaphoreName(key), limit, {
       lockTimeout: leaseMs,
       refreshInterval: Math.max(1, Math.floor(leaseMs / 3)),
       acquireTimeout: leaseMs,
@@ -105,10 +137,10 @@ export class BackendLimiter {
     return semaphore;
   }
 
-  private async release(key: string, semaphore: Semaphore): Promise<void> {
+  private async release({ key, limit, semaphore }: { key: string; limit: number; semaphore: Semaphore }): Promise<void> {
+    semaphore.stopRefresh();
     try {
-      await semaphore.release();
-      await this.redis.publish(this.channel, key);
+      await this.redis.switchyardReleaseSlot(this.keyOf(key), semaphore.identifier, limit, this.channel, key);
     } catch (err) {
       // The lease expires on its own; the work's result matters more than a prompt release.
       this.logger.warn({ err, backend: key }, 'backend slot release failed');

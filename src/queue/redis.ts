@@ -9,20 +9,31 @@ export interface RedisLocation {
   clusterNodes: readonly { host: string; port: number }[];
 }
 
+export interface RedisOptions {
+  /** A CLI command gives up sooner; the service's connections retry for ever (BullMQ's workers require it). */
+  maxRetriesPerRequest?: number | null;
+  /**
+   * ioredis' auto-pipelining: the commands issued in one turn of the event loop go out in one write, and
+   * the next batch waits for the previous one's replies. On this kind of machine a socket write costs far
+   * more than the command (bench/RESULTS.md), so the service's own commands use it. BullMQ's connection
+   * does not: its job-state scripts are left exactly as BullMQ sends them.
+   */
+  autoPipelining?: boolean;
+}
+
 /**
- * A connection for BullMQ. Workers block on Redis, so `maxRetriesPerRequest` must be null;
- * producers share the same settings so one factory serves both (a CLI command gives up sooner). With cluster nodes, an ioredis Cluster
- * (the password and TLS of `REDIS_URL`, if any, apply to every node).
+ * A connection to Redis: `maxRetriesPerRequest` is null unless given (workers block on Redis). With
+ * cluster nodes, an ioredis Cluster (the password and TLS of `REDIS_URL`, if any, apply to every node).
  */
-export function createRedis(location: string | RedisLocation, { maxRetriesPerRequest = null }: { maxRetriesPerRequest?: number | null } = {}): RedisClient {
+export function createRedis(location: string | RedisLocation, { maxRetriesPerRequest = null, autoPipelining = false }: RedisOptions = {}): RedisClient {
   const { url, clusterNodes } = typeof location === 'string' ? { url: location, clusterNodes: [] } : location;
   const options = { maxRetriesPerRequest, enableReadyCheck: true, lazyConnect: false };
-  if (clusterNodes.length === 0) return new IORedis(url, options);
+  if (clusterNodes.length === 0) return new IORedis(url, { ...options, enableAutoPipelining: autoPipelining });
   const parsed = new URL(url);
   const auth = { ...(parsed.username ? { username: decodeURIComponent(parsed.username) } : {}), ...(parsed.password ? { password: decodeURIComponent(parsed.password) } : {}) };
   const tls = parsed.protocol === 'rediss:' ? { tls: {} } : {};
   // Sharded pub/sub for replies (see publishInOrder): its subscriptions follow the slot's node.
-  return new Cluster([...clusterNodes], { redisOptions: { ...options, ...auth, ...tls }, enableReadyCheck: true, shardedSubscribers: true });
+  return new Cluster([...clusterNodes], { redisOptions: { ...options, ...auth, ...tls }, enableReadyCheck: true, shardedSubscribers: true, enableAutoPipelining: autoPipelining });
 }
 
 /** A separate connection to the same Redis (subscriptions need their own), not connected until first used on one server. */

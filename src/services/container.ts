@@ -49,7 +49,10 @@ export interface Infrastructure {
   config: Readonly<Config>;
   logger: Logger;
   db: Db;
+  /** The service's own commands (auto-pipelined). */
   redis: Redis;
+  /** BullMQ's connection: the queues' and the workers' (not auto-pipelined). */
+  queueConnection: Redis;
   queues: Queues;
   /** Identifies this process, e.g. in the name of its reply channel. */
   instanceId: string;

@@ -1,5 +1,6 @@
+import type { Pool } from 'pg';
 import { Prisma } from '../generated/prisma/client';
-import type { Db } from './db';
+import { sqlPoolOf, type Db } from './db';
 
 export interface NewChunk {
   text: string;
@@ -61,7 +62,11 @@ const QUERIES = (query: string) => Prisma.sql`
 
 /** Space files' chunks: written by ingestion in one transaction, ranked by the space-search plugin. */
 export class SpaceFileChunkRepository {
-  constructor(private readonly db: Db) {}
+  private readonly pool: Pool;
+
+  constructor(private readonly db: Db) {
+    this.pool = sqlPoolOf(db);
+  }
 
   /**
    * Replaces a file's chunks and marks it ready, all or nothing. False when the file was deleted
@@ -92,10 +97,11 @@ export class SpaceFileChunkRepository {
    * One round trip for a search: the Space's chunk set (how many chunks, and a stamp that changes
    * whenever they do: a file added, re-ingested or deleted changes its count or latest `modified_on`),
    * the query's terms as PostgreSQL stems them (for snippets), and the best chunks by full text with
-   * their text and file name: every-term matches first, then by cover density (`ts_rank_cd`).
+   * their text and file name: every-term matches first, then by cover density (`ts_rank_cd`). Every
+   * space-search call runs it, so it goes to the pool under Prisma (see `sqlPoolOf`).
    */
   async search(appId: string, { query, limit }: { query: string; limit: number }): Promise<ChunkSearch> {
-    const rows = await this.db.$queryRaw<SearchRow[]>`
+    const statement = Prisma.sql`
       WITH q AS (${QUERIES(query)}),
            chunk_set AS (
              SELECT coalesce(sum(chunk_count), 0)::int AS chunks, count(*)::int AS files, max(modified_on) AS latest
@@ -111,6 +117,7 @@ export class SpaceFileChunkRepository {
       FROM chunk_set s
       LEFT JOIN (ranked r JOIN space_files f ON f.id = r.file_id) ON true
       ORDER BY r.every_term DESC, r.score DESC, r.file_id, r.position`;
+    const { rows } = await this.pool.query<SearchRow>(statement.text, statement.values);
     const first = rows[0];
     return {
       chunks: first?.chunks ?? 0,

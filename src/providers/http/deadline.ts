@@ -59,6 +59,7 @@ export class Deadline {
 
   clear(): void {
     clearTimeout(this.idleTimer);
+    this.idleTimer = undefined;
     clearTimeout(this.callTimer);
     this.parent.removeEventListener('abort', this.onParentAbort);
   }
@@ -69,8 +70,12 @@ export class Deadline {
     this.controller.abort(new Error(`no answer within ${ms} ms`));
   }
 
+  /** Starts the idle timer, or restarts it (a stream does for every chunk: `refresh` makes no new timer). */
   private arm(): void {
-    clearTimeout(this.idleTimer);
+    if (this.idleTimer) {
+      this.idleTimer.refresh();
+      return;
+    }
     const { idleMs } = this.limits;
     this.idleTimer = setTimeout(() => this.expire('idle', idleMs), idleMs);
     this.idleTimer.unref();
