@@ -1,6 +1,7 @@
 import { Agent, request as undiciRequest } from 'undici';
 import { kindForStatus, ProviderError } from '../providers/provider-error';
 import type { HttpClient, HttpRequest, HttpResponse } from './http-client';
+import { Deadline } from '../providers/http/deadline';
 
 /** Largest body read from a backend unless the call says otherwise, in bytes. */
 export const DEFAULT_MAX_BYTES = 8 * 1024 * 1024;
@@ -121,15 +122,16 @@ async function send(request: HttpRequest, signal: AbortSignal): Promise<{ status
  */
 export const backendClient: HttpClient = async (request: HttpRequest) => {
   const { service } = request;
-  const timeout = AbortSignal.timeout(request.timeoutMs);
-  const signal = AbortSignal.any([request.signal, timeout]);
+  const limit = new Deadline(request.signal, { callMs: request.timeoutMs });
   try {
-    const sent = await send(request, signal);
+    const sent = await send(request, limit.signal);
     const body = await sent.read(request.maxBytes ?? DEFAULT_MAX_BYTES);
     const result = toResponse(sent.status, { url: sent.url, headers: sent.headers, body }, service);
     if ((sent.status < 200 || sent.status >= 300) && !request.acceptErrorStatus) throw statusError(result, service);
     return result;
   } catch (err) {
-    throw transportFailure(err, { service, timedOut: timeout.aborted, aborted: request.signal.aborted });
+    throw transportFailure(err, { service, timedOut: limit.timedOut, aborted: request.signal.aborted });
+  } finally {
+    limit.clear();
   }
 };

@@ -4,6 +4,7 @@ import { readLimited, statusError, toResponse, transportFailure } from './backen
 import { HostAllowlist } from './host-allowlist';
 import type { HttpClient, HttpRequest, HttpResponse } from './http-client';
 import { createSafeConnector, RefusedAddressError, systemResolver, type Resolver } from './safe-connector';
+import { Deadline } from '../providers/http/deadline';
 
 /**
  * Why undici: it is the engine behind Node's own fetch, kept by the Node project, CommonJS and
@@ -109,10 +110,9 @@ export function createSafeClient(options: SafeClientOptions): HttpClient {
   const dispatcher = new Agent({ connect });
   return async (request: HttpRequest): Promise<HttpResponse> => {
     const { service } = request;
-    const timeout = AbortSignal.timeout(Math.min(request.timeoutMs, options.timeoutMs));
-    const signal = AbortSignal.any([request.signal, timeout]);
+    const limit = new Deadline(request.signal, { callMs: Math.min(request.timeoutMs, options.timeoutMs) });
     try {
-      const { response, url } = await followRedirects(request, { dispatcher, signal });
+      const { response, url } = await followRedirects(request, { dispatcher, signal: limit.signal });
       const body = await readLimited(response, { maxBytes: request.maxBytes ?? options.maxBytes, service });
       const result = toResponse(response.status, { url: url.href, headers: response.headers, body }, service);
       if ((response.status < 200 || response.status >= 300) && !request.acceptErrorStatus) throw statusError(result, service);
@@ -120,7 +120,9 @@ export function createSafeClient(options: SafeClientOptions): HttpClient {
     } catch (err) {
       const refusal = findRefusal(err);
       if (refusal) throw refused(service, refusal.message);
-      throw transportFailure(err, { service, timedOut: timeout.aborted, aborted: request.signal.aborted });
+      throw transportFailure(err, { service, timedOut: limit.timedOut, aborted: request.signal.aborted });
+    } finally {
+      limit.clear();
     }
   };
 }

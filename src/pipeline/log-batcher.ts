@@ -36,16 +36,23 @@ function insertFromJson(columns: string, parameter: string): string {
 /** What stands in for U+0000 in a stored log: PostgreSQL's text and jsonb cannot hold it. */
 const NUL_STAND_IN = '\uFFFD';
 
+/** A JSON escape of NUL that is not itself an escaped backslash followed by `u0000`. */
+const ESCAPED_NUL = /(?<!\\)((?:\\\\)*)\\u0000/g;
+
 /**
- * BigInt timestamps (ms) fit a JSON number exactly. The API refuses NUL in requests, but an upstream's
- * answer may carry one: it is stored as U+FFFD rather than losing the whole log.
+ * BigInt columns (the ms timestamp) fit a JSON number exactly; a row's other values come from JSON and
+ * hold none. The API refuses NUL in requests, but an upstream's answer may carry one: it is stored as
+ * U+FFFD rather than losing the whole log. Both without a replacer function, which JSON.stringify
+ * would call for every value of the rows' nested request and answer.
  */
-function rowsJson(rows: LogRow[]): string {
-  return JSON.stringify(rows, (_key, value: unknown) => {
-    if (typeof value === 'bigint') return Number(value);
-    if (typeof value === 'string' && value.includes('\u0000')) return value.replaceAll('\u0000', NUL_STAND_IN);
-    return value;
+export function rowsJson(rows: LogRow[]): string {
+  const plain = rows.map((row) => {
+    const copy: Record<string, unknown> = { ...row };
+    for (const [name, value] of Object.entries(copy)) if (typeof value === 'bigint') copy[name] = Number(value);
+    return copy;
   });
+  const text = JSON.stringify(plain);
+  return text.includes('\\u0000') ? text.replace(ESCAPED_NUL, `$1${NUL_STAND_IN}`) : text;
 }
 
 interface PendingWrite {

@@ -6,6 +6,7 @@ import { ProviderError } from '../providers/provider-error';
 import { statusOfError, type PluginRecord } from './attempt-record';
 import type { RunContext } from './run-context';
 import { untilAborted } from './until-aborted';
+import { Deadline } from '../providers/http/deadline';
 
 /** A plugin to run for a request, and why. */
 export interface PluginCall {
@@ -147,8 +148,8 @@ export class PluginSteps {
     // A plugin before the model leaves the model call its reserve; one after it (social-post) may use the rest.
     const reserve = plugin.phase === 'before_model' ? MODEL_CALL_RESERVE_MS : 0;
     const deadline = Math.min(ctx.job.deadline - reserve, Date.now() + this.deps.timeoutMs);
-    const timeout = AbortSignal.timeout(Math.max(1, deadline - Date.now()));
-    const signal = AbortSignal.any([ctx.signal, timeout]);
+    const limit = new Deadline(ctx.signal, { callMs: Math.max(1, deadline - Date.now()) });
+    const { signal } = limit;
     const pluginCtx: PluginContext = {
       requestId: ctx.job.requestId,
       space: { id: ctx.space.id, orgId: ctx.space.orgId, dataSpaceId: ctx.space.dataSpaceId },
@@ -163,7 +164,7 @@ export class PluginSteps {
     await this.step(ctx, plugin.id, 'started');
     try {
       // Raced inside the limited work (its backend slot is freed at the timeout) and outside it (a limiter stuck on Redis ends too).
-      const race = <T>(work: Promise<T>) => untilAborted(work, { timeout, request: ctx.signal, provider: plugin.id });
+      const race = <T>(work: Promise<T>) => untilAborted(work, { timeout: signal, request: ctx.signal, provider: plugin.id });
       const limited = this.deps.limiter.run(plugin.backendKey, this.deps.concurrencyFor(plugin.backendKey), () => race(plugin.run(input, pluginCtx)), { signal, deadline });
       const output = await race(limited);
       await this.step(ctx, plugin.id, 'finished');
@@ -171,6 +172,8 @@ export class PluginSteps {
     } catch (err) {
       await this.step(ctx, plugin.id, 'failed');
       throw err;
+    } finally {
+      limit.clear();
     }
   }
 
