@@ -96,14 +96,14 @@ async function main(): Promise<void> {
     const make = () => Array.from({ length: REQUESTS }, () => logRowsFor(outcomeFor(env, model))).filter((r) => r !== null);
     const batcher = new LogBatcher(db, createLogger('silent'), { maxBatch: 100_000 });
     // The batcher's own path: the writes of a batch share one statement.
-    const prisma: Write = (batch) => Promise.all(batch.map((rows) => batcher.write(rows))).then(() => undefined);
+    const batched: Write = (batch) => Promise.all(batch.map((rows) => batcher.write(rows))).then(() => undefined);
     const plain = singleStatement((sql, parents, children) => pool.query(sql, [parents, children]));
     const raw = singleStatement((sql, parents, children) => db.$executeRawUnsafe(sql, parents, children));
     const database = env.databaseName;
-    for (const warm of [prisma, plain, raw]) await measure(warm, make().slice(0, 400), { batchSize: 16, database });
+    for (const warm of [batched, plain, raw]) await measure(warm, make().slice(0, 400), { batchSize: 16, database });
     say('| batch (requests) | writer | Node CPU ms/request | PostgreSQL CPU ms/request | wall ms/request |\n| --- | --- | --- | --- | --- |');
     for (const size of BATCHES) {
-      for (const [name, write] of [['LogBatcher (one statement per batch, pg pool under Prisma)', prisma], ['one statement, Prisma $executeRawUnsafe', raw], ['one statement, pg Pool', plain]] as const) {
+      for (const [name, write] of [['LogBatcher (one statement per batch, pg pool under Prisma)', batched], ['one statement, Prisma $executeRawUnsafe', raw], ['one statement, pg Pool', plain]] as const) {
         const r = await measure(write, make(), { batchSize: size, database });
         say(`| ${size} | ${name} | ${r.node_ms_per_request.toFixed(3)} | ${r.postgres_ms_per_request.toFixed(3)} | ${r.wall_ms_per_request.toFixed(3)} |`);
       }

@@ -27,7 +27,7 @@ import { profileTables } from './report';
  * what the machine allows; a second, `queue-floor`, runs bench/queue-floor (an API and a worker process
  * with a BullMQ queue between them and a log row committed per request, calling the same backends): what a
  * gateway of Switchyard's shape allows. Options: --duration, --warmup (s), --skip-floor (both floors),
- * --skip-saturated, --concurrency, --latency (ms), --limit, --runner build|prebuilt|tsx, --profile
+ * --skip-saturated, --workers N (worker processes), --concurrency, --latency (ms), --limit, --runner build|prebuilt|tsx, --profile
  * (with --profile-dir <folder> to keep the profiles), --out <file>.
  */
 const { values: args } = parseArgs({
