@@ -20,7 +20,10 @@ function isAddressOrSubnet(entry: string): boolean {
 /**
  * `TRUST_PROXY`, in Express's own terms: `true` trusts every hop (any client can then choose its address
  * with X-Forwarded-For), `false` none, a number that many hops, otherwise a comma-separated list of
- * addresses, subnets (CIDR) and the names `loopback`, `linklocal`, `uniquelocal`.
+ * addresses, subnets (CIDR) and the names `loopback`, `linklocal`, `uniquelocal`. The default, `false`,
+ * trusts no hop: X-Forwarded-For is ignored until the operator names their proxies, so a client that
+ * reaches the service directly (even from loopback) cannot choose its address and rotate past the
+ * per-address throttle.
  */
 export const trustProxySchema = z
   .string()
@@ -37,4 +40,4 @@ export const trustProxySchema = z
     }
     return entries;
   })
-  .prefault('loopback');
+  .prefault('false');

@@ -9,7 +9,7 @@ import { uniqueSuffix } from '../helpers/test-database';
  * here reaches a completion.
  */
 
-const LIMITS = { authThrottleAddressLimit: 3, authThrottlePrefixLimit: 100, authThrottleWindowSeconds: 60 };
+const LIMITS = { trustProxy: ['loopback'], authThrottleAddressLimit: 3, authThrottlePrefixLimit: 100, authThrottleWindowSeconds: 60 };
 
 let ctx: TestContext;
 let tenant: Tenant;

@@ -4,13 +4,15 @@ import type { Express } from 'express';
 import request from 'supertest';
 import { createTestContext, type Tenant, type TestContext } from '../helpers/test-context';
 import { uniqueSuffix } from '../helpers/test-database';
+import { loadConfig } from '../../src/config/load';
 
 /**
  * The failed-authentication throttle, over HTTP against the real app and Redis. supertest connects from
- * 127.0.0.1, and TRUST_PROXY's default (loopback) trusts it, so X-Forwarded-For names the client address.
+ * 127.0.0.1; these contexts trust loopback as a proxy (TRUST_PROXY=loopback), so X-Forwarded-For names the
+ * client address. TRUST_PROXY's default trusts no proxy (see 'client address' below).
  */
 
-const LIMITS = { authThrottleAddressLimit: 5, authThrottlePrefixLimit: 3, authThrottleWindowSeconds: 60 };
+const LIMITS = { trustProxy: ['loopback'], authThrottleAddressLimit: 5, authThrottlePrefixLimit: 3, authThrottleWindowSeconds: 60 };
 
 const contexts: TestContext[] = [];
 function context(overrides: Parameters<typeof createTestContext>[0] = {}): TestContext {
@@ -128,8 +130,10 @@ describe('failed-authentication throttle per key prefix', () => {
 });
 
 describe('client address', () => {
-  it('cannot be dodged with X-Forwarded-For when no proxy is trusted', async () => {
-    const ctx = context({ trustProxy: false, authThrottlePrefixLimit: 0 });
+  it('cannot be dodged with X-Forwarded-For by default (no proxy trusted, not even loopback)', async () => {
+    const ctx = createTestContext({ redisPrefix: `${process.env.REDIS_PREFIX ?? 'sytest'}_${uniqueSuffix()}`, ...LIMITS, trustProxy: loadConfig().trustProxy, authThrottlePrefixLimit: 0 });
+    contexts.push(ctx);
+    expect(ctx.services.config.trustProxy).toBe(false);
     const statuses: number[] = [];
     for (let i = 0; i < 6; i += 1) statuses.push((await get(ctx.app, wrongKey(), `10.9.8.${i}`)).status);
     expect(statuses).toEqual([401, 401, 401, 401, 401, 429]);
