@@ -176,8 +176,10 @@ export class CompletionRunner {
     } catch (err) {
       const failure: CompletionFailure = failureOf(err, job, { logger, trace }).toFailure();
       await reply({ type: 'error', requestId: job.requestId, run, failure });
-      ended = { failure: signal.aborted ? { ...failure, status: cancelledStatus(job) } : failure };
+      ended = { failure };
     }
+    // However the steps ended (thrown, or a stream broken off by the cancellation), a cancelled request is logged as one.
+    if (signal.aborted && 'failure' in ended) ended = { ...ended, failure: { ...ended.failure, status: cancelledStatus(job) } };
     // A Space deleted meanwhile has nothing left to attach a log to.
     if (space) await this.writeLog({ job, privacyLevel, isTest: space.isSandbox, trace, ended, responseText }, logger);
     if (job.async) await this.deps.asyncJobs.finish(job, { final: held, aborted: signal.aborted, privacyLevel });

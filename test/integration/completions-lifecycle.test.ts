@@ -72,6 +72,20 @@ describe('a client that disconnects', () => {
     expect(nth(children, 0).latency).toBeLessThan(2000);
     expect(await h.services.queues.completions.getJobState(parent.id)).toBe('completed');
   });
+
+  it('logs 499 on the parent and the child when the client leaves a stream that has started', async () => {
+    const { tenant, models } = await isolatedSpace(h, { models: [{ name: 'dripping', namespace: 'sim-drip-300' }] });
+    const client = rawCompletion(h.app, tenant, { messages: userMessage('Tell me slowly.'), stream: true });
+    const upstream: RecordedRequest = await eventually(() => callsTo(sim, models.dripping).find((r) => r.closedAt === undefined));
+    // Past the first content chunks: the answer is streaming when the client leaves.
+    await new Promise((resolve) => setTimeout(resolve, 700));
+    client.drop();
+    await eventually(() => upstream.closedAt, 3000);
+    await client.close();
+    const { parent, children } = await onlyLogOf(h, tenant);
+    expect(parent).toMatchObject({ status_code: 499, model_id: models.dripping.id });
+    expect(children.map((c) => c.status_code)).toEqual([499]);
+  });
 });
 
 describe('the completion timeout', () => {
