@@ -7,7 +7,7 @@ import type { RequestOutcome } from './log-rows';
 import { modelStep, type ModelStepResult } from './model-step';
 import { pluginContextMessage, withPluginContext } from './plugin-context';
 import { planPlugins, type PluginSelector } from './plugin-plan';
-import type { PluginCall } from './plugin-steps';
+import type { PluginCall, PluginRun } from './plugin-steps';
 import type { RunContext } from './run-context';
 import { responseTextOf } from './stream-assembler';
 import { answerWithTools, pluginInput } from './tool-loop';
@@ -29,6 +29,17 @@ async function runAfterModel(ctx: RunContext, calls: PluginCall[], answer: strin
 }
 
 /**
+ * A plugin the request (or its assistant) named that refused the request's own input before the model (a
+ * Space file id the Space does not have: 404; a URL that may not be fetched, a file too large: 4xx naming
+ * `files[i]`): that refusal is the answer, and no model is called. A backend's failure (5xx, a timeout) is
+ * not the client's fault and only leaves `metadata.error`.
+ */
+function refusedInput(runs: PluginRun[]): ApiError | null {
+  const refused = runs.find((run) => run.output === null && (run.call.trigger === 'requested' || run.call.trigger === 'assistant') && run.error instanceof ApiError && run.error.status < 500);
+  return (refused?.error as ApiError | undefined) ?? null;
+}
+
+/**
  * A request's steps after its model plan: the plugins that run first (named, or pre-selected by
  * auto_tools), the model (alone, or in auto_tools' tool loop), then the plugins that act on the answer.
  */
@@ -37,6 +48,8 @@ export async function answerRequest(ctx: RunContext, options: { promptTokens: nu
   let messages = ctx.prepared.chat.messages;
   if (plan.before.length > 0) {
     const runs = await ctx.plugins.runAll(ctx, plan.before, pluginInput(ctx));
+    const refused = refusedInput(runs);
+    if (refused) throw refused;
     messages = withPluginContext(messages, pluginContextMessage(runs));
   }
   const step: ModelStepResult =

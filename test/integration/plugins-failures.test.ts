@@ -1,8 +1,10 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { randomUUID } from 'node:crypto';
+import request from 'supertest';
 import { silentWav } from '../fixtures/audio';
 import { complete, logsOf, userMessage } from '../helpers/completion-fixtures';
-import { pluginReports, pluginSpace, usePluginHarness } from '../helpers/plugin-harness';
+import { pluginReports, pluginSpace, upstreamBodies, usePluginHarness } from '../helpers/plugin-harness';
 
 /** Plugins that are slow, fail or are refused, through the whole pipeline. */
 const env = usePluginHarness({ pluginTimeoutMs: 1500 });
@@ -83,14 +85,28 @@ describe('SSRF through the pipeline', () => {
     const url = `http://127.0.0.1:${(canary.address() as AddressInfo).port}/a.mp3`;
     const res = await complete(env.h, tenant, { plugins: ['transcribe-audio'], files: [url], messages: userMessage('Transcribe this') });
     expect(hits).toBe(0);
-    if (res.status === 200) {
-      expect(res.body.metadata.error).toContain('transcribe-audio');
-      expect(pluginReports(res.body)).toEqual([expect.objectContaining({ id: 'transcribe-audio', status: 'failed' })]);
-    } else {
-      expect(res.status).toBeGreaterThanOrEqual(400);
-      expect(res.status).toBeLessThan(500);
-      expect(JSON.stringify(res.body)).toContain('files[0]');
-    }
+    expect(res.status).toBe(400);
+    expect(res.body.error).toMatchObject({ code: 'invalid_value', param: 'files[0]' });
     expect(env.media.requests.filter((r) => r.path.includes('transcriptions') && r.file?.name === 'a.mp3')).toHaveLength(0);
+  });
+});
+
+describe("a file id of another organization's Space", () => {
+  it('transcribe-audio answers 404 naming files[0], exactly as for an unknown id, and calls no model', async () => {
+    const owner = await pluginSpace(env);
+    const stranger = await pluginSpace(env);
+    const upload = await request(env.h.app).post(`/v1/apps/${owner.tenant.app_id}/files`).set(owner.tenant.auth).attach('file', silentWav(), 'foreign-clip.wav');
+    expect(upload.status).toBe(201);
+    const ask = (fileId: string) => complete(env.h, stranger.tenant, { plugins: ['transcribe-audio'], files: [fileId], messages: userMessage('Transcribe this') });
+    const foreign = await ask(upload.body.id as string);
+    const unknown = await ask(randomUUID());
+    expect(foreign.status).toBe(404);
+    expect(foreign.body.error).toMatchObject({ code: 'not_found', param: 'files[0]' });
+    expect(unknown.status).toBe(404);
+    expect(foreign.body.error.message.replace(upload.body.id as string, 'ID')).toBe(unknown.body.error.message.replace(/[0-9a-f-]{36}/, 'ID'));
+    expect(upstreamBodies(env, stranger.models.answering)).toHaveLength(0);
+    const { parent } = await logsOf(env.h, foreign.headers['x-switchyard-log-id'] as string);
+    expect(parent.status_code).toBe(404);
+    expect(env.media.requests.filter((r) => r.path.includes('transcriptions') && r.file?.name === 'foreign-clip.wav')).toHaveLength(0);
   });
 });
