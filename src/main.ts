@@ -3,6 +3,7 @@ import { createLogger } from './logging/logger';
 import { startRuntime } from './runtime';
 import { startSupervisor } from './supervisor/supervisor';
 import { startSupervisorMetrics } from './observability/process-metrics-listener';
+import { startLoopWatchdog } from './observability/loop-watchdog';
 
 /** A child gets this long past its own grace period to exit after SIGTERM before the supervisor kills it, in ms. */
 const CHILD_STOP_MARGIN_MS = 5000;
@@ -12,6 +13,8 @@ async function main(): Promise<void> {
   const config = loadConfig();
   const logger = createLogger(config.logLevel);
   const supervisorMetrics = config.role === 'all' ? await startSupervisorMetrics({ config: config.observability, logger }) : null;
+  // The supervisor's own loop too (each child's runtime starts its own); /metrics aggregates the children, so the supervisor's stalls are logged only.
+  if (config.role === 'all') startLoopWatchdog({ thresholdMs: config.eventLoopStallMs, logger });
   const running =
     config.role === 'all'
       ? startSupervisor({ apiProcesses: config.apiProcesses, workerProcesses: config.workerProcesses, stopTimeoutMs: config.shutdownGraceMs + CHILD_STOP_MARGIN_MS, logger })

@@ -7,6 +7,7 @@ import { connectInfrastructure } from './infrastructure';
 import { buildServices } from './services/container';
 import { startProcessMetrics } from './observability/process-metrics-listener';
 import { startTracing } from './observability/tracing';
+import { startLoopWatchdog } from './observability/loop-watchdog';
 
 export interface Runtime {
   /** Bound address of the API, when this process serves it. */
@@ -55,12 +56,14 @@ export async function startRuntime(config: Readonly<Config>, logger: Logger): Pr
   const server = serveApi ? createServer(buildApp({ config, logger, services })) : null;
   const port = server ? await listen(server, config.port, config.host) : null;
   const metricsServer = await startProcessMetrics({ config: config.observability, logger });
+  const stopWatchdog = startLoopWatchdog({ thresholdMs: config.eventLoopStallMs, logger });
   logger.info({ role: config.role, port }, 'switchyard started');
 
   return {
     port,
     stop: async () => {
       logger.info('shutting down');
+      stopWatchdog();
       const draining = Promise.all([server ? closeServer(server) : undefined, workers?.close()]).then(() => undefined);
       await withDeadline(draining, config.shutdownGraceMs, () => {
         logger.warn({ grace_ms: config.shutdownGraceMs }, 'grace period over; closing remaining connections');

@@ -38,6 +38,9 @@ export class SwitchyardMetrics {
   readonly savingsUsd = new Counter({ name: 'switchyard_savings_usd_total', help: "What requests saved against the Space's benchmark model, in USD, by Space.", labelNames: ['app_id'] as const, registers: [this.registry] });
   readonly overspendUsd = new Counter({ name: 'switchyard_overspend_usd_total', help: "What requests cost beyond the Space's benchmark model (a dearer model was used), in USD, by Space.", labelNames: ['app_id'] as const, registers: [this.registry] });
 
+  readonly loopStalls = new Counter({ name: 'switchyard_event_loop_stalls_total', help: 'Times the event loop was held past EVENT_LOOP_STALL_MS (each is also logged with the request that held it).', registers: [this.registry] });
+  readonly loopStallSeconds = new Histogram({ name: 'switchyard_event_loop_stall_seconds', help: 'How long each stall past EVENT_LOOP_STALL_MS held the event loop.', buckets: [0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60], registers: [this.registry] });
+
   constructor() {
     const sources = this.sources;
     new Gauge({

@@ -26,6 +26,7 @@ import { RunTrace } from './run-trace';
 import type { SpaceContext, SpaceContextLoader } from './space-context';
 import { failureToApiError } from './upstream-failure';
 import { recordCompletion } from '../observability/completion-telemetry';
+import { markLoopOwner } from '../observability/loop-owner';
 
 export interface RunnerDeps {
   spaces: SpaceContextLoader;
@@ -165,6 +166,7 @@ export class CompletionRunner {
     let responseText = '';
     try {
       space = await this.deps.spaces.load(job.appId, job.spaceStamp);
+      markLoopOwner(job.httpRequestId ?? job.requestId);
       if (!space) throw ApiError.notFound('Space', 'Authorization');
       privacyLevel = effectivePrivacyLevel(space.policies.privacy_level, job.request);
       checkStillWanted(job, signal);
@@ -180,6 +182,7 @@ export class CompletionRunner {
     }
     // However the steps ended (thrown, or a stream broken off by the cancellation), a cancelled request is logged as one.
     if (signal.aborted && 'failure' in ended) ended = { ...ended, failure: { ...ended.failure, status: cancelledStatus(job) } };
+    markLoopOwner(job.httpRequestId ?? job.requestId);
     // A Space deleted meanwhile has nothing left to attach a log to.
     if (space) await this.writeLog({ job, privacyLevel, isTest: space.isSandbox, trace, ended, responseText }, logger);
     if (job.async) await this.deps.asyncJobs.finish(job, { final: held, aborted: signal.aborted, privacyLevel });

@@ -1,5 +1,6 @@
 import express, { type Request, type RequestHandler } from 'express';
 import { ApiError } from '../../errors/api-error';
+import { markLoopOwner } from '../../observability/loop-owner';
 import { noteBodyText } from '../input-guard';
 
 const METHODS_WITH_BODY = new Set(['POST', 'PUT', 'PATCH']);
@@ -22,6 +23,11 @@ export function jsonBody(limitBytes: number, takesMultipart: (req: Request) => b
   };
   // body-parser's verify hook: the raw text, before it is parsed, for the input guard.
   // eslint-disable-next-line max-params
-  const verify = (req: object, _res: unknown, raw: Buffer, encoding: string | null) => noteBodyText(req, raw, encoding);
+  const verify = (req: object, _res: unknown, raw: Buffer, encoding: string | null) => {
+    // The parse, validation and intake that follow run on the loop now, as this request's work.
+    const { id } = req as { id?: unknown };
+    if (typeof id === 'string') markLoopOwner(id);
+    noteBodyText(req, raw, encoding);
+  };
   return [requireJson, express.json({ limit: limitBytes, type: 'application/json', strict: true, verify })];
 }
