@@ -4,6 +4,7 @@ import type { AuthContext } from '../auth/auth-context';
 import { ApiError } from '../errors/api-error';
 import type { AsyncCompletion, CompletionJob } from '../queue/payloads';
 import type { CompletionRequest } from '../schemas/chat-completions';
+import { unforwardedFieldError } from '../schemas/forwarded-fields';
 import type { CompletionGateway, CompletionSink } from './completion-gateway';
 import type { WireSink } from './wire-sink';
 import { parseFeatureFlagsHeader } from './feature-flags';
@@ -69,6 +70,8 @@ export class CompletionIntake {
     const { auth, request } = submission;
     const headerFlags = parseFeatureFlagsHeader(submission.featureFlagsHeader);
     const { space, stamp } = await this.spaceOf(auth);
+    const unforwarded = unforwardedFieldError(request, space.settings.forward_fields);
+    if (unforwarded) throw unforwarded;
     const privacyLevel = effectivePrivacyLevel(space.policies.privacy_level, request);
     const asyncCompletion = submission.respondAsync && this.asyncCompletion(submission.respondAsync, { space, privacyLevel });
     await admitToSpace(this.deps.rateLimiter, space, (headers) => submission.setHeaders(headers));

@@ -1,3 +1,4 @@
+import { rm } from 'node:fs/promises';
 import type { Request, Response } from 'express';
 import multer, { MulterError } from 'multer';
 import { ApiError } from '../errors/api-error';
@@ -12,6 +13,8 @@ export interface UploadLimits {
   /** The form field that carries the file. */
   field: string;
   maxBytes: number;
+  /** The text fields the route reads beside the file; any other is refused with 400 `unknown_field`. */
+  textFields: readonly string[];
 }
 
 /** Text fields a client may send beside the file (OpenAI's SDK sends `purpose`). */
@@ -51,6 +54,12 @@ export async function receiveSingleFile(req: Request, res: Response, { limits, s
     middleware(req, res, (err?: unknown) => (err ? reject(uploadError(err, limits)) : resolve()));
   });
   const file = req.file;
+  const unknown = Object.keys((req.body ?? {}) as Record<string, unknown>).find((name) => !limits.textFields.includes(name));
+  if (unknown !== undefined) {
+    // A file written to disk is not kept for a refused request.
+    if (file?.path) await rm(file.path, { force: true });
+    throw new ApiError('unknown_field', `Unrecognized field '${unknown}'.`, unknown);
+  }
   if (!file) throw new ApiError('missing_field', `Missing required field '${limits.field}': send the file in it.`, limits.field);
   return file;
 }

@@ -6,7 +6,8 @@ import type { PluginId } from '../plugins/types';
 import type { CompletionJob } from '../queue/payloads';
 import type { Policies, Weights } from '../schemas/apps';
 import { assistantConfigSchema, type AssistantConfig } from '../schemas/assistants';
-import { completionRequestSchema, type CompletionRequest } from '../schemas/chat-completions';
+import type { CompletionRequest } from '../schemas/chat-completions';
+import { COMPLETION_REQUEST_FIELDS } from '../schemas/forwarded-fields';
 import { mergePolicies } from '../services/apps/space-config';
 import type { CompletionSources } from '../store/completion-sources';
 import { turnsToMessages } from './conversation-turns';
@@ -31,11 +32,9 @@ export interface PreparedCompletion {
   stream: boolean;
 }
 
-/** Request fields Switchyard interprets (the schema's own fields); the rest pass through to OpenAI-compatible upstreams. */
-const KNOWN_FIELDS: ReadonlySet<string> = new Set(Object.keys(completionRequestSchema.shape));
-
+/** The fields the intake let through beyond the schema's own (built-in or the Space's forwarded fields): they pass to OpenAI-compatible upstreams. */
 function extraFields(request: CompletionRequest): Record<string, unknown> | undefined {
-  const extra = Object.fromEntries(Object.entries(request).filter(([key]) => !KNOWN_FIELDS.has(key)));
+  const extra = Object.fromEntries(Object.entries(request).filter(([key]) => !COMPLETION_REQUEST_FIELDS.has(key)));
   return Object.keys(extra).length > 0 ? extra : undefined;
 }
 

@@ -58,8 +58,9 @@ const toolChoice = z.discriminatedUnion('type', [
   z.object({ type: z.literal('none') }),
 ]);
 
+/** Unknown top-level fields are refused (400 naming the field), as Anthropic's API refuses them. */
 export const messagesRequestSchema = z
-  .object({
+  .strictObject({
     model: z.string().min(1).max(200).describe("A model of the Space's catalog, or the service's own name (`AUTO_MODEL_NAME`) for automatic choice."),
     max_tokens: int4.positive(),
     system: z.union([z.string(), z.array(textBlock)]).optional(),

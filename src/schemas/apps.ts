@@ -41,6 +41,12 @@ export type Policies = z.infer<typeof policiesSchema>;
 const FEATURE_FLAGS_DESCRIPTION =
   'Extra field: feature flags for every request of the Space. The `Service-Feature-Flags` header, then `custom_headers.feature_flags`, override them per request.';
 
+const FORWARD_FIELDS_DESCRIPTION =
+  "Extra field: top-level chat-completions fields this Space's requests may carry and Switchyard passes to OpenAI-compatible providers as sent, besides the built-in ones (`top_k`, `min_p`, `repetition_penalty`, `reasoning_effort`, `parallel_tool_calls`, ...); any other unknown field is refused with 400 `unknown_field`.";
+
+/** A provider's body field name: what a Space may add to the forwarded fields. */
+const forwardFieldName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]{0,63}$/, 'a field name (letters, digits, underscores; at most 64)');
+
 export const settingsSchema = z
   .object({
     assistant_id: uuid.nullable(),
@@ -52,6 +58,7 @@ export const settingsSchema = z
     plugins: pluginSettingsView.optional(),
     auto_tools: autoToolsPatch.optional().describe('Extra field: how `auto_tools` works in this Space (absent keys take their defaults).'),
     webhook: webhookSettingsView.optional(),
+    forward_fields: z.array(z.string()).optional().describe(FORWARD_FIELDS_DESCRIPTION),
   })
   .meta({ id: 'Settings' });
 export type Settings = z.infer<typeof settingsSchema>;
@@ -103,6 +110,7 @@ export const settingsPatch = z
     plugins: pluginSettingsPatch.optional(),
     auto_tools: autoToolsPatch.optional(),
     webhook: webhookSettingsPatch.nullable().optional().describe("Extra field: the Space's webhook for async jobs; null removes the URL and the secret."),
+    forward_fields: z.array(forwardFieldName).max(64).nullable().optional().describe(`${FORWARD_FIELDS_DESCRIPTION} Replaces the stored list; null removes it.`),
   })
   .meta({ id: 'SettingsPatch' });
 export type SettingsPatch = z.infer<typeof settingsPatch>;

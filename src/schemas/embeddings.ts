@@ -22,11 +22,11 @@ const inputSchema = z.union(
 
 /**
  * `POST /v1/embeddings` in OpenAI's format. `model` may be left out (Switchyard's extension), like the
- * automatic model's name: the Space's cheapest active embedding model answers. Unknown fields are accepted
- * and ignored, as OpenAI-compatible clients add their own.
+ * automatic model's name: the Space's cheapest active embedding model answers. An unknown field is refused
+ * with 400 `unknown_field`, as OpenAI refuses it (and as every other API of the service does).
  */
 export const embeddingRequestSchema = z
-  .looseObject({
+  .strictObject({
     input: inputSchema.describe('Text to embed: a string, an array of strings, an array of token ids, or an array of such arrays.'),
     model: z.string().min(1).optional().describe("An embedding model active in the key's Space; absent or the service's own name: the Space's cheapest active one."),
     encoding_format: z.enum(['float', 'base64']).default('float').describe('`float`: arrays of numbers; `base64`: each vector as the base64 of its little-endian float32 values.'),

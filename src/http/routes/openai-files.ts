@@ -28,7 +28,7 @@ export function openAiFileRoutes({ openAiFiles }: { openAiFiles: OpenAiFileServi
       response: openAiFileSchema,
       status: 200,
       errors: [413],
-      handle: ({ auth, req, res }) => openAiFiles.upload(auth, (maxBytes) => readUploadToDisk(req, res, { field: 'file', maxBytes })),
+      handle: ({ auth, req, res }) => openAiFiles.upload(auth, (maxBytes) => readUploadToDisk(req, res, { field: 'file', maxBytes, textFields: ['purpose'] })),
     }),
     defineRoute({
       method: 'get',

@@ -10,7 +10,7 @@ const fileParams = appParams.extend({ file_id: z.uuid() });
 const tags = ['Space files'];
 
 const UPLOAD_NOTE = [
-  'A `multipart/form-data` body with the file in the field `file` (a `purpose` field is accepted and ignored, for OpenAI SDK clients).',
+  'A `multipart/form-data` body with the file in the field `file` (a `purpose` field is accepted and ignored, for OpenAI SDK clients; any other field is refused with 400 `unknown_field`).',
   'At most `SPACE_FILE_MAX_BYTES` (20 MiB unless configured; 413 otherwise).',
   'Accepted, by extension and by content: txt, md, html, csv, json, pdf, docx (indexed for the `space-search` plugin) and mp3, wav, m4a, ogg, webm, flac (stored for `transcribe-audio`, not indexed); anything else is 415.',
   "Answers 201 with the file as soon as it is stored, like OpenAI's Files API returns its file object at once: indexing runs on the `space-files` queue and `status` goes `queued` → `processing` → `ready` or `failed` (poll GET). Audio is `ready` at once.",
@@ -31,7 +31,7 @@ export function spaceFileRoutes({ spaceFiles }: { spaceFiles: SpaceFileService }
       response: spaceFileSchema,
       status: 201,
       errors: [404, 413],
-      handle: ({ auth, params, req, res }) => spaceFiles.upload(auth, params.app_id, (maxBytes) => readSingleUpload(req, res, { field: 'file', maxBytes })),
+      handle: ({ auth, params, req, res }) => spaceFiles.upload(auth, params.app_id, (maxBytes) => readSingleUpload(req, res, { field: 'file', maxBytes, textFields: ['purpose'] })),
     }),
     defineRoute({
       method: 'get',

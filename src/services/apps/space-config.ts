@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { COMPLETION_REQUEST_FIELDS } from '../../schemas/forwarded-fields';
 import { ApiError } from '../../errors/api-error';
 import type { Prisma } from '../../generated/prisma/client';
 import type { Policies, PoliciesPatch, Settings, SettingsPatch, Weights, WeightsPatch } from '../../schemas/apps';
@@ -93,10 +94,12 @@ const storedSettings = z
     plugins: storedPluginSettings,
     auto_tools: storedAutoTools,
     webhook: z.unknown().optional().transform(readWebhookSettings),
+    forward_fields: z.array(z.string()).optional().catch(undefined),
   })
   // Extension keys appear only when the Space set them, so a response has no `undefined` holes.
-  .transform(({ feature_flags, plugins, auto_tools, webhook, ...rest }): Settings => ({
+  .transform(({ feature_flags, plugins, auto_tools, webhook, forward_fields, ...rest }): Settings => ({
     ...rest,
+    ...(forward_fields === undefined ? {} : { forward_fields }),
     ...(webhook === undefined ? {} : { webhook }),
     ...(feature_flags === undefined ? {} : { feature_flags }),
     ...(plugins === undefined || Object.keys(plugins).length === 0 ? {} : { plugins }),
@@ -129,10 +132,21 @@ function mergePluginSettings(stored: Settings['plugins'], patch: NonNullable<Set
   return merged;
 }
 
+/** A Space's forwarded fields, each once; a field Switchyard reads itself cannot be one (it is never passed on as sent). */
+function checkedForwardFields(fields: string[]): string[] {
+  const own = fields.find((field) => COMPLETION_REQUEST_FIELDS.has(field));
+  if (own !== undefined) {
+    throw new ApiError('invalid_value', `Invalid value for 'settings.forward_fields': '${own}' is a field Switchyard reads itself, not one it forwards.`, 'settings.forward_fields');
+  }
+  return [...new Set(fields)];
+}
+
 /** Settings merge key by key, `feature_flags` flag by flag, plugin settings plugin by plugin. */
 function mergeSettings(stored: Settings, patch: SettingsPatch | undefined): Settings {
-  const { plugins, auto_tools: autoTools, webhook, ...rest } = patch ?? {};
+  const { plugins, auto_tools: autoTools, webhook, forward_fields: forwardFields, ...rest } = patch ?? {};
   const merged: Settings = { ...stored, ...rest };
+  if (forwardFields === null) delete merged.forward_fields;
+  else if (forwardFields !== undefined) merged.forward_fields = checkedForwardFields(forwardFields);
   if (webhook !== undefined) {
     const next = mergeWebhookSettings(stored.webhook, webhook);
     if (next) merged.webhook = next;

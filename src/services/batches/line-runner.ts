@@ -8,6 +8,7 @@ import type { DetachedRun } from '../../pipeline/completion-runner';
 import type { SpaceContext } from '../../pipeline/space-context';
 import type { BatchLineJob, CompletionJob } from '../../queue/payloads';
 import { completionRequestSchema } from '../../schemas/chat-completions';
+import { unforwardedFieldError } from '../../schemas/forwarded-fields';
 import type { BatchLineRepository } from '../../store/batch-lines';
 import type { BatchRepository, BatchRow } from '../../store/batches';
 import type { LineFeeder } from './line-feeder';
@@ -63,6 +64,8 @@ export class LineRunner {
     const { space, stamp } = await this.deps.findSpace(batch.app_id);
     if (!space) return { failure: failed(ApiError.notFound('Space', 'Authorization')) };
     if (!space.isActive) return { failure: failed(new ApiError('space_inactive', 'This Space is deactivated.')) };
+    const unforwarded = unforwardedFieldError(parsed.data, space.settings.forward_fields);
+    if (unforwarded) return { failure: failed(new ApiError(unforwarded.code, unforwarded.message, `body.${unforwarded.param ?? ''}`)) };
     if (space.policies.privacy_level >= 3) {
       return { failure: failed(new ApiError('invalid_request', "The Space's privacy level became 3 (nothing kept) while the batch ran: its remaining lines are refused.", 'policies.privacy_level')) };
     }
