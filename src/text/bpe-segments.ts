@@ -5,12 +5,14 @@
  * length, so one 150 KB word cost 18 s of CPU. A segment ends just before a space followed by a non-space
  * character: o200k's split pattern always starts a pre-token there (the space joins the word after it), so
  * counting the segments apart gives the count of the whole. A stretch with no such space longer than
- * `MAX_SEGMENT_CHARS` (a DNA sequence, base64, minified JSON, a line of `=`) is cut every `MAX_SEGMENT_CHARS`
+ * `MAX_STRETCH_CHARS` (a DNA sequence, base64, minified JSON, a line of `=`) is cut every `MAX_STRETCH_CHARS`
  * characters instead; each of those cuts may add about one token to the count.
  */
 
-/** Characters in a segment at most; past ~250 a segment costs more per character (quadratic merging). */
-export const MAX_SEGMENT_CHARS = 256;
+/** Characters without an exact cut after which one is forced; past ~250 merging costs more per character (quadratic). */
+export const MAX_STRETCH_CHARS = 256;
+/** Characters in a segment at most when exact cuts allow it: fewer, larger segments cost fewer library calls. */
+export const TARGET_SEGMENT_CHARS = 2_048;
 
 const SPACE = 0x20;
 
@@ -24,24 +26,28 @@ function isLowSurrogate(code: number): boolean {
   return code >= 0xdc00 && code <= 0xdfff;
 }
 
-/** Where to end the segment starting at `start`: the last exact cut in reach, else a hard cut that keeps surrogate pairs whole. */
-function segmentEnd(text: string, start: number): number {
-  const limit = start + MAX_SEGMENT_CHARS;
-  if (limit >= text.length) return text.length;
-  for (let i = limit; i > start; i--) {
-    if (text.charCodeAt(i) === SPACE && !isWhitespace(text.charCodeAt(i + 1))) return i;
-  }
-  return isLowSurrogate(text.charCodeAt(limit)) ? limit - 1 : limit;
-}
-
-/** The text's segments in order (the text itself when it is short). */
+/** The text's segments in order (the text itself when it is short), in one pass over its characters. */
 export function bpeSegments(text: string): string[] {
-  if (text.length <= MAX_SEGMENT_CHARS) return [text];
+  if (text.length <= MAX_STRETCH_CHARS) return [text];
   const segments: string[] = [];
-  for (let start = 0; start < text.length; ) {
-    const end = segmentEnd(text, start);
-    segments.push(text.slice(start, end));
-    start = end;
+  let start = 0;
+  /** The last exact cut, or forced cut, at or after `start`. */
+  let lastCut = 0;
+  for (let i = 1; i < text.length; i++) {
+    if (text.charCodeAt(i) === SPACE && !isWhitespace(text.charCodeAt(i + 1))) {
+      lastCut = i;
+    } else if (i - lastCut >= MAX_STRETCH_CHARS) {
+      const forced = isLowSurrogate(text.charCodeAt(i)) ? i - 1 : i;
+      segments.push(text.slice(start, forced));
+      start = forced;
+      lastCut = forced;
+      continue;
+    }
+    if (i - start >= TARGET_SEGMENT_CHARS && lastCut > start) {
+      segments.push(text.slice(start, lastCut));
+      start = lastCut;
+    }
   }
+  segments.push(text.slice(start));
   return segments;
 }

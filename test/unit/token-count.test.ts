@@ -1,5 +1,5 @@
 import { countTokens as libraryCount } from 'gpt-tokenizer';
-import { bpeSegments, MAX_SEGMENT_CHARS } from '../../src/text/bpe-segments';
+import { bpeSegments, MAX_STRETCH_CHARS, TARGET_SEGMENT_CHARS } from '../../src/text/bpe-segments';
 import { conversationTokens, countTokens, EXACT_CHARS } from '../../src/text/token-count';
 
 /** The token counter: exact on ordinary text, linear and close on long runs, never throwing on user text. */
@@ -35,11 +35,11 @@ describe('bpeSegments', () => {
     expect(segments.join('')).toBe(text);
     expect(segments.length).toBeGreaterThan(1);
     for (const segment of segments.slice(1)) expect(segment).toMatch(/^ \S/u);
-    for (const segment of segments) expect(segment.length).toBeLessThanOrEqual(MAX_SEGMENT_CHARS);
+    for (const segment of segments) expect(segment.length).toBeLessThanOrEqual(TARGET_SEGMENT_CHARS);
   });
 
-  it('cuts a long stretch without spaces every MAX_SEGMENT_CHARS characters, keeping surrogate pairs whole', () => {
-    const text = '🎉'.repeat(MAX_SEGMENT_CHARS);
+  it('cuts a long stretch without spaces every MAX_STRETCH_CHARS characters, keeping surrogate pairs whole', () => {
+    const text = '🎉'.repeat(MAX_STRETCH_CHARS);
     const segments = bpeSegments(text);
     expect(segments.join('')).toBe(text);
     for (const segment of segments) expect(Buffer.from(segment, 'utf8').toString('utf8')).toBe(segment);
