@@ -18,7 +18,7 @@ const unanswered = (row: Row) => row.sent - row.answered;
 const notOk = (row: Row) => row.sent - row.ok;
 const other = (name: string) => (row: Row) => row.other[name] ?? null;
 
-const everyRow = ['500', '429', 'reset', 'hang', 'cut stream', 'dead primary', 'worker kill -9', 'API kill -9', 'privacy switch', 'fuzz'];
+const everyRow = ['500', '429', 'reset', 'hang', 'cut stream', 'dead primary', 'worker kill -9', 'API kill -9', 'privacy switch', 'fuzz', 'long word'];
 
 export const TARGETS: Target[] = [
   // The fault happened at all: without these, a row that sent nothing or hit nobody would meet every target below.
@@ -41,6 +41,9 @@ export const TARGETS: Target[] = [
   { fault: 'privacy switch', rule: 'Redis keys holding level-3 text after the jobs = 0', read: other('Redis keys with level-3 text'), met: zero },
   { fault: 'fuzz', rule: '5xx = 0', read: (row) => row.fiveXx, met: zero },
   { fault: 'fuzz', rule: 'error bodies outside {"error": {...}} = 0', read: other('non-error bodies'), met: zero },
+  { fault: 'long word', rule: '900 KiB single-word completions answered 200 ≥ 1', read: other('long words answered 200'), met: atLeastOne },
+  { fault: 'long word', rule: 'ordinary p99 beside long words ≤ 2× their idle p99', read: other('loaded p99 / idle p99'), met: (v) => v <= 2 },
+  { fault: 'long word', rule: 'every ordinary completion answered 200 in full', read: other('ordinary not answered 200 in full'), met: zero },
 ];
 
 export interface Verdict {

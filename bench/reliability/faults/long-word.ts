@@ -1,0 +1,60 @@
+import { distribution } from '../../stats';
+import type { Completion } from '../completions';
+import { size, type Fault, type FaultContext } from '../fault';
+import { trafficRow } from '../row';
+import { runCount, runUntil } from '../traffic';
+
+/**
+ * A 900 KiB single word (no space in it, under the 1 MiB body limit) once cost minutes of worker CPU:
+ * o200k byte-pair merging is quadratic in a word's length. While such requests keep arriving, ordinary
+ * completions must keep their latency: their p99 within 2× of the same traffic's idle p99, measured
+ * first in the same row.
+ */
+
+/** Characters of the long word: 900 KiB of JSON body. */
+const WORD_CHARS = 900 * 1024;
+/** Ordinary clients, in both phases. */
+const CONCURRENCY = 4;
+/** Clients sending long words at once, each sending its next as soon as the last is answered. */
+const LONG_CLIENTS = 2;
+
+const p99 = (completions: Completion[]): number => distribution(completions.filter((c) => c.answered).map((c) => c.latencyMs)).p99;
+
+async function longWordRow(ctx: FaultContext) {
+  const space = await ctx.createSpace({ row: 'long word', models: [{ role: 'healthy', quality: 0.9 }] });
+  const client = ctx.client(space);
+  const count = size(ctx, 200, 60);
+  const ordinary = (phase: string) => (i: number) => client.complete(`long-word-${phase}-${i}`, { text: 'Say hello in five words.', timeoutMs: 30_000 });
+  ctx.say(`idle: ${count} ordinary completions`);
+  const idle = await runCount(count, CONCURRENCY, ordinary('idle'));
+  let loadedDone = false;
+  const word = 'a'.repeat(WORD_CHARS);
+  ctx.say(`loaded: ${count} ordinary completions beside ${LONG_CLIENTS} clients sending ${WORD_CHARS / 1024} KiB words`);
+  const longWords = runUntil({ concurrency: LONG_CLIENTS, maxJobs: 1_000, stop: () => loadedDone }, (i) => client.complete(`long-word-long-${i}`, { text: word, timeoutMs: 120_000 }));
+  const loaded = await runCount(count, CONCURRENCY, ordinary('loaded'));
+  loadedDone = true;
+  const long = await longWords;
+  const completions = [...loaded, ...long];
+  const idleP99 = p99(idle);
+  const loadedLatency = distribution(loaded.filter((c) => c.answered).map((c) => c.latencyMs));
+  const row = trafficRow('long word', completions, {
+    lostLogs: await ctx.lostLogs([...idle, ...completions].map((c) => c.logId)),
+    callsPerRequest: null,
+    other: {
+      'idle p99 ms': Number(idleP99.toFixed(1)),
+      'loaded p99 / idle p99': Number((loadedLatency.p99 / idleP99).toFixed(2)),
+      'long words sent': long.length,
+      // The echo is cut to the client's 64 KiB body cap, so a whole 200 is all that can be checked.
+      'long words answered 200': long.filter((c) => c.answered && c.status === 200).length,
+      'ordinary not answered 200 in full': [...idle, ...loaded].filter((c) => !c.ok).length,
+    },
+    notes: [`${count} ordinary completions idle, then ${count} beside ${long.length} single-word requests of ${WORD_CHARS} characters; p50/p99 are the loaded ordinary ones`],
+  });
+  return { ...row, p50Ms: Number(loadedLatency.p50.toFixed(1)), p99Ms: Number(loadedLatency.p99.toFixed(1)) };
+}
+
+export const longWord: Fault = {
+  name: 'long word',
+  summary: 'Two clients keep sending 900 KiB single-word completions (quadratic to tokenize before) while ordinary completions run; their p99 is compared with their idle p99.',
+  run: longWordRow,
+};

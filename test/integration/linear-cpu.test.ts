@@ -1,0 +1,109 @@
+import request from 'supertest';
+import { setModels } from '../helpers/completions';
+import { AUTO_TOOLS, pluginSpace, usePluginHarness } from '../helpers/plugin-harness';
+import type { Tenant } from '../helpers/test-context';
+
+/**
+ * CPU linear in the input, on every API that reads request text: each adversarial shape is sent at
+ * ~100 KB and ~900 KB and the process's CPU (API, worker and simulators all run here) is measured.
+ */
+const env = usePluginHarness();
+
+const KB = 1024;
+const ALPHABET = 'abcdefghijklmnopqrstuvwxyz';
+const BASE64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+
+function pseudoRandom(length: number, alphabet: string): string {
+  let seed = length;
+  const out: string[] = [];
+  for (let i = 0; i < length; i++) {
+    seed = (seed * 1103515245 + 12345) % 2147483648;
+    out.push(alphabet[(seed >>> 16) % alphabet.length]);
+  }
+  return out.join('');
+}
+
+/** Messages of about `bytes` bytes of JSON; each shape once made BPE, a regex or a walk over the text slow. */
+const SHAPES: Record<string, (bytes: number) => string[]> = {
+  'single word': (bytes) => ['a'.repeat(bytes)],
+  'random letters': (bytes) => [pseudoRandom(bytes, ALPHABET)],
+  base64: (bytes) => [pseudoRandom(bytes, BASE64)],
+  dna: (bytes) => [pseudoRandom(bytes, 'ACGT')],
+  'braces {}': (bytes) => ['{}'.repeat(bytes / 2)],
+  punctuation: (bytes) => ['!?.,;:-'.repeat(bytes / 7)],
+  // Two bytes each in JSON (`\n`).
+  newlines: (bytes) => ['\n'.repeat(bytes / 2)],
+  'deep JSON text': (bytes) => ['['.repeat(bytes / 2) + ']'.repeat(bytes / 2)],
+  // `{"role":"user","content":"hi"},` is 31 bytes.
+  'many tiny messages': (bytes) => Array.from({ length: Math.floor(bytes / 31) }, () => 'hi'),
+};
+
+function cpuMs(): number {
+  const used = process.cpuUsage();
+  return (used.user + used.system) / 1000;
+}
+
+interface Api {
+  name: string;
+  send: (tenant: Tenant, texts: string[]) => Promise<request.Response>;
+  /** Bytes of the large request, when the API caps its text below the body limit. */
+  largeBytes?: number;
+}
+
+const post = (tenant: Tenant, path: string) => request(env.h.app).post(path).set(tenant.auth);
+const ANTHROPIC = { 'anthropic-version': '2023-06-01' };
+
+const user = (texts: string[]) => texts.map((content) => ({ role: 'user', content }));
+
+const APIS: Api[] = [
+  { name: 'chat completions', send: (t, texts) => post(t, '/v1/chat/completions').send({ messages: user(texts) }) },
+  { name: 'chat completions, auto_tools', send: (t, texts) => post(t, '/v1/chat/completions').set(AUTO_TOOLS).send({ messages: user(texts) }) },
+  { name: 'chat completions, streamed', send: (t, texts) => post(t, '/v1/chat/completions').send({ stream: true, messages: user(texts) }) },
+  { name: 'responses', send: (t, texts) => post(t, '/v1/responses').send({ input: user(texts) }) },
+  { name: 'messages', send: (t, texts) => post(t, '/v1/messages').set(ANTHROPIC).send({ model: 'switchyard', max_tokens: 64, messages: user(texts) }) },
+  { name: 'count_tokens', send: (t, texts) => post(t, '/v1/messages/count_tokens').set(ANTHROPIC).send({ model: 'switchyard', messages: user(texts) }) },
+  // A prompt holds at most 100,000 characters.
+  { name: 'prompts', send: (t, texts) => post(t, '/v1/prompts').send({ title: 'long', description: 'adversarial', prompt: texts.join(' ').slice(0, 100_000) }), largeBytes: 97 * KB },
+  { name: 'embeddings', send: (t, texts) => post(t, '/v1/embeddings').send({ input: texts.join(' ') }) },
+];
+
+interface Measure {
+  ms: number;
+  status: number;
+}
+
+async function measured(api: Api, tenant: Tenant, texts: string[]): Promise<Measure> {
+  const start = cpuMs();
+  const res = await api.send(tenant, texts);
+  return { ms: cpuMs() - start, status: res.status };
+}
+
+let tenant: Tenant;
+beforeAll(async () => {
+  ({ tenant } = await pluginSpace(env));
+  // Every shape fits, so each request reaches the model: a 900 KB prompt is up to ~600k tokens.
+  await env.h.services.db.model.updateMany({ where: { org_id: tenant.org_id }, data: { context_window: 10_000_000 } });
+  await setModels(env.h.app, tenant, { 'text-embedding-3-small': true });
+}, 60_000);
+
+/**
+ * CPU of the whole process per 100 KB, past the cost of a tiny request. The service's own share is about
+ * 10 ms per 100 KB (docs: token counting); the bound leaves room for the client, the simulators, the
+ * garbage collector and a loaded machine. Before counting was made linear one 150 KB word took 18 s.
+ */
+const MS_PER_100_KB = 60;
+/** Large over small CPU: linear work gives ~9 (or ~1 for a capped API), quadratic ~81. */
+const MAX_GROWTH = 30;
+
+describe.each(APIS)('$name', (api) => {
+  it.each(Object.entries(SHAPES))("%s costs CPU linear in its size", async (_shape, make) => {
+    const largeBytes = api.largeBytes ?? 900 * KB;
+    const tiny = await measured(api, tenant, ['hello there']);
+    const small = await measured(api, tenant, make(largeBytes / 9));
+    const large = await measured(api, tenant, make(largeBytes));
+    expect([tiny.status, small.status, large.status]).toEqual([tiny.status, tiny.status, tiny.status]);
+    expect(tiny.status).toBeLessThan(300);
+    expect(((large.ms - tiny.ms) / largeBytes) * 100 * KB).toBeLessThan(MS_PER_100_KB);
+    expect(large.ms).toBeLessThan(MAX_GROWTH * Math.max(small.ms, 5));
+  }, 120_000);
+});
