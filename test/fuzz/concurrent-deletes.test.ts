@@ -156,3 +156,31 @@ describe('writes racing a delete', () => {
     }
   });
 });
+
+/** Cancels are documented idempotent (docs/batches.md, docs/async-jobs.md): concurrent ones all answer alike, never a 5xx. */
+describe('concurrent cancels', () => {
+  const cancelAll = async (path: string): Promise<request.Response[]> => {
+    const answers = await Promise.all(Array.from({ length: CONCURRENT }, () => request(harness.app).post(path).set(tenant.auth).send({})));
+    expect(answers.filter((res) => res.status >= 500).map((res) => JSON.stringify(res.body))).toEqual([]);
+    return answers;
+  };
+
+  it('batch: every cancel answers alike (200, or 409 for a batch that ended first)', async () => {
+    const line = JSON.stringify({ custom_id: 'a', method: 'POST', url: '/v1/chat/completions', body: { model: 'test-echo', messages: [{ role: 'user', content: 'x' }] } });
+    const fileId = created(await request(harness.app).post('/v1/files').set(tenant.auth).field('purpose', 'batch').attach('file', Buffer.from(`${line}\n`), 'in.jsonl'));
+    const batch = await request(harness.app).post('/v1/batches').set(tenant.auth).send({ input_file_id: fileId, endpoint: '/v1/chat/completions', completion_window: '24h' });
+    const answers = await cancelAll(`/v1/batches/${created(batch)}/cancel`);
+    // A batch that ended before the first cancel answers 409 to each, as documented.
+    expect(new Set(answers.map((res) => res.status)).size).toBe(1);
+  });
+
+  it('async job: no cancel answers a 5xx (a job may end between two: 200, then 409)', async () => {
+    const accepted = await request(harness.app)
+      .post('/v1/chat/completions')
+      .set(tenant.auth)
+      .set('Prefer', 'respond-async')
+      .send({ model: 'test-echo', messages: [{ role: 'user', content: 'x' }] });
+    expect(accepted.status).toBe(202);
+    await cancelAll(`/v1/jobs/${accepted.body.id as string}/cancel`);
+  });
+});
