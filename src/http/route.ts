@@ -7,7 +7,7 @@ import type { ErrorDialect } from './error-dialect';
 import { apiErrorFromZod } from '../errors/zod-error';
 import { findBodyProblem, findInputProblem, problemError } from './input-guard';
 import './request-context';
-import { unknownPathId } from './unknown-path-id';
+import { unknownPathId, vanishedRowAs404 } from './unknown-path-id';
 
 export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
 export type SuccessStatus = 200 | 201 | 202 | 204;
@@ -124,7 +124,9 @@ export function defineRoute<
       req,
       res,
     };
-    const result = await handle(input);
+    const result = await handle(input).catch((err: unknown) => {
+      throw vanishedRowAs404(err, input.params as Record<string, unknown>);
+    });
     if (result === RESPONDED) return;
     if (meta.status === 204) res.status(204).end();
     else res.status(meta.status).json(result);

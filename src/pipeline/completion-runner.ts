@@ -194,6 +194,7 @@ export class CompletionRunner {
   private async answer(job: CompletionJob, inputs: RunInputs): Promise<Answered> {
     const { space, privacyLevel } = inputs;
     const prepared = await prepareCompletion({ job, space, sources: this.deps.sources, autoModelName: this.deps.autoModelName, privacyLevel });
+    inputs.trace.namedIdsChecked = true;
     const profile = profileRequest({ ...prepared.chat, model: '' }, this.deps.router);
     const feedback = prepared.flags.smart_learn === true ? await this.deps.feedback.load(space.id) : null;
     const plan = await planModels({

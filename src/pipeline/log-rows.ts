@@ -29,6 +29,22 @@ function masked<T>(outcome: RequestOutcome, value: T): T | Json {
   return outcome.privacyLevel >= 2 ? maskContent(value) : value;
 }
 
+/** Request fields that name rows: checked as the caller's before the request runs (prepareCompletion). */
+const NAMED_ID_FIELDS = ['conversation_id', 'parent_request_id', 'assistant_id', 'assistant_version_id'] as const;
+
+/**
+ * The request as its log keeps it. One refused before its ids were checked (an unknown id, another
+ * organization's, or a failure before the check) keeps none of them: its log must not point at rows
+ * that are not the caller's.
+ */
+function storedRequest(outcome: RequestOutcome): CompletionJob['request'] {
+  const { request } = outcome.job;
+  if (outcome.trace.namedIdsChecked || !NAMED_ID_FIELDS.some((field) => request[field] !== undefined)) return request;
+  const kept: CompletionJob['request'] = { ...request };
+  for (const field of NAMED_ID_FIELDS) delete kept[field];
+  return kept;
+}
+
 /** The last user message's text. The log of a job it cannot read (a bug of ours) is still written, without it. */
 function promptOf(request: CompletionJob['request']): string {
   return Array.isArray(request.messages) ? lastUserText(chatMessagesOf(request.messages)) : '';
@@ -57,6 +73,7 @@ export function figuresOf(outcome: RequestOutcome): { statusCode: number; saving
 
 function parentRow(outcome: RequestOutcome): LogRow {
   const { job, trace } = outcome;
+  const request = storedRequest(outcome);
   const model = trace.lastModel();
   const usage = trace.totalUsage();
   const costs = trace.costs();
@@ -66,12 +83,12 @@ function parentRow(outcome: RequestOutcome): LogRow {
     org_id: job.orgId,
     app_id: job.appId,
     idp_id: job.idpId,
-    conversation_id: job.request.conversation_id ?? null,
-    parent_request_id: job.request.parent_request_id ?? null,
+    conversation_id: request.conversation_id ?? null,
+    parent_request_id: request.parent_request_id ?? null,
     model_id: model?.id ?? null,
     namespace: model?.namespace ?? null,
     response: asJson(masked(outcome, withoutImageData(outcome.ended))),
-    payload: asJson(masked(outcome, job.request)),
+    payload: asJson(masked(outcome, request)),
     prompt: outcome.privacyLevel >= 2 ? MASK : promptOf(job.request),
     response_text: outcome.privacyLevel >= 2 && outcome.responseText !== '' ? MASK : outcome.responseText,
     timestamp: BigInt(job.receivedAt),

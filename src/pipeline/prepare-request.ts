@@ -40,11 +40,15 @@ function extraFields(request: CompletionRequest): Record<string, unknown> | unde
 
 async function assistantOf(job: CompletionJob, space: SpaceContext, sources: CompletionSources): Promise<AssistantConfig | null> {
   const assistantId = job.request.assistant_id ?? space.settings.assistant_id;
+  if (!assistantId && job.request.assistant_version_id) throw ApiError.notFound('Assistant', 'assistant_version_id');
   if (!assistantId) return null;
   const versionId = job.request.assistant_version_id ?? (job.request.assistant_id ? null : space.settings.assistant_version_id);
   const found = await sources.assistantConfig(space.id, assistantId, versionId);
-  const param = job.request.assistant_id ? 'assistant_id' : 'settings.assistant_id';
-  if (!found) throw new ApiError('invalid_value', 'No such assistant (or version) in this Space.', param);
+  // An assistant (or version) the request names is one of its Space's, or unknown: another Space's answers alike.
+  const named = job.request.assistant_version_id ? 'assistant_version_id' : job.request.assistant_id ? 'assistant_id' : null;
+  if (!found && named) throw ApiError.notFound('Assistant', named);
+  // The Space's own setting names a deleted assistant: its configuration is at fault, not the request.
+  if (!found) throw new ApiError('invalid_value', 'No such assistant (or version) in this Space.', 'settings.assistant_id');
   const parsed = assistantConfigSchema.nullable().safeParse(found.config);
   return parsed.success ? parsed.data : null;
 }
@@ -60,6 +64,12 @@ async function historyOf(job: CompletionJob, space: SpaceContext, sources: Compl
   if (!conversationId) return [];
   if (!(await sources.conversationExists(space.id, conversationId))) throw ApiError.notFound('Conversation', 'conversation_id');
   return turnsToMessages(await sources.history(conversationId));
+}
+
+/** `parent_request_id` names a request of the caller's organization, readable as `GET /v1/logs/{id}` reads it. */
+async function checkParent(job: CompletionJob, sources: CompletionSources): Promise<void> {
+  const parentId = job.request.parent_request_id;
+  if (parentId && !(await sources.requestExists(job.orgId, parentId))) throw ApiError.notFound('Log', 'parent_request_id');
 }
 
 /**
@@ -112,9 +122,10 @@ export interface PrepareInputs {
 
 export async function prepareCompletion({ job, space, sources, autoModelName, privacyLevel }: PrepareInputs): Promise<PreparedCompletion> {
   const { request } = job;
-  // The two reads run at once; their errors still count in this order (the assistant's first).
-  const [assistantRead, historyRead] = await Promise.allSettled([assistantOf(job, space, sources), historyOf(job, space, sources)]);
-  const [assistant, history] = [valueOf(assistantRead), valueOf(historyRead)];
+  // Every id the request names is checked here, once, before anything runs: the reads run at once (none
+  // when it names none), and their errors count in this order (the assistant's first).
+  const reads = await Promise.allSettled([assistantOf(job, space, sources), historyOf(job, space, sources), checkParent(job, sources)]);
+  const [assistant, history] = [valueOf(reads[0]), valueOf(reads[1]), valueOf(reads[2])];
   const overrides = request.custom_headers ?? {};
   const policies: Policies = { ...mergePolicies(space.policies, overrides.policies), privacy_level: privacyLevel };
   const named = request.model ?? assistant?.model ?? null;

@@ -20,6 +20,11 @@ export class RunTrace {
   readonly searchResults: SearchResultItem[] = [];
   readonly artifacts: ArtifactItem[] = [];
   readonly plugins: PluginReport[] = [];
+  /**
+   * Whether the ids the request names (conversation, parent request, assistant) were checked as the
+   * caller's: until they are, its log links to none of them and keeps none of them in its payload.
+   */
+  namedIdsChecked = false;
   /** The model that gave the last answer, and how long that call took (ms). */
   answered: { model: RoutableModel; latencyMs: number } | null = null;
   private usage: Usage = sumUsage(0, 0);

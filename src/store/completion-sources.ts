@@ -1,5 +1,6 @@
 import type { Prisma } from '../generated/prisma/client';
 import type { Db } from './db';
+import { SHOWN_LOGS } from './logs';
 
 /** Earlier turns replayed into a conversation, at most. */
 export const MAX_HISTORY_TURNS = 50;
@@ -9,7 +10,7 @@ export interface StoredTurn {
   response: Prisma.JsonValue;
 }
 
-/** Reads what a completion builds on: assistants' configurations and a conversation's earlier turns. */
+/** Reads what a completion builds on: assistants' configurations, a conversation's earlier turns, the request it follows. */
 export class CompletionSources {
   constructor(private readonly db: Db) {}
 
@@ -25,6 +26,14 @@ export class CompletionSources {
 
   conversationExists(appId: string, conversationId: string): Promise<boolean> {
     return this.db.conversation.count({ where: { id: conversationId, app_id: appId, deleted_on: null } }).then((n) => n > 0);
+  }
+
+  /**
+   * Whether the organization has a request (log) of this id that its keys can read (`GET /v1/logs/{id}`):
+   * what `parent_request_id` may name. One primary-key lookup.
+   */
+  requestExists(orgId: string, requestId: string): Promise<boolean> {
+    return this.db.log.count({ where: { id: requestId, org_id: orgId, ...SHOWN_LOGS } }).then((n) => n > 0);
   }
 
   /**

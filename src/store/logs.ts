@@ -13,7 +13,8 @@ export type LogRow = LogCoreRow & { parent: LogCoreRow | null };
 
 /** Level 3 requests are never stored; should one be, it stays invisible. */
 const HIDDEN_PRIVACY_LEVEL = 3;
-const SHOWN = { privacy_level: { not: HIDDEN_PRIVACY_LEVEL } };
+/** What a key may read of its organization's logs: everything but level 3. */
+export const SHOWN_LOGS = { privacy_level: { not: HIDDEN_PRIVACY_LEVEL } };
 
 const CORE = { model: { include: { parent: true } } } satisfies Prisma.LogInclude;
 const WITH_PARENT = { ...CORE, parent: { include: CORE } } satisfies Prisma.LogInclude;
@@ -70,19 +71,19 @@ export class LogRepository {
 
   /** The log, if it belongs to the organization and is not hidden by its privacy level. */
   async findShown(orgId: string, id: string): Promise<LogRow | null> {
-    const row = await this.db.log.findFirst({ where: { id, org_id: orgId, ...SHOWN }, include: WITH_PARENT });
+    const row = await this.db.log.findFirst({ where: { id, org_id: orgId, ...SHOWN_LOGS }, include: WITH_PARENT });
     return row ? withShownParent(row) : null;
   }
 
   /** Sub-requests of a log, oldest first. */
   childrenOf(id: string): Promise<LogCoreRow[]> {
-    return this.db.log.findMany({ where: { parent_id: id, ...SHOWN }, include: CORE, orderBy: OLDEST_FIRST });
+    return this.db.log.findMany({ where: { parent_id: id, ...SHOWN_LOGS }, include: CORE, orderBy: OLDEST_FIRST });
   }
 
   async list(filter: LogFilter, query: PageQuery): Promise<LogRow[]> {
     const where: Prisma.LogWhereInput = {
       AND: [
-        { org_id: filter.orgId, ...SHOWN },
+        { org_id: filter.orgId, ...SHOWN_LOGS },
         filter.appId ? { app_id: filter.appId } : {},
         filter.conversationId ? { conversation_id: filter.conversationId } : {},
         filter.goodAnswer !== undefined ? { good_answer: filter.goodAnswer } : {},

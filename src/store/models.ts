@@ -58,6 +58,17 @@ export const modelStore = {
     return tx.appModel.count({ where: { app_id: appId, active: true, model: { globally_disabled: false } } });
   },
 
+  /**
+   * Holds the models (`FOR KEY SHARE`) until the transaction ends, before it reads them to write rows
+   * that reference them (a Space's state, a failover link): a delete of one that started first commits
+   * before this returns, so the reads that follow no longer see it (a 404 or 400 rather than a foreign-key
+   * violation), and one that starts later waits for this transaction. `ids` are uuids (checked at the edge).
+   */
+  async hold(tx: Tx, ids: string[]): Promise<void> {
+    if (ids.length === 0) return;
+    await tx.$queryRaw`SELECT id FROM models WHERE id = ANY(${ids}::uuid[]) FOR KEY SHARE`;
+  },
+
   async setActive(tx: Tx, { app_id, model_id, active }: { app_id: string; model_id: string; active: boolean }): Promise<void> {
     await tx.appModel.upsert({ where: { app_id_model_id: { app_id, model_id } }, create: { app_id, model_id, active }, update: { active } });
   },

@@ -169,8 +169,8 @@ describe('assistants', () => {
     const other = await h.tenant();
     const foreign = await createAssistant(other, config);
     const res = await complete(tenant, { assistant_id: foreign.id });
-    expect(res.status).toBe(400);
-    expect(res.body.error).toMatchObject({ code: 'invalid_value', param: 'assistant_id' });
+    expect(res.status).toBe(404);
+    expect(res.body.error).toMatchObject({ code: 'not_found', param: 'assistant_id' });
     expect(sim.requests).toHaveLength(0);
   });
 });

@@ -36,6 +36,7 @@ export class AppModelService {
   async setActive(auth: AuthContext, { appId, modelId }: AppModelRef, active: boolean): Promise<ModelActiveForAppView> {
     const view = await this.db.$transaction(async (tx) => {
       const app = await lockVisibleApp(tx, auth, { id: appId, param: 'app_id' });
+      await modelStore.hold(tx, [modelId]);
       const model = await modelStore.findVisible(tx, scopeOf(app), modelId);
       if (!model) throw ApiError.notFound('Model', 'model_id');
       if (active && model.globally_disabled) {
@@ -65,6 +66,7 @@ export class AppModelService {
   async setFailover(auth: AuthContext, appId: string, modelIds: string[]): Promise<{ failover_models: ModelView[] }> {
     const chain = await this.db.$transaction(async (tx) => {
       const app = await lockVisibleApp(tx, auth, { id: appId, param: 'app_id' });
+      await modelStore.hold(tx, modelIds);
       const models = await modelStore.listVisible(tx, scopeOf(app), modelIds);
       const states = await modelStore.activeStates(tx, app.id);
       const byId = new Map(models.map((model) => [model.id, model]));
