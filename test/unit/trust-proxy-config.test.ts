@@ -1,8 +1,8 @@
 import { ConfigError, loadConfig } from '../../src/config/load';
 
 describe('TRUST_PROXY', () => {
-  it('trusts only loopback proxies by default', () => {
-    expect(loadConfig({}).trustProxy).toEqual(['loopback']);
+  it('trusts no proxy by default, not even loopback', () => {
+    expect(loadConfig({}).trustProxy).toBe(false);
   });
 
   it.each([
