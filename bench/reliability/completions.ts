@@ -25,6 +25,8 @@ export interface CompletionOptions {
   timeoutMs: number;
   /** Fields merged into the body (e.g. `model`). */
   extra?: Record<string, unknown>;
+  /** Characters of the answer read at most (64 KiB unless set): past it the answer cannot be checked whole. */
+  maxBody?: number;
 }
 
 function isWhole(status: number | null, body: string, stream: boolean): boolean {
@@ -68,6 +70,7 @@ export class ApiClient {
       headers: { authorization: `Bearer ${this.apiKey}`, 'content-type': 'application/json' },
       body: JSON.stringify(body),
       timeoutMs: options.timeoutMs,
+      ...(options.maxBody ? { maxBody: options.maxBody } : {}),
     });
     const logId = exchange.headers['x-switchyard-log-id'];
     return {

@@ -1,3 +1,4 @@
+import { STALL_LIMIT_MS } from './faults/hostile-text';
 import type { Row } from './row';
 
 /**
@@ -18,7 +19,7 @@ const unanswered = (row: Row) => row.sent - row.answered;
 const notOk = (row: Row) => row.sent - row.ok;
 const other = (name: string) => (row: Row) => row.other[name] ?? null;
 
-const everyRow = ['500', '429', 'reset', 'hang', 'cut stream', 'dead primary', 'worker kill -9', 'API kill -9', 'privacy switch', 'fuzz', 'long word'];
+const everyRow = ['500', '429', 'reset', 'hang', 'cut stream', 'dead primary', 'worker kill -9', 'API kill -9', 'privacy switch', 'fuzz', 'long word', 'hostile text'];
 
 export const TARGETS: Target[] = [
   // The fault happened at all: without these, a row that sent nothing or hit nobody would meet every target below.
@@ -44,6 +45,10 @@ export const TARGETS: Target[] = [
   { fault: 'long word', rule: '900 KiB single-word completions answered 200 ≥ 1', read: other('long words answered 200'), met: atLeastOne },
   { fault: 'long word', rule: 'ordinary p99 beside long words ≤ 2× their idle p99', read: other('loaded p99 / idle p99'), met: (v) => v <= 2 },
   { fault: 'long word', rule: 'every ordinary completion answered 200 in full', read: other('ordinary not answered 200 in full'), met: zero },
+  { fault: 'hostile text', rule: 'API CPU per 100 KB of hostile text ≤ 10 ms', read: other('API ms per 100 KB (max)'), met: (v) => v <= 10 },
+  { fault: 'hostile text', rule: 'worker CPU per 100 KB of hostile text ≤ 10 ms', read: other('worker ms per 100 KB (max)'), met: (v) => v <= 10 },
+  { fault: 'hostile text', rule: 'every hostile text answered 200 in full', read: notOk, met: zero },
+  { fault: 'hostile text', rule: `no event-loop stall ≥ ${STALL_LIMIT_MS} ms in any process`, read: other('longest loop stall ms'), met: (v) => v < STALL_LIMIT_MS },
 ];
 
 export interface Verdict {

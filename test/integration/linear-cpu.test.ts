@@ -2,6 +2,7 @@ import request from 'supertest';
 import { setModels } from '../helpers/completions';
 import { AUTO_TOOLS, pluginSpace, usePluginHarness } from '../helpers/plugin-harness';
 import type { Tenant } from '../helpers/test-context';
+import { ADVERSARIAL_TEXTS } from '../fixtures/adversarial-text';
 
 /**
  * CPU linear in the input, on every API that reads request text: each adversarial shape is sent at
@@ -10,33 +11,6 @@ import type { Tenant } from '../helpers/test-context';
 const env = usePluginHarness();
 
 const KB = 1024;
-const ALPHABET = 'abcdefghijklmnopqrstuvwxyz';
-const BASE64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
-
-function pseudoRandom(length: number, alphabet: string): string {
-  let seed = length;
-  const out: string[] = [];
-  for (let i = 0; i < length; i++) {
-    seed = (seed * 1103515245 + 12345) % 2147483648;
-    out.push(alphabet[(seed >>> 16) % alphabet.length]);
-  }
-  return out.join('');
-}
-
-/** Messages of about `bytes` bytes of JSON; each shape once made BPE, a regex or a walk over the text slow. */
-const SHAPES: Record<string, (bytes: number) => string[]> = {
-  'single word': (bytes) => ['a'.repeat(bytes)],
-  'random letters': (bytes) => [pseudoRandom(bytes, ALPHABET)],
-  base64: (bytes) => [pseudoRandom(bytes, BASE64)],
-  dna: (bytes) => [pseudoRandom(bytes, 'ACGT')],
-  'braces {}': (bytes) => ['{}'.repeat(bytes / 2)],
-  punctuation: (bytes) => ['!?.,;:-'.repeat(bytes / 7)],
-  // Two bytes each in JSON (`\n`).
-  newlines: (bytes) => ['\n'.repeat(bytes / 2)],
-  'deep JSON text': (bytes) => ['['.repeat(bytes / 2) + ']'.repeat(bytes / 2)],
-  // `{"role":"user","content":"hi"},` is 31 bytes.
-  'many tiny messages': (bytes) => Array.from({ length: Math.floor(bytes / 31) }, () => 'hi'),
-};
 
 function cpuMs(): number {
   const used = process.cpuUsage();
@@ -96,7 +70,7 @@ const MS_PER_100_KB = 60;
 const MAX_GROWTH = 30;
 
 describe.each(APIS)('$name', (api) => {
-  it.each(Object.entries(SHAPES))("%s costs CPU linear in its size", async (_shape, make) => {
+  it.each(Object.entries(ADVERSARIAL_TEXTS))("%s costs CPU linear in its size", async (_shape, make) => {
     const largeBytes = api.largeBytes ?? 900 * KB;
     const tiny = await measured(api, tenant, ['hello there']);
     const small = await measured(api, tenant, make(largeBytes / 9));

@@ -4,6 +4,7 @@ import { cutStream } from './cut-stream';
 import { deadPrimary } from './dead-primary';
 import { fuzz } from './fuzz';
 import { hang } from './hang';
+import { hostileText } from './hostile-text';
 import { longWord } from './long-word';
 import { privacySwitch } from './privacy-switch';
 import { reset } from './reset';
@@ -12,4 +13,4 @@ import { status500 } from './status-500';
 import { workerKill } from './worker-kill';
 
 /** The rows of the table, in order. */
-export const FAULTS: Fault[] = [status500, status429, reset, hang, cutStream, deadPrimary, workerKill, apiKill, privacySwitch, fuzz, longWord];
+export const FAULTS: Fault[] = [status500, status429, reset, hang, cutStream, deadPrimary, workerKill, apiKill, privacySwitch, fuzz, longWord, hostileText];

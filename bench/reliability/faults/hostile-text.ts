@@ -1,0 +1,114 @@
+import { readFileSync } from 'node:fs';
+import { processTreeCpuMs } from '../../cpu';
+import { ADVERSARIAL_TEXTS } from '../../../test/fixtures/adversarial-text';
+import type { Completion } from '../completions';
+import { size, type Fault, type FaultContext } from '../fault';
+import { trafficRow } from '../row';
+import type { ServiceProcess } from '../service';
+
+/**
+ * CPU linear in the input, measured where it is spent: each adversarial text of the CPU test, at 900 KiB
+ * (under the 1 MiB body limit), goes through a chat completion one request at a time, and every API and
+ * worker process's CPU is read from /proc before and after. A process's CPU per 100 KB, past what a
+ * tiny request costs, must stay about 10 ms. Meanwhile every process's event-loop watchdog must not
+ * log a stall of a second or more: that long, a worker's heartbeat lapses and its jobs are taken away.
+ */
+
+const KB = 1024;
+const BODY_BYTES = 900 * KB;
+/** Longest stall the row accepts from any process, in ms (JobOwners' heartbeat lapses after 1 s). */
+export const STALL_LIMIT_MS = 1000;
+
+function cpuOf(procs: ServiceProcess[]): number {
+  return procs.reduce((sum, proc) => sum + (proc.child.pid ? processTreeCpuMs(proc.child.pid) : 0), 0);
+}
+
+/** CPU of the API processes and of the worker processes while `work` runs, in ms. */
+async function measured<T>(ctx: FaultContext, work: () => Promise<T>): Promise<{ value: T; apiMs: number; workerMs: number }> {
+  const { apis, workers } = ctx.stack;
+  const before = { api: cpuOf(apis), worker: cpuOf(workers) };
+  const value = await work();
+  // The log's commit and the reply may still be running when the answer is out.
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  return { value, apiMs: cpuOf(apis) - before.api, workerMs: cpuOf(workers) - before.worker };
+}
+
+interface StallLine {
+  msg?: string;
+  time?: number;
+  lag_ms?: number;
+  request_id?: string;
+}
+
+/** The watchdog's stall lines every process logged since `since` (epoch ms). */
+function stallsSince(ctx: FaultContext, since: number): StallLine[] {
+  return [...ctx.stack.apis, ...ctx.stack.workers].flatMap((proc) => {
+    let text = '';
+    try {
+      text = readFileSync(proc.logFile, 'utf8');
+    } catch {
+      return [];
+    }
+    return text.split('\n').flatMap((line) => {
+      if (!line.includes('event loop stalled')) return [];
+      try {
+        const parsed = JSON.parse(line) as StallLine;
+        return (parsed.time ?? 0) >= since ? [parsed] : [];
+      } catch {
+        return [];
+      }
+    });
+  });
+}
+
+async function hostileTextRow(ctx: FaultContext) {
+  const startedAt = Date.now();
+  const space = await ctx.createSpace({ row: 'hostile text', models: [{ role: 'healthy', quality: 0.9 }] });
+  await ctx.db.model.updateMany({ where: { org_id: space.orgId }, data: { context_window: 10_000_000 } });
+  const client = ctx.client(space);
+  const repeats = size(ctx, 3, 2);
+  const send = (tag: string, texts: string[]) =>
+    client.complete(tag, { text: '', timeoutMs: 60_000, maxBody: 4 * BODY_BYTES, extra: { messages: texts.map((content, i) => ({ role: 'user', content: i === 0 ? `[rel:${tag}] ${content}` : content })) } });
+  const sequential = async (count: number, make: (i: number) => Promise<Completion>) => {
+    const out: Completion[] = [];
+    for (let i = 0; i < count; i++) out.push(await make(i));
+    return out;
+  };
+  const tiny = await measured(ctx, () => sequential(repeats, (i) => send(`hostile-tiny-${i}`, ['hello there'])));
+  const completions = [...tiny.value];
+  const perShape: string[] = [];
+  let maxApi = 0;
+  let maxWorker = 0;
+  for (const [shape, make] of Object.entries(ADVERSARIAL_TEXTS)) {
+    ctx.say(`${shape}: ${repeats} × ${BODY_BYTES / KB} KiB`);
+    const texts = make(BODY_BYTES);
+    const run = await measured(ctx, () => sequential(repeats, (i) => send(`hostile-${shape.replace(/\W+/g, '-')}-${i}`, texts)));
+    completions.push(...run.value);
+    const per100Kb = (ms: number, tinyMs: number) => Math.max(0, (ms - tinyMs) / repeats / (BODY_BYTES / (100 * KB)));
+    const api = per100Kb(run.apiMs, tiny.apiMs);
+    const worker = per100Kb(run.workerMs, tiny.workerMs);
+    maxApi = Math.max(maxApi, api);
+    maxWorker = Math.max(maxWorker, worker);
+    perShape.push(`${shape} ${api.toFixed(1)}/${worker.toFixed(1)}`);
+  }
+  const stalls = stallsSince(ctx, startedAt);
+  const row = trafficRow('hostile text', completions, {
+    lostLogs: await ctx.lostLogs(completions.map((c) => c.logId)),
+    callsPerRequest: null,
+    other: {
+      'API ms per 100 KB (max)': Number(maxApi.toFixed(1)),
+      'worker ms per 100 KB (max)': Number(maxWorker.toFixed(1)),
+      'loop stalls logged': stalls.length,
+      'longest loop stall ms': Math.max(0, ...stalls.map((s) => s.lag_ms ?? 0)),
+      'stalls without a request id': stalls.filter((s) => !s.request_id).length,
+    },
+    notes: [`CPU per 100 KB past a tiny request, API/worker (ms): ${perShape.join('; ')}`],
+  });
+  return row;
+}
+
+export const hostileText: Fault = {
+  name: 'hostile text',
+  summary: 'Each adversarial text of the CPU test (one 900 KiB word, random letters, base64, DNA, braces, punctuation, newlines, brackets, 30,000 tiny messages) as a chat completion, one at a time; CPU per 100 KB read from /proc for the API and worker processes, and the watchdog\'s stall lines.',
+  run: hostileTextRow,
+};
