@@ -91,8 +91,8 @@ class AttemptRun<T> {
   readonly records: AttemptRecord[] = [];
   /** Models skipped because their breaker is open, in order (called later only to make up the guaranteed calls). */
   readonly skipped: RoutableModel[] = [];
-  /** Ids of the models called: `maxSwitches + 1` of them at most. */
-  private readonly called = new Set<string>();
+  /** Ids of the models called: `maxSwitches + 1` of them at most (an array: a few ids, cheaper than a Set). */
+  private readonly called: string[] = [];
   last: ProviderError | undefined;
 
   constructor(
@@ -111,12 +111,17 @@ class AttemptRun<T> {
 
   /** Whether one more model may be called: switches count models called, not models skipped. */
   maySwitch(): boolean {
-    return this.called.size <= this.options.maxSwitches;
+    return this.called.length <= this.options.maxSwitches;
+  }
+
+  /** Whether no new call may start: past the deadline, after at least one call. */
+  pastDeadline(): boolean {
+    return this.records.length > 0 && Date.now() >= this.options.deadline;
   }
 
   /** Whether a switch could reach another model now: one not called yet, reachable, within `maxSwitches`. */
   private canSwitch(): boolean {
-    return this.maySwitch() && this.options.attempts.some((m) => !this.called.has(m.id) && this.options.registry.resolve(m) !== null);
+    return this.maySwitch() && this.options.attempts.some((m) => !this.called.includes(m.id) && this.options.registry.resolve(m) !== null);
   }
 
   /**
@@ -146,7 +151,7 @@ class AttemptRun<T> {
         options.breakers.record(model.id, 'neutral', admission);
         return null;
       }
-      this.called.add(model.id);
+      if (!this.called.includes(model.id)) this.called.push(model.id);
       const startedAt = Date.now();
       const ctx: ProviderContext = { apiKey: binding.apiKey, baseUrl: binding.baseUrl, signal: options.signal, timeoutMs: options.timeouts.firstByteMs, callTimeoutMs: options.timeouts.callMs, logger: options.logger, forwardedHeaders: options.prepared.forwardedHeaders, lookup: binding.lookup };
       try {
@@ -174,7 +179,7 @@ class AttemptRun<T> {
   }
 
   private skippedNote(): string[] {
-    const skipped = this.skipped.filter((m) => !this.called.has(m.id));
+    const skipped = this.skipped.filter((m) => !this.called.includes(m.id));
     if (skipped.length === 0) return [];
     return [`Skipped while cooling down after repeated upstream failures: ${skipped.map((m) => m.model).join(', ')}.`];
   }
@@ -193,9 +198,8 @@ class AttemptRun<T> {
  */
 export async function runAttempts<T>(options: AttemptOptions, call: Call<T>): Promise<Success<T>> {
   const run = new AttemptRun(options, call);
-  const pastDeadline = () => run.records.length > 0 && Date.now() >= options.deadline;
   for (const model of options.attempts) {
-    if (!run.maySwitch() || pastDeadline()) break;
+    if (!run.maySwitch() || run.pastDeadline()) break;
     const binding = options.registry.resolve(model);
     if (!binding) continue;
     const admission = await options.breakers.admit(model.id);
@@ -208,7 +212,7 @@ export async function runAttempts<T>(options: AttemptOptions, call: Call<T>): Pr
     if (success) return success;
   }
   for (const model of run.skipped) {
-    if (!run.owed() || !run.maySwitch() || pastDeadline()) break;
+    if (!run.owed() || !run.maySwitch() || run.pastDeadline()) break;
     const binding = options.registry.resolve(model);
     const success = binding ? await run.tryModel(model, binding, 'open') : null;
     if (success) return success;
