@@ -125,6 +125,15 @@ class AttemptRun<T> {
   }
 
   /**
+   * Whether the model's spent retry budget withholds this call: any call beyond the request's
+   * guaranteed ones, and its guaranteed retry on the same model when another model can take it.
+   */
+  private withheld(modelId: string, retry: number): boolean {
+    if (this.options.budget.allows(modelId)) return false;
+    return !this.owed() || (retry > 0 && this.canSwitch());
+  }
+
+  /**
    * How long to wait before the next call to the same model; null means switch models instead. A
    * model that timed out is left at once: a hung upstream rarely answers the next call sooner, and each
    * wait costs the client a whole first-byte timeout. A model its breaker holds open (a probe, or a call
@@ -145,7 +154,7 @@ class AttemptRun<T> {
     const { options } = this;
     const { request, notes } = fitRequest(options.prepared, model, binding.provider);
     for (let retry = 0; ; retry += 1) {
-      if (!this.owed() && !options.budget.allows(model.id)) {
+      if (this.records.length > 0 && this.withheld(model.id, retry)) {
         options.logger.warn({ provider: model.provider, model: model.model }, 'retry budget of the model spent: no retry or failover to it');
         // A probe won but never made is given back, so another worker can probe the model.
         options.breakers.record(model.id, 'neutral', admission);

@@ -108,6 +108,15 @@ describe('runAttempts', () => {
     expect(success.model.model).toBe('a');
   });
 
+  it('sends that retry to another model instead when one can take it', async () => {
+    const { provider, calls } = scripted({ a: [fail('server_error')] });
+    const budget = new RetryBudget({ ratio: 0, minRetries: 0 });
+    budget.record('a', true);
+    const success = await runAttempts(options(provider, { budget }).opts, call);
+    expect(calls).toEqual(['a', 'b']);
+    expect(success.model.model).toBe('b');
+  });
+
   it('respects a Space that allows no retry at all', async () => {
     const { provider, calls } = scripted({ a: [fail('server_error')] });
     const { opts } = options(provider, { maxSameModelRetries: 0, maxSwitches: 0 });
