@@ -19,7 +19,8 @@ const unanswered = (row: Row) => row.sent - row.answered;
 const notOk = (row: Row) => row.sent - row.ok;
 const other = (name: string) => (row: Row) => row.other[name] ?? null;
 
-const everyRow = ['500', '429', 'reset', 'hang', 'cut stream', 'dead primary', 'worker kill -9', 'API kill -9', 'privacy switch', 'fuzz', 'long word', 'hostile text'];
+const transientRows = ['transient 500', 'transient 429', 'transient reset'];
+const everyRow = ['500', '429', 'reset', ...transientRows, 'hang', 'cut stream', 'dead primary', 'worker kill -9', 'API kill -9', 'privacy switch', 'fuzz', 'long word', 'hostile text'];
 
 export const TARGETS: Target[] = [
   // The fault happened at all: without these, a row that sent nothing or hit nobody would meet every target below.
@@ -29,7 +30,9 @@ export const TARGETS: Target[] = [
   { fault: 'privacy switch', rule: 'requests sent after the switch ≥ 1', read: other('sent after the switch'), met: atLeastOne },
   { fault: 'fuzz', rule: 'completions accepted (their logs checked) ≥ 1', read: other('accepted completions'), met: atLeastOne },
   ...everyRow.map((fault) => ({ fault, rule: 'lost logs = 0', read: (row: Row) => row.lostLogs, met: zero })),
-  ...['500', '429', 'reset'].map((fault) => ({ fault, rule: 'every request answered 200 in full (sent − ok = 0)', read: notOk, met: zero })),
+  ...['500', '429', 'reset', ...transientRows].map((fault) => ({ fault, rule: 'every request answered 200 in full (sent − ok = 0)', read: notOk, met: zero })),
+  // One retry per request answers it: a breaker or a spent retry budget must not take that retry away, nor add more.
+  ...transientRows.map((fault) => ({ fault, rule: 'upstream calls/request ≤ 2.1', read: (row: Row) => row.callsPerRequest, met: (v: number) => v <= 2.1 })),
   { fault: 'cut stream', rule: 'every request answered (sent − answered = 0)', read: unanswered, met: zero },
   { fault: 'hang', rule: 'every request answered within the client patience (sent − answered = 0)', read: unanswered, met: zero },
   { fault: 'dead primary', rule: 'upstream calls/request ≤ 1.2', read: (row) => row.callsPerRequest, met: (v) => v <= 1.2 },

@@ -60,6 +60,12 @@ export class Upstream {
     this.sim.script(model, behaviours);
   }
 
+  /** Each request whose tag starts with `prefix` shows `fault` on its first call, whichever model that reaches; its later calls answer normally. */
+  failFirstCallOfEach(prefix: string, fault: Behaviour): void {
+    const escaped = prefix.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    this.sim.failFirstCalls({ pattern: new RegExp(`\\[rel:(${escaped}[^\\]\\s]*)\\]`), behaviour: fault });
+  }
+
   script(model: string, behaviours: Behaviour[]): void {
     this.sim.script(model, behaviours);
   }

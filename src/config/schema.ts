@@ -91,9 +91,9 @@ export const configSchema = z.object({
   breakerCooldownMs: positiveInt(5_000),
   /** Longest cooldown after repeated failed probes, in ms. */
   breakerMaxCooldownMs: positiveInt(60_000),
-  /** Share of a model's calls of the last 10 s that may fail before retries and failovers to it are withheld (per worker process). */
+  /** Share of a model's calls of the last 10 s that may fail before retries and failovers to it beyond a request's second call are withheld (per worker process). */
   retryBudgetRatio: z.coerce.number().min(0).max(10).default(0.2),
-  /** Failures a model may always have within 10 s before retries and failovers to it are withheld. */
+  /** Failures a model may always have within 10 s before retries and failovers to it beyond a request's second call are withheld. */
   retryBudgetMinRetries: z.coerce.number().int().min(0).default(10),
   /**
    * How long a worker's lock on a queue job lasts without renewal, in ms (renewed at half that). A

@@ -113,14 +113,15 @@ function eligible(inputs: PlanInputs, models: RoutableModel[]): { models: Routab
 }
 
 /**
- * The first model, then its alternatives: the failover chain first (when switched on), then the
- * ranking; `max_switch_model_retries` switches at most, so that many models after the first. The
- * same for a named model and an automatic choice.
+ * The first model, then every alternative: the failover chain first (when switched on), then the
+ * ranking. The same for a named model and an automatic choice. The list is not cut to
+ * `max_switch_model_retries`: which models are cooling down (open breakers) is known only when they
+ * are tried, and the attempt runner passes over those without counting a switch, so the switches
+ * reach models that may answer.
  */
 function withAlternatives(first: RoutableModel, inputs: PlanInputs, ranked: RoutableModel[]): RoutableModel[] {
   const chain = inputs.space.hasFailoverChain ? eligible(inputs, inputs.space.failoverChain).models : [];
-  const all = uniqueById([first, ...chain, ...ranked]);
-  return all.slice(0, inputs.prepared.policies.max_switch_model_retries + 1);
+  return uniqueById([first, ...chain, ...ranked]);
 }
 
 async function planNamed(inputs: PlanInputs, name: string, scored: CandidateScore[]): Promise<ModelPlan> {

@@ -34,6 +34,7 @@ export function attemptOptions(ctx: RunContext): AttemptOptions {
     prepared: ctx.prepared,
     attempts: ctx.plan.attempts,
     maxSameModelRetries: ctx.prepared.policies.max_same_model_retries,
+    maxSwitches: ctx.prepared.policies.max_switch_model_retries,
     registry: ctx.registry,
     signal: ctx.signal,
     timeouts: timeoutsOf(ctx),

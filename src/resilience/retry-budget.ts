@@ -20,11 +20,14 @@ interface Slice {
 
 /**
  * Retry throttling per model, like gRPC's retry throttling and Envoy's budget per upstream: a call
- * beyond a request's first (a retry of the same model, or a failover to another one) goes to a model
+ * beyond a request's second (a further retry of the same model, or a further failover) goes to a model
  * only while that model's failures of the last 10 s are at most `ratio` of its calls, or `minRetries`.
- * A model that keeps failing gets no retry storm on top of its own traffic, while a healthy fallback
- * still takes the failovers: the budget is spent by the model that fails, not by the request that
- * retries. Counted per worker process.
+ * A request's first retry is not asked (the attempt runner's GUARANTEED_CALLS): a failure that hits
+ * every request once makes every model fail half its calls, far past any ratio, and one retry is what
+ * answers it. A model that keeps failing gets no retry storm on top of its own traffic (two calls per
+ * request at most, and its breaker keeps the requests away), while a healthy fallback still takes the
+ * failovers: the budget is spent by the model that fails, not by the request that retries. Counted per
+ * worker process.
  */
 export class RetryBudget {
   private readonly models = new Map<string, Slice[]>();
@@ -41,7 +44,7 @@ export class RetryBudget {
     if (failed) slice.failures += 1;
   }
 
-  /** Whether a retry or a failover may go to this model now. */
+  /** Whether a call beyond a request's second (a retry or a failover) may go to this model now. */
   allows(modelId: string): boolean {
     let calls = 0;
     let failures = 0;

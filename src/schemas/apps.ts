@@ -28,7 +28,7 @@ export const policiesSchema = z
   .object({
     privacy_level: z.number().int().describe('1 everything logged; 2 request and response masked; 3 nothing stored.'),
     max_cost: z.number().nullable().describe('USD a single request may cost at most; null for no limit.'),
-    max_switch_model_retries: z.number().int().describe('Retries on a different model after a failure.'),
+    max_switch_model_retries: z.number().int().describe('Retries on a different model after a failure: models called after the first (a model skipped while its circuit breaker is open does not count).'),
     max_same_model_retries: z.number().int().describe('Retries on the same model after a failure.'),
     optimize_internal_requests: z.number().int(),
     prompt_id: uuid.nullable().describe('Prompt put in front of every request of the Space.'),

@@ -65,6 +65,54 @@ describe('a dead primary with the failover chain on', () => {
   });
 });
 
+describe('failures of single requests, with the breakers and budget at their defaults', () => {
+  let h: CompletionsHarness;
+  beforeAll(() => {
+    h = harness({ breakerCooldownMs: 60_000 });
+  });
+  afterAll(() => h.close());
+
+  it('answers every request whose first call fails, whichever model it reaches, with one retry, after the breakers opened', async () => {
+    const { tenant } = await isolatedSpace(h, {
+      models: [
+        { name: 'primary', quality: 0.9 },
+        { name: 'fallback', quality: 0.5 },
+      ],
+      chain: ['fallback'],
+      update: { has_failover_chain: true },
+    });
+    sim.failFirstCalls({ pattern: /\[req:(\d+)\]/, behaviour: FAIL });
+    let next = 0;
+    const results = await sendMany(() => complete(h, tenant, { messages: userMessage(`[req:${(next += 1)}] Where is the nearest station?`) }), { count: 40, parallel: 4 });
+    expect(results.map((r) => r.status)).toEqual(times(40, 200 as never));
+    expect(sim.requests).toHaveLength(80);
+    // The models failed half their calls: the breakers opened, and the requests were answered anyway.
+    const warnings = results.map((r) => (r.body as { metadata: { warning?: string } }).metadata.warning ?? '');
+    expect(warnings.some((w) => w.includes('Skipped while cooling down'))).toBe(true);
+  });
+
+  it('fails over past three dead models to a healthy fourth, once their breakers are open', async () => {
+    const { tenant, models } = await isolatedSpace(h, {
+      models: [
+        { name: 'm1', namespace: 'sim-500', quality: 0.9 },
+        { name: 'm2', namespace: 'sim-502', quality: 0.8 },
+        { name: 'm3', namespace: 'sim-503', quality: 0.7 },
+        { name: 'm4', quality: 0.6 },
+        { name: 'm5', quality: 0.5 },
+      ],
+      update: { policies: { max_same_model_retries: 0 } },
+    });
+    // The first requests spend their two switches on the dead models (502) and open their breakers.
+    await sendMany(() => complete(h, tenant, ask), { count: 6, parallel: 2 });
+    const dead = () => [models.m1, models.m2, models.m3].reduce((sum, m) => sum + callsTo(sim, m).length, 0);
+    const before = dead();
+    const later = await sendMany(() => complete(h, tenant, ask), { count: 10, parallel: 2 });
+    expect(later.map((r) => [r.status, (r.body as { model: string }).model])).toEqual(times(10, [200, 'm4'] as never));
+    expect(dead()).toBe(before);
+    expect(callsTo(sim, models.m4)).toHaveLength(10);
+  });
+});
+
 describe('circuit breakers shared by worker processes', () => {
   it('one process opens a breaker and the others skip the model, including a process started later', async () => {
     const settings = { redisPrefix: `${process.env.REDIS_PREFIX ?? 'sytest'}_${uniqueSuffix()}`, breakerCooldownMs: 60_000 };
@@ -160,19 +208,24 @@ describe('the retry budget', () => {
   });
   afterAll(() => h.close());
 
-  it('keeps retries under a fifth of the requests (or ten) during a storm of 500s', async () => {
+  it('gives each request its second call, and keeps the calls beyond it to ten per failing model during a storm of 500s', async () => {
     // Switches only (no backoff waits), so the storm fits in the budget's 10 s window even on a loaded machine.
-    const { tenant } = await isolatedSpace(h, {
+    const { tenant, models } = await isolatedSpace(h, {
       models: [
         { name: 'one', namespace: 'sim-500', quality: 0.9 },
-        { name: 'two', namespace: 'sim-503', quality: 0.5 },
+        { name: 'two', namespace: 'sim-502', quality: 0.7 },
+        { name: 'three', namespace: 'sim-503', quality: 0.5 },
       ],
       update: { policies: { max_same_model_retries: 0 } },
     });
     const results = await sendMany(() => complete(h, tenant, ask), { count: 100, parallel: 10 });
     expect(results.every((r) => r.status === 502)).toBe(true);
-    expect(sim.requests.length).toBeGreaterThanOrEqual(100);
-    expect(sim.requests.length).toBeLessThanOrEqual(120);
+    // Without the budget: 300 calls (three per request).
+    expect(callsTo(sim, models.one)).toHaveLength(100);
+    expect(callsTo(sim, models.two)).toHaveLength(100);
+    // Ten failures within 10 s, plus the third calls already past the budget check when the tenth failed (ten requests run at once).
+    expect(callsTo(sim, models.three).length).toBeGreaterThanOrEqual(10);
+    expect(callsTo(sim, models.three).length).toBeLessThanOrEqual(20);
   });
 });
 

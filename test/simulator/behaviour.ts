@@ -26,19 +26,53 @@ export function behaviourFromModel(model: string): Behaviour {
   return status === 429 ? { kind: 'status', status, retryAfterSeconds: 1 } : { kind: 'status', status };
 }
 
-/** Scripted behaviours per model name, used in order before falling back to the name's own. */
+/**
+ * A fault on the first call of each request, whichever model it names: a request is told by the first
+ * capture group of `pattern` matched against its JSON body (a tag in its text), so a retry or a
+ * failover of the same request answers normally.
+ */
+export interface FirstCallFault {
+  pattern: RegExp;
+  behaviour: Behaviour;
+}
+
+/** Scripted behaviours: first-call faults, then per model name in order, before falling back to the name's own. */
 export class BehaviourScript {
   private readonly queues = new Map<string, Behaviour[]>();
+  private readonly firstCalls: FirstCallFault[] = [];
+  /** Request keys (per first-call fault) already seen once. */
+  private readonly seen = new Set<string>();
 
   push(model: string, behaviours: Behaviour[]): void {
     this.queues.set(model, [...(this.queues.get(model) ?? []), ...behaviours]);
   }
 
-  next(model: string): Behaviour {
-    return this.queues.get(model)?.shift() ?? behaviourFromModel(model);
+  failFirstCalls(fault: FirstCallFault): void {
+    this.firstCalls.push(fault);
+  }
+
+  /** `body` is read only while a first-call fault is set (benchmarks pay nothing for it). */
+  next(model: string, body?: unknown): Behaviour {
+    return this.firstCallFault(body) ?? this.queues.get(model)?.shift() ?? behaviourFromModel(model);
   }
 
   clear(): void {
     this.queues.clear();
+    this.firstCalls.length = 0;
+    this.seen.clear();
+  }
+
+  private firstCallFault(body: unknown): Behaviour | undefined {
+    if (this.firstCalls.length === 0) return undefined;
+    const text = JSON.stringify(body ?? null);
+    for (const [index, fault] of this.firstCalls.entries()) {
+      const key = fault.pattern.exec(text)?.[1];
+      if (key === undefined) continue;
+      const seenKey = `${index} ${key}`;
+      if (this.seen.has(seenKey)) continue;
+      this.seen.add(seenKey);
+      return fault.behaviour;
+    }
+    return undefined;
   }
 }

@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo, Socket } from 'node:net';
 import { answerFor, usageFor } from './answer';
 import { anthropicDialect } from './anthropic';
-import { BehaviourScript, type Behaviour } from './behaviour';
+import { BehaviourScript, type Behaviour, type FirstCallFault } from './behaviour';
 import { SimBadRequest, type AnswerOptions, type Dialect } from './dialect';
 import { readJsonBody, sleep } from './http';
 import { geminiDialect } from './gemini';
@@ -32,6 +32,8 @@ export interface Simulator {
   requests: RecordedRequest[];
   /** Behaviours for the next requests naming this model, in order. */
   script(model: string, behaviours: Behaviour[]): void;
+  /** Shows the fault on the first call of each request the pattern tells apart, whichever model it names (until `reset`). */
+  failFirstCalls(fault: FirstCallFault): void;
   reset(): void;
   close(): Promise<void>;
 }
@@ -107,13 +109,13 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
       if (route.embeddings) {
         const embeddings = parseEmbeddingsRequest(body);
         const send = async (answerOptions: AnswerOptions = {}) => sendEmbeddings(res, embeddings, { cut: answerOptions.cutAfter !== undefined });
-        return await perform(script.next(embeddings.model), { res, send, dialect });
+        return await perform(script.next(embeddings.model, body), { res, send, dialect });
       }
       const conversation = dialect.parse(body, route);
       const answer = answerFor(conversation);
       const usage = usageFor(conversation, answer);
       const send = (answerOptions: AnswerOptions = {}) => dialect.sendAnswer(res, { conversation, answer, usage }, answerOptions);
-      const behaviour = script.next(conversation.model);
+      const behaviour = script.next(conversation.model, body);
       const delayed = behaviour.kind === 'ok' && behaviour.delayMs === undefined && options.defaultDelayMs ? { ...behaviour, delayMs: options.defaultDelayMs } : behaviour;
       await perform(delayed, { res, send, dialect });
     } catch (err) {
@@ -137,6 +139,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     baseUrls: { openai: `${url}/openai/v1`, anthropic: `${url}/anthropic`, gemini: `${url}/gemini` },
     requests,
     script: (model, behaviours) => script.push(model, behaviours),
+    failFirstCalls: (fault) => script.failFirstCalls(fault),
     reset: () => {
       script.clear();
       requests.length = 0;

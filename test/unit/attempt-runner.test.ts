@@ -37,6 +37,7 @@ function options(provider: Provider, overrides: Partial<AttemptOptions> = {}) {
     prepared,
     attempts: [routable({ id: 'a', model: 'a', namespace: 'a' }), routable({ id: 'b', model: 'b', namespace: 'b' })],
     maxSameModelRetries: 2,
+    maxSwitches: 2,
     registry: { resolve: () => ({ provider, apiKey: 'k', baseUrl: 'http://x' }) },
     signal: new AbortController().signal,
     timeouts: { firstByteMs: 1000, callMs: 5000 },
@@ -85,13 +86,41 @@ describe('runAttempts', () => {
     expect(success.model.model).toBe('b');
   });
 
-  it('stops with the last error when every remaining model has spent its retry budget', async () => {
+  it('makes a request\'s second call whatever the budget, and withholds the calls beyond it from models whose budget is spent', async () => {
     const { provider, calls } = scripted({ a: [fail('server_error')], b: [fail('server_error')] });
     const budget = new RetryBudget({ ratio: 0, minRetries: 0 });
     budget.record('b', true);
-    const { opts } = options(provider, { budget, maxSameModelRetries: 0 });
+    budget.record('c', true);
+    const attempts = ['a', 'b', 'c'].map((id) => routable({ id, model: id, namespace: id }));
+    const { opts } = options(provider, { budget, maxSameModelRetries: 0, attempts });
     const err = await runAttempts(opts, call).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(AttemptsExhausted);
+    expect(calls).toEqual(['a', 'b']);
+  });
+
+  it('gives a request its one retry on the same model even when that model\'s budget is spent', async () => {
+    const { provider, calls } = scripted({ a: [fail('server_error')] });
+    const budget = new RetryBudget({ ratio: 0, minRetries: 0 });
+    budget.record('a', true);
+    const { opts } = options(provider, { budget, attempts: [routable({ id: 'a', model: 'a', namespace: 'a' })] });
+    const success = await runAttempts(opts, call);
+    expect(calls).toEqual(['a', 'a']);
+    expect(success.model.model).toBe('a');
+  });
+
+  it('sends that retry to another model instead when one can take it', async () => {
+    const { provider, calls } = scripted({ a: [fail('server_error')] });
+    const budget = new RetryBudget({ ratio: 0, minRetries: 0 });
+    budget.record('a', true);
+    const success = await runAttempts(options(provider, { budget }).opts, call);
+    expect(calls).toEqual(['a', 'b']);
+    expect(success.model.model).toBe('b');
+  });
+
+  it('respects a Space that allows no retry at all', async () => {
+    const { provider, calls } = scripted({ a: [fail('server_error')] });
+    const { opts } = options(provider, { maxSameModelRetries: 0, maxSwitches: 0 });
+    await expect(runAttempts(opts, call)).rejects.toBeInstanceOf(AttemptsExhausted);
     expect(calls).toEqual(['a']);
   });
 

@@ -10,7 +10,8 @@ import { privacySwitch } from './privacy-switch';
 import { reset } from './reset';
 import { status429 } from './status-429';
 import { status500 } from './status-500';
+import { transient429, transient500, transientReset } from './transient';
 import { workerKill } from './worker-kill';
 
 /** The rows of the table, in order. */
-export const FAULTS: Fault[] = [status500, status429, reset, hang, cutStream, deadPrimary, workerKill, apiKill, privacySwitch, fuzz, longWord, hostileText];
+export const FAULTS: Fault[] = [status500, status429, reset, transient500, transient429, transientReset, hang, cutStream, deadPrimary, workerKill, apiKill, privacySwitch, fuzz, longWord, hostileText];

@@ -24,7 +24,7 @@ export interface UpstreamFaultSpec {
 const seedOf = (name: string) => [...name].reduce((hash, char) => (Math.imul(hash, 31) + char.charCodeAt(0)) >>> 0, 7);
 
 /** Whether request `i` streams, so that `share` of them do, evenly spread. */
-const streams = (i: number, share: number) => Math.floor((i + 1) * share) > Math.floor(i * share);
+export const streams = (i: number, share: number) => Math.floor((i + 1) * share) > Math.floor(i * share);
 
 export const tagPrefix = (name: string) => name.toLowerCase().replace(/[^a-z0-9]+/g, '-');
 

@@ -1,0 +1,69 @@
+import { planModels, type PlanInputs } from '../../src/pipeline/model-plan';
+import type { SpaceContext } from '../../src/pipeline/space-context';
+import type { ProviderBinding, ProviderRegistry } from '../../src/providers/registry';
+import { profileRequest } from '../../src/routing/request-profile';
+import { learnedQuality } from '../../src/routing/scorer';
+import { autoToolsSettings } from '../../src/schemas/plugin-settings';
+import { preparedCompletion } from '../helpers/prepared-completion';
+import { routable } from '../helpers/routable-model';
+import { shippedRouter } from '../helpers/shipped-router';
+
+const router = shippedRouter();
+const registry: ProviderRegistry = { resolve: (target) => (target.provider === 'unconfigured' ? null : ({} as ProviderBinding)) };
+
+/** Six models ranked m1 > … > m6 on quality alone; m6's provider is not configured. */
+const models = [0.9, 0.8, 0.7, 0.6, 0.5, 0.4].map((overall, i) =>
+  routable({ id: `m${i + 1}`, model: `m${i + 1}`, provider: i === 5 ? 'unconfigured' : 'openai', quality: { overall, categories: {} } }),
+);
+const byName = (name: string) => models.find((m) => m.model === name) ?? models[0];
+
+function plan({ chain, maxSwitches, named }: { chain: string[]; maxSwitches: number; named?: string }) {
+  const prepared = preparedCompletion();
+  prepared.weights = { cost: 0, latency: 0, quality: 1 };
+  prepared.policies = { ...prepared.policies, max_switch_model_retries: maxSwitches };
+  prepared.requestedModel = named ?? null;
+  const space: SpaceContext = {
+    id: 'space',
+    orgId: 'org',
+    isActive: true,
+    rateLimit: 0,
+    isSandbox: false,
+    dataSpaceId: 'space',
+    weights: prepared.weights,
+    policies: prepared.policies,
+    settings: { assistant_id: null, assistant_version_id: null, instructions: null, max_tokens: null, temperature: null },
+    autoTools: autoToolsSettings.parse({}),
+    hasFailoverChain: chain.length > 0,
+    models,
+    failoverChain: chain.map(byName),
+    benchmark: null,
+    embeddingModels: [],
+    embeddingBenchmark: null,
+  };
+  const inputs: PlanInputs = {
+    prepared,
+    space,
+    profile: profileRequest({ ...prepared.chat, model: '' }, router),
+    registry,
+    scoring: { weights: prepared.weights, quality: learnedQuality(router), expectedLatency: () => 800 },
+    routerVersion: router.version,
+    learning: null,
+    now: new Date('2026-11-21T00:00:00Z'),
+    modelExists: async () => false,
+  };
+  return planModels(inputs);
+}
+
+const names = async (p: ReturnType<typeof plan>) => (await p).attempts.map((m) => m.model);
+
+describe('the alternatives of a model plan', () => {
+  it('keeps every eligible model, the failover chain first, however few switches the Space allows', async () => {
+    // Which models are cooling down is known only when they are tried: the attempt runner counts the switches.
+    expect(await names(plan({ chain: ['m5', 'm3'], maxSwitches: 1 }))).toEqual(['m1', 'm5', 'm3', 'm2', 'm4']);
+    expect(await names(plan({ chain: [], maxSwitches: 0 }))).toEqual(['m1', 'm2', 'm3', 'm4', 'm5']);
+  });
+
+  it('does the same after a named model', async () => {
+    expect(await names(plan({ chain: ['m5'], maxSwitches: 2, named: 'm3' }))).toEqual(['m3', 'm5', 'm1', 'm2', 'm4']);
+  });
+});
