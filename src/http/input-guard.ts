@@ -46,41 +46,60 @@ export type InputProblem =
   | { kind: 'bad_key'; path: PropertyKey[]; what: string }
   | { kind: 'too_deep'; path: PropertyKey[] };
 
+/**
+ * A value still to look at. Its path is kept as a link to its parent and spelled out only for a problem:
+ * copying the path into every node made the guard quadratic in depth and most of the cost of a body of
+ * many small messages.
+ */
 interface Pending {
   value: unknown;
-  path: PropertyKey[];
+  key: PropertyKey | null;
+  parent: Pending | null;
   depth: number;
 }
 
-function childrenOf({ value, path, depth }: Pending, textCheck: TextCheck): Pending[] | InputProblem {
-  if (depth > MAX_JSON_DEPTH) return { kind: 'too_deep', path };
-  const entries: [PropertyKey, unknown][] = Array.isArray(value) ? value.map((item, index) => [index, item]) : Object.entries(value as object);
-  const children: Pending[] = [];
-  for (const [key, child] of entries) {
-    const what = typeof key === 'string' ? textCheck(key) : null;
-    if (what) return { kind: 'bad_key', path, what };
-    children.push({ value: child, path: [...path, key], depth: depth + 1 });
+function pathOf(node: Pending): PropertyKey[] {
+  const path: PropertyKey[] = [];
+  for (let at: Pending | null = node; at?.parent; at = at.parent) path.push(at.key as PropertyKey);
+  return path.reverse();
+}
+
+/** Pushes an array's or object's children, last first, so the first child is looked at first; null, or the problem of a key. */
+function pushChildren(node: Pending, stack: Pending[], textCheck: TextCheck): InputProblem | null {
+  const depth = node.depth + 1;
+  if (Array.isArray(node.value)) {
+    for (let i = node.value.length - 1; i >= 0; i -= 1) stack.push({ value: node.value[i], key: i, parent: node, depth });
+    return null;
   }
-  return children;
+  const object = node.value as Record<string, unknown>;
+  const keys = Object.keys(object);
+  for (const key of keys) {
+    const what = textCheck(key);
+    if (what) return { kind: 'bad_key', path: pathOf(node), what };
+  }
+  for (let i = keys.length - 1; i >= 0; i -= 1) {
+    const key = keys[i] as string;
+    stack.push({ value: object[key], key, parent: node, depth });
+  }
+  return null;
 }
 
 /**
  * The first problem in document order, or null. Iterative, so a body nested a million levels deep is
- * refused without recursing into it.
+ * refused without recursing into it; one small record per value, so linear in the body.
  */
 export function findInputProblem(root: unknown, textCheck: TextCheck = unstorable): InputProblem | null {
-  const stack: Pending[] = [{ value: root, path: [], depth: 1 }];
+  const stack: Pending[] = [{ value: root, key: null, parent: null, depth: 1 }];
   for (let next = stack.pop(); next; next = stack.pop()) {
     if (typeof next.value === 'string') {
       const what = textCheck(next.value);
-      if (what) return { kind: 'bad_value', path: next.path, what };
+      if (what) return { kind: 'bad_value', path: pathOf(next), what };
       continue;
     }
     if (typeof next.value !== 'object' || next.value === null) continue;
-    const children = childrenOf(next, textCheck);
-    if (!Array.isArray(children)) return children;
-    // Pushed last first, so the first child is looked at first; a loop, as a spread of a huge array overflows.
-    for (let i = children.length - 1; i >= 0; i -= 1) stack.push(children[i] as Pending);
+    if (next.depth > MAX_JSON_DEPTH) return { kind: 'too_deep', path: pathOf(next) };
+    const problem = pushChildren(next, stack, textCheck);
+    if (problem) return problem;
   }
   return null;
 }
