@@ -23,14 +23,31 @@ function cpuOf(procs: ServiceProcess[]): number {
   return procs.reduce((sum, proc) => sum + (proc.child.pid ? processTreeCpuMs(proc.child.pid) : 0), 0);
 }
 
-/** CPU of the API processes and of the worker processes while `work` runs, in ms. */
-async function measured<T>(ctx: FaultContext, work: () => Promise<T>): Promise<{ value: T; apiMs: number; workerMs: number }> {
+/** CPU per ms of wall time the processes spend with no request (timers, heartbeats, the watchdog). */
+interface IdleRate {
+  api: number;
+  worker: number;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function idleRate(ctx: FaultContext): Promise<IdleRate> {
   const { apis, workers } = ctx.stack;
-  const before = { api: cpuOf(apis), worker: cpuOf(workers) };
+  const before = { api: cpuOf(apis), worker: cpuOf(workers), at: performance.now() };
+  await sleep(2000);
+  const wall = performance.now() - before.at;
+  return { api: (cpuOf(apis) - before.api) / wall, worker: (cpuOf(workers) - before.worker) / wall };
+}
+
+/** CPU the API processes and the worker processes spent on `work`, past their idle rate, in ms. */
+async function measured<T>(ctx: FaultContext, idle: IdleRate, work: () => Promise<T>): Promise<{ value: T; apiMs: number; workerMs: number }> {
+  const { apis, workers } = ctx.stack;
+  const before = { api: cpuOf(apis), worker: cpuOf(workers), at: performance.now() };
   const value = await work();
   // The log's commit and the reply may still be running when the answer is out.
-  await new Promise((resolve) => setTimeout(resolve, 100));
-  return { value, apiMs: cpuOf(apis) - before.api, workerMs: cpuOf(workers) - before.worker };
+  await sleep(100);
+  const wall = performance.now() - before.at;
+  return { value, apiMs: cpuOf(apis) - before.api - idle.api * wall, workerMs: cpuOf(workers) - before.worker - idle.worker * wall };
 }
 
 interface StallLine {
@@ -74,7 +91,8 @@ async function hostileTextRow(ctx: FaultContext) {
     for (let i = 0; i < count; i++) out.push(await make(i));
     return out;
   };
-  const tiny = await measured(ctx, () => sequential(repeats, (i) => send(`hostile-tiny-${i}`, ['hello there'])));
+  const idle = await idleRate(ctx);
+  const tiny = await measured(ctx, idle, () => sequential(repeats, (i) => send(`hostile-tiny-${i}`, ['hello there'])));
   const completions = [...tiny.value];
   const perShape: string[] = [];
   let maxApi = 0;
@@ -82,7 +100,7 @@ async function hostileTextRow(ctx: FaultContext) {
   for (const [shape, make] of Object.entries(ADVERSARIAL_TEXTS)) {
     ctx.say(`${shape}: ${repeats} × ${BODY_BYTES / KB} KiB`);
     const texts = make(BODY_BYTES);
-    const run = await measured(ctx, () => sequential(repeats, (i) => send(`hostile-${shape.replace(/\W+/g, '-')}-${i}`, texts)));
+    const run = await measured(ctx, idle, () => sequential(repeats, (i) => send(`hostile-${shape.replace(/\W+/g, '-')}-${i}`, texts)));
     completions.push(...run.value);
     const per100Kb = (ms: number, tinyMs: number) => Math.max(0, (ms - tinyMs) / repeats / (BODY_BYTES / (100 * KB)));
     const api = per100Kb(run.apiMs, tiny.apiMs);
