@@ -92,8 +92,8 @@ describe('fuseRankings', () => {
 });
 
 describe('readSpaceSearchConfig', () => {
-  it('defaults to 20 MiB and full-text ranking only', () => {
-    expect(readSpaceSearchConfig({})).toEqual({ maxFileBytes: 20 * 1024 * 1024, embeddings: null });
+  it('defaults to 20 MiB files, 512 MiB and 60 s per file ingestion, and full-text ranking only', () => {
+    expect(readSpaceSearchConfig({})).toEqual({ maxFileBytes: 20 * 1024 * 1024, ingestHeapMb: 512, ingestTimeoutMs: 60_000, embeddings: null });
   });
 
   it("embeds through the OpenAI provider's base URL and key by default once a key is configured", () => {
@@ -114,5 +114,7 @@ describe('readSpaceSearchConfig', () => {
   it('names the variable of a bad value', () => {
     expect(() => readSpaceSearchConfig({ SPACE_FILE_MAX_BYTES: 'lots' })).toThrow(/SPACE_FILE_MAX_BYTES/);
     expect(() => readSpaceSearchConfig({ EMBEDDINGS_BASE_URL: 'not a url' })).toThrow(/EMBEDDINGS_BASE_URL/);
+    expect(() => readSpaceSearchConfig({ SPACE_FILE_INGEST_HEAP_MB: '8' })).toThrow(/SPACE_FILE_INGEST_HEAP_MB/);
+    expect(() => readSpaceSearchConfig({ SPACE_FILE_INGEST_TIMEOUT_MS: 'soon' })).toThrow(/SPACE_FILE_INGEST_TIMEOUT_MS/);
   });
 });
