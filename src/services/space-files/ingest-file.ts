@@ -6,7 +6,7 @@ import { ProviderError } from '../../providers/provider-error';
 import type { SpaceFileJob } from '../../queue/payloads';
 import type { NewChunk, SpaceFileChunkRepository } from '../../store/space-file-chunks';
 import type { SpaceFileRepository } from '../../store/space-files';
-import { chunksInThread, type ChunkingLimits } from './file-chunks-thread';
+import { chunksInChildProcess, type ChunkingLimits } from './file-chunks-process';
 import { kindOfMimeType } from './file-types';
 
 export interface IngestDeps {
@@ -16,7 +16,7 @@ export interface IngestDeps {
   embeddings: EmbeddingsConfig | null;
   /** The backend client, for the embeddings base URL. */
   http: HttpClient;
-  /** Bounds of the thread that extracts and chunks each file. */
+  /** Bounds of the process that extracts and chunks each file. */
   chunking: ChunkingLimits;
   logger: Logger;
 }
@@ -63,10 +63,10 @@ async function withEmbeddings(deps: IngestDeps, texts: string[], lastAttempt: bo
   }
 }
 
-/** Extraction and chunking, the CPU-bound part, run in a bounded thread; this event loop only waits. */
+/** Extraction and chunking, the CPU-bound part, run in a bounded child process; this event loop only waits. */
 async function chunksOf(deps: IngestDeps, stored: { mimeType: string; bytes: Buffer }): Promise<string[]> {
   try {
-    return await chunksInThread({ kind: kindOfMimeType(stored.mimeType), bytes: stored.bytes }, deps.chunking);
+    return await chunksInChildProcess({ kind: kindOfMimeType(stored.mimeType), bytes: stored.bytes }, deps.chunking);
   } catch (err) {
     throw new IngestFailure(`Text extraction failed: ${err instanceof Error ? err.message : String(err)}`);
   }
