@@ -12,6 +12,6 @@ export async function pdfText(bytes: Buffer): Promise<string> {
     const pdf = await getDocumentProxy(new Uint8Array(bytes), { verbosity: 0 });
     return (await extractText(pdf, { mergePages: true })).text;
   } catch (err) {
-    throw new Error(`the PDF could not be read: ${err instanceof Error ? err.message : String(err)}`);
+    throw new Error(`the PDF could not be read: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
   }
 }
