@@ -18,7 +18,7 @@ const unanswered = (row: Row) => row.sent - row.answered;
 const notOk = (row: Row) => row.sent - row.ok;
 const other = (name: string) => (row: Row) => row.other[name] ?? null;
 
-const everyRow = ['500', '429', 'reset', 'hang', 'cut stream', 'dead primary', 'worker kill -9', 'API kill -9', 'privacy switch', 'fuzz'];
+const everyRow = ['500', '429', 'reset', 'hang', 'cut stream', 'dead primary', 'worker kill -9', 'API kill -9', 'privacy switch', 'fuzz', 'hostile file'];
 
 export const TARGETS: Target[] = [
   // The fault happened at all: without these, a row that sent nothing or hit nobody would meet every target below.
@@ -40,6 +40,9 @@ export const TARGETS: Target[] = [
   { fault: 'privacy switch', rule: 'non-GDPR calls after the switch = 0', read: other('non-GDPR calls after the switch'), met: zero },
   { fault: 'privacy switch', rule: 'Redis keys holding level-3 text after the jobs = 0', read: other('Redis keys with level-3 text'), met: zero },
   { fault: 'fuzz', rule: '5xx = 0', read: (row) => row.fiveXx, met: zero },
+  { fault: 'hostile file', rule: 'worker processes died = 0', read: other('worker processes died'), met: zero },
+  { fault: 'hostile file', rule: 'every completion answered 200 in full (sent − ok = 0)', read: notOk, met: zero },
+  { fault: 'hostile file', rule: 'files not ready/failed (with the reason) as expected within 60 s = 0', read: (row) => (row.other['files not settled in 60 s'] ?? 0) + (row.other['files not ending as expected'] ?? 0), met: zero },
   { fault: 'fuzz', rule: 'error bodies outside {"error": {...}} = 0', read: other('non-error bodies'), met: zero },
 ];
 

@@ -4,6 +4,7 @@ import { cutStream } from './cut-stream';
 import { deadPrimary } from './dead-primary';
 import { fuzz } from './fuzz';
 import { hang } from './hang';
+import { hostileFile } from './hostile-file';
 import { privacySwitch } from './privacy-switch';
 import { reset } from './reset';
 import { status429 } from './status-429';
@@ -11,4 +12,4 @@ import { status500 } from './status-500';
 import { workerKill } from './worker-kill';
 
 /** The rows of the table, in order. */
-export const FAULTS: Fault[] = [status500, status429, reset, hang, cutStream, deadPrimary, workerKill, apiKill, privacySwitch, fuzz];
+export const FAULTS: Fault[] = [status500, status429, reset, hang, cutStream, deadPrimary, workerKill, apiKill, privacySwitch, fuzz, hostileFile];
