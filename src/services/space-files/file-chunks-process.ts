@@ -4,6 +4,8 @@ import type { FileKind } from './file-types';
 export interface ChunkingInput {
   kind: FileKind | null;
   bytes: Uint8Array;
+  /** The deadline, in ms, for the child's own watchdog should this process die. */
+  timeoutMs: number;
 }
 
 export type ChunkingReply = { chunks: string[] } | { error: string };
@@ -44,9 +46,10 @@ export class ChunkingFailure extends Error {
  * not a worker thread: a thread's `resourceLimits` are best effort, and some allocations past them
  * (one large string or array) abort the whole process (nodejs/node#47224); `--max-old-space-size`
  * in the parent would also override them (nodejs/node#43991). The child is killed whatever the
- * outcome. Rejects with a `ChunkingFailure` whose message a person can act on.
+ * outcome, and kills itself should this process die first. Rejects with a `ChunkingFailure` whose
+ * message a person can act on.
  */
-export function chunksInChildProcess(input: ChunkingInput, limits: ChunkingLimits): Promise<string[]> {
+export function chunksInChildProcess(input: Omit<ChunkingInput, 'timeoutMs'>, limits: ChunkingLimits): Promise<string[]> {
   const child = fork(ENTRY, [], {
     // Not the parent's flags (an inspector port, its own heap size): only ours.
     execArgv: [...LOADER_ARGS, `--max-old-space-size=${limits.heapMb}`],
@@ -69,7 +72,7 @@ export function chunksInChildProcess(input: ChunkingInput, limits: ChunkingLimit
       else fail(`the file reader stopped (${signal ?? `exit code ${code}`})`);
     });
   });
-  child.send({ kind: input.kind, bytes: input.bytes } satisfies ChunkingInput);
+  child.send({ kind: input.kind, bytes: input.bytes, timeoutMs: limits.timeoutMs } satisfies ChunkingInput);
   return chunking.finally(() => {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
   });
