@@ -8,7 +8,7 @@ import { batchProcessing } from './batches';
 import { completionProcessing } from './completions';
 import { promptReviewProcessor } from './prompt-review';
 import { sandboxSyncProcessor } from './sandbox-sync';
-import { spaceFilesProcessor } from './space-files';
+import { spaceFileFailureRecorder, spaceFilesProcessor } from './space-files';
 import { webhooksProcessor } from './webhooks';
 
 export interface RunningWorkers {
@@ -22,6 +22,8 @@ interface WorkerSpec {
   concurrency: number;
   /** Times a job may be found stalled (its worker died) before it fails; default 1. */
   maxStalledCount?: number;
+  /** Called when one of the queue's jobs fails, in whichever worker fails it. */
+  onFailed?: (job: Job | undefined, err: Error) => Promise<void>;
 }
 
 interface Processors {
@@ -36,8 +38,16 @@ function workerSpecs(services: Services, processors: Processors): WorkerSpec[] {
     { name: QUEUE_NAMES.completions, processor: processors.completions, concurrency: services.config.completionConcurrency },
     { name: QUEUE_NAMES.promptReview, processor: promptReviewProcessor(services) as Processor, concurrency: 4 },
     { name: QUEUE_NAMES.sandboxSync, processor: sandboxSyncProcessor(services) as Processor, concurrency: 2 },
-    // PDF text is read in a thread per file; two at a time keep a 2-core machine responsive.
-    { name: QUEUE_NAMES.spaceFiles, processor: spaceFilesProcessor(services) as Processor, concurrency: 2 },
+    // Each file is extracted and chunked in a bounded thread of its own; two at a time keep a 2-core machine
+    // responsive. A file whose job stalls once (its worker died or hung) fails rather than take down the next
+    // worker too, and its failure is recorded on the file by whichever worker fails the job.
+    {
+      name: QUEUE_NAMES.spaceFiles,
+      processor: spaceFilesProcessor(services) as Processor,
+      concurrency: 2,
+      maxStalledCount: 0,
+      onFailed: spaceFileFailureRecorder(services) as WorkerSpec['onFailed'],
+    },
     // A batch's coordinator lives as long as its batch and must survive many worker deaths; its steps are idempotent.
     { name: QUEUE_NAMES.batches, processor: processors.batches, concurrency: batches.coordinatorConcurrency, maxStalledCount: 1000 },
     // Batch lines have their own, bounded, workers: a large batch never takes the completions' slots.
@@ -80,9 +90,10 @@ export function startWorkers(services: Services): RunningWorkers {
     batches: batches.coordinator,
     batchLines: batches.line,
   };
-  const workers = workerSpecs(services, processors).map(
+  const specs = workerSpecs(services, processors);
+  const workers = specs.map(
     ({ name, processor, concurrency, maxStalledCount }) =>
-      new Worker(name, instrumented(name, processor), { connection: services.queueConnection, prefix: services.config.redisPrefix, concurrency, ...jobLockOptions(services), ...(maxStalledCount ? { maxStalledCount } : {}) }),
+      new Worker(name, instrumented(name, processor), { connection: services.queueConnection, prefix: services.config.redisPrefix, concurrency, ...jobLockOptions(services), ...(maxStalledCount === undefined ? {} : { maxStalledCount }) }),
   );
   const owners = workers.filter((worker) => OWNED_QUEUES.has(worker.name)).map((worker) => {
     const watch = ownersOf(services, worker.name as QueueName);
@@ -90,10 +101,14 @@ export function startWorkers(services: Services): RunningWorkers {
     return watch;
   });
   batches.resume().catch((err: unknown) => services.logger.error({ err }, 'unfinished batches not resumed'));
-  for (const worker of workers) {
-    worker.on('failed', (job, err) => services.logger.error({ queue: worker.name, job_id: job?.id, err }, 'job failed'));
+  workers.forEach((worker, i) => {
+    const onFailed = specs[i]?.onFailed;
+    worker.on('failed', (job, err) => {
+      services.logger.error({ queue: worker.name, job_id: job?.id, err }, 'job failed');
+      void onFailed?.(job, err);
+    });
     worker.on('error', (err) => services.logger.error({ queue: worker.name, err }, 'worker error'));
-  }
+  });
   return {
     close: async () => {
       for (const watch of owners) watch.stop();

@@ -20,7 +20,7 @@ const notOk = (row: Row) => row.sent - row.ok;
 const other = (name: string) => (row: Row) => row.other[name] ?? null;
 
 const transientRows = ['transient 500', 'transient 429', 'transient reset'];
-const everyRow = ['500', '429', 'reset', ...transientRows, 'hang', 'cut stream', 'dead primary', 'worker kill -9', 'API kill -9', 'privacy switch', 'fuzz', 'long word', 'hostile text'];
+const everyRow = ['500', '429', 'reset', ...transientRows, 'hang', 'cut stream', 'dead primary', 'worker kill -9', 'API kill -9', 'privacy switch', 'fuzz', 'long word', 'hostile text', 'hostile file'];
 
 export const TARGETS: Target[] = [
   // The fault happened at all: without these, a row that sent nothing or hit nobody would meet every target below.
@@ -44,6 +44,9 @@ export const TARGETS: Target[] = [
   { fault: 'privacy switch', rule: 'non-GDPR calls after the switch = 0', read: other('non-GDPR calls after the switch'), met: zero },
   { fault: 'privacy switch', rule: 'Redis keys holding level-3 text after the jobs = 0', read: other('Redis keys with level-3 text'), met: zero },
   { fault: 'fuzz', rule: '5xx = 0', read: (row) => row.fiveXx, met: zero },
+  { fault: 'hostile file', rule: 'worker processes died = 0', read: other('worker processes died'), met: zero },
+  { fault: 'hostile file', rule: 'every completion answered 200 in full (sent − ok = 0)', read: notOk, met: zero },
+  { fault: 'hostile file', rule: 'files not ready/failed (with the reason) as expected within 60 s = 0', read: (row) => (row.other['files not settled in 60 s'] ?? 0) + (row.other['files not ending as expected'] ?? 0), met: zero },
   { fault: 'fuzz', rule: 'error bodies outside {"error": {...}} = 0', read: other('non-error bodies'), met: zero },
   { fault: 'long word', rule: '900 KiB single-word completions answered 200 ≥ 1', read: other('long words answered 200'), met: atLeastOne },
   { fault: 'long word', rule: 'ordinary p99 beside long words ≤ 2× their idle p99', read: other('loaded p99 / idle p99'), met: (v) => v <= 2 },

@@ -23,16 +23,18 @@ afterAll(async () => {
   await ctx.close();
 });
 
-const FULL_TEXT_ONLY: SpaceSearchConfig = { maxFileBytes: 1024 * 1024, embeddings: null };
+const INGEST_LIMITS = { ingestHeapMb: 512, ingestTimeoutMs: 60_000 };
+const FULL_TEXT_ONLY: SpaceSearchConfig = { maxFileBytes: 1024 * 1024, ...INGEST_LIMITS, embeddings: null };
 const embeddingsConfig = (): EmbeddingsConfig => ({ baseUrl: sim.baseUrl, apiKey: 'sim-key', model: 'text-embedding-3-small', costUsdPerMtok: 0.02 });
-const HYBRID = (): SpaceSearchConfig => ({ maxFileBytes: 1024 * 1024, embeddings: embeddingsConfig() });
+const HYBRID = (): SpaceSearchConfig => ({ maxFileBytes: 1024 * 1024, ...INGEST_LIMITS, embeddings: embeddingsConfig() });
+const CHUNKING = { heapMb: 512, timeoutMs: 60_000 };
 
 /** Stores a text file in the Space and ingests it as the worker would (with vectors when `embeddings` is given). */
 async function addFile(tenant: Tenant, { name, text, embeddings = null }: { name: string; text: string; embeddings?: EmbeddingsConfig | null }): Promise<string> {
   const files = new SpaceFileRepository(ctx.services.db);
   const bytes = Buffer.from(text);
   const row = await files.create({ app_id: tenant.app_id, org_id: tenant.org_id, name, mime_type: 'text/plain', size_bytes: bytes.length, sha256: 'x'.repeat(64), status: 'queued', bytes });
-  const deps = { files, chunks: new SpaceFileChunkRepository(ctx.services.db), embeddings, http: backendClient, logger: pino({ level: 'silent' }) };
+  const deps = { files, chunks: new SpaceFileChunkRepository(ctx.services.db), embeddings, http: backendClient, chunking: CHUNKING, logger: pino({ level: 'silent' }) };
   await ingestSpaceFile(deps, { fileId: row.id, appId: tenant.app_id }, { lastAttempt: true });
   return row.id;
 }
@@ -198,7 +200,7 @@ describe('hybrid ranking with an embeddings backend', () => {
     const files = new SpaceFileRepository(ctx.services.db);
     const bytes = Buffer.from('Buoys mark the channel.');
     const row = await files.create({ app_id: tenant.app_id, org_id: tenant.org_id, name: 'buoys.txt', mime_type: 'text/plain', size_bytes: bytes.length, sha256: 'x'.repeat(64), status: 'queued', bytes });
-    const deps = { files, chunks: new SpaceFileChunkRepository(ctx.services.db), embeddings: embeddingsConfig(), http: backendClient, logger: pino({ level: 'silent' }) };
+    const deps = { files, chunks: new SpaceFileChunkRepository(ctx.services.db), embeddings: embeddingsConfig(), http: backendClient, chunking: CHUNKING, logger: pino({ level: 'silent' }) };
     sim.faults.push({ kind: 'status', status: 503 });
     await expect(ingestSpaceFile(deps, { fileId: row.id, appId: tenant.app_id }, { lastAttempt: false })).rejects.toMatchObject({ kind: 'server_error', retryable: true });
     expect(await ctx.services.db.spaceFile.findUniqueOrThrow({ where: { id: row.id } })).toMatchObject({ status: 'processing', chunk_count: 0 });

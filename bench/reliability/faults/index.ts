@@ -4,6 +4,7 @@ import { cutStream } from './cut-stream';
 import { deadPrimary } from './dead-primary';
 import { fuzz } from './fuzz';
 import { hang } from './hang';
+import { hostileFile } from './hostile-file';
 import { hostileText } from './hostile-text';
 import { longWord } from './long-word';
 import { privacySwitch } from './privacy-switch';
@@ -14,4 +15,4 @@ import { transient429, transient500, transientReset } from './transient';
 import { workerKill } from './worker-kill';
 
 /** The rows of the table, in order. */
-export const FAULTS: Fault[] = [status500, status429, reset, transient500, transient429, transientReset, hang, cutStream, deadPrimary, workerKill, apiKill, privacySwitch, fuzz, longWord, hostileText];
+export const FAULTS: Fault[] = [status500, status429, reset, transient500, transient429, transientReset, hang, cutStream, deadPrimary, workerKill, apiKill, privacySwitch, fuzz, longWord, hostileText, hostileFile];

@@ -5,6 +5,10 @@ type Env = Record<string, string | undefined>;
 
 /** Largest Space file accepted unless configured, in bytes (20 MiB). */
 export const DEFAULT_SPACE_FILE_MAX_BYTES = 20 * 1024 * 1024;
+/** Heap one file's extraction thread may use unless configured, in MiB. */
+export const DEFAULT_SPACE_FILE_INGEST_HEAP_MB = 512;
+/** Longest one file's extraction thread may run unless configured, in ms. */
+export const DEFAULT_SPACE_FILE_INGEST_TIMEOUT_MS = 60_000;
 
 const embeddingsSchema = z.strictObject({
   /** OpenAI-compatible base URL; `/embeddings` is appended. */
@@ -19,6 +23,10 @@ export type EmbeddingsConfig = z.infer<typeof embeddingsSchema>;
 export const spaceSearchConfigSchema = z.strictObject({
   /** Largest upload, in bytes. */
   maxFileBytes: z.number().int().positive().max(1024 * 1024 * 1024),
+  /** Heap (V8 old generation) of the thread that extracts and chunks one file, in MiB; beyond it the file fails. */
+  ingestHeapMb: z.number().int().min(16).max(16 * 1024),
+  /** Longest that thread may run, in ms; beyond it the thread is terminated and the file fails. */
+  ingestTimeoutMs: z.number().int().min(10).max(60 * 60 * 1000),
   /** null: full-text ranking only. */
   embeddings: embeddingsSchema.nullable(),
 });
@@ -26,6 +34,8 @@ export type SpaceSearchConfig = z.infer<typeof spaceSearchConfigSchema>;
 
 const ENV_OF_FIELD: Record<string, string> = {
   maxFileBytes: 'SPACE_FILE_MAX_BYTES',
+  ingestHeapMb: 'SPACE_FILE_INGEST_HEAP_MB',
+  ingestTimeoutMs: 'SPACE_FILE_INGEST_TIMEOUT_MS',
   'embeddings.baseUrl': 'EMBEDDINGS_BASE_URL',
   'embeddings.apiKey': 'EMBEDDINGS_API_KEY',
   'embeddings.model': 'EMBEDDINGS_MODEL',
@@ -68,6 +78,8 @@ function readEmbeddings(env: Env): Record<string, unknown> | null {
 export function readSpaceSearchConfig(env: Env): SpaceSearchConfig {
   const parsed = spaceSearchConfigSchema.safeParse({
     maxFileBytes: numberOr(env.SPACE_FILE_MAX_BYTES, DEFAULT_SPACE_FILE_MAX_BYTES),
+    ingestHeapMb: numberOr(env.SPACE_FILE_INGEST_HEAP_MB, DEFAULT_SPACE_FILE_INGEST_HEAP_MB),
+    ingestTimeoutMs: numberOr(env.SPACE_FILE_INGEST_TIMEOUT_MS, DEFAULT_SPACE_FILE_INGEST_TIMEOUT_MS),
     embeddings: readEmbeddings(env),
   });
   if (parsed.success) return Object.freeze(parsed.data);

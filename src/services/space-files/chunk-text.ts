@@ -1,3 +1,5 @@
+import { splitSentences } from './split-sentences';
+
 /**
  * Cuts extracted text into passages for search: about `targetChars` each (1,000 characters, some
  * 250 tokens), ending on paragraph or sentence boundaries, each starting with the last sentences of
@@ -10,17 +12,28 @@ export interface ChunkOptions {
 
 export const DEFAULT_CHUNKING: ChunkOptions = { targetChars: 1000, overlapChars: 150 };
 
-const sentences = new Intl.Segmenter('en', { granularity: 'sentence' });
+/**
+ * Spaces and tabs at line ends removed. Not `/[ \t]+\n/g`: on a long run of spaces that no line break
+ * ends, the regular expression retries from every space, quadratic (80,000 spaces: 5 s).
+ */
+function trimLineEnds(text: string): string {
+  return text
+    .split('\n')
+    .map((line) => {
+      let end = line.length;
+      while (end > 0 && (line[end - 1] === ' ' || line[end - 1] === '\t')) end--;
+      return end === line.length ? line : line.slice(0, end);
+    })
+    .join('\n');
+}
 
 /** Line ends unified, NUL and other control characters (PDF extraction leaves some) removed, runs of blank lines collapsed. */
 export function normaliseText(text: string): string {
-  return text
+  const unified = text
     .replace(/\r\n?/g, '\n')
     // eslint-disable-next-line no-control-regex -- removing control characters is the point
-    .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g, '')
-    .replace(/[ \t]+\n/g, '\n')
-    .replace(/\n{3,}/g, '\n\n')
-    .trim();
+    .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g, '');
+  return trimLineEnds(unified).replace(/\n{3,}/g, '\n\n').trim();
 }
 
 /** A sentence longer than a chunk is cut between words (and a "word" longer than a chunk, anywhere). */
@@ -47,10 +60,11 @@ function splitLong(sentence: string, limit: number): string[] {
 function units(text: string, limit: number): string[] {
   const result: string[] = [];
   for (const paragraph of text.split(/\n\n+/)) {
-    const pieces = [...sentences.segment(paragraph)].flatMap((segment) => splitLong(segment.segment, limit));
+    const pieces = splitSentences(paragraph).flatMap((sentence) => splitLong(sentence, limit));
     if (pieces.length === 0) continue;
     pieces[pieces.length - 1] = `${(pieces.at(-1) ?? '').trimEnd()}\n\n`;
-    result.push(...pieces);
+    // One at a time: spreading a paragraph of 100,000s of sentences into push() overflows the stack.
+    for (const piece of pieces) result.push(piece);
   }
   return result;
 }

@@ -6,8 +6,7 @@ import { ProviderError } from '../../providers/provider-error';
 import type { SpaceFileJob } from '../../queue/payloads';
 import type { NewChunk, SpaceFileChunkRepository } from '../../store/space-file-chunks';
 import type { SpaceFileRepository } from '../../store/space-files';
-import { chunkText } from './chunk-text';
-import { extractText } from './extract-text';
+import { chunksInChildProcess, type ChunkingLimits } from './file-chunks-process';
 import { kindOfMimeType } from './file-types';
 
 export interface IngestDeps {
@@ -17,6 +16,8 @@ export interface IngestDeps {
   embeddings: EmbeddingsConfig | null;
   /** The backend client, for the embeddings base URL. */
   http: HttpClient;
+  /** Bounds of the process that extracts and chunks each file. */
+  chunking: ChunkingLimits;
   logger: Logger;
 }
 
@@ -62,10 +63,10 @@ async function withEmbeddings(deps: IngestDeps, texts: string[], lastAttempt: bo
   }
 }
 
-async function textOf(kind: ReturnType<typeof kindOfMimeType>, bytes: Buffer): Promise<string> {
-  if (kind === null || kind === 'audio') return '';
+/** Extraction and chunking, the CPU-bound part, run in a bounded child process; this event loop only waits. */
+async function chunksOf(deps: IngestDeps, stored: { mimeType: string; bytes: Buffer }): Promise<string[]> {
   try {
-    return await extractText(kind, bytes);
+    return await chunksInChildProcess({ kind: kindOfMimeType(stored.mimeType), bytes: stored.bytes }, deps.chunking);
   } catch (err) {
     throw new IngestFailure(`Text extraction failed: ${err instanceof Error ? err.message : String(err)}`);
   }
@@ -80,7 +81,7 @@ export async function ingestSpaceFile(deps: IngestDeps, job: SpaceFileJob, { las
   if (!(await deps.files.markProcessing(job.fileId))) return { status: 'gone' };
   const stored = await deps.files.readBytes(job.appId, job.fileId);
   if (!stored) return { status: 'gone' };
-  const texts = chunkText(await textOf(kindOfMimeType(stored.mimeType), stored.bytes));
+  const texts = await chunksOf(deps, stored);
   const { chunks, note } = await withEmbeddings(deps, texts, lastAttempt);
   const emptyNote = texts.length === 0 ? 'No text was found in the file (a scanned document would need OCR).' : null;
   const written = await deps.chunks.replace(job.fileId, { appId: job.appId, chunks, note: note ?? emptyNote });
