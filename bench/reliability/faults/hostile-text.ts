@@ -8,7 +8,8 @@ import type { ServiceProcess } from '../service';
 
 /**
  * CPU linear in the input, measured where it is spent: each adversarial text of the CPU test, at 900 KiB
- * (under the 1 MiB body limit), goes through a chat completion one request at a time, and every API and
+ * (under the 1 MiB body limit), goes through a chat completion one request at a time (its last turn asks
+ * for a short answer: the input is what is measured), and every API and
  * worker process's CPU is read from /proc before and after. A process's CPU per 100 KB, past what a
  * tiny request costs, must stay about 10 ms. Meanwhile every process's event-loop watchdog must not
  * log a stall of a second or more: that long, a worker's heartbeat lapses and its jobs are taken away.
@@ -84,8 +85,9 @@ async function hostileTextRow(ctx: FaultContext) {
   await ctx.db.model.updateMany({ where: { org_id: space.orgId }, data: { context_window: 10_000_000 } });
   const client = ctx.client(space);
   const repeats = size(ctx, 3, 2);
+  // The hostile text is the input; the last turn asks for a short answer, as a model's answer is bounded (the simulator echoes the last turn).
   const send = (tag: string, texts: string[]) =>
-    client.complete(tag, { text: '', timeoutMs: 60_000, maxBody: 4 * BODY_BYTES, extra: { messages: texts.map((content, i) => ({ role: 'user', content: i === 0 ? `[rel:${tag}] ${content}` : content })) } });
+    client.complete(tag, { text: '', timeoutMs: 60_000, extra: { messages: [...texts.map((content) => ({ role: 'user', content })), { role: 'user', content: `[rel:${tag}] Summarise the above.` }] } });
   const sequential = async (count: number, make: (i: number) => Promise<Completion>) => {
     const out: Completion[] = [];
     for (let i = 0; i < count; i++) out.push(await make(i));
