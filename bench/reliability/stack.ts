@@ -3,6 +3,9 @@ import type { ReliabilityEnvironment } from './environment';
 import { type ServiceProcesses, type ServiceProcess } from './service';
 import type { Upstream } from './upstream';
 
+/** The host of the custom models the ownership row saves (allowlisted, so saving resolves nothing). */
+export const RACE_MODEL_HOST = 'race-vllm.internal:9';
+
 /** How many of each process the suite runs: two of each, so one can be killed while the other serves. */
 export const API_PROCESSES = 2;
 export const WORKER_PROCESSES = 2;
@@ -26,6 +29,8 @@ export class Stack {
       // info: the "switchyard started" line tells when a worker is ready.
       LOG_LEVEL: 'info',
       SHUTDOWN_GRACE_MS: '5000',
+      // The ownership row's custom models name this host; they are saved and deleted, never called.
+      SSRF_ALLOWED_HOSTS: RACE_MODEL_HOST,
     };
   }
 

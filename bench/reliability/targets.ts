@@ -20,7 +20,7 @@ const notOk = (row: Row) => row.sent - row.ok;
 const other = (name: string) => (row: Row) => row.other[name] ?? null;
 
 const transientRows = ['transient 500', 'transient 429', 'transient reset'];
-const everyRow = ['500', '429', 'reset', ...transientRows, 'hang', 'cut stream', 'dead primary', 'worker kill -9', 'API kill -9', 'privacy switch', 'fuzz', 'long word', 'hostile text', 'hostile file'];
+const everyRow = ['500', '429', 'reset', ...transientRows, 'hang', 'cut stream', 'dead primary', 'worker kill -9', 'API kill -9', 'privacy switch', 'fuzz', 'long word', 'hostile text', 'hostile file', 'ownership and edges'];
 
 export const TARGETS: Target[] = [
   // The fault happened at all: without these, a row that sent nothing or hit nobody would meet every target below.
@@ -55,6 +55,11 @@ export const TARGETS: Target[] = [
   { fault: 'hostile text', rule: 'worker CPU per 100 KB of hostile text ≤ 10 ms', read: other('worker ms per 100 KB (max)'), met: (v) => v <= 10 },
   { fault: 'hostile text', rule: 'every hostile text answered 200 in full', read: notOk, met: zero },
   { fault: 'hostile text', rule: `no event-loop stall ≥ ${STALL_LIMIT_MS} ms in any process`, read: other('longest loop stall ms'), met: (v) => v < STALL_LIMIT_MS },
+  { fault: 'ownership and edges', rule: '5xx = 0', read: (row) => row.fiveXx, met: zero },
+  { fault: 'ownership and edges', rule: 'every 6-way delete race answered one 200 and five 404', read: other('delete races not one 200 and five 404'), met: zero },
+  { fault: 'ownership and edges', rule: "another organization's ids answered exactly as unknown ones (404)", read: other('foreign ids not answered as unknown'), met: zero },
+  { fault: 'ownership and edges', rule: 'unknown fields refused with 400 on every API', read: other('unknown fields not refused 400'), met: zero },
+  { fault: 'ownership and edges', rule: 'streams left mid-answer logged 499 on parent and child', read: other('left streams not logged 499'), met: zero },
 ];
 
 export interface Verdict {

@@ -7,6 +7,7 @@ import { hang } from './hang';
 import { hostileFile } from './hostile-file';
 import { hostileText } from './hostile-text';
 import { longWord } from './long-word';
+import { ownership } from './ownership';
 import { privacySwitch } from './privacy-switch';
 import { reset } from './reset';
 import { status429 } from './status-429';
@@ -15,4 +16,4 @@ import { transient429, transient500, transientReset } from './transient';
 import { workerKill } from './worker-kill';
 
 /** The rows of the table, in order. */
-export const FAULTS: Fault[] = [status500, status429, reset, transient500, transient429, transientReset, hang, cutStream, deadPrimary, workerKill, apiKill, privacySwitch, fuzz, longWord, hostileText, hostileFile];
+export const FAULTS: Fault[] = [status500, status429, reset, transient500, transient429, transientReset, hang, cutStream, deadPrimary, workerKill, apiKill, privacySwitch, fuzz, longWord, hostileText, hostileFile, ownership];
