@@ -1,6 +1,6 @@
 import type { Queue } from 'bullmq';
 import type { Logger } from 'pino';
-import { retentionFor } from '../completions/completion-gateway';
+import { retentionFor, type Retention } from '../completions/completion-gateway';
 import { ApiError } from '../errors/api-error';
 import type { CompletionJob } from '../queue/payloads';
 import type { AsyncJobRecord } from './job-record';
@@ -20,7 +20,7 @@ export interface StarterDeps {
 export class AsyncJobStarter {
   constructor(private readonly deps: StarterDeps) {}
 
-  async start(job: CompletionJob, { privacyLevel }: { privacyLevel: number }): Promise<AsyncJobRecord> {
+  async start(job: CompletionJob, retention: Retention): Promise<AsyncJobRecord> {
     const record: AsyncJobRecord = {
       id: job.requestId,
       orgId: job.orgId,
@@ -36,7 +36,7 @@ export class AsyncJobStarter {
     const { store, queue, logger } = this.deps;
     try {
       await store.create(record);
-      await queue.add('completion', job, { jobId: job.requestId, attempts: 1, ...retentionFor(privacyLevel) });
+      await queue.add('completion', job, { jobId: job.requestId, attempts: 1, ...retentionFor(retention) });
     } catch (err) {
       logger.error({ err, request_id: job.requestId }, 'could not queue async completion');
       await store.remove(job.requestId).catch(() => undefined);

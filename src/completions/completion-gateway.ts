@@ -32,8 +32,22 @@ export interface GatewayOptions {
 const KEEP_FINISHED = { age: 3600, count: 500 } as const;
 const KEEP_FAILED = { age: 24 * 3600, count: 1000 } as const;
 
-export function retentionFor(privacyLevel: number): { removeOnComplete: true | typeof KEEP_FINISHED; removeOnFail: true | typeof KEEP_FAILED } {
-  if (privacyLevel >= 3) return { removeOnComplete: true, removeOnFail: true };
+/**
+ * A request body past this many bytes is not kept in Redis once its job ends, at any level: 500
+ * finished and 1,000 failed jobs of 1 MiB each would hold 1.5 GB of Redis memory for a day, and the
+ * request's log holds it all anyway. bull-board then shows such a job only while it runs.
+ */
+export const MAX_KEPT_BODY_BYTES = 64 * 1024;
+
+/** What the queue keeps of a job once it ends: by privacy level, and nothing of a large request. */
+export interface Retention {
+  privacyLevel: number;
+  /** The request body's size in bytes, when the edge knows it. */
+  bodyBytes?: number;
+}
+
+export function retentionFor({ privacyLevel, bodyBytes = 0 }: Retention): { removeOnComplete: true | typeof KEEP_FINISHED; removeOnFail: true | typeof KEEP_FAILED } {
+  if (privacyLevel >= 3 || bodyBytes > MAX_KEPT_BODY_BYTES) return { removeOnComplete: true, removeOnFail: true };
   if (privacyLevel === 2) return { removeOnComplete: KEEP_FINISHED, removeOnFail: true };
   return { removeOnComplete: KEEP_FINISHED, removeOnFail: KEEP_FAILED };
 }
@@ -45,7 +59,7 @@ export function retentionFor(privacyLevel: number): { removeOnComplete: true | t
 export class CompletionGateway {
   constructor(private readonly options: GatewayOptions) {}
 
-  async run(job: CompletionJob, sink: CompletionSink, { signal, privacyLevel }: { signal: AbortSignal; privacyLevel: number }): Promise<void> {
+  async run(job: CompletionJob, sink: CompletionSink, { signal, retention }: { signal: AbortSignal; retention: Retention }): Promise<void> {
     const { queue, listener } = this.options;
     await listener.start();
     await new Promise<void>((resolve) => {
@@ -70,7 +84,7 @@ export class CompletionGateway {
       const livenessTimer = setInterval(() => this.checkAlive(job.requestId, relay), this.options.livenessIntervalMs ?? 5000);
       signal.addEventListener('abort', onAbort, { once: true });
       listener.on(job.requestId, (reply) => relay.accept(reply));
-      queue.add('completion', job, { jobId: job.requestId, attempts: 1, ...retentionFor(privacyLevel) }).catch((err: unknown) => {
+      queue.add('completion', job, { jobId: job.requestId, attempts: 1, ...retentionFor(retention) }).catch((err: unknown) => {
         this.options.logger.error({ err, request_id: job.requestId }, 'could not enqueue completion');
         relay.fail(new ApiError('service_unavailable', 'The completion queue is unavailable; try again shortly.'));
       });

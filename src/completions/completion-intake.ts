@@ -49,6 +49,8 @@ export interface Submission {
   respondAsync?: AsyncRequest;
   /** The HTTP request's id (`X-Request-Id`), carried to the worker so both processes' log lines name the request alike. */
   httpRequestId?: string;
+  /** The request body's size in bytes: a large one's job is not kept in Redis once it ends (MAX_KEPT_BODY_BYTES). */
+  bodyBytes?: number;
 }
 
 /** What the intake resolved for a request it accepted. */
@@ -94,9 +96,10 @@ export class CompletionIntake {
     submission.onAccepted?.({ requestId: job.requestId, privacyLevel });
     // Also on errors, so a client can find the log of a request that failed.
     submission.setHeaders({ 'x-switchyard-log-id': job.requestId });
-    if (asyncCompletion) return submission.sink.done(await this.deps.asyncJobs.start(job, { privacyLevel }));
+    const retention = { privacyLevel, ...(submission.bodyBytes === undefined ? {} : { bodyBytes: submission.bodyBytes }) };
+    if (asyncCompletion) return submission.sink.done(await this.deps.asyncJobs.start(job, retention));
     const sink = submission.format(submission.sink, { requestId: job.requestId, created: Math.floor(receivedAt / 1000) });
-    await this.deps.gateway.run(job, sink, { signal: submission.signal, privacyLevel });
+    await this.deps.gateway.run(job, sink, { signal: submission.signal, retention });
   }
 
   /**

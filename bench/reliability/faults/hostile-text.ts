@@ -1,10 +1,10 @@
-import { readFileSync } from 'node:fs';
 import { processTreeCpuMs } from '../../cpu';
 import { ADVERSARIAL_TEXTS } from '../../../test/fixtures/adversarial-text';
 import type { Completion } from '../completions';
 import { size, type Fault, type FaultContext } from '../fault';
 import { trafficRow } from '../row';
 import type { ServiceProcess } from '../service';
+import { stallsSince } from '../loop-stalls';
 
 /**
  * CPU linear in the input, measured where it is spent: each adversarial text of the CPU test, at 900 KiB
@@ -49,34 +49,6 @@ async function measured<T>(ctx: FaultContext, idle: IdleRate, work: () => Promis
   await sleep(100);
   const wall = performance.now() - before.at;
   return { value, apiMs: cpuOf(apis) - before.api - idle.api * wall, workerMs: cpuOf(workers) - before.worker - idle.worker * wall };
-}
-
-interface StallLine {
-  msg?: string;
-  time?: number;
-  lag_ms?: number;
-  request_id?: string;
-}
-
-/** The watchdog's stall lines every process logged since `since` (epoch ms). */
-function stallsSince(ctx: FaultContext, since: number): StallLine[] {
-  return [...ctx.stack.apis, ...ctx.stack.workers].flatMap((proc) => {
-    let text = '';
-    try {
-      text = readFileSync(proc.logFile, 'utf8');
-    } catch {
-      return [];
-    }
-    return text.split('\n').flatMap((line) => {
-      if (!line.includes('event loop stalled')) return [];
-      try {
-        const parsed = JSON.parse(line) as StallLine;
-        return (parsed.time ?? 0) >= since ? [parsed] : [];
-      } catch {
-        return [];
-      }
-    });
-  });
 }
 
 async function hostileTextRow(ctx: FaultContext) {

@@ -3,6 +3,14 @@ import { ApiError } from '../../errors/api-error';
 import { markLoopOwner } from '../../observability/loop-owner';
 import { noteBodyText } from '../input-guard';
 
+/** Each request's JSON body size in bytes, as received (before parsing). */
+const bodySizes = new WeakMap<object, number>();
+
+/** The size of a request's JSON body in bytes, as received; undefined without one. */
+export function bodyBytesOf(req: object): number | undefined {
+  return bodySizes.get(req);
+}
+
 const METHODS_WITH_BODY = new Set(['POST', 'PUT', 'PATCH']);
 
 function hasBody(headers: { 'content-length'?: string; 'transfer-encoding'?: string }): boolean {
@@ -27,6 +35,7 @@ export function jsonBody(limitBytes: number, takesMultipart: (req: Request) => b
     // The parse, validation and intake that follow run on the loop now, as this request's work.
     const { id } = req as { id?: unknown };
     if (typeof id === 'string') markLoopOwner(id);
+    bodySizes.set(req, raw.length);
     noteBodyText(req, raw, encoding);
   };
   return [requireJson, express.json({ limit: limitBytes, type: 'application/json', strict: true, verify })];

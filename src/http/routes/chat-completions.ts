@@ -8,6 +8,7 @@ import { acceptedJobSink, jsonSink, sseSink } from '../completion-sink';
 import { openAiChatSink } from '../formats/openai-chat';
 import { preferenceTokens } from '../prefer-header';
 import { clientGone } from '../client-gone';
+import { bodyBytesOf } from '../middleware/json-body';
 import { defineRoute, RESPONDED, type Route } from '../route';
 
 /** A running claim outlives the longest completion by this much, in ms, before a dead process's claim lapses. */
@@ -89,6 +90,7 @@ export function chatCompletionRoutes({ completions, idempotency, config, logger 
           format: (wire, identity) => openAiChatSink(wire, identity, { stream: body.stream, includeUsage: body.stream_options?.include_usage === true }),
           ...(respondAsync ? { respondAsync } : {}),
           httpRequestId: String(req.id),
+          bodyBytes: bodyBytesOf(req),
         };
         const key = req.header(IDEMPOTENCY_HEADER);
         if (key === undefined) await completions.submit(submission);

@@ -8,6 +8,7 @@ import { anthropicMessagesSink } from '../formats/anthropic-stream';
 import { inputTokensOf } from '../formats/anthropic-token-count';
 import { anthropicJsonSink, anthropicSseSink } from '../formats/anthropic-wire-sink';
 import { clientGone } from '../client-gone';
+import { bodyBytesOf } from '../middleware/json-body';
 import { defineRoute, RESPONDED, type Route } from '../route';
 
 /** As Anthropic: a request without `anthropic-version` is a 400 (any value is taken: there is one version). */
@@ -71,6 +72,7 @@ export function messagesRoutes({ completions }: MessagesDeps): Route[] {
           sink: body.stream ? anthropicSseSink(res) : anthropicJsonSink(res),
           format: (wire, identity) => anthropicMessagesSink(wire, identity, { stream: body.stream }),
           httpRequestId: String(req.id),
+          bodyBytes: bodyBytesOf(req),
         };
         await completions.submit(submission);
         return RESPONDED;

@@ -10,6 +10,7 @@ import { echoOf } from '../formats/openai-responses';
 import { chatRequestOf } from '../formats/openai-responses-input';
 import { openAiResponsesSink } from '../formats/openai-responses-sink';
 import { typedSseSink } from '../formats/openai-responses-sse';
+import { bodyBytesOf } from '../middleware/json-body';
 import { defineRoute, RESPONDED, type Route } from '../route';
 import { clientGone } from '../client-gone';
 
@@ -81,6 +82,7 @@ export function responsesRoutes({ completions, responses, logger }: ResponsesDep
               ...(plan.record ? { keep: (response) => keep(plan, response), failed: () => discard(plan) } : {}),
             }),
           httpRequestId: String(req.id),
+          bodyBytes: bodyBytesOf(req),
         };
         try {
           await completions.submit(submission);
