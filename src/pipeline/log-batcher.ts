@@ -75,10 +75,15 @@ export interface LogBatcherOptions {
  * keeps up with the request rate. Callers wait for the commit (the worker releases an answer only once
  * its log exists). A batch that fails is retried one request at a time, so one bad row loses nothing else.
  */
+/** A log whose prompt is longer than this, in characters, is written in a statement of its own. */
+const LARGE_PROMPT_CHARS = 64 * 1024;
+
 export class LogBatcher {
   private pending: PendingWrite[] = [];
   private scheduled = false;
   private readonly inFlight = new Set<Promise<void>>();
+  /** Large logs being written on their own, outside `maxInFlight`. */
+  private readonly alone = new Set<Promise<void>>();
   private readonly maxBatch: number;
   private readonly maxInFlight: number;
   private readonly pool: Pool;
@@ -96,16 +101,24 @@ export class LogBatcher {
   /** Resolves once the rows are committed. */
   write(rows: { parent: LogRow; children: LogRow[] }): Promise<void> {
     return new Promise((resolve, reject) => {
-      this.pending.push({ ...rows, done: (err) => (err === undefined ? resolve() : reject(err)) });
+      const write = { ...rows, done: (err?: unknown) => (err === undefined ? resolve() : reject(err)) };
+      // A large log (a prompt of hundreds of KB) is written on its own, beside the batches: in a shared
+      // statement its JSON parse and TOAST write would hold every small request's commit behind it.
+      if ((rows.parent.prompt?.length ?? 0) > LARGE_PROMPT_CHARS) {
+        const writing: Promise<void> = this.writeBatch([write]).finally(() => this.alone.delete(writing));
+        this.alone.add(writing);
+        return;
+      }
+      this.pending.push(write);
       this.schedule();
     });
   }
 
   /** Writes what is pending and waits for every write under way. */
   async close(): Promise<void> {
-    while (this.pending.length > 0 || this.inFlight.size > 0) {
+    while (this.pending.length > 0 || this.inFlight.size > 0 || this.alone.size > 0) {
       this.startBatches();
-      await Promise.all(this.inFlight);
+      await Promise.all([...this.inFlight, ...this.alone]);
     }
   }
 
