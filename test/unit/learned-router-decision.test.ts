@@ -1,6 +1,7 @@
 import { planModels, type PlanInputs } from '../../src/pipeline/model-plan';
-import { autoToolsSettings } from '../../src/schemas/plugin-settings';
+
 import type { SpaceContext } from '../../src/pipeline/space-context';
+import { spaceContext } from '../helpers/space-context';
 import type { ProviderBinding, ProviderRegistry } from '../../src/providers/registry';
 import { shouldExplore } from '../../src/routing/online/exploration';
 import { MIN_RATINGS } from '../../src/routing/online/feedback-cell';
@@ -21,24 +22,7 @@ const coder = routable({ id: 'coder', model: 'coder', promptTokenCost: 5e-7, com
 const cheap = routable({ id: 'cheap', model: 'cheap', promptTokenCost: 5e-8, completionTokenCost: 2e-7, quality: { overall: 0.5, categories: { code: 0.4, math: 0.45, chat: 0.75 } } });
 
 function space(models = [strong, coder, cheap]): SpaceContext {
-  return {
-    id: 'space',
-    orgId: 'org',
-    isActive: true,
-    rateLimit: 0,
-    isSandbox: false,
-    dataSpaceId: 'space',
-    weights: { cost: 0, latency: 0, quality: 1 },
-    policies: preparedCompletion().policies,
-    settings: { assistant_id: null, assistant_version_id: null, instructions: null, max_tokens: null, temperature: null },
-    autoTools: autoToolsSettings.parse({}),
-    hasFailoverChain: false,
-    models,
-    failoverChain: [],
-    benchmark: null,
-    embeddingModels: [],
-    embeddingBenchmark: null,
-  };
+  return spaceContext({ models });
 }
 
 interface Ask {

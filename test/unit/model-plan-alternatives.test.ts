@@ -1,9 +1,9 @@
 import { planModels, type PlanInputs } from '../../src/pipeline/model-plan';
-import type { SpaceContext } from '../../src/pipeline/space-context';
+import { spaceContext } from '../helpers/space-context';
 import type { ProviderBinding, ProviderRegistry } from '../../src/providers/registry';
 import { profileRequest } from '../../src/routing/request-profile';
 import { learnedQuality } from '../../src/routing/scorer';
-import { autoToolsSettings } from '../../src/schemas/plugin-settings';
+
 import { preparedCompletion } from '../helpers/prepared-completion';
 import { routable } from '../helpers/routable-model';
 import { shippedRouter } from '../helpers/shipped-router';
@@ -22,24 +22,7 @@ function plan({ chain, maxSwitches, named }: { chain: string[]; maxSwitches: num
   prepared.weights = { cost: 0, latency: 0, quality: 1 };
   prepared.policies = { ...prepared.policies, max_switch_model_retries: maxSwitches };
   prepared.requestedModel = named ?? null;
-  const space: SpaceContext = {
-    id: 'space',
-    orgId: 'org',
-    isActive: true,
-    rateLimit: 0,
-    isSandbox: false,
-    dataSpaceId: 'space',
-    weights: prepared.weights,
-    policies: prepared.policies,
-    settings: { assistant_id: null, assistant_version_id: null, instructions: null, max_tokens: null, temperature: null },
-    autoTools: autoToolsSettings.parse({}),
-    hasFailoverChain: chain.length > 0,
-    models,
-    failoverChain: chain.map(byName),
-    benchmark: null,
-    embeddingModels: [],
-    embeddingBenchmark: null,
-  };
+  const space = spaceContext({ weights: prepared.weights, policies: prepared.policies, hasFailoverChain: chain.length > 0, models, failoverChain: chain.map(byName) });
   const inputs: PlanInputs = {
     prepared,
     space,
