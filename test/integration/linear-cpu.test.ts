@@ -61,11 +61,12 @@ beforeAll(async () => {
 }, 60_000);
 
 /**
- * CPU of the whole process per 100 KB, past the cost of a tiny request. The service's own share is about
- * 10 ms per 100 KB (docs: token counting); the bound leaves room for the client, the simulators, the
- * garbage collector and a loaded machine. Before counting was made linear one 150 KB word took 18 s.
+ * CPU of the whole process per 100 KB, past the cost of a tiny request: API, worker, the simulator that
+ * echoes the text back and the client, on a machine the other test files load too. The service's own
+ * processes spend under 10 ms per 100 KB each (the fault suite's `hostile text` row measures them apart);
+ * this bound only tells linear from quadratic: one 150 KB word took 18 s (12,000 ms per 100 KB) before.
  */
-const MS_PER_100_KB = 60;
+const MS_PER_100_KB = 150;
 /** Large over small CPU: linear work gives ~9 (or ~1 for a capped API), quadratic ~81. */
 const MAX_GROWTH = 30;
 
