@@ -15,5 +15,9 @@ import { status500 } from './status-500';
 import { transient429, transient500, transientReset } from './transient';
 import { workerKill } from './worker-kill';
 
-/** The rows of the table, in order. */
-export const FAULTS: Fault[] = [status500, status429, reset, transient500, transient429, transientReset, hang, cutStream, deadPrimary, workerKill, apiKill, privacySwitch, fuzz, longWord, hostileText, hostileFile, ownership];
+/**
+ * The rows of the table, in order. Fuzz comes last: its broken `Authorization` headers (one in 16) trip the
+ * per-address failed-authentication throttle for 127.0.0.1 in the full run, and a key made after that (a
+ * later row's Space) would be answered 429.
+ */
+export const FAULTS: Fault[] = [status500, status429, reset, transient500, transient429, transientReset, hang, cutStream, deadPrimary, workerKill, apiKill, privacySwitch, longWord, hostileText, hostileFile, ownership, fuzz];
