@@ -3,6 +3,7 @@ import type { OpenApiDocument } from '../../../src/http/openapi/openapi-types';
 import type { FuzzJson } from '../../../test/fuzz/hostile-values';
 import { malformedRequests, type FuzzRequest } from '../../../test/fuzz/malformed-requests';
 import { distribution } from '../../stats';
+import { errorsOf } from '../process-logs';
 import { size, type Fault, type FaultContext } from '../fault';
 import { send, type Exchange } from '../http-client';
 import { runCount } from '../traffic';
@@ -87,6 +88,8 @@ async function fuzzRow(ctx: FaultContext) {
   const logIds = exchanges.flatMap((e) => (typeof e.headers['x-switchyard-log-id'] === 'string' ? [e.headers['x-switchyard-log-id']] : []));
   const latency = distribution(answered.map((e) => e.latencyMs));
   const worst = [...fiveXx, ...badBodies].map((e) => `${e.fuzz.method} ${e.fuzz.path.slice(0, 60)} → ${e.status}: ${e.body.slice(0, 120)}`);
+  // What the service logged for each 5xx: its cause, which the answer rightly does not say.
+  const causes = fiveXx.flatMap((e) => (typeof e.headers['x-request-id'] === 'string' ? errorsOf(ctx, e.headers['x-request-id']) : [])).map((cause) => `logged: ${cause}`);
   return {
     fault: 'fuzz',
     sent: exchanges.length,
@@ -101,6 +104,7 @@ async function fuzzRow(ctx: FaultContext) {
     notes: [
       `${requests.length} requests (${perOperation} per operation, seed ${SEED}) over ${targets.length} operations of the OpenAPI document`,
       ...[...new Set(worst)].slice(0, 8),
+      ...[...new Set(causes)].slice(0, 4),
       ...[...new Set(exchanges.filter((e) => !e.complete).map((e) => `not answered: ${e.fuzz.method} ${e.fuzz.path.slice(0, 60)}: ${e.error ?? ''}`))].slice(0, 3),
     ],
   };

@@ -4,7 +4,7 @@ import type { Completion } from '../completions';
 import { size, type Fault, type FaultContext } from '../fault';
 import { trafficRow } from '../row';
 import type { ServiceProcess } from '../service';
-import { stallsSince } from '../loop-stalls';
+import { stallsSince } from '../process-logs';
 
 /**
  * CPU linear in the input, measured where it is spent: each adversarial text of the CPU test, at 900 KiB

@@ -3,7 +3,7 @@ import type { Completion } from '../completions';
 import { size, type Fault, type FaultContext } from '../fault';
 import { trafficRow } from '../row';
 import { runCount, runUntil } from '../traffic';
-import { stallsSince } from '../loop-stalls';
+import { stallsSince } from '../process-logs';
 
 /**
  * A 900 KiB single word (no space in it, under the 1 MiB body limit) once cost minutes of worker CPU:
