@@ -15,7 +15,7 @@ export interface LogLine {
 /** Every parsed line that `keep` accepts, from every running API and worker process's log. */
 export function processLogLines(ctx: FaultContext, keep: (raw: string) => boolean): LogLine[] {
   return [...ctx.stack.apis, ...ctx.stack.workers].flatMap((proc) => {
-    let text = '';
+    let text: string;
     try {
       text = readFileSync(proc.logFile, 'utf8');
     } catch {

@@ -76,7 +76,7 @@ async function deleteRaces(ctx: FaultContext, space: RowSpace, tally: Tally): Pr
   }
 }
 
-async function foreignIds(ctx: FaultContext, owner: RowSpace, stranger: RowSpace, tally: Tally): Promise<void> {
+async function foreignIds(ctx: FaultContext, { owner, stranger }: { owner: RowSpace; stranger: RowSpace }, tally: Tally): Promise<void> {
   const conversation = await call(ctx, owner, { method: 'POST', path: `/v1/apps/${owner.appId}/conversations/create`, body: {} });
   const completion = await call(ctx, owner, { method: 'POST', path: '/v1/chat/completions', body: { messages: [{ role: 'user', content: '[rel:ownership-owner] Hi' }] } });
   tally.exchanges.push(conversation, completion);
@@ -126,7 +126,7 @@ async function ownershipRow(ctx: FaultContext): Promise<Row> {
   const stranger = await ctx.createSpace({ row: 'ownership stranger', models: [{ role: 'healthy', quality: 0.9 }] });
   const tally: Tally = { exchanges: [], deleteRacesWrong: 0, foreignNotLikeUnknown: 0, unknownFieldsNotRefused: 0, abortedNot499: 0 };
   await deleteRaces(ctx, owner, tally);
-  await foreignIds(ctx, owner, stranger, tally);
+  await foreignIds(ctx, { owner, stranger }, tally);
   await unknownFields(ctx, owner, tally);
   await abortedStreams(ctx, owner, tally);
   const { exchanges } = tally;
