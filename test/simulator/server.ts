@@ -42,6 +42,11 @@ export interface SimulatorOptions {
   dialects?: Dialect[];
   /** Keep a copy of each request (off for benchmarks). */
   record?: boolean;
+  /**
+   * Strings of a recorded body longer than this are kept cut to it: a long-running suite sending 900 KiB
+   * prompts would otherwise hold them all, and collect that garbage while it measures latency.
+   */
+  recordedStringChars?: number;
   /** Wait before every answer that sets no delay of its own, in ms (a model's latency, for benchmarks). */
   defaultDelayMs?: number;
 }
@@ -80,6 +85,14 @@ async function perform(behaviour: Behaviour, { res, send, dialect }: { res: Serv
 }
 
 /** A local HTTP server that speaks OpenAI's, Anthropic's and Gemini's wire formats, with faults on demand. */
+/** A copy of a JSON value with every string longer than `chars` cut to it. */
+function cutStrings(value: unknown, chars: number): unknown {
+  if (typeof value === 'string') return value.length > chars ? value.slice(0, chars) : value;
+  if (Array.isArray(value)) return value.map((item) => cutStrings(item, chars));
+  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, cutStrings(item, chars)]));
+  return value;
+}
+
 export async function startSimulator(options: SimulatorOptions = {}): Promise<Simulator> {
   const dialects = options.dialects ?? defaultDialects();
   const script = new BehaviourScript();
@@ -96,7 +109,8 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     }
     const body = await readJsonBody(req).catch(() => undefined);
     if (options.record !== false) {
-      const recorded: RecordedRequest = { dialect: dialect.prefix, path: url.pathname + url.search, headers: req.headers, body, receivedAt: Date.now() };
+      const kept = options.recordedStringChars === undefined ? body : cutStrings(body, options.recordedStringChars);
+      const recorded: RecordedRequest = { dialect: dialect.prefix, path: url.pathname + url.search, headers: req.headers, body: kept, receivedAt: Date.now() };
       requests.push(recorded);
       res.on('close', () => {
         recorded.closedAt = Date.now();
