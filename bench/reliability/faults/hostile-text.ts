@@ -9,9 +9,9 @@ import { stallsSince } from '../process-logs';
 /**
  * CPU linear in the input, measured where it is spent: each adversarial text of the CPU test, at 900 KiB
  * (under the 1 MiB body limit), goes through a chat completion one request at a time (its last turn asks
- * for a short answer: the input is what is measured), and every API and
- * worker process's CPU is read from /proc before and after. A process's CPU per 100 KB, past what a
- * tiny request costs, must stay about 10 ms. Meanwhile every process's event-loop watchdog must not
+ * for a short answer: the input is what is measured), and every API and worker process's CPU is read
+ * from /proc before and after each. A process's CPU per 100 KB, past what a tiny request costs, must
+ * stay about 10 ms. Meanwhile every process's event-loop watchdog must not
  * log a stall of a second or more: that long, a worker's heartbeat lapses and its jobs are taken away.
  */
 
@@ -56,29 +56,34 @@ async function hostileTextRow(ctx: FaultContext) {
   const space = await ctx.createSpace({ row: 'hostile text', models: [{ role: 'healthy', quality: 0.9 }] });
   await ctx.db.model.updateMany({ where: { org_id: space.orgId }, data: { context_window: 10_000_000 } });
   const client = ctx.client(space);
-  const repeats = size(ctx, 3, 2);
+  const repeats = size(ctx, 4, 3);
   // The hostile text is the input; the last turn asks for a short answer, as a model's answer is bounded (the simulator echoes the last turn).
   const send = (tag: string, texts: string[]) =>
     client.complete(tag, { text: '', timeoutMs: 60_000, extra: { messages: [...texts.map((content) => ({ role: 'user', content })), { role: 'user', content: `[rel:${tag}] Summarise the above.` }] } });
-  const sequential = async (count: number, make: (i: number) => Promise<Completion>) => {
-    const out: Completion[] = [];
-    for (let i = 0; i < count; i++) out.push(await make(i));
-    return out;
-  };
   const idle = await idleRate(ctx);
-  const tiny = await measured(ctx, idle, () => sequential(repeats, (i) => send(`hostile-tiny-${i}`, ['hello there'])));
-  const completions = [...tiny.value];
+  const completions: Completion[] = [];
+  /** Each request alone, one after another; the cheapest of them for each process kind (a garbage collection of earlier rows' work, charged to one request, is not its cost). */
+  const cheapest = async (tag: string, texts: string[]) => {
+    let api = Infinity;
+    let worker = Infinity;
+    for (let i = 0; i < repeats; i++) {
+      const run = await measured(ctx, idle, () => send(`${tag}-${i}`, texts));
+      completions.push(run.value);
+      api = Math.min(api, run.apiMs);
+      worker = Math.min(worker, run.workerMs);
+    }
+    return { api, worker };
+  };
+  const tiny = await cheapest('hostile-tiny', ['hello there']);
   const perShape: string[] = [];
   let maxApi = 0;
   let maxWorker = 0;
   for (const [shape, make] of Object.entries(ADVERSARIAL_TEXTS)) {
     ctx.say(`${shape}: ${repeats} × ${BODY_BYTES / KB} KiB`);
-    const texts = make(BODY_BYTES);
-    const run = await measured(ctx, idle, () => sequential(repeats, (i) => send(`hostile-${shape.replace(/\W+/g, '-')}-${i}`, texts)));
-    completions.push(...run.value);
-    const per100Kb = (ms: number, tinyMs: number) => Math.max(0, (ms - tinyMs) / repeats / (BODY_BYTES / (100 * KB)));
-    const api = per100Kb(run.apiMs, tiny.apiMs);
-    const worker = per100Kb(run.workerMs, tiny.workerMs);
+    const run = await cheapest(`hostile-${shape.replace(/\W+/g, '-')}`, make(BODY_BYTES));
+    const per100Kb = (ms: number, tinyMs: number) => Math.max(0, (ms - tinyMs) / (BODY_BYTES / (100 * KB)));
+    const api = per100Kb(run.api, tiny.api);
+    const worker = per100Kb(run.worker, tiny.worker);
     maxApi = Math.max(maxApi, api);
     maxWorker = Math.max(maxWorker, worker);
     perShape.push(`${shape} ${api.toFixed(1)}/${worker.toFixed(1)}`);
