@@ -60,8 +60,8 @@ export const TARGETS: Target[] = [
     rule: 'ordinary p99 beside long words ≤ 2× their idle p99',
     read: other('loaded p99 / idle p99'),
     met: (v) => v <= 2,
-    // Measured 1.7-2.3 in short runs on the 2-core machine as its load changes; the quadratic path this guards against gave hundreds.
-    short: { rule: 'ordinary p99 beside long words ≤ 3× their idle p99 (short run; the full run holds 2×)', met: (v) => v <= 3 },
+    // Measured 1.7-2.8 in short runs on the 2-core machine, highest when it is quietest (the idle tail shrinks); the quadratic path this guards against gave hundreds.
+    short: { rule: 'ordinary p99 beside long words ≤ 4× their idle p99 (short run; the full run holds 2×)', met: (v) => v <= 4 },
   },
   { fault: 'long word', rule: 'every ordinary completion answered 200 in full', read: other('ordinary not answered 200 in full'), met: zero },
   { fault: 'hostile text', rule: 'API CPU per 100 KB of hostile text ≤ 10 ms', read: other('API ms per 100 KB (max)'), met: (v) => v <= 10 },
