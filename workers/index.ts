@@ -38,7 +38,7 @@ function workerSpecs(services: Services, processors: Processors): WorkerSpec[] {
     { name: QUEUE_NAMES.completions, processor: processors.completions, concurrency: services.config.completionConcurrency },
     { name: QUEUE_NAMES.promptReview, processor: promptReviewProcessor(services) as Processor, concurrency: 4 },
     { name: QUEUE_NAMES.sandboxSync, processor: sandboxSyncProcessor(services) as Processor, concurrency: 2 },
-    // Each file is extracted and chunked in a bounded thread of its own; two at a time keep a 2-core machine
+    // Each file is extracted and chunked in a bounded child process of its own; two at a time keep a 2-core machine
     // responsive. A file whose job stalls once (its worker died or hung) fails rather than take down the next
     // worker too, and its failure is recorded on the file by whichever worker fails the job.
     {

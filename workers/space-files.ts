@@ -7,9 +7,9 @@ import { SpaceFileChunkRepository } from '../src/store/space-file-chunks';
 import { SpaceFileRepository } from '../src/store/space-files';
 
 /**
- * Ingests uploaded Space files. Extraction and chunking run in a thread per file, bounded by
+ * Ingests uploaded Space files. Extraction and chunking run in a child process per file, bounded by
  * SPACE_FILE_INGEST_HEAP_MB and SPACE_FILE_INGEST_TIMEOUT_MS; this event loop does the I/O only
- * (PostgreSQL, the embeddings backend). A file that cannot be read, or whose thread runs out of
+ * (PostgreSQL, the embeddings backend). A file that cannot be read, or whose process runs out of
  * memory or time, fails at once; anything else is retried by the queue, and the file is marked
  * `failed` with the reason only when no attempt is left.
  */

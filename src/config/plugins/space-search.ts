@@ -5,9 +5,9 @@ type Env = Record<string, string | undefined>;
 
 /** Largest Space file accepted unless configured, in bytes (20 MiB). */
 export const DEFAULT_SPACE_FILE_MAX_BYTES = 20 * 1024 * 1024;
-/** Heap one file's extraction thread may use unless configured, in MiB. */
+/** Heap one file's extraction process may use unless configured, in MiB. */
 export const DEFAULT_SPACE_FILE_INGEST_HEAP_MB = 512;
-/** Longest one file's extraction thread may run unless configured, in ms. */
+/** Longest one file's extraction process may run unless configured, in ms. */
 export const DEFAULT_SPACE_FILE_INGEST_TIMEOUT_MS = 60_000;
 
 const embeddingsSchema = z.strictObject({
@@ -23,9 +23,9 @@ export type EmbeddingsConfig = z.infer<typeof embeddingsSchema>;
 export const spaceSearchConfigSchema = z.strictObject({
   /** Largest upload, in bytes. */
   maxFileBytes: z.number().int().positive().max(1024 * 1024 * 1024),
-  /** Heap (V8 old generation) of the thread that extracts and chunks one file, in MiB; beyond it the file fails. */
+  /** Heap (V8 old generation) of the process that extracts and chunks one file, in MiB; beyond it the file fails. */
   ingestHeapMb: z.number().int().min(16).max(16 * 1024),
-  /** Longest that thread may run, in ms; beyond it the thread is terminated and the file fails. */
+  /** Longest that process may run, in ms; beyond it the process is killed and the file fails. */
   ingestTimeoutMs: z.number().int().min(10).max(60 * 60 * 1000),
   /** null: full-text ranking only. */
   embeddings: embeddingsSchema.nullable(),

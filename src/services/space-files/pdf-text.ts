@@ -2,9 +2,9 @@ import { extractText, getDocumentProxy } from 'unpdf';
 
 /**
  * The text of a PDF's pages, in order; rejects with the reason when it cannot be read. Called only
- * inside the file-chunks thread (see file-chunks-thread.ts), which bounds its memory and time: unpdf
+ * inside the file-chunks process (see file-chunks-process.ts), which bounds its memory and time: unpdf
  * (Mozilla's PDF.js, packaged for servers) loads PDF.js with a dynamic `import()`, which Jest's module
- * sandbox cannot serve, and a thread is a plain Node context where it works.
+ * sandbox cannot serve, and that process is a plain Node context where it works.
  */
 export async function pdfText(bytes: Buffer): Promise<string> {
   try {
