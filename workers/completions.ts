@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Job } from 'bullmq';
 import { asyncJobFinisher } from '../src/async-jobs/build-async-jobs';
-import { Cancellations } from '../src/completions/cancellations';
-import { ReplyPublisher } from '../src/completions/reply-publisher';
+import { Cancellations } from '../src/pipeline/cancellations';
+import { ReplyPublisher } from '../src/pipeline/reply-publisher';
 import { publishInOrder } from '../src/queue/redis';
 import { CompletionRunner, type DetachedRun, type RunSummary } from '../src/pipeline/completion-runner';
 import { LogBatcher } from '../src/pipeline/log-batcher';

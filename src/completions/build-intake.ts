@@ -1,10 +1,10 @@
 import { asyncJobStore } from '../async-jobs/build-async-jobs';
-import { AsyncJobStarter } from '../async-jobs/job-starter';
+import { AsyncJobStarter } from './async-job-starter';
 import type { Infrastructure } from '../services/container';
 import { CompletionGateway } from './completion-gateway';
 import { CompletionIntake } from './completion-intake';
 import { RateLimiter } from './rate-limiter';
-import { replyChannel } from './replies';
+import { replyChannel } from '../queue/replies';
 import { ReplyListener } from './reply-listener';
 import type { SpaceLookup } from './space-lookup';
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { AuthContext } from '../auth/auth-context';
-import { effectivePrivacyLevel } from '../completions/privacy-level';
+import { effectivePrivacyLevel } from '../pipeline/privacy-level';
 import { admitToSpace, type RateLimiter } from '../completions/rate-limiter';
 import type { SpaceLookup } from '../completions/space-lookup';
 import type { EmbeddingResult } from '../domain/embedding';
@@ -15,7 +15,7 @@ import { failureToApiError } from '../pipeline/upstream-failure';
 import type { ProviderRegistry } from '../providers/registry';
 import type { EmbeddingRequestBody } from '../schemas/embeddings';
 import { embedWithRetries } from './embedding-attempts';
-import { recordEmbeddings } from '../observability/completion-telemetry';
+import { recordEmbeddings } from '../pipeline/completion-telemetry';
 import { embeddingFigures, embeddingLogRows, type EmbeddingOutcome } from './embedding-log';
 import { chooseEmbeddingModel } from './embedding-model-choice';
 

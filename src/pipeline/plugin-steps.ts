@@ -2,11 +2,11 @@ import type { PluginTrigger } from '../domain/completion';
 import { ApiError } from '../errors/api-error';
 import type { HttpClient } from '../net/http-client';
 import type { Plugin, PluginContext, PluginId, PluginInput, PluginOutput } from '../plugins/types';
-import { ProviderError } from '../providers/provider-error';
+import { UpstreamError as ProviderError } from '../errors/upstream-error';
 import { statusOfError, type PluginRecord } from './attempt-record';
 import type { RunContext } from './run-context';
 import { untilAborted } from './until-aborted';
-import { Deadline } from '../providers/http/deadline';
+import { Deadline } from '../net/deadline';
 
 /** A plugin to run for a request, and why. */
 export interface PluginCall {

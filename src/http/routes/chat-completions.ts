@@ -5,7 +5,7 @@ import { chatCompletionJobSchema, RESPOND_ASYNC } from '../../schemas/chat-compl
 import { completionRequestSchema, completionResponseSchema, type CompletionRequest } from '../../schemas/chat-completions';
 import type { Services } from '../../services/container';
 import { acceptedJobSink, jsonSink, sseSink } from '../completion-sink';
-import { openAiChatSink } from '../formats/openai-chat';
+import { openAiChatSink } from '../../formats/openai-chat';
 import { preferenceTokens } from '../prefer-header';
 import { clientGone } from '../client-gone';
 import { bodyBytesOf } from '../middleware/json-body';

@@ -6,7 +6,7 @@ import type { Page, PageQuery } from '../../schemas/common';
 import type { AssistantRepository, AssistantRow, SpaceRef } from '../../store/assistants';
 import { toPage } from '../../store/pagination';
 import type { PromptRepository } from '../../store/prompts';
-import { promptStatus } from '../prompts/prompt-state';
+import { promptStatus } from '../../schemas/prompt-state';
 import { canSeeDefinition } from './assistant-access';
 import { currentVersion, presentAssistant, presentAssistantDetail } from './present-assistant';
 import { firstFreeSlug, slugFamilyPrefix, slugify } from './slug';
