@@ -3,10 +3,9 @@ import { z } from 'zod';
 import { can, type AuthContext } from '../auth/auth-context';
 import type { Permission } from '../domain/permissions';
 import { ApiError } from '../errors/api-error';
-import type { ErrorDialect } from './error-dialect';
 import { apiErrorFromZod } from '../errors/zod-error';
 import { findBodyProblem, findInputProblem, problemError } from '../schemas/input-guard';
-import './request-context';
+import type { ErrorDialect } from './request-context';
 import { unknownPathId, vanishedRowAs404 } from './unknown-path-id';
 
 export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';

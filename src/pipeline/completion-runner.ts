@@ -15,7 +15,7 @@ import type { QualityEstimator } from '../routing/scorer';
 import type { CompletionSources } from '../store/completion-sources';
 import { AttemptsExhausted } from './attempt-runner';
 import { answerRequest, type Answered } from './answer-request';
-import type { LogBatcher } from './log-batcher';
+import type { LogBatcher } from '../store/log-batcher';
 import { logRowsFor, type RequestOutcome } from './log-rows';
 import { planModels } from './model-plan';
 import type { PluginSelector } from './plugin-plan';

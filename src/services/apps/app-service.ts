@@ -2,7 +2,7 @@ import type { Prisma } from '../../generated/prisma/client';
 import type { AuthContext } from '../../auth/auth-context';
 import type { AsyncJobStore } from '../../async-jobs/job-store';
 import type { SpaceVersions } from '../../cache/space-versions';
-import type { IdempotencyStore } from '../../completions/idempotency-store';
+import type { IdempotencyStore } from '../../intake/idempotency-store';
 import { ApiError } from '../../errors/api-error';
 import type { SandboxSyncJob } from '../../queue/payloads';
 import type { SecretBox } from '../../secrets/secret-box';
