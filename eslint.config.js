@@ -19,6 +19,26 @@ module.exports = tseslint.config(
     },
   },
   {
+    // Only store/ talks to Prisma (issue 20 §3): others call its repositories and `inTransaction`.
+    // The lead's pipeline/space-context.ts, being turned into the compiled Space snapshot, is the one exception left.
+    files: ['src/**/*.ts', 'workers/**/*.ts'],
+    ignores: ['src/store/**', 'src/generated/**', 'src/router-lab/**', 'src/pipeline/space-context.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: 'MemberExpression[property.name=/^\\$(transaction|queryRaw|executeRaw|queryRawUnsafe|executeRawUnsafe)$/]',
+          message: 'Only store/ talks to Prisma: use inTransaction (store/db.ts) or a repository of store/.',
+        },
+        {
+          selector:
+            'MemberExpression[property.name=/^(findUnique|findUniqueOrThrow|findFirst|findFirstOrThrow|findMany|create|createMany|createManyAndReturn|update|updateMany|upsert|delete|deleteMany|count|aggregate|groupBy)$/] > MemberExpression.object > :matches(Identifier[name=/^(db|tx)$/], MemberExpression[property.name=/^(db|tx)$/]).object',
+          message: 'Only store/ talks to Prisma: add the query to a repository of store/.',
+        },
+      ],
+    },
+  },
+  {
     files: ['**/*.js'],
     languageOptions: { sourceType: 'commonjs', globals: { require: 'readonly', module: 'writable', process: 'readonly', __dirname: 'readonly' } },
     rules: { '@typescript-eslint/no-require-imports': 'off' },

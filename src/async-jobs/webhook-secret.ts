@@ -34,7 +34,7 @@ export async function removeWebhookSecret(tx: Tx, appId: string): Promise<void> 
 export async function webhookSecretOf(db: Db, { appId, box }: { appId: string; box: SecretBox }): Promise<string> {
   const sealed = (await spaceSecretStore.list(db, { appId, prefix: WEBHOOK_SECRET_NAME })).get(WEBHOOK_SECRET_NAME);
   if (sealed !== undefined) return box.open(sealed, context(appId));
-  await db.spaceSecret.createMany({ data: [{ app_id: appId, name: WEBHOOK_SECRET_NAME, sealed: box.seal(generateWebhookSecret(), context(appId)) }], skipDuplicates: true });
+  await spaceSecretStore.putIfAbsent(db, { appId, name: WEBHOOK_SECRET_NAME, sealed: box.seal(generateWebhookSecret(), context(appId)) });
   const created = (await spaceSecretStore.list(db, { appId, prefix: WEBHOOK_SECRET_NAME })).get(WEBHOOK_SECRET_NAME);
   if (created === undefined) throw new Error(`webhook secret of Space ${appId} not stored`);
   return box.open(created, context(appId));

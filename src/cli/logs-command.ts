@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { ApiError } from '../errors/api-error';
 import type { LogView } from '../schemas/logs';
-import { listOrganizations } from '../services/tenancy/organization-list';
+import { listOrganizations } from '../store/organization-list';
 import { cliServices } from './cli-services';
 import type { CliContext } from './context';
 import { operatorAuth } from './operator-auth';

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { listOrganizations, type OrganizationListing } from '../services/tenancy/organization-list';
+import { listOrganizations, type OrganizationListing } from '../store/organization-list';
 import type { CliContext } from './context';
 import { jsonOption } from './options';
 import { formatTable, jsonLine, type Column } from './output';

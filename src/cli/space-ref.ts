@@ -1,4 +1,5 @@
 import { ApiError } from '../errors/api-error';
+import { appStore } from '../store/apps';
 import type { Db } from '../store/db';
 
 export interface SpaceRef {
@@ -14,12 +15,11 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
  * several organizations use needs `--org-id`; the message lists them.
  */
 export async function findSpace(db: Db, { space, orgId }: { space: string; orgId?: string }): Promise<SpaceRef> {
-  const select = { id: true, org_id: true, name: true } as const;
   if (UUID.test(space)) {
-    const byId = await db.app.findFirst({ where: { id: space.toLowerCase(), ...(orgId ? { org_id: orgId } : {}) }, select });
+    const byId = await appStore.findRefById(db, { id: space.toLowerCase(), orgId });
     if (byId) return byId;
   }
-  const byName = await db.app.findMany({ where: { name: space, sandbox_of: null, ...(orgId ? { org_id: orgId } : {}) }, select, orderBy: { added_on: 'asc' }, take: 10 });
+  const byName = await appStore.findRefsByName(db, { name: space, orgId, take: 10 });
   const [first, second] = byName;
   if (!first) throw new ApiError('not_found', `No Space '${space}'${orgId ? ` in organization ${orgId}` : ''}. See \`spaces list --org-id <uuid>\`.`, 'space');
   if (second && !orgId) {

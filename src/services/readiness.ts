@@ -1,5 +1,5 @@
 import type { RedisClient as Redis } from '../queue/redis';
-import type { Db } from '../store/db';
+import { pingDb, type Db } from '../store/db';
 
 export interface ReadinessReport {
   ready: boolean;
@@ -31,6 +31,6 @@ async function check(probe: () => Promise<unknown>): Promise<'ok' | string> {
 
 /** PostgreSQL and Redis both answer. */
 export async function checkReadiness(db: Db, redis: Redis): Promise<ReadinessReport> {
-  const [postgres, redisStatus] = await Promise.all([check(() => db.$queryRaw`SELECT 1`), check(() => redis.ping())]);
+  const [postgres, redisStatus] = await Promise.all([check(() => pingDb(db)), check(() => redis.ping())]);
   return { ready: postgres === 'ok' && redisStatus === 'ok', checks: { postgres, redis: redisStatus } };
 }

@@ -1,7 +1,7 @@
 import type { Prisma } from '../generated/prisma/client';
 import type { PageQuery } from '../schemas/common';
 import type { SandboxStatus } from '../schemas/apps';
-import type { Tx } from './db';
+import type { Db, Tx } from './db';
 import { afterCursor, NEWEST_FIRST, unknownCursor } from './pagination';
 
 /** What a Space response needs besides the row itself. */
@@ -17,7 +17,30 @@ export interface SandboxStatusChange {
 }
 
 /** Spaces. Each function takes a transaction client (a plain client works too). */
+const SPACE_REF = { id: true, org_id: true, name: true } as const;
+export type SpaceRefRow = Prisma.AppGetPayload<{ select: typeof SPACE_REF }>;
+
 export const appStore = {
+  /** The Space's stored `settings` JSON, or undefined when there is no such Space. */
+  async settingsOf(db: Db | Tx, id: string): Promise<Prisma.JsonValue | undefined> {
+    const app = await db.app.findUnique({ where: { id }, select: { settings: true } });
+    return app ? app.settings : undefined;
+  },
+
+  async addedOn(db: Db | Tx, id: string): Promise<Date | undefined> {
+    return (await db.app.findUnique({ where: { id }, select: { added_on: true } }))?.added_on;
+  },
+
+  /** A Space by id, within one organization when `orgId` is given (the CLI's `--space`). */
+  findRefById(db: Db | Tx, { id, orgId }: { id: string; orgId?: string }): Promise<SpaceRefRow | null> {
+    return db.app.findFirst({ where: { id, ...(orgId ? { org_id: orgId } : {}) }, select: SPACE_REF });
+  },
+
+  /** Main Spaces (not sandboxes) of this name, oldest first, at most `take`. */
+  findRefsByName(db: Db | Tx, { name, orgId, take }: { name: string; orgId?: string; take: number }): Promise<SpaceRefRow[]> {
+    return db.app.findMany({ where: { name, sandbox_of: null, ...(orgId ? { org_id: orgId } : {}) }, select: SPACE_REF, orderBy: { added_on: 'asc' }, take });
+  },
+
   findById(tx: Tx, id: string): Promise<AppRow | null> {
     return tx.app.findUnique({ where: { id }, include: APP_INCLUDE });
   },

@@ -35,3 +35,16 @@ export function sqlPoolOf(db: Db): Pool {
   if (!pool) throw new Error('this Prisma client was not made by createDb: it has no pool of its own');
   return pool;
 }
+
+/**
+ * Runs `work` in one transaction. Services decide what one unit of work holds; the store functions
+ * it calls take `tx`, and only store/ talks to Prisma.
+ */
+export function inTransaction<T>(db: Db, work: (tx: Tx) => Promise<T>): Promise<T> {
+  return db.$transaction(work);
+}
+
+/** One round trip to PostgreSQL (readiness). */
+export async function pingDb(db: Db): Promise<void> {
+  await db.$queryRaw`SELECT 1`;
+}

@@ -52,6 +52,12 @@ export const modelStore = {
     return (await tx.model.count({ where: { model: name, OR: [PUBLIC_CATALOG, { org_id: orgId }] } })) > 0;
   },
 
+  /** model id → when it was added, for these ids. */
+  async addedOn(db: Tx, ids: string[]): Promise<Map<string, Date>> {
+    const rows = await db.model.findMany({ where: { id: { in: ids } }, select: { id: true, added_on: true } });
+    return new Map(rows.map((row) => [row.id, row.added_on]));
+  },
+
   /** model id → active, for the models that have a row in this Space. */
   async activeStates(tx: Tx, appId: string): Promise<Map<string, boolean>> {
     const rows = await tx.appModel.findMany({ where: { app_id: appId }, select: { model_id: true, active: true } });

@@ -13,6 +13,11 @@ export const spaceSecretStore = {
     });
   },
 
+  /** Stores the secret unless the Space has one of this name (two writers at once: the first one's stays). */
+  async putIfAbsent(db: Db | Tx, { appId, name, sealed }: { appId: string; name: string; sealed: string }): Promise<void> {
+    await db.spaceSecret.createMany({ data: [{ app_id: appId, name, sealed }], skipDuplicates: true });
+  },
+
   async remove(tx: Tx, { appId, name }: { appId: string; name: string }): Promise<void> {
     await tx.spaceSecret.deleteMany({ where: { app_id: appId, name } });
   },

@@ -2,6 +2,7 @@ import { ApiError } from '../../errors/api-error';
 import { UpstreamError } from '../../errors/upstream-error';
 import type { SocialPostSettings } from '../../schemas/plugin-settings';
 import { SecretOpenError, type SecretBox } from '../../secrets/secret-box';
+import { appStore } from '../../store/apps';
 import type { Db } from '../../store/db';
 import { spaceSecretStore, type SealedSecrets } from '../../store/space-secrets';
 import type { BlueskyAccount } from './bluesky';
@@ -49,9 +50,9 @@ export function openSocialAccounts(settings: SocialPostSettings, sealed: SealedS
  * secrets. Always the Space's own id, never a parent's (a sandbox has its own accounts, if any).
  */
 export async function loadSocialAccounts(db: Db, appId: string, box: SecretBox): Promise<SocialAccounts> {
-  const app = await db.app.findUnique({ where: { id: appId }, select: { settings: true } });
-  if (!app) return { mastodon: null, bluesky: null };
-  const stored = (app.settings as { plugins?: Record<string, unknown> } | null)?.plugins?.['social-post'];
+  const settings = await appStore.settingsOf(db, appId);
+  if (settings === undefined) return { mastodon: null, bluesky: null };
+  const stored = (settings as { plugins?: Record<string, unknown> } | null)?.plugins?.['social-post'];
   const sealed = await spaceSecretStore.list(db, { appId, prefix: SOCIAL_SECRET_PREFIX });
   return openSocialAccounts(readSocialPostSettings(stored), sealed, { appId, box });
 }

@@ -2,7 +2,7 @@ import type { AuthContext } from '../../auth/auth-context';
 import type { SpaceVersions } from '../../cache/space-versions';
 import { ApiError } from '../../errors/api-error';
 import type { ModelActiveForAppView, ModelView } from '../../schemas/models';
-import type { Db } from '../../store/db';
+import { inTransaction, type Db } from '../../store/db';
 import { modelStore, type ModelWithParent } from '../../store/models';
 import { presentModel, presentModelForApp } from './present-model';
 import { findVisibleApp, lockVisibleApp, markSandboxOutdated } from './space-access';
@@ -34,7 +34,7 @@ export class AppModelService {
    * model in the failover chain cannot be switched off: the chain holds active models only.
    */
   async setActive(auth: AuthContext, { appId, modelId }: AppModelRef, active: boolean): Promise<ModelActiveForAppView> {
-    const view = await this.db.$transaction(async (tx) => {
+    const view = await inTransaction(this.db, async (tx) => {
       const app = await lockVisibleApp(tx, auth, { id: appId, param: 'app_id' });
       await modelStore.hold(tx, [modelId]);
       const model = await modelStore.findVisible(tx, scopeOf(app), modelId);
@@ -64,7 +64,7 @@ export class AppModelService {
    * this does not touch.
    */
   async setFailover(auth: AuthContext, appId: string, modelIds: string[]): Promise<{ failover_models: ModelView[] }> {
-    const chain = await this.db.$transaction(async (tx) => {
+    const chain = await inTransaction(this.db, async (tx) => {
       const app = await lockVisibleApp(tx, auth, { id: appId, param: 'app_id' });
       await modelStore.hold(tx, modelIds);
       const models = await modelStore.listVisible(tx, scopeOf(app), modelIds);

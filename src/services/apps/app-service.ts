@@ -10,7 +10,7 @@ import type { CreateAppBody, SpaceDetailView, SpacePairView, SpaceView, UpdateAp
 import type { Page, PageQuery } from '../../schemas/common';
 import { createAppWithDefaults } from '../../store/app-creation';
 import { appStore } from '../../store/apps';
-import type { Db } from '../../store/db';
+import { inTransaction, type Db } from '../../store/db';
 import { toPage } from '../../store/pagination';
 import { presentSpace } from './present-space';
 import { findVisibleApp, lockVisibleApp } from './space-access';
@@ -54,7 +54,7 @@ export class AppService {
 
   /** A new main Space with the catalog's default-active models switched on. */
   async create(auth: AuthContext, body: CreateAppBody): Promise<SpaceDetailView> {
-    return this.db.$transaction(async (tx) => {
+    return inTransaction(this.db, async (tx) => {
       const config = mergeConfig({ weights: DEFAULT_WEIGHTS, policies: DEFAULT_POLICIES, settings: DEFAULT_SETTINGS }, body);
       // The Space does not exist yet, so it has no assistants and no Space-level custom models.
       await checkReferences(tx, { orgId: auth.orgId, appIds: [] }, referencesOf(body, config));
@@ -83,7 +83,7 @@ export class AppService {
 
   /** One transaction: a rejected update changes nothing. The next request after the answer uses the new configuration. */
   async update(auth: AuthContext, body: UpdateAppBody): Promise<SpacePairView> {
-    const pair = await this.db.$transaction(async (tx) => {
+    const pair = await inTransaction(this.db, async (tx) => {
       const mainId = await updateSpace(tx, auth, body);
       // After updateSpace: it found the Space in the caller's organization (else 404) and holds its lock.
       await writeSocialPostSecrets(tx, { appId: body.id, patch: body.settings?.plugins?.['social-post'], box: this.deps.secrets });
@@ -108,7 +108,7 @@ export class AppService {
    * job up at once waits for the lock, so it never sees the status from before `syncing`.
    */
   async requestSandbox(auth: AuthContext, appId: string): Promise<SpacePairView> {
-    return this.db.$transaction(async (tx) => {
+    return inTransaction(this.db, async (tx) => {
       const app = await lockVisibleApp(tx, auth, { id: appId, param: 'app_id' });
       if (app.sandbox_of) {
         throw new ApiError('invalid_request', `Space '${app.id}' is itself a sandbox; ask for the sandbox of its main Space '${app.sandbox_of}'.`, 'app_id');

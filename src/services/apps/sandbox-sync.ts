@@ -2,7 +2,7 @@ import type { SpaceVersions } from '../../cache/space-versions';
 import type { Prisma } from '../../generated/prisma/client';
 import type { SandboxSyncJob } from '../../queue/payloads';
 import { appStore, type AppRow } from '../../store/apps';
-import type { Db, Tx } from '../../store/db';
+import { inTransaction, type Db, type Tx } from '../../store/db';
 import { modelStore } from '../../store/models';
 import { keepOwnSocialPost } from './social-post-settings';
 import { keepOwnWebhook } from './webhook-settings';
@@ -48,7 +48,7 @@ export class SandboxSync {
   }
 
   private copy(job: SandboxSyncJob): Promise<SyncOutcome> {
-    return this.db.$transaction(async (tx) => {
+    return inTransaction(this.db, async (tx) => {
       // Main first, then the sandbox: the order every writer of the pair uses.
       await appStore.lock(tx, job.mainAppId);
       const main = await appStore.findById(tx, job.mainAppId);

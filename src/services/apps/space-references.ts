@@ -1,6 +1,7 @@
 import { ApiError } from '../../errors/api-error';
 import type { Tx } from '../../store/db';
 import { modelStore, type ModelScope } from '../../store/models';
+import { referenceStore } from '../../store/space-references';
 import { promptStatus } from '../../schemas/prompt-state';
 
 /** Ids a Space's configuration points at; only the ones a request sends (non-null) are checked. */
@@ -23,26 +24,24 @@ async function checkBenchmark(tx: Tx, scope: ModelScope, id: string): Promise<vo
 
 /** A Space may use its own organization's prompts and approved public ones. */
 async function checkPrompt(tx: Tx, orgId: string, id: string): Promise<void> {
-  const prompt = await tx.prompt.findUnique({ where: { id } });
+  const prompt = await referenceStore.prompt(tx, id);
   if (!prompt || (prompt.org_id !== orgId && promptStatus(prompt) !== 'approved')) {
     throw invalid('policies.prompt_id', 'no prompt with this id is available to this organization');
   }
 }
 
 async function checkAssistant(tx: Tx, appIds: string[], id: string): Promise<void> {
-  const assistant = await tx.assistant.findFirst({ where: { id, app_id: { in: appIds } }, select: { id: true } });
-  if (!assistant) throw invalid('settings.assistant_id', 'no assistant with this id belongs to this Space');
+  if (!(await referenceStore.hasAssistant(tx, { appIds, id }))) throw invalid('settings.assistant_id', 'no assistant with this id belongs to this Space');
 }
 
 async function checkAssistantVersion(tx: Tx, appIds: string[], id: string): Promise<void> {
-  const version = await tx.assistantVersion.findFirst({ where: { id, assistant: { app_id: { in: appIds } } }, select: { id: true } });
-  if (!version) throw invalid('settings.assistant_version_id', 'no assistant version with this id belongs to this Space');
+  if (!(await referenceStore.hasAssistantVersion(tx, { appIds, id }))) throw invalid('settings.assistant_version_id', 'no assistant version with this id belongs to this Space');
 }
 
 async function checkVersionOfAssistant(tx: Tx, merged: SpaceReferences['merged']): Promise<void> {
   if (merged.assistantId === null || merged.assistantVersionId === null) return;
-  const version = await tx.assistantVersion.findUnique({ where: { id: merged.assistantVersionId }, select: { assistant_id: true } });
-  if (version && version.assistant_id !== merged.assistantId) {
+  const assistantId = await referenceStore.assistantOfVersion(tx, merged.assistantVersionId);
+  if (assistantId !== undefined && assistantId !== merged.assistantId) {
     throw invalid('settings.assistant_version_id', "the version belongs to another assistant than 'settings.assistant_id'");
   }
 }

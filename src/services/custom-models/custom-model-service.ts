@@ -9,7 +9,7 @@ import type { CreateCustomModelBody, CustomModelView, UpdateCustomModelBody } fr
 import { customModelKeyContext } from '../../secrets/custom-model-key';
 import type { SecretBox } from '../../secrets/secret-box';
 import { customModelStore } from '../../store/custom-models';
-import type { Db, Tx } from '../../store/db';
+import { inTransaction, type Db, type Tx } from '../../store/db';
 import type { ModelWithParent } from '../../store/models';
 import { presentCustomModel } from './present-custom-model';
 import { resolveQuality } from './quality-profile';
@@ -60,7 +60,7 @@ export class CustomModelService {
   async create(owner: CustomModelOwner, body: CreateCustomModelBody): Promise<CustomModelView> {
     await this.checkBaseUrl(body.base_url);
     const id = randomUUID();
-    const row = await this.deps.db.$transaction(async (tx) => {
+    const row = await inTransaction(this.deps.db, async (tx) => {
       await this.checkName(tx, { orgId: owner.orgId, name: body.model });
       const quality = await resolveQuality(tx, { orgId: owner.orgId, input: body.quality });
       return customModelStore.create(tx, {
@@ -91,7 +91,7 @@ export class CustomModelService {
 
   async update(orgId: string, id: string, body: UpdateCustomModelBody): Promise<CustomModelView> {
     if (body.base_url !== undefined) await this.checkBaseUrl(body.base_url);
-    const { row, spaces } = await this.deps.db.$transaction(async (tx) => {
+    const { row, spaces } = await inTransaction(this.deps.db, async (tx) => {
       const current = await this.find(tx, orgId, id);
       if (body.model !== undefined && body.model !== current.model) await this.checkName(tx, { orgId, name: body.model, exceptId: id });
       const data = await this.changes(tx, { orgId, current, body });
@@ -103,7 +103,7 @@ export class CustomModelService {
 
   /** Removes the model from every Space (its states and failover links go with it). */
   async remove(orgId: string, id: string): Promise<{ id: string; object: 'custom_model'; deleted: true }> {
-    const spaces = await this.deps.db.$transaction(async (tx) => {
+    const spaces = await inTransaction(this.deps.db, async (tx) => {
       await this.find(tx, orgId, id);
       const using = await customModelStore.spacesUsing(tx, id);
       await customModelStore.remove(tx, id);

@@ -4,7 +4,9 @@ import type { RoutableModel } from '../../domain/routable-model';
 import { ApiError } from '../../errors/api-error';
 import type { SpaceContext } from '../../pipeline/space-context';
 import type { ModelList, ModelObject } from '../../schemas/openai-models';
+import { appStore } from '../../store/apps';
 import type { Db } from '../../store/db';
+import { modelStore } from '../../store/models';
 
 const seconds = (date: Date) => Math.floor(date.getTime() / 1000);
 
@@ -68,10 +70,10 @@ export class ModelListService {
 
   /** When the Space and its models were added: the routing context does not carry dates. */
   private async datesOf(space: SpaceContext): Promise<{ space: Date | undefined; models: Map<string, Date> }> {
-    const [app, models] = await Promise.all([
-      this.deps.db.app.findUnique({ where: { id: space.id }, select: { added_on: true } }),
-      this.deps.db.model.findMany({ where: { id: { in: [...space.models, ...space.embeddingModels].map((model) => model.id) } }, select: { id: true, added_on: true } }),
+    const [added, models] = await Promise.all([
+      appStore.addedOn(this.deps.db, space.id),
+      modelStore.addedOn(this.deps.db, [...space.models, ...space.embeddingModels].map((model) => model.id)),
     ]);
-    return { space: app?.added_on, models: new Map(models.map((model) => [model.id, model.added_on])) };
+    return { space: added, models };
   }
 }

@@ -1,7 +1,7 @@
 import { generateApiKey } from '../../auth/api-key';
 import type { Role } from '../../domain/permissions';
 import { createAppWithDefaults } from '../../store/app-creation';
-import type { Db } from '../../store/db';
+import { inTransaction, type Db } from '../../store/db';
 import { tenancyStore } from '../../store/tenancy';
 import { ownerIdpId } from './organization';
 import { applySpaceOptions, catalogModelIds } from './space-setup';
@@ -39,7 +39,7 @@ export interface BootstrapResult {
  */
 export async function bootstrapTenant(db: Db, input: BootstrapInput): Promise<BootstrapResult> {
   const key = generateApiKey();
-  return db.$transaction(async (tx) => {
+  return inTransaction(db, async (tx) => {
     await tenancyStore.lockOrganizationName(tx, input.org);
     const org = (await tenancyStore.findOrganizationByName(tx, input.org)) ?? (await tenancyStore.createOrganization(tx, input.org));
     const idpId = input.idpId ?? ownerIdpId(input.org);

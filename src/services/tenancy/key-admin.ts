@@ -2,7 +2,7 @@ import { generateApiKey } from '../../auth/api-key';
 import type { Role } from '../../domain/permissions';
 import { ApiError } from '../../errors/api-error';
 import { ApiKeyRepository } from '../../store/api-keys';
-import type { Db } from '../../store/db';
+import { inTransaction, type Db } from '../../store/db';
 import { tenancyStore } from '../../store/tenancy';
 import { ownerIdpId, requireOrganization } from './organization';
 
@@ -51,7 +51,7 @@ const iso = (date: Date | null): string | null => (date ? date.toISOString() : n
 /** Creates a key for a user of the organization (creating the user when needed), in one transaction. */
 export async function createOrgKey(db: Db, input: NewOrgKey): Promise<CreatedKey> {
   const key = generateApiKey();
-  return db.$transaction(async (tx) => {
+  return inTransaction(db, async (tx) => {
     const org = await requireOrganization(tx, input.orgId);
     if (input.appId !== undefined && !(await tenancyStore.findApp(tx, org.id, input.appId))) {
       throw new ApiError('not_found', `Space ${input.appId} not found in organization ${org.id}.`, 'app_id');

@@ -1,5 +1,5 @@
 import { createAppWithDefaults } from '../../store/app-creation';
-import type { Db } from '../../store/db';
+import { inTransaction, type Db } from '../../store/db';
 import { tenancyStore } from '../../store/tenancy';
 import { ownerIdpId, requireOrganization } from './organization';
 
@@ -25,7 +25,7 @@ export interface SpaceListing {
 
 /** Creates a Space with the catalog's default models switched on. */
 export async function createSpace(db: Db, input: NewSpace): Promise<CreatedSpace> {
-  return db.$transaction(async (tx) => {
+  return inTransaction(db, async (tx) => {
     const org = await requireOrganization(tx, input.orgId);
     const app = await createAppWithDefaults(tx, { orgId: org.id, idpId: input.idpId ?? ownerIdpId(org.name), name: input.name });
     return { app_id: app.id, name: app.name };
