@@ -126,7 +126,7 @@ export function buildServices(infra: Infrastructure, plugins: PluginServiceOptio
     prompts: new PromptService(new PromptRepository(db), async (prompt) => {
       await queues.promptReview.add('screen', { promptId: prompt.id, publishedOn: (prompt.published_on ?? new Date()).toISOString() });
     }),
-    assistants: new AssistantService({ assistants: new AssistantRepository(db), prompts: new PromptRepository(db), autoModelName: config.autoModelName }),
+    assistants: new AssistantService({ assistants: new AssistantRepository(db), prompts: new PromptRepository(db), autoModelName: config.autoModelName, versions: spaceVersions }),
     conversations: new ConversationService(new ConversationRepository(db), new AssistantRepository(db)),
     logs: new LogService(new LogRepository(db)),
     logSummary: new LogSummaryService(new LogSummaryRepository(db), (appId) => findSpaceRef(db, appId)),
@@ -160,6 +160,7 @@ export function buildServices(infra: Infrastructure, plugins: PluginServiceOptio
       db,
       files: new SpaceFileRepository(db),
       maxFileBytes: spaceSearch.maxFileBytes,
+      versions: spaceVersions,
       enqueue: async (job) => {
         await queues.spaceFiles.add('ingest', job, { jobId: job.fileId });
       },
