@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { STAGES, stageOf, type Stage } from './stages';
 
 interface ProfileNode {
   id: number;
@@ -37,6 +38,8 @@ export interface ProfileSummary {
    * has no project frame above it and is charged to its area instead.
    */
   byProjectCaller: SelfTime[];
+  /** Self time per stage of a completion (stages.ts), in ms: every sampled, non-idle ms is in exactly one. */
+  byStageMs: Record<Stage, number>;
 }
 
 const IDLE = new Set(['(idle)', '(program)']);
@@ -58,7 +61,8 @@ function areaOf(frame: ProfileNode['callFrame'], root: string): string {
   return parts.length > 2 ? `${parts[0]}/${parts[1]}` : (parts[0] ?? own);
 }
 
-const isProjectFrame = (url: string, root: string) => /^(src|workers)\//.test(shortUrl(url, root).replace(/^(node_modules\/\.cache\/switchyard-bench|bench-build)\//, ''));
+const projectPath = (url: string, root: string) => shortUrl(url, root).replace(/^(node_modules\/\.cache\/switchyard-bench|bench-build)\//, '');
+const isProjectFrame = (url: string, root: string) => /^(src|workers)\//.test(projectPath(url, root));
 
 function frameName(frame: ProfileNode['callFrame'], root: string): string {
   const where = frame.url ? ` ${shortUrl(frame.url, root).replace(/^(node_modules\/\.cache\/switchyard-bench|bench-build)\//, '')}:${frame.lineNumber + 1}` : '';
@@ -100,6 +104,7 @@ export function summariseProfile(file: string, { root, windows, limit = 20 }: { 
   const functions = new Map<string, number>();
   const areas = new Map<string, number>();
   const callers = new Map<string, number>();
+  const stages = Object.fromEntries(STAGES.map((stage) => [stage, 0])) as Record<Stage, number>;
   let busyMs = 0;
   for (const [id, us] of selfUs) {
     const frame = byId.get(id)?.callFrame;
@@ -111,6 +116,7 @@ export function summariseProfile(file: string, { root, windows, limit = 20 }: { 
     add(areas, area, ms);
     const caller = projectCaller(id, { byId, parent }, root);
     add(callers, caller ? frameName(caller.callFrame, root) : `(no project frame) ${area}`, ms);
+    stages[stageOf({ projectFile: caller ? projectPath(caller.callFrame.url, root) : null, area })] += ms;
   }
   return {
     process: path.basename(file, '.cpuprofile'),
@@ -118,5 +124,6 @@ export function summariseProfile(file: string, { root, windows, limit = 20 }: { 
     topFunctions: top(functions, busyMs, limit),
     byArea: top(areas, busyMs, limit),
     byProjectCaller: top(callers, busyMs, limit),
+    byStageMs: stages,
   };
 }
