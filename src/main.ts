@@ -1,6 +1,6 @@
 import { loadConfig } from './config/load';
 import { createLogger } from './logging/logger';
-import { startRuntime } from './runtime';
+import { startRuntime } from './app/runtime';
 import { startSupervisor } from './supervisor/supervisor';
 import { startSupervisorMetrics } from './observability/process-metrics-listener';
 import { startLoopWatchdog } from './observability/loop-watchdog';

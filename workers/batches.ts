@@ -3,8 +3,8 @@ import type { BatchJob, BatchLineJob } from '../src/queue/payloads';
 import { BatchCoordinator } from '../src/services/batches/batch-coordinator';
 import { LineFeeder } from '../src/services/batches/line-feeder';
 import { LineRunner } from '../src/services/batches/line-runner';
-import { SpaceLookup } from '../src/completions/space-lookup';
-import type { Services } from '../src/services/container';
+import { SpaceLookup } from '../src/intake/space-lookup';
+import type { WorkerServices } from './worker-services';
 import { BatchLineRepository } from '../src/store/batch-lines';
 import { BatchRepository } from '../src/store/batches';
 import type { CompletionProcessing } from './completions';
@@ -22,7 +22,7 @@ export interface BatchProcessing {
 }
 
 /** The `batches` queue's coordinators and the `batch-lines` queue's runners, built once per worker process. */
-export function batchProcessing(services: Services, completions: CompletionProcessing): BatchProcessing {
+export function batchProcessing(services: WorkerServices, completions: CompletionProcessing): BatchProcessing {
   const { db, queues, config, logger } = services;
   const batches = new BatchRepository(db);
   const lines = new BatchLineRepository(db);

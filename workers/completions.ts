@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { Job } from 'bullmq';
 import { asyncJobFinisher } from '../src/async-jobs/build-async-jobs';
-import { Cancellations } from '../src/completions/cancellations';
-import { ReplyPublisher } from '../src/completions/reply-publisher';
+import { Cancellations } from '../src/pipeline/cancellations';
+import { ReplyPublisher } from '../src/pipeline/reply-publisher';
 import { publishInOrder } from '../src/queue/redis';
 import { CompletionRunner, type DetachedRun, type RunSummary } from '../src/pipeline/completion-runner';
-import { LogBatcher } from '../src/pipeline/log-batcher';
+import { LogBatcher } from '../src/store/log-batcher';
 import { maskedJob } from '../src/pipeline/privacy';
 import { createProviderRegistry } from '../src/providers/registry';
 import type { CompletionJob } from '../src/queue/payloads';
@@ -13,8 +13,9 @@ import { loadWeightsFile } from '../src/routing/learned/weights-file';
 import { LatencyTracker } from '../src/routing/latency-tracker';
 import { SpaceFeedbackLoader } from '../src/routing/online/space-feedback-loader';
 import { learnedQuality } from '../src/routing/scorer';
-import type { Services } from '../src/services/container';
+import type { WorkerServices } from './worker-services';
 import { CompletionSources } from '../src/store/completion-sources';
+import { modelStore } from '../src/store/models';
 import { workerPlugins } from './plugins';
 import { workerResilience } from './resilience';
 
@@ -29,7 +30,7 @@ export interface CompletionProcessing {
 }
 
 /** Everything a completion worker needs, built once per process. */
-export function completionProcessing(services: Services): CompletionProcessing {
+export function completionProcessing(services: WorkerServices): CompletionProcessing {
   const { db, redis, config, logger } = services;
   const cancellations = new Cancellations(services.dedicatedRedis(), config.redisPrefix);
   // Listening from the start, so a cancellation of a job still in the queue is heard before the job is taken.
@@ -59,8 +60,7 @@ export function completionProcessing(services: Services): CompletionProcessing {
     resilience: resilience.resilience,
     publish: (channel, reply) => replies.publish(channel, reply),
     asyncJobs: asyncJobFinisher(services),
-    modelExists: async (orgId, name) =>
-      (await db.model.count({ where: { model: name, OR: [{ app_id: null, org_id: null, is_public: true }, { org_id: orgId }] } })) > 0,
+    modelExists: (orgId, name) => modelStore.nameKnownTo(db, orgId, name),
   });
   return {
     async process(job) {

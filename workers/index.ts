@@ -1,6 +1,6 @@
 import { Worker, type Job, type Processor, type WorkerOptions } from 'bullmq';
 import { QUEUE_NAMES, type QueueName } from '../src/queue/names';
-import type { Services } from '../src/services/container';
+import type { WorkerServices } from './worker-services';
 import type { CompletionJob } from '../src/queue/payloads';
 import { JobOwners } from '../src/resilience/job-owners';
 import { instrumented } from '../src/observability/job-instrumentation';
@@ -32,7 +32,7 @@ interface Processors {
   batchLines: Processor;
 }
 
-function workerSpecs(services: Services, processors: Processors): WorkerSpec[] {
+function workerSpecs(services: WorkerServices, processors: Processors): WorkerSpec[] {
   const { batches } = services.config;
   return [
     { name: QUEUE_NAMES.completions, processor: processors.completions, concurrency: services.config.completionConcurrency },
@@ -64,12 +64,12 @@ function workerSpecs(services: Services, processors: Processors): WorkerSpec[] {
  * (its heartbeat key expired), which frees its locks. A live worker whose event loop stalls for longer
  * than the heartbeat's TTL (1 s) loses its jobs the same way. A job found stalled a second time fails, rather than crash worker after worker.
  */
-function jobLockOptions(services: Services): Pick<WorkerOptions, 'lockDuration' | 'stalledInterval' | 'maxStalledCount'> {
+function jobLockOptions(services: WorkerServices): Pick<WorkerOptions, 'lockDuration' | 'stalledInterval' | 'maxStalledCount'> {
   return { lockDuration: services.config.jobLockMs, stalledInterval: services.config.jobStalledCheckMs, maxStalledCount: 1 };
 }
 
 /** Watches for dead workers of a queue, and keeps this process's worker of it alive in their eyes. */
-function ownersOf(services: Services, queueName: QueueName): JobOwners {
+function ownersOf(services: WorkerServices, queueName: QueueName): JobOwners {
   return new JobOwners({
     redis: services.redis,
     prefix: services.config.redisPrefix,
@@ -82,7 +82,7 @@ function ownersOf(services: Services, queueName: QueueName): JobOwners {
 /** Queues whose running jobs are recovered quickly when their worker dies (JobOwners). */
 const OWNED_QUEUES: ReadonlySet<string> = new Set([QUEUE_NAMES.completions, QUEUE_NAMES.batches, QUEUE_NAMES.batchLines]);
 
-export function startWorkers(services: Services): RunningWorkers {
+export function startWorkers(services: WorkerServices): RunningWorkers {
   const completions = completionProcessing(services);
   const batches = batchProcessing(services, completions);
   const processors = {

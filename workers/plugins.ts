@@ -12,7 +12,7 @@ import { createLegacyFileSearchPlugin, createSpaceFileReader, createSpaceSearchP
 import { createTranscribeAudioPlugin } from '../src/plugins/transcribe-audio';
 import type { Plugin, PluginId } from '../src/plugins/types';
 import { createWebSearchPlugin } from '../src/plugins/web-search';
-import type { Services } from '../src/services/container';
+import type { WorkerServices } from './worker-services';
 import { SpaceFileRepository } from '../src/store/space-files';
 
 /** The plugins, their shared limits and cache, built once per worker process. */
@@ -24,7 +24,7 @@ export interface WorkerPlugins {
 }
 
 /** Every plugin of the contract's table, built from the service configuration (each says itself whether it can run). */
-function pluginSet(services: Services): Map<PluginId, Plugin> {
+function pluginSet(services: WorkerServices): Map<PluginId, Plugin> {
   const { config, db } = services;
   const { webSearch, spaceSearch, media, socialPost } = config.plugins;
   return new Map<PluginId, Plugin>([
@@ -37,7 +37,7 @@ function pluginSet(services: Services): Map<PluginId, Plugin> {
   ]);
 }
 
-export function workerPlugins(services: Services): WorkerPlugins {
+export function workerPlugins(services: WorkerServices): WorkerPlugins {
   const { config, redis, logger, db } = services;
   const { net } = config.plugins;
   const limiter = new BackendLimiter(redis, config.redisPrefix, logger);

@@ -1,7 +1,7 @@
 import { RedisCircuitBreakers } from '../src/resilience/circuit-breakers';
 import type { Resilience } from '../src/resilience/resilience';
 import { RetryBudget } from '../src/resilience/retry-budget';
-import type { Services } from '../src/services/container';
+import type { WorkerServices } from './worker-services';
 
 export interface WorkerResilience {
   resilience: Resilience;
@@ -11,7 +11,7 @@ export interface WorkerResilience {
 }
 
 /** One worker process's breakers (shared with the others through Redis), retry budget and timeouts. */
-export function workerResilience(services: Services): WorkerResilience {
+export function workerResilience(services: WorkerServices): WorkerResilience {
   const { config, redis, logger } = services;
   const breakers = new RedisCircuitBreakers(
     { redis, subscriber: services.dedicatedRedis(), prefix: config.redisPrefix, logger },

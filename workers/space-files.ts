@@ -1,7 +1,7 @@
 import { UnrecoverableError, type Job } from 'bullmq';
 import { backendClient } from '../src/net/backend-client';
 import type { SpaceFileJob } from '../src/queue/payloads';
-import type { Services } from '../src/services/container';
+import type { WorkerServices } from './worker-services';
 import { IngestFailure, ingestSpaceFile, type IngestDeps, type IngestOutcome } from '../src/services/space-files/ingest-file';
 import { SpaceFileChunkRepository } from '../src/store/space-file-chunks';
 import { SpaceFileRepository } from '../src/store/space-files';
@@ -14,7 +14,7 @@ import { searchableFilesChanged } from '../src/services/space-files/searchable-f
  * memory or time, fails at once; anything else is retried by the queue, and the file is marked
  * `failed` with the reason only when no attempt is left.
  */
-export function spaceFilesProcessor({ db, logger, spaceSearch, spaceVersions }: Services) {
+export function spaceFilesProcessor({ db, logger, spaceSearch, spaceVersions }: WorkerServices) {
   const files = new SpaceFileRepository(db);
   const changed = { files, versions: spaceVersions };
   const deps: IngestDeps = {
@@ -52,7 +52,7 @@ const STALLED_REASON = 'job stalled more than allowable limit';
  * ran is failed by BullMQ (its `deferredFailure`) in whichever worker takes it next, without running
  * the processor. Listens to the space-files worker's `failed` event.
  */
-export function spaceFileFailureRecorder({ db, logger }: Services) {
+export function spaceFileFailureRecorder({ db, logger }: WorkerServices) {
   const files = new SpaceFileRepository(db);
   return async (job: Job<SpaceFileJob> | undefined, err: Error): Promise<void> => {
     if (!job?.deferredFailure || !job.data.fileId) return;

@@ -5,10 +5,10 @@ import { webhookSecretOf } from '../src/async-jobs/webhook-secret';
 import { createSafeClient } from '../src/net/safe-fetch';
 import type { WebhookJob } from '../src/queue/payloads';
 import { secretBoxFor } from '../src/secrets/secret-box';
-import type { Services } from '../src/services/container';
+import type { WorkerServices } from './worker-services';
 
 /** Delivers async jobs' webhooks, signed with each Space's secret, through the SSRF-safe client. */
-export function webhooksProcessor(services: Services) {
+export function webhooksProcessor(services: WorkerServices) {
   const { config, db, logger } = services;
   const { net } = config.plugins;
   const box = secretBoxFor(config.plugins.socialPost.secretKeys);

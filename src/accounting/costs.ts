@@ -1,12 +1,9 @@
 import type { Usage } from '../domain/chat';
+import type { Costs } from '../domain/costs';
 import type { RoutableModel } from '../domain/routable-model';
 
-/** USD amounts, split like the token counts. */
-export interface Costs {
-  prompt_tokens: number;
-  completion_tokens: number;
-  total_tokens: number;
-}
+export type { Costs };
+
 
 export const ZERO_COSTS: Costs = { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 };
 

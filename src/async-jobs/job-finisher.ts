@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
-import type { Reply } from '../completions/replies';
+import type { Reply } from '../queue/replies';
 import type { CompletionJob } from '../queue/payloads';
-import { endedStatus, type JobOutcome, type WebhookDelivery } from './job-record';
+import { endedStatus, type JobOutcome, type WebhookDelivery } from '../domain/async-job';
 import type { AsyncJobStore } from './job-store';
 
 export interface FinisherDeps {

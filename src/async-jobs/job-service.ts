@@ -1,10 +1,10 @@
 import type { Queue } from 'bullmq';
 import type { RedisClient } from '../queue/redis';
 import type { AuthContext } from '../auth/auth-context';
-import { cancelChannel } from '../completions/replies';
+import { cancelChannel } from '../queue/replies';
 import { ApiError } from '../errors/api-error';
 import type { CompletionJob } from '../queue/payloads';
-import type { AsyncJobRecord, JobStatus } from './job-record';
+import type { AsyncJobRecord, JobStatus } from '../domain/async-job';
 import type { AsyncJobStore } from './job-store';
 
 export interface JobServiceDeps {

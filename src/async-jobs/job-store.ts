@@ -1,5 +1,5 @@
 import type { RedisClient } from '../queue/redis';
-import type { AsyncJobRecord, JobOutcome, StoredJobStatus, WebhookDelivery } from './job-record';
+import type { AsyncJobRecord, JobOutcome, StoredJobStatus, WebhookDelivery } from '../domain/async-job';
 
 /**
  * Async jobs in Redis, one hash per job: plain fields for what scripts compare (`status`), JSON

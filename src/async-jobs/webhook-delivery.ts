@@ -1,10 +1,10 @@
 import { UnrecoverableError } from 'bullmq';
 import type { Logger } from 'pino';
-import { chatCompletionJobBody } from '../http/formats/chat-completion-job';
+import { chatCompletionJobBody } from '../formats/chat-completion-job';
 import type { HttpClient } from '../net/http-client';
-import { ProviderError } from '../providers/provider-error';
+import { UpstreamError } from '../errors/upstream-error';
 import type { WebhookJob } from '../queue/payloads';
-import type { AsyncJobRecord, WebhookDelivery } from './job-record';
+import type { AsyncJobRecord, WebhookDelivery } from '../domain/async-job';
 import type { AsyncJobStore } from './job-store';
 import { signWebhook } from './webhook-signing';
 
@@ -34,7 +34,7 @@ export function webhookEvent(record: AsyncJobRecord, at: Date): { type: string; 
 
 /** A refused address or URL: retrying changes nothing. */
 function isPermanent(err: unknown): boolean {
-  return err instanceof ProviderError && (err.kind === 'permission' || err.kind === 'bad_request');
+  return err instanceof UpstreamError && (err.kind === 'permission' || err.kind === 'bad_request');
 }
 
 /**
@@ -71,7 +71,7 @@ export class WebhookDeliverer {
       await this.record(job, { ...tried, status: attempt.number >= attempt.of ? 'failed' : 'pending', lastStatusCode: response.status, lastError: `answered HTTP ${response.status}` });
       throw new Error(`webhook answered HTTP ${response.status}`);
     } catch (err) {
-      if (!(err instanceof ProviderError)) throw err;
+      if (!(err instanceof UpstreamError)) throw err;
       const permanent = isPermanent(err);
       await this.record(job, { ...tried, status: permanent || attempt.number >= attempt.of ? 'failed' : 'pending', lastStatusCode: null, lastError: err.message });
       throw permanent ? new UnrecoverableError(err.message) : err;

@@ -1,4 +1,4 @@
-import type { Permission, Role } from './permissions';
+import type { Permission, Role } from '../domain/permissions';
 
 /** Who is calling, resolved from the bearer key. */
 export interface AuthContext {

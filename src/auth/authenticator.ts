@@ -4,7 +4,7 @@ import { hashApiKey, sameHash, throttlePrefixOf } from './api-key';
 import type { AuthContext } from './auth-context';
 import type { AttemptOrigin, AuthThrottle } from './auth-throttle';
 import { BoundedMap } from './bounded-map';
-import { permissionsFor } from './permissions';
+import { permissionsFor } from '../domain/permissions';
 
 export interface AuthenticatorOptions {
   /** How long a resolved key is reused in this process, in ms; 0 asks the database every time. */

@@ -1,5 +1,5 @@
 import { Option, type Command } from 'commander';
-import type { Role } from '../auth/permissions';
+import type { Role } from '../domain/permissions';
 import { bootstrapTenant, type BootstrapResult } from '../services/tenancy/bootstrap';
 import type { CliContext } from './context';
 import { jsonOption, parseNameList, parseRateLimit, roleOption, textOption } from './options';

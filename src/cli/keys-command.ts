@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { Role } from '../auth/permissions';
+import type { Role } from '../domain/permissions';
 import { createOrgKey, listOrgKeys, revokeOrgKey, type CreatedKey, type KeyView } from '../services/tenancy/key-admin';
 import type { CliContext } from './context';
 import { jsonOption, roleOption, textOption, uuidOption } from './options';

@@ -1,5 +1,5 @@
 import type { AuthContext } from '../auth/auth-context';
-import { permissionsFor } from '../auth/permissions';
+import { permissionsFor } from '../domain/permissions';
 
 /**
  * The operator acting inside one organization, as its owner would through the API: commands call the

@@ -1,6 +1,6 @@
 import { InvalidArgumentError, Option } from 'commander';
 import { z } from 'zod';
-import { ROLES, type Role } from '../auth/permissions';
+import { ROLES, type Role } from '../domain/permissions';
 
 /** Largest value a PostgreSQL `integer` column holds. */
 const MAX_INT4 = 2_147_483_647;

@@ -1,7 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { z } from 'zod';
 import { batchConfigSchema } from './batches';
-import { DEFAULT_WEIGHTS_FILE } from '../routing/learned/weights-location';
+import { DEFAULT_WEIGHTS_FILE } from './weights-location';
 import { asyncJobsConfigSchema } from './async-jobs';
 import { mediaConfigSchema } from './plugins/media';
 import { netConfigSchema } from './plugins/net';

@@ -1,5 +1,5 @@
-import type { Costs } from '../accounting/costs';
-import type { ArtifactItem, PluginId, SearchResultItem } from '../plugins/types';
+import type { Costs } from './costs';
+import type { ArtifactItem, PluginId, SearchResultItem } from './plugin-output';
 import type { AssistantMessage, ChunkChoice, FinishReason, Usage } from './chat';
 
 /**

@@ -3,7 +3,7 @@ import type { EmbeddingRequest, EmbeddingResult } from '../domain/embedding';
 import type { RoutableModel } from '../domain/routable-model';
 import { NO_USAGE, statusOfError, type AttemptRecord } from '../pipeline/attempt-record';
 import { abortableSleep, AttemptsExhausted, BACKOFF_BASE_MS, MAX_RETRY_WAIT_MS } from '../pipeline/attempt-runner';
-import { ProviderError } from '../providers/provider-error';
+import { UpstreamError } from '../errors/upstream-error';
 import type { ProviderBinding } from '../providers/registry';
 
 export interface EmbeddingAttempts {
@@ -21,13 +21,13 @@ export interface EmbeddingAttempts {
   sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
 }
 
-function asProviderError(err: unknown, provider: string): ProviderError {
-  if (err instanceof ProviderError) return err;
-  return new ProviderError({ kind: 'invalid_response', provider, message: err instanceof Error ? err.message : String(err) });
+function asUpstreamError(err: unknown, provider: string): UpstreamError {
+  if (err instanceof UpstreamError) return err;
+  return new UpstreamError({ kind: 'invalid_response', provider, message: err instanceof Error ? err.message : String(err) });
 }
 
 /** Wait before the next call, as for chat (backoff or `Retry-After`); null: give up. A timeout is not retried. */
-function retryDelay(error: ProviderError, retry: number, options: EmbeddingAttempts): number | null {
+function retryDelay(error: UpstreamError, retry: number, options: EmbeddingAttempts): number | null {
   if (!error.retryable || error.kind === 'timeout' || retry >= options.maxRetries || options.signal.aborted) return null;
   const wait = Math.max(BACKOFF_BASE_MS * 2 ** retry, error.retryAfterMs ?? 0);
   if (wait > MAX_RETRY_WAIT_MS || Date.now() + wait >= options.deadline) return null;
@@ -43,7 +43,7 @@ export async function embedWithRetries(options: EmbeddingAttempts): Promise<{ re
   const { model, binding } = options;
   const embed = binding.provider.embed?.bind(binding.provider);
   const records: AttemptRecord[] = [];
-  if (!embed) throw new AttemptsExhausted(new ProviderError({ kind: 'bad_request', provider: model.provider, message: `${model.provider} serves no embeddings` }), records);
+  if (!embed) throw new AttemptsExhausted(new UpstreamError({ kind: 'bad_request', provider: model.provider, message: `${model.provider} serves no embeddings` }), records);
   for (let retry = 0; ; retry += 1) {
     const startedAt = Date.now();
     const ctx = { apiKey: binding.apiKey, baseUrl: binding.baseUrl, signal: options.signal, timeoutMs: options.callTimeoutMs, callTimeoutMs: options.callTimeoutMs, logger: options.logger, lookup: binding.lookup };
@@ -53,7 +53,7 @@ export async function embedWithRetries(options: EmbeddingAttempts): Promise<{ re
       records.push({ kind: 'model', model, retry, startedAt, latencyMs: Date.now() - startedAt, statusCode: 200, usage });
       return { result, records };
     } catch (err) {
-      const error = asProviderError(err, model.provider);
+      const error = asUpstreamError(err, model.provider);
       records.push({ kind: 'model', model, retry, startedAt, latencyMs: Date.now() - startedAt, statusCode: statusOfError(error), usage: NO_USAGE, error });
       options.logger.warn({ provider: model.provider, model: model.model, kind: error.kind, status: error.status, retry }, 'upstream embeddings call failed');
       const wait = retryDelay(error, retry, options);

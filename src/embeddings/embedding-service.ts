@@ -1,21 +1,21 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { AuthContext } from '../auth/auth-context';
-import { effectivePrivacyLevel } from '../completions/privacy-level';
-import { admitToSpace, type RateLimiter } from '../completions/rate-limiter';
-import type { SpaceLookup } from '../completions/space-lookup';
+import { effectivePrivacyLevel } from '../pipeline/privacy-level';
+import { admitToSpace, type RateLimiter } from '../intake/rate-limiter';
+import type { SpaceLookup } from '../intake/space-lookup';
 import type { EmbeddingResult } from '../domain/embedding';
 import type { RoutableModel } from '../domain/routable-model';
 import { ApiError } from '../errors/api-error';
 import type { AttemptRecord } from '../pipeline/attempt-record';
 import { AttemptsExhausted } from '../pipeline/attempt-runner';
-import type { LogBatcher } from '../pipeline/log-batcher';
+import type { LogBatcher } from '../store/log-batcher';
 import type { SpaceContext } from '../pipeline/space-context';
 import { failureToApiError } from '../pipeline/upstream-failure';
 import type { ProviderRegistry } from '../providers/registry';
 import type { EmbeddingRequestBody } from '../schemas/embeddings';
 import { embedWithRetries } from './embedding-attempts';
-import { recordEmbeddings } from '../observability/completion-telemetry';
+import { recordEmbeddings } from '../pipeline/completion-telemetry';
 import { embeddingFigures, embeddingLogRows, type EmbeddingOutcome } from './embedding-log';
 import { chooseEmbeddingModel } from './embedding-model-choice';
 

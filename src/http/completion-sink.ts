@@ -1,9 +1,9 @@
 import type { Response } from 'express';
-import type { AsyncJobRecord } from '../async-jobs/job-record';
-import type { WireSink } from '../completions/wire-sink';
+import type { AsyncJobRecord } from '../domain/async-job';
+import type { WireSink } from '../formats/wire-sink';
 import type { ApiErrorBody } from '../errors/api-error';
 import { RESPOND_ASYNC } from '../schemas/chat-completion-job';
-import { chatCompletionJobBody } from './formats/chat-completion-job';
+import { chatCompletionJobBody } from '../formats/chat-completion-job';
 
 const SSE_HEADERS = {
   'content-type': 'text/event-stream; charset=utf-8',

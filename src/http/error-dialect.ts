@@ -2,10 +2,9 @@ import type { RequestHandler } from 'express';
 import type { ApiError, ApiErrorBody } from '../errors/api-error';
 import { anthropicErrorBody, type AnthropicErrorBody } from './formats/anthropic-errors';
 import type { Route } from './route';
-import './request-context';
+import type { ErrorDialect } from './request-context';
 
-/** Whose error shape a route answers in: OpenAI's (the default) or Anthropic's (the Messages API). */
-export type ErrorDialect = 'anthropic';
+export type { ErrorDialect };
 
 /** The body the one error handler writes for an error, in the request's dialect. */
 export function errorBodyIn(dialect: ErrorDialect | undefined, error: ApiError): ApiErrorBody | AnthropicErrorBody {

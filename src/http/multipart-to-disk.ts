@@ -1,17 +1,8 @@
 import { tmpdir } from 'node:os';
 import type { Request, Response } from 'express';
 import multer from 'multer';
+import type { UploadedTempFile } from '../services/openai-files/uploaded-temp-file';
 import { baseName, receiveSingleFile, type UploadLimits } from './multipart-upload';
-
-export interface UploadedTempFile {
-  /** The client's file name, without any directory part. */
-  name: string;
-  /** Where the bytes were written; the caller removes it. */
-  path: string;
-  bytes: number;
-  /** The text fields sent beside the file (OpenAI's SDK sends `purpose` after `file`). */
-  fields: Record<string, unknown>;
-}
 
 /**
  * Streams one file of a `multipart/form-data` body to a temporary file, refusing it past `maxBytes`

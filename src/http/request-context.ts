@@ -1,5 +1,7 @@
 import type { AuthContext } from '../auth/auth-context';
-import type { ErrorDialect } from './error-dialect';
+
+/** Whose error shape a route answers in: OpenAI's (the default) or Anthropic's (the Messages API). */
+export type ErrorDialect = 'anthropic';
 
 declare global {
   // Express's own extension point for per-request state.
@@ -13,5 +15,3 @@ declare global {
     }
   }
 }
-
-export {};

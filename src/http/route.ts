@@ -1,12 +1,11 @@
 import type { Request, RequestHandler, Response } from 'express';
 import { z } from 'zod';
 import { can, type AuthContext } from '../auth/auth-context';
-import type { Permission } from '../auth/permissions';
+import type { Permission } from '../domain/permissions';
 import { ApiError } from '../errors/api-error';
-import type { ErrorDialect } from './error-dialect';
 import { apiErrorFromZod } from '../errors/zod-error';
-import { findBodyProblem, findInputProblem, problemError } from './input-guard';
-import './request-context';
+import { findBodyProblem, findInputProblem, problemError } from '../schemas/input-guard';
+import type { ErrorDialect } from './request-context';
 import { unknownPathId, vanishedRowAs404 } from './unknown-path-id';
 
 export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';

@@ -1,7 +1,7 @@
 import { Agent, request as undiciRequest } from 'undici';
-import { kindForStatus, ProviderError } from '../providers/provider-error';
+import { kindForStatus, UpstreamError } from '../errors/upstream-error';
 import type { HttpClient, HttpRequest, HttpResponse } from './http-client';
-import { Deadline } from '../providers/http/deadline';
+import { Deadline } from './deadline';
 
 /** Largest body read from a backend unless the call says otherwise, in bytes. */
 export const DEFAULT_MAX_BYTES = 8 * 1024 * 1024;
@@ -27,7 +27,7 @@ export async function readLimited(response: ReadableResponse, { maxBytes, servic
   const declared = Number(response.headers.get('content-length') ?? NaN);
   if (Number.isFinite(declared) && declared > maxBytes) {
     await response.body?.cancel().catch(() => undefined);
-    throw new ProviderError({ kind: 'invalid_response', provider: service, message: `${service} answered ${declared} bytes, more than the ${maxBytes} allowed` });
+    throw new UpstreamError({ kind: 'invalid_response', provider: service, message: `${service} answered ${declared} bytes, more than the ${maxBytes} allowed` });
   }
   if (!response.body) return Buffer.alloc(0);
   const parts: Buffer[] = [];
@@ -35,20 +35,20 @@ export async function readLimited(response: ReadableResponse, { maxBytes, servic
   for await (const chunk of response.body) {
     size += chunk.byteLength;
     if (size > maxBytes) {
-      throw new ProviderError({ kind: 'invalid_response', provider: service, message: `${service} answered more than the ${maxBytes} bytes allowed` });
+      throw new UpstreamError({ kind: 'invalid_response', provider: service, message: `${service} answered more than the ${maxBytes} bytes allowed` });
     }
     parts.push(Buffer.from(chunk));
   }
   return Buffer.concat(parts);
 }
 
-/** A fetch failure as a ProviderError: our timeout, the caller's abort, or a broken connection. */
-export function transportFailure(err: unknown, { service, timedOut, aborted }: { service: string; timedOut: boolean; aborted: boolean }): ProviderError {
-  if (err instanceof ProviderError) return err;
-  if (timedOut) return new ProviderError({ kind: 'timeout', provider: service, message: `${service} did not answer in time` });
-  if (aborted) return new ProviderError({ kind: 'aborted', provider: service, message: `the call to ${service} was cancelled` });
+/** A fetch failure as a UpstreamError: our timeout, the caller's abort, or a broken connection. */
+export function transportFailure(err: unknown, { service, timedOut, aborted }: { service: string; timedOut: boolean; aborted: boolean }): UpstreamError {
+  if (err instanceof UpstreamError) return err;
+  if (timedOut) return new UpstreamError({ kind: 'timeout', provider: service, message: `${service} did not answer in time` });
+  if (aborted) return new UpstreamError({ kind: 'aborted', provider: service, message: `the call to ${service} was cancelled` });
   const cause = err instanceof Error ? ((err.cause as Error | undefined)?.message ?? err.message) : String(err);
-  return new ProviderError({ kind: 'connection', provider: service, message: `${service} could not be reached: ${cause}` });
+  return new UpstreamError({ kind: 'connection', provider: service, message: `${service} could not be reached: ${cause}` });
 }
 
 export function toResponse(status: number, { url, headers, body }: { url: string; headers: ReadableResponse['headers']; body: Buffer }, service: string): HttpResponse {
@@ -62,15 +62,15 @@ export function toResponse(status: number, { url, headers, body }: { url: string
       try {
         return JSON.parse(body.toString('utf8')) as unknown;
       } catch {
-        throw new ProviderError({ kind: 'invalid_response', provider: service, message: `${service} sent a body that is not JSON`, status });
+        throw new UpstreamError({ kind: 'invalid_response', provider: service, message: `${service} sent a body that is not JSON`, status });
       }
     },
   };
 }
 
-export function statusError(response: HttpResponse, service: string): ProviderError {
+export function statusError(response: HttpResponse, service: string): UpstreamError {
   const text = response.text();
-  return new ProviderError({
+  return new UpstreamError({
     kind: kindForStatus(response.status),
     provider: service,
     status: response.status,
@@ -115,7 +115,7 @@ async function send(request: HttpRequest, signal: AbortSignal): Promise<{ status
 
 /**
  * The client for operator-configured backends (the base URLs in the environment): a whole-call
- * timeout, a body size limit, and failures as ProviderError. Redirects are not followed: a backend's
+ * timeout, a body size limit, and failures as UpstreamError. Redirects are not followed: a backend's
  * key headers (`x-api-key`, `x-subscription-token`) must not travel to another origin, and a
  * configured base URL that redirects is a configuration to fix. URLs that come from a request or a
  * Space must go through the SSRF-safe client instead.

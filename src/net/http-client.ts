@@ -5,7 +5,7 @@
  * - the SSRF-safe client (`safe-fetch.ts`), for every URL that comes from a request, a file, a search
  *   result or a Space's settings: DNS resolved, private/loopback/link-local/metadata addresses refused,
  *   each redirect re-checked, size and time limits.
- * Both reject with `ProviderError` (kind and status as for model providers), naming `service`.
+ * Both reject with `UpstreamError` (kind and status as for model providers), naming `service`.
  */
 export interface HttpRequest {
   method?: 'GET' | 'POST' | 'PUT' | 'DELETE';
@@ -20,7 +20,7 @@ export interface HttpRequest {
   maxBytes?: number;
   /** Who is called, for errors and logs (`searxng`, `brave`, `mastodon`, `page`, ...). */
   service: string;
-  /** A non-2xx status is returned instead of thrown (default: thrown as ProviderError). */
+  /** A non-2xx status is returned instead of thrown (default: thrown as UpstreamError). */
   acceptErrorStatus?: boolean;
 }
 
@@ -31,7 +31,7 @@ export interface HttpResponse {
   headers: { get(name: string): string | null };
   body: Buffer;
   text(): string;
-  /** Parses the body; a body that is not JSON throws ProviderError `invalid_response`. */
+  /** Parses the body; a body that is not JSON throws UpstreamError `invalid_response`. */
   json(): unknown;
 }
 

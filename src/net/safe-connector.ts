@@ -10,7 +10,7 @@ export type Resolver = (hostname: string) => Promise<LookupAddress[]>;
 /** Node's own resolution (getaddrinfo: /etc/hosts, then DNS), every address, in the resolver's order. */
 export const systemResolver: Resolver = (hostname) => dns.lookup(hostname, { all: true, verbatim: true });
 
-/** A connection refused because of where it would have gone; the client turns it into a ProviderError. */
+/** A connection refused because of where it would have gone; the client turns it into a UpstreamError. */
 export class RefusedAddressError extends Error {
   constructor(
     readonly host: string,

@@ -1,10 +1,10 @@
 import { Agent, fetch, type RequestInit, type Response } from 'undici';
-import { ProviderError } from '../providers/provider-error';
+import { UpstreamError } from '../errors/upstream-error';
 import { readLimited, statusError, toResponse, transportFailure } from './backend-client';
 import { HostAllowlist } from './host-allowlist';
 import type { HttpClient, HttpRequest, HttpResponse } from './http-client';
 import { createSafeConnector, RefusedAddressError, systemResolver, type Resolver } from './safe-connector';
-import { Deadline } from '../providers/http/deadline';
+import { Deadline } from './deadline';
 
 /**
  * Why undici: it is the engine behind Node's own fetch, kept by the Node project, CommonJS and
@@ -33,8 +33,8 @@ const CREDENTIAL_HEADERS = new Set(['authorization', 'cookie', 'proxy-authorizat
 
 const ALLOWLIST_HINT = 'only public addresses may be fetched (an operator can allow a named internal host with SSRF_ALLOWED_HOSTS)';
 
-function refused(service: string, message: string): ProviderError {
-  return new ProviderError({ kind: 'permission', provider: service, message: `${service}: refused to fetch ${message}; ${ALLOWLIST_HINT}` });
+function refused(service: string, message: string): UpstreamError {
+  return new UpstreamError({ kind: 'permission', provider: service, message: `${service}: refused to fetch ${message}; ${ALLOWLIST_HINT}` });
 }
 
 /** Parses a URL the service is asked to fetch: http and https only. */
@@ -43,10 +43,10 @@ function checkedUrl(text: string, { base, service }: { base?: URL; service: stri
   try {
     url = new URL(text, base);
   } catch {
-    throw new ProviderError({ kind: 'bad_request', provider: service, message: `${service}: not a valid URL` });
+    throw new UpstreamError({ kind: 'bad_request', provider: service, message: `${service}: not a valid URL` });
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new ProviderError({ kind: 'permission', provider: service, message: `${service}: refused to fetch a ${url.protocol} URL; only http and https are fetched` });
+    throw new UpstreamError({ kind: 'permission', provider: service, message: `${service}: refused to fetch a ${url.protocol} URL; only http and https are fetched` });
   }
   return url;
 }
@@ -92,7 +92,7 @@ async function followRedirects(request: HttpRequest, { dispatcher, signal }: { d
     if (!REDIRECT_STATUSES.has(response.status) || location === null) return { response, url: hop.url };
     await response.body?.cancel().catch(() => undefined);
     if (redirects >= MAX_REDIRECTS) {
-      throw new ProviderError({ kind: 'invalid_response', provider: service, message: `${service}: more than ${MAX_REDIRECTS} redirects`, status: response.status });
+      throw new UpstreamError({ kind: 'invalid_response', provider: service, message: `${service}: more than ${MAX_REDIRECTS} redirects`, status: response.status });
     }
     hop = nextHop(hop, { status: response.status, location, service });
   }
@@ -102,7 +102,7 @@ async function followRedirects(request: HttpRequest, { dispatcher, signal }: { d
  * The one fetcher for URLs that come from outside (a request, a file, a search result, a Space's
  * settings). Refuses internal addresses (see address-policy.ts) unless allowlisted, re-checks every
  * redirect, reads at most `maxBytes` and ends the whole call (redirects and body) at its time limit.
- * Fails with ProviderError: `permission` for a refused address or scheme, `timeout`, `aborted`,
+ * Fails with UpstreamError: `permission` for a refused address or scheme, `timeout`, `aborted`,
  * `invalid_response` for a body too large, the upstream status's kind unless `acceptErrorStatus`.
  */
 export function createSafeClient(options: SafeClientOptions): HttpClient {

@@ -1,7 +1,7 @@
 import type { Usage } from '../domain/chat';
 import type { RoutableModel } from '../domain/routable-model';
 import type { PluginId } from '../plugins/types';
-import type { ProviderError, ProviderErrorKind } from '../providers/provider-error';
+import type { UpstreamError as ProviderError, UpstreamErrorKind as ProviderErrorKind } from '../errors/upstream-error';
 
 /** One upstream model call: what it cost and how it ended. Each becomes a child log. */
 export interface AttemptRecord {

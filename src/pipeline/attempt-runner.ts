@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import type { ChatChunk, ChatRequest, Usage } from '../domain/chat';
 import type { RoutableModel } from '../domain/routable-model';
-import { ProviderError } from '../providers/provider-error';
+import { UpstreamError as ProviderError } from '../errors/upstream-error';
 import type { ProviderBinding, ProviderRegistry } from '../providers/registry';
 import type { Provider, ProviderContext } from '../providers/types';
 import { outcomeOf, type Admission, type ModelBreakers } from '../resilience/circuit-breakers';

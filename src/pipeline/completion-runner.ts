@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import type { AsyncJobFinisher } from '../async-jobs/job-finisher';
-import { effectivePrivacyLevel } from '../completions/privacy-level';
-import type { Reply } from '../completions/replies';
+import { effectivePrivacyLevel } from './privacy-level';
+import type { Reply } from '../queue/replies';
 import type { CompletionFailure, CompletionResult } from '../domain/completion';
 import { ApiError } from '../errors/api-error';
 import type { CompletionJob } from '../queue/payloads';
@@ -15,7 +15,7 @@ import type { QualityEstimator } from '../routing/scorer';
 import type { CompletionSources } from '../store/completion-sources';
 import { AttemptsExhausted } from './attempt-runner';
 import { answerRequest, type Answered } from './answer-request';
-import type { LogBatcher } from './log-batcher';
+import type { LogBatcher } from '../store/log-batcher';
 import { logRowsFor, type RequestOutcome } from './log-rows';
 import { planModels } from './model-plan';
 import type { PluginSelector } from './plugin-plan';
@@ -25,7 +25,7 @@ import type { RunContext } from './run-context';
 import { RunTrace } from './run-trace';
 import type { SpaceContext, SpaceContextLoader } from './space-context';
 import { failureToApiError } from './upstream-failure';
-import { recordCompletion } from '../observability/completion-telemetry';
+import { recordCompletion } from './completion-telemetry';
 import { markLoopOwner } from '../observability/loop-owner';
 
 export interface RunnerDeps {

@@ -1,6 +1,6 @@
 import type { ChatChoice, ChatChunk, ChatMessage, ChunkChoice, ToolChoice, ToolDefinition, Usage } from '../domain/chat';
 import type { RoutableModel } from '../domain/routable-model';
-import { ProviderError } from '../providers/provider-error';
+import { UpstreamError as ProviderError } from '../errors/upstream-error';
 import { outcomeOf } from '../resilience/circuit-breakers';
 import { NO_USAGE, statusOfError } from './attempt-record';
 import { isSubstantive, runAttempts, type AttemptCall } from './attempt-runner';

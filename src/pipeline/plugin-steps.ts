@@ -2,13 +2,13 @@ import type { PluginTrigger } from '../domain/completion';
 import { ApiError } from '../errors/api-error';
 import type { HttpClient } from '../net/http-client';
 import type { Plugin, PluginContext, PluginId, PluginInput, PluginOutput } from '../plugins/types';
-import { ProviderError } from '../providers/provider-error';
+import { UpstreamError as ProviderError } from '../errors/upstream-error';
 import { statusOfError, type PluginRecord } from './attempt-record';
-import type { RunContext } from './run-context';
+import type { PluginRunContext } from './plugin-run-context';
 import type { SpaceContext } from './space-context';
 import { derivedOnce } from './space-memo';
 import { untilAborted } from './until-aborted';
-import { Deadline } from '../providers/http/deadline';
+import { Deadline } from '../net/deadline';
 
 /** A plugin to run for a request, and why. */
 export interface PluginCall {
@@ -115,14 +115,14 @@ export class PluginSteps {
     return this.deps.plugins.get(id);
   }
 
-  async runAll(ctx: RunContext, calls: PluginCall[], input: Omit<PluginInput, 'args'>): Promise<PluginRun[]> {
+  async runAll(ctx: PluginRunContext, calls: PluginCall[], input: Omit<PluginInput, 'args'>): Promise<PluginRun[]> {
     const runs = await Promise.all(calls.map((call) => this.runOne(ctx, call, { ...input, args: call.args })));
     // Numbered and recorded in call order, whatever order they finished in.
     for (const run of runs) this.record(ctx, run);
     return runs;
   }
 
-  private async runOne(ctx: RunContext, call: PluginCall, input: PluginInput): Promise<PluginRun & { record: PluginRecord }> {
+  private async runOne(ctx: PluginRunContext, call: PluginCall, input: PluginInput): Promise<PluginRun & { record: PluginRecord }> {
     const startedAt = Date.now();
     const plugin = this.deps.plugins.get(call.id);
     const base = { plugin: call.id, backend: plugin?.backendKey ?? call.id, startedAt, query: String(input.args?.query ?? input.args?.prompt ?? input.query), cached: false };
@@ -149,7 +149,7 @@ export class PluginSteps {
     }
   }
 
-  private async execute(ctx: RunContext, plugin: Plugin, { input, settings }: { input: PluginInput; settings: unknown }): Promise<PluginOutput> {
+  private async execute(ctx: PluginRunContext, plugin: Plugin, { input, settings }: { input: PluginInput; settings: unknown }): Promise<PluginOutput> {
     // A plugin before the model leaves the model call its reserve; one after it (social-post) may use the rest.
     const reserve = plugin.phase === 'before_model' ? MODEL_CALL_RESERVE_MS : 0;
     const deadline = Math.min(ctx.job.deadline - reserve, Date.now() + this.deps.timeoutMs);
@@ -183,12 +183,12 @@ export class PluginSteps {
   }
 
   /** Tells a streaming client which plugin runs (chunks it may ignore). */
-  private async step(ctx: RunContext, name: string, status: 'started' | 'finished' | 'failed'): Promise<void> {
+  private async step(ctx: PluginRunContext, name: string, status: 'started' | 'finished' | 'failed'): Promise<void> {
     if (!ctx.prepared.stream) return;
     await ctx.reply({ type: 'step', requestId: ctx.job.requestId, run: ctx.run, step: { kind: 'plugin', name, status } }).catch(() => undefined);
   }
 
-  private record(ctx: RunContext, run: PluginRun & { record: PluginRecord }): void {
+  private record(ctx: PluginRunContext, run: PluginRun & { record: PluginRecord }): void {
     const { trace } = ctx;
     const { call, output, problem, record } = run;
     trace.addPlugin(record, {

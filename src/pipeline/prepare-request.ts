@@ -1,6 +1,6 @@
 import { lastUserText, type ChatMessage, type ChatRequest, type ResponseFormat } from '../domain/chat';
 import { ApiError } from '../errors/api-error';
-import { mergeFeatureFlags, type FeatureFlags } from '../completions/feature-flags';
+import { mergeFeatureFlags, type FeatureFlags } from '../schemas/feature-flag-header';
 import type { PluginTrigger } from '../domain/completion';
 import type { PluginId } from '../plugins/types';
 import type { CompletionJob } from '../queue/payloads';
@@ -8,7 +8,7 @@ import type { Policies, Weights } from '../schemas/apps';
 import { assistantConfigSchema, type AssistantConfig } from '../schemas/assistants';
 import type { CompletionRequest } from '../schemas/chat-completions';
 import { COMPLETION_REQUEST_FIELDS } from '../schemas/forwarded-fields';
-import { mergePolicies } from '../services/apps/space-config';
+import { mergePolicies } from '../schemas/stored-space-config';
 import type { CompletionSources } from '../store/completion-sources';
 import { turnsToMessages } from './conversation-turns';
 import type { SpaceContext } from './space-context';

@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { Reply } from '../completions/replies';
+import type { Reply } from '../queue/replies';
 import type { CompletionJob } from '../queue/payloads';
 import type { ProviderRegistry } from '../providers/registry';
 import type { Resilience, UpstreamTimeouts } from '../resilience/resilience';

@@ -4,7 +4,7 @@ import type { ModelEndpoint, RoutableModel } from '../domain/routable-model';
 import type { Model } from '../generated/prisma/client';
 import type { Policies, Settings, Weights } from '../schemas/apps';
 import { autoToolsSettings, type AutoToolsSettings } from '../schemas/plugin-settings';
-import { readPolicies, readSettings, readWeights } from '../services/apps/space-config';
+import { readPolicies, readSettings, readWeights } from '../schemas/stored-space-config';
 import type { Db } from '../store/db';
 
 /** A Space's configuration as a completion needs it. */

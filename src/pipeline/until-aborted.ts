@@ -1,4 +1,4 @@
-import { ProviderError } from '../providers/provider-error';
+import { UpstreamError as ProviderError } from '../errors/upstream-error';
 
 /**
  * `work`, or a rejection as soon as the plugin's time is up or the request is aborted. A plugin is

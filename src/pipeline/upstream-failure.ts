@@ -1,5 +1,5 @@
 import { ApiError } from '../errors/api-error';
-import type { ProviderError } from '../providers/provider-error';
+import type { UpstreamError as ProviderError } from '../errors/upstream-error';
 
 /** Longest part of an upstream's own message passed on for a request it refused (400). */
 const MAX_ECHOED_MESSAGE = 300;

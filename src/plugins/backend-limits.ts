@@ -1,7 +1,7 @@
 import type { RedisClient as Redis } from '../queue/redis';
 import type { Logger } from 'pino';
 import { Semaphore } from 'redis-semaphore';
-import { ProviderError } from '../providers/provider-error';
+import { UpstreamError } from '../errors/upstream-error';
 import { SlotWaiters } from './slot-waiters';
 
 /**
@@ -148,15 +148,15 @@ export class BackendLimiter {
   }
 }
 
-function aborted(key: string): ProviderError {
-  return new ProviderError({ kind: 'aborted', provider: key, message: `the call to ${key} was cancelled while it waited for a free slot` });
+function aborted(key: string): UpstreamError {
+  return new UpstreamError({ kind: 'aborted', provider: key, message: `the call to ${key} was cancelled while it waited for a free slot` });
 }
 
 /** Resolves on a wake-up or the backstop; rejects when the deadline passes or the signal aborts. */
 function waitFor(woken: Promise<void>, { key, signal, deadline, backstopMs }: LimitedRunOptions & { key: string; backstopMs: number }): Promise<void> {
   const remaining = deadline - Date.now();
   if (remaining <= 0) {
-    return Promise.reject(new ProviderError({ kind: 'timeout', provider: key, message: `${key} had no free slot before the deadline` }));
+    return Promise.reject(new UpstreamError({ kind: 'timeout', provider: key, message: `${key} had no free slot before the deadline` }));
   }
   if (signal.aborted) return Promise.reject(aborted(key));
   return new Promise<void>((resolve, reject) => {

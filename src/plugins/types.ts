@@ -2,35 +2,9 @@ import type { Logger } from 'pino';
 import type { z } from 'zod';
 import type { ChatMessage } from '../domain/chat';
 import type { HttpClient } from '../net/http-client';
-import type { PLUGIN_IDS } from '../schemas/assistants';
+import type { ArtifactItem, PluginId, SearchResultItem } from '../domain/plugin-output';
 
-export type PluginId = (typeof PLUGIN_IDS)[number];
-
-/**
- * One entry of `metadata.search_results.items` (the contract leaves the shape open). `index` is the
- * source number the model sees (`[1]`, `[2]`, ...), so an answer's markers map back to its entry.
- */
-export interface SearchResultItem {
-  index: number;
-  source: 'web' | 'space';
-  title: string;
-  /** Web results: the page. */
-  url?: string;
-  /** Space results: the file and the chunk within it. */
-  file_id?: string;
-  file_name?: string;
-  chunk?: number;
-  /** The backend's relevance (higher is better; scales differ per backend). */
-  score: number;
-  snippet: string;
-  published_at?: string;
-}
-
-/** One entry of `metadata.generated_artifacts.items`. */
-export type ArtifactItem =
-  | { type: 'image'; plugin: PluginId; mime_type: string; url?: string; b64_json?: string; size?: string; revised_prompt?: string }
-  | { type: 'transcript'; plugin: PluginId; text: string; language?: string; duration_seconds?: number; source: string }
-  | { type: 'social_post'; plugin: PluginId; network: 'mastodon' | 'bluesky'; url: string; id: string };
+export type { ArtifactItem, PluginId, SearchResultItem };
 
 /** What the plugin works from. */
 export interface PluginInput {
@@ -85,7 +59,7 @@ export interface PluginContext {
 export type Availability = { available: true } | { available: false; reason: string };
 
 /**
- * A plugin: `src/plugins/<id>/` builds one from the service configuration. It throws `ProviderError`
+ * A plugin: `src/plugins/<id>/` builds one from the service configuration. It throws `UpstreamError`
  * for backend failures (retryable kinds as for models) and `ApiError` for a request it cannot serve
  * (a file too large, a Space file that does not exist), naming the field.
  */

@@ -25,7 +25,7 @@ export interface ProviderContext {
 
 /**
  * An upstream provider. Translation to and from the wire format lives in pure functions beside each
- * adapter; these methods only do the I/O. All throw `ProviderError`.
+ * adapter; these methods only do the I/O. All throw `UpstreamError`.
  */
 export interface Provider {
   readonly id: string;

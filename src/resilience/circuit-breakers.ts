@@ -1,6 +1,6 @@
 import type { RedisClient as Redis } from '../queue/redis';
 import type { Logger } from 'pino';
-import type { ProviderError } from '../providers/provider-error';
+import type { UpstreamError } from '../errors/upstream-error';
 import { CLOSE, RECORD_FAILURE, RECORD_SUCCESSES } from './breaker-scripts';
 
 /**
@@ -25,7 +25,7 @@ export interface ModelBreakers {
  * 429, 5xx, timeouts and broken connections or streams count against a model; a request the
  * upstream refused (400), refused credentials or a cancelled call say nothing about its health.
  */
-export function outcomeOf(error: ProviderError): CallOutcome {
+export function outcomeOf(error: UpstreamError): CallOutcome {
   return error.retryable ? 'failure' : 'neutral';
 }
 

@@ -1,11 +1,11 @@
 import { z } from 'zod';
 import { dateTime, int4, pageQuery, uuid } from './common';
+import { PLUGIN_IDS } from '../domain/plugin-output';
 
 export const VISIBILITIES = ['public', 'organization', 'private'] as const;
 export type Visibility = (typeof VISIBILITIES)[number];
 
-/** The plugin ids of the contract's plugin table. */
-export const PLUGIN_IDS = ['space-search', 'web-search', 'image-generation-generic', 'transcribe-audio', 'social-post', 'legacy-file-search'] as const;
+export { PLUGIN_IDS };
 
 const visibility = z.enum(VISIBILITIES);
 

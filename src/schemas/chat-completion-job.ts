@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { JOB_STATUSES } from '../async-jobs/job-record';
+import { JOB_STATUSES } from '../domain/async-job';
 import { completionResponseSchema } from './chat-completions';
 import { uuid } from './common';
 

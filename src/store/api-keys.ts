@@ -1,5 +1,5 @@
 import type { Db } from './db';
-import type { Role } from '../auth/permissions';
+import type { Role } from '../domain/permissions';
 
 export interface KeyOwner {
   id: string;

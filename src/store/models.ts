@@ -47,6 +47,11 @@ export const modelStore = {
     return tx.model.findMany({ where: customFilter(scope), include: WITH_PARENT, orderBy: BY_PROVIDER_THEN_MODEL });
   },
 
+  /** Whether the organization may name a model of this name: the public catalog's or its own (else the request names an unknown model). */
+  async nameKnownTo(tx: Tx, orgId: string, name: string): Promise<boolean> {
+    return (await tx.model.count({ where: { model: name, OR: [PUBLIC_CATALOG, { org_id: orgId }] } })) > 0;
+  },
+
   /** model id → active, for the models that have a row in this Space. */
   async activeStates(tx: Tx, appId: string): Promise<Map<string, boolean>> {
     const rows = await tx.appModel.findMany({ where: { app_id: appId }, select: { model_id: true, active: true } });

@@ -1,7 +1,7 @@
 import type { Prisma, Prompt } from '../generated/prisma/client';
 import type { PageQuery } from '../schemas/common';
 import type { PromptStatus } from '../schemas/prompts';
-import type { ReviewStamps } from '../services/prompts/prompt-state';
+import type { ReviewStamps } from '../schemas/prompt-state';
 import type { Db } from './db';
 import { afterCursor, NEWEST_FIRST, unknownCursor } from './pagination';
 

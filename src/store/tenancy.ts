@@ -1,4 +1,4 @@
-import type { Role } from '../auth/permissions';
+import type { Role } from '../domain/permissions';
 import type { Tx } from './db';
 
 export interface NewKey {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import OpenAI from 'openai';
 import request from 'supertest';
-import { buildApp } from '../../src/app';
+import { buildApp } from '../../src/app/app';
 import { processMetricsSource } from '../../src/observability/metrics-source';
 import { startMetricsServer } from '../../src/observability/metrics-server';
 import { openBreakersKey } from '../../src/resilience/circuit-breakers';

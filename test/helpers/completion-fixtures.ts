@@ -1,4 +1,4 @@
-import { chatLogResponse } from '../../src/http/formats/openai-chat';
+import { chatLogResponse } from '../../src/formats/openai-chat';
 import type { Express } from 'express';
 import request from 'supertest';
 import type { Log, Model } from '../../src/generated/prisma/client';

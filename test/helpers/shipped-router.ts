@@ -1,6 +1,6 @@
 import type { RouterModel } from '../../src/routing/learned/router-model';
 import { loadWeightsFile } from '../../src/routing/learned/weights-file';
-import { DEFAULT_WEIGHTS_FILE } from '../../src/routing/learned/weights-location';
+import { DEFAULT_WEIGHTS_FILE } from '../../src/config/weights-location';
 
 let cached: RouterModel | null = null;
 

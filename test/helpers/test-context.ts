@@ -1,11 +1,11 @@
 import type { Express } from 'express';
 import type { Logger } from 'pino';
-import { buildApp } from '../../src/app';
+import { buildApp } from '../../src/app/app';
 import { loadConfig } from '../../src/config/load';
 import type { Config } from '../../src/config/schema';
-import { connectInfrastructure } from '../../src/infrastructure';
+import { connectInfrastructure } from '../../src/app/infrastructure';
 import { createLogger } from '../../src/logging/logger';
-import { buildServices, type PluginServiceOptions, type Services } from '../../src/services/container';
+import { buildServices, type PluginServiceOptions, type Services } from '../../src/app/container';
 import { bootstrapTenant, type BootstrapInput, type BootstrapResult } from '../../src/services/tenancy/bootstrap';
 import { uniqueSuffix } from './test-database';
 

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import request from 'supertest';
-import { permissionsFor } from '../../src/auth/permissions';
+import { permissionsFor } from '../../src/domain/permissions';
 import { createTestContext, type Tenant, type TestContext } from '../helpers/test-context';
 import { uniqueSuffix } from '../helpers/test-database';
 

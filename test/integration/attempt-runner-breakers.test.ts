@@ -2,7 +2,7 @@ import { Redis } from 'ioredis';
 import pino from 'pino';
 import type { ChatResult } from '../../src/domain/chat';
 import { AttemptsExhausted, runAttempts, type AttemptCall, type AttemptOptions } from '../../src/pipeline/attempt-runner';
-import { ProviderError } from '../../src/providers/provider-error';
+import { UpstreamError } from '../../src/errors/upstream-error';
 import type { Provider } from '../../src/providers/types';
 import { RedisCircuitBreakers, type BreakerSettings } from '../../src/resilience/circuit-breakers';
 import { RetryBudget } from '../../src/resilience/retry-budget';
@@ -44,7 +44,7 @@ async function open(b: RedisCircuitBreakers, ids: string[]): Promise<void> {
 }
 
 const ok: ChatResult = { upstreamId: 'u', model: 'x', choices: [], usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 } };
-const serverError = () => new ProviderError({ kind: 'server_error', provider: 'p', message: 'HTTP 500', status: 500 });
+const serverError = () => new UpstreamError({ kind: 'server_error', provider: 'p', message: 'HTTP 500', status: 500 });
 
 /** An upstream answering each call with the next scripted outcome for its model (`dead` models always fail); records the models called. */
 function upstream(script: Record<string, ('fail' | 'ok')[]>, dead: string[] = []) {

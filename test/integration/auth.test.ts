@@ -2,7 +2,7 @@ import request from 'supertest';
 import { hashApiKey } from '../../src/auth/api-key';
 import { createTestContext, type Tenant, type TestContext } from '../helpers/test-context';
 import { uniqueSuffix } from '../helpers/test-database';
-import type { Role } from '../../src/auth/permissions';
+import type { Role } from '../../src/domain/permissions';
 import { createOrgKey } from '../../src/services/tenancy/key-admin';
 
 let ctx: TestContext;

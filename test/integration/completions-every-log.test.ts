@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Client } from 'pg';
 import request from 'supertest';
 import { LOG_COMMIT_WAIT_MS } from '../../src/pipeline/completion-runner';
-import type { Reply } from '../../src/completions/replies';
+import type { Reply } from '../../src/queue/replies';
 import type { CompletionJob } from '../../src/queue/payloads';
 import { useSimulatedHarness } from '../helpers/completions';
 import { complete, completeStream, eventually, isolatedSpace, nth, sseEvents, userMessage } from '../helpers/completion-fixtures';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
 import request from 'supertest';
-import { MAX_JSON_DEPTH } from '../../src/http/input-guard';
+import { MAX_JSON_DEPTH } from '../../src/schemas/input-guard';
 import { allRoutes } from '../../src/http/routes/index';
 import { RESOURCE_OF_PATH_ID } from '../../src/http/unknown-path-id';
 import { createTestContext, type Tenant, type TestContext } from '../helpers/test-context';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import pino from 'pino';
-import { LogBatcher } from '../../src/pipeline/log-batcher';
+import { LogBatcher } from '../../src/store/log-batcher';
 import type { LogRow } from '../../src/pipeline/log-rows';
 import { createTestContext, type Tenant, type TestContext } from '../helpers/test-context';
 

@@ -1,9 +1,9 @@
 import request from 'supertest';
-import { buildApp } from '../../src/app';
+import { buildApp } from '../../src/app/app';
 import { loadConfig } from '../../src/config/load';
-import { connectInfrastructure } from '../../src/infrastructure';
+import { connectInfrastructure } from '../../src/app/infrastructure';
 import { createLogger } from '../../src/logging/logger';
-import { buildServices } from '../../src/services/container';
+import { buildServices } from '../../src/app/container';
 import { createTestContext, type Tenant, type TestContext } from '../helpers/test-context';
 
 let ctx: TestContext;

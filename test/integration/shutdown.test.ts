@@ -1,7 +1,7 @@
 import { connect } from 'node:net';
 import { loadConfig } from '../../src/config/load';
 import { createLogger } from '../../src/logging/logger';
-import { startRuntime } from '../../src/runtime';
+import { startRuntime } from '../../src/app/runtime';
 import { createTestContext } from '../helpers/test-context';
 
 /** Sends a POST whose body arrives in two parts, so the request is in flight while the server shuts down. */

@@ -87,7 +87,7 @@ describe('image-generation-generic against an OpenAI Images-compatible backend',
   it('reports a refused key as a non-retryable authentication failure', async () => {
     const wrongKey = createImageGenerationPlugin(configFor(sim, { IMAGES_API_KEY: 'wrong' }));
     const ctx = pluginContext(imageGenerationSettings.parse({}), { signal: AbortSignal.timeout(5000), deadline: Date.now() + 5000 });
-    await expect(wrongKey.run(input(), ctx)).rejects.toMatchObject({ name: 'ProviderError', kind: 'authentication', status: 401, retryable: false });
+    await expect(wrongKey.run(input(), ctx)).rejects.toMatchObject({ name: 'UpstreamError', kind: 'authentication', status: 401, retryable: false });
   });
 
   it('is unavailable, and says why, without a key', () => {

@@ -1,7 +1,7 @@
 import pino from 'pino';
 import { backendClient } from '../../src/net/backend-client';
 import type { HttpClient } from '../../src/net/http-client';
-import { ProviderError } from '../../src/providers/provider-error';
+import { UpstreamError } from '../../src/errors/upstream-error';
 import type { Plugin, PluginContext, PluginInput, PluginOutput } from '../../src/plugins/types';
 import type { BackendFault } from '../simulator/plugins/faults';
 
@@ -48,11 +48,11 @@ export function pluginContext(settings: unknown, overrides: Partial<PluginContex
   };
 }
 
-async function failureOf(work: Promise<unknown>): Promise<ProviderError> {
+async function failureOf(work: Promise<unknown>): Promise<UpstreamError> {
   try {
     await work;
   } catch (err) {
-    if (err instanceof ProviderError) return err;
+    if (err instanceof UpstreamError) return err;
     throw err;
   }
   throw new Error('expected the plugin to fail');
@@ -60,7 +60,7 @@ async function failureOf(work: Promise<unknown>): Promise<ProviderError> {
 
 /**
  * The table every plugin passes: a normal answer, an empty one, a backend that never answers, a 4xx,
- * a 5xx and a body in the wrong format. Failures are ProviderErrors of the right kind (retryable for
+ * a 5xx and a body in the wrong format. Failures are UpstreamErrors of the right kind (retryable for
  * timeouts and 5xx, not for 4xx), never anything else.
  */
 export function runPluginScenarios(subject: PluginSubject): void {

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import pino from 'pino';
 import type { Plugin, PluginOutput } from '../../src/plugins/types';
 import { createSocialPostPlugin } from '../../src/plugins/social-post';
-import { ProviderError } from '../../src/providers/provider-error';
+import { UpstreamError } from '../../src/errors/upstream-error';
 import { startMastodonSimulator, type MastodonSimulator } from '../simulator/plugins/mastodon';
 import { pluginContext, runPluginScenarios } from './scenarios';
 import { socialSpace, spaceContext, type SocialSpace } from './social-post-fixture';
@@ -122,7 +122,7 @@ describe('social-post (mastodon): the post itself', () => {
   it('after a refusal (4xx) a retry posts; nothing was posted the first time', async () => {
     const requestId = randomUUID();
     sim.faults.push({ kind: 'status', status: 422 });
-    await expect(run(requestId)).rejects.toBeInstanceOf(ProviderError);
+    await expect(run(requestId)).rejects.toBeInstanceOf(UpstreamError);
     expect((await space.db.socialPost.findUniqueOrThrow({ where: { request_id: requestId } })).status).toBe('failed');
     const output = await run(requestId);
     expect(output.artifacts).toHaveLength(1);
@@ -151,7 +151,7 @@ describe('social-post (mastodon): the post itself', () => {
     const requestId = randomUUID();
     const go = () => clocked.run(input, pluginContext(space.settings, spaceContext(space, requestId)));
     sim.loseAnswers(1);
-    await expect(go()).rejects.toBeInstanceOf(ProviderError);
+    await expect(go()).rejects.toBeInstanceOf(UpstreamError);
     now += 2 * 60 * 60 * 1000;
     const before = sim.requests.length;
     await expect(go()).rejects.toThrow(/not posted again/);

@@ -1,6 +1,6 @@
 import type { ChatChunk, ChatRequest } from '../../src/domain/chat';
 import { anthropicProvider } from '../../src/providers/anthropic/provider';
-import { ProviderError } from '../../src/providers/provider-error';
+import { UpstreamError } from '../../src/errors/upstream-error';
 import type { ProviderContext } from '../../src/providers/types';
 import { startSimulator, type Simulator } from '../simulator/server';
 import { collect, failure, simulatorContext } from './call-helpers';
@@ -83,7 +83,7 @@ describe('anthropic adapter against the simulator, beyond the scenario table', (
 
   it('treats 529 overloaded as a retryable server error', async () => {
     const error = await failure(anthropicProvider.chat(ask('sim-529'), ctx()));
-    expect(error).toBeInstanceOf(ProviderError);
+    expect(error).toBeInstanceOf(UpstreamError);
     expect(error).toMatchObject({ kind: 'server_error', status: 529, retryable: true });
     expect(error?.upstreamBody).toContain('overloaded_error');
   });

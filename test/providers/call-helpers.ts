@@ -1,6 +1,6 @@
 import pino from 'pino';
 import type { ChatChunk } from '../../src/domain/chat';
-import type { ProviderError } from '../../src/providers/provider-error';
+import type { UpstreamError } from '../../src/errors/upstream-error';
 import type { ProviderContext } from '../../src/providers/types';
 
 const silent = pino({ level: 'silent' });
@@ -17,9 +17,9 @@ export async function collect(stream: AsyncIterable<ChatChunk>): Promise<ChatChu
 }
 
 /** The error a call rejects with, or undefined when it succeeds. */
-export function failure(promise: Promise<unknown>): Promise<ProviderError | undefined> {
+export function failure(promise: Promise<unknown>): Promise<UpstreamError | undefined> {
   return promise.then(
     () => undefined,
-    (err: unknown) => err as ProviderError,
+    (err: unknown) => err as UpstreamError,
   );
 }

@@ -1,5 +1,5 @@
 import type { ChatChunk, ChatRequest } from '../../src/domain/chat';
-import { ProviderError } from '../../src/providers/provider-error';
+import { UpstreamError } from '../../src/errors/upstream-error';
 import { OpenAiCompatibleProvider } from '../../src/providers/openai-compatible/provider';
 import { OPENAI_COMPATIBLE_VENDORS, type OpenAiCompatibleVendor } from '../../src/providers/openai-compatible/vendors';
 import type { ProviderContext } from '../../src/providers/types';
@@ -119,13 +119,13 @@ describe('OpenAI-compatible adapters against the simulator, beyond the scenario 
     expect(sent[3]?.tool_call_id).toBe(sentId);
   });
 
-  it('turns an {"error": ...} event inside a stream into a ProviderError, after the deltas before it', async () => {
+  it('turns an {"error": ...} event inside a stream into a UpstreamError, after the deltas before it', async () => {
     const received: ChatChunk[] = [];
     const consume = async () => {
       for await (const chunk of openai.chatStream(ask('sim-stream-error'), ctx())) received.push(chunk);
     };
     const error = await failure(consume());
-    expect(error).toBeInstanceOf(ProviderError);
+    expect(error).toBeInstanceOf(UpstreamError);
     expect(error).toMatchObject({ kind: 'server_error', provider: 'openai' });
     expect(error?.message).toContain('Simulated failure during generation');
     expect(received.flatMap((c) => c.choices.map((choice) => choice.delta.content))).toEqual(['Echo: ']);

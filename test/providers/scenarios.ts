@@ -1,5 +1,5 @@
 import type { ChatChunk, ChatRequest, ToolCallDelta } from '../../src/domain/chat';
-import { ProviderError, type ProviderErrorKind } from '../../src/providers/provider-error';
+import { UpstreamError, type UpstreamErrorKind } from '../../src/errors/upstream-error';
 import type { Provider, ProviderContext } from '../../src/providers/types';
 import { SIM_BAD_KEY, startSimulator, type Simulator } from '../simulator/server';
 import { collect, simulatorContext } from './call-helpers';
@@ -57,14 +57,14 @@ function toolCallsOf(chunks: ChatChunk[]): { id?: string; name: string; argument
   return calls;
 }
 
-async function expectKind(promise: Promise<unknown>, kind: ProviderErrorKind): Promise<ProviderError> {
+async function expectKind(promise: Promise<unknown>, kind: UpstreamErrorKind): Promise<UpstreamError> {
   const error = await promise.then(
     () => undefined,
     (err: unknown) => err,
   );
-  expect(error).toBeInstanceOf(ProviderError);
-  expect((error as ProviderError).kind).toBe(kind);
-  return error as ProviderError;
+  expect(error).toBeInstanceOf(UpstreamError);
+  expect((error as UpstreamError).kind).toBe(kind);
+  return error as UpstreamError;
 }
 
 export function describeProviderScenarios(subject: ScenarioSubject): void {

@@ -1,4 +1,4 @@
-import type { WireSink } from '../../src/completions/wire-sink';
+import type { WireSink } from '../../src/formats/wire-sink';
 import type { CompletionResult } from '../../src/domain/completion';
 import { ZERO_COSTS } from '../../src/accounting/costs';
 import { anthropicMessageBody } from '../../src/http/formats/anthropic-message';

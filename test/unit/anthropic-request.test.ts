@@ -1,5 +1,5 @@
 import type { ChatMessage, ChatRequest } from '../../src/domain/chat';
-import { ProviderError } from '../../src/providers/provider-error';
+import { UpstreamError } from '../../src/errors/upstream-error';
 import { toAnthropicConversation } from '../../src/providers/anthropic/messages';
 import { DEFAULT_MAX_TOKENS, messagesHeaders, messagesUrl, toMessagesRequest } from '../../src/providers/anthropic/request';
 import type { MessagesRequest } from '../../src/providers/anthropic/wire';
@@ -149,7 +149,7 @@ describe('toAnthropicConversation', () => {
 
   it('refuses tool arguments that are not a JSON object', () => {
     const messages: ChatMessage[] = [user('x'), { role: 'assistant', content: null, tool_calls: [call('toolu_9', 'f', '[1,2]')] }];
-    expect(() => toAnthropicConversation(messages)).toThrow(ProviderError);
+    expect(() => toAnthropicConversation(messages)).toThrow(UpstreamError);
     expect(() => toAnthropicConversation(messages)).toThrow(/toolu_9/);
   });
 });

@@ -1,6 +1,6 @@
 import { anthropicErrorMessage, streamError } from '../../src/providers/anthropic/errors';
 import { finishReasonFor, toChatResult, usageOf } from '../../src/providers/anthropic/response';
-import { ProviderError } from '../../src/providers/provider-error';
+import { UpstreamError } from '../../src/errors/upstream-error';
 
 const message = (extra: Record<string, unknown>) => ({
   id: 'msg_1',
@@ -62,7 +62,7 @@ describe('toChatResult', () => {
   });
 
   it('refuses a body that is not a message', () => {
-    expect(() => toChatResult({ type: 'error', error: { type: 'api_error', message: 'x' } })).toThrow(ProviderError);
+    expect(() => toChatResult({ type: 'error', error: { type: 'api_error', message: 'x' } })).toThrow(UpstreamError);
     expect(() => toChatResult(null)).toThrow(/not a message/);
   });
 });

@@ -1,9 +1,9 @@
 import pino from 'pino';
 import type { ChatChunk } from '../../src/domain/chat';
 import { AnthropicStreamTranslator } from '../../src/providers/anthropic/stream';
-import { Deadline } from '../../src/providers/http/deadline';
+import { Deadline } from '../../src/net/deadline';
 import { readSse } from '../../src/providers/http/sse';
-import { ProviderError } from '../../src/providers/provider-error';
+import { UpstreamError } from '../../src/errors/upstream-error';
 import type { ProviderContext } from '../../src/providers/types';
 import { upstreamResponse } from '../helpers/upstream-response';
 
@@ -108,7 +108,7 @@ describe('AnthropicStreamTranslator', () => {
       'event: error\ndata: {"type": "error", "error": {"type": "overloaded_error", "message": "Overloaded"}}\n\n';
     const received: ChatChunk[] = [];
     const error = await translate(raw, received).catch((err: unknown) => err);
-    expect(error).toBeInstanceOf(ProviderError);
+    expect(error).toBeInstanceOf(UpstreamError);
     expect(error).toMatchObject({ kind: 'server_error', retryable: true, message: 'Overloaded (overloaded_error)' });
     expect(contentOf(received)).toBe('Hel');
   });

@@ -1,5 +1,5 @@
 import { Webhook } from 'standardwebhooks';
-import { endedStatus } from '../../src/async-jobs/job-record';
+import { endedStatus } from '../../src/domain/async-job';
 import { generateWebhookSecret } from '../../src/async-jobs/webhook-secret';
 import { signWebhook } from '../../src/async-jobs/webhook-signing';
 import { readAsyncJobsConfig } from '../../src/config/async-jobs';

@@ -1,7 +1,7 @@
 import pino from 'pino';
 import type { ChatResult } from '../../src/domain/chat';
 import { AttemptsExhausted, runAttempts, type AttemptOptions } from '../../src/pipeline/attempt-runner';
-import { ProviderError, type ProviderErrorKind } from '../../src/providers/provider-error';
+import { UpstreamError, type UpstreamErrorKind } from '../../src/errors/upstream-error';
 import type { Provider } from '../../src/providers/types';
 import { NO_BREAKERS } from '../../src/resilience/circuit-breakers';
 import { RetryBudget } from '../../src/resilience/retry-budget';
@@ -11,10 +11,10 @@ import { routable } from '../helpers/routable-model';
 const prepared = preparedCompletion();
 
 const ok: ChatResult = { upstreamId: 'u', model: 'x', choices: [], usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 } };
-const fail = (kind: ProviderErrorKind, retryAfterMs?: number) => new ProviderError({ kind, provider: 'p', message: kind, retryAfterMs });
+const fail = (kind: UpstreamErrorKind, retryAfterMs?: number) => new UpstreamError({ kind, provider: 'p', message: kind, retryAfterMs });
 
 /** Answers each call with the next scripted outcome for the model it was asked for. */
-function scripted(script: Record<string, (ProviderError | 'ok')[]>) {
+function scripted(script: Record<string, (UpstreamError | 'ok')[]>) {
   const calls: string[] = [];
   const provider: Provider = {
     id: 'p',

@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import { batchOutputLine } from '../../src/http/formats/openai-batch-line';
+import { batchOutputLine } from '../../src/formats/openai-batch-line';
 import { MAX_LISTED_ERRORS, validateInput, type ValidLine } from '../../src/services/batches/validate-input';
 
 const ENDPOINT = '/v1/chat/completions';

@@ -1,5 +1,5 @@
 import { costOf, savingsOf } from '../../src/accounting/costs';
-import { mergeFeatureFlags, parseFeatureFlagsHeader } from '../../src/completions/feature-flags';
+import { mergeFeatureFlags, parseFeatureFlagsHeader } from '../../src/schemas/feature-flag-header';
 import { MASK, maskContent } from '../../src/pipeline/privacy';
 import { StreamAssembler } from '../../src/pipeline/stream-assembler';
 import { routable } from '../helpers/routable-model';

@@ -1,4 +1,4 @@
-import { Deadline } from '../../src/providers/http/deadline';
+import { Deadline } from '../../src/net/deadline';
 
 beforeEach(() => jest.useFakeTimers());
 afterEach(() => jest.useRealTimers());

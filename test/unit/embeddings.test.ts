@@ -6,7 +6,7 @@ import { createLogger } from '../../src/logging/logger';
 import { AttemptsExhausted } from '../../src/pipeline/attempt-runner';
 import { embeddingResultOf, embeddingsBody } from '../../src/providers/openai-compatible/embeddings';
 import { OPENAI_COMPATIBLE_VENDORS } from '../../src/providers/openai-compatible/vendors';
-import { ProviderError } from '../../src/providers/provider-error';
+import { UpstreamError } from '../../src/errors/upstream-error';
 import type { Provider } from '../../src/providers/types';
 import { planModels } from '../../src/pipeline/model-plan';
 import type { ProviderBinding } from '../../src/providers/registry';
@@ -64,7 +64,7 @@ describe('embeddingResultOf', () => {
         return err;
       }
     })();
-    expect(thrown).toBeInstanceOf(ProviderError);
+    expect(thrown).toBeInstanceOf(UpstreamError);
     expect(thrown).toMatchObject({ kind: 'invalid_response', message: expect.stringMatching(message) });
   });
 });
@@ -132,7 +132,7 @@ describe('chooseEmbeddingModel', () => {
 
 describe('embedWithRetries', () => {
   const model = routable({ model: 'small', namespace: 'text-embedding-3-small' });
-  const failing = (errors: ProviderError[]): Provider => ({
+  const failing = (errors: UpstreamError[]): Provider => ({
     id: 'openai',
     chat: () => Promise.reject(new Error('unused')),
     chatStream: () => {
@@ -155,7 +155,7 @@ describe('embedWithRetries', () => {
     logger: createLogger('silent'),
     sleep: async () => undefined,
   });
-  const error = (kind: 'server_error' | 'bad_request' | 'timeout', status?: number) => new ProviderError({ kind, provider: 'openai', message: kind, status });
+  const error = (kind: 'server_error' | 'bad_request' | 'timeout', status?: number) => new UpstreamError({ kind, provider: 'openai', message: kind, status });
 
   it('retries the same model on retryable failures and records each call', async () => {
     const { result, records } = await embedWithRetries(options(failing([error('server_error', 503), error('server_error', 500)])));

@@ -1,4 +1,4 @@
-import { ProviderError } from '../../src/providers/provider-error';
+import { UpstreamError } from '../../src/errors/upstream-error';
 import { geminiErrorMessage, parseRetryDelay, refineGeminiError } from '../../src/providers/gemini/errors';
 
 const INVALID_KEY = JSON.stringify({
@@ -19,8 +19,8 @@ const QUOTA = JSON.stringify({
   },
 });
 
-const fromStatus = (status: number, kind: ProviderError['kind'], body: string) =>
-  new ProviderError({ kind, provider: 'gemini', status, message: geminiErrorMessage(body) ?? 'x', upstreamBody: body });
+const fromStatus = (status: number, kind: UpstreamError['kind'], body: string) =>
+  new UpstreamError({ kind, provider: 'gemini', status, message: geminiErrorMessage(body) ?? 'x', upstreamBody: body });
 
 describe('gemini errors', () => {
   it.each([
@@ -49,7 +49,7 @@ describe('gemini errors', () => {
 
   it('takes a 429 retry hint from RetryInfo, but prefers Retry-After', () => {
     expect(refineGeminiError(fromStatus(429, 'rate_limited', QUOTA)).retryAfterMs).toBe(19500);
-    const withHeader = new ProviderError({ kind: 'rate_limited', provider: 'gemini', status: 429, message: 'x', upstreamBody: QUOTA, retryAfterMs: 2000 });
+    const withHeader = new UpstreamError({ kind: 'rate_limited', provider: 'gemini', status: 429, message: 'x', upstreamBody: QUOTA, retryAfterMs: 2000 });
     expect(refineGeminiError(withHeader).retryAfterMs).toBe(2000);
   });
 

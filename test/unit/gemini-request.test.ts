@@ -1,5 +1,5 @@
 import type { ChatRequest } from '../../src/domain/chat';
-import { ProviderError } from '../../src/providers/provider-error';
+import { UpstreamError } from '../../src/errors/upstream-error';
 import { SKIP_THOUGHT_SIGNATURE, imagePart } from '../../src/providers/gemini/contents';
 import { geminiUrl, toGeminiBody, toGeminiCall } from '../../src/providers/gemini/request';
 
@@ -142,7 +142,7 @@ describe('gemini request: messages → contents', () => {
 
   it('refuses a tool result whose call it cannot find (Gemini needs the name)', () => {
     const request = base({ messages: [{ role: 'user', content: 'x' }, { role: 'tool', tool_call_id: 'nowhere', content: 'r' }] });
-    expect(() => toGeminiBody(request)).toThrow(ProviderError);
+    expect(() => toGeminiBody(request)).toThrow(UpstreamError);
     expect(() => toGeminiBody(request)).toThrow(expect.objectContaining({ kind: 'bad_request' }));
   });
 });

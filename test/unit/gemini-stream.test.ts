@@ -1,5 +1,5 @@
 import type { ChatChunk } from '../../src/domain/chat';
-import { ProviderError } from '../../src/providers/provider-error';
+import { UpstreamError } from '../../src/errors/upstream-error';
 import { GeminiStreamState } from '../../src/providers/gemini/stream';
 
 /** Splits raw SSE text into `data:` payloads, as readSse would. */
@@ -95,7 +95,7 @@ describe('gemini stream state machine', () => {
     const cut = dataOf(TEXT_STREAM).slice(0, 2);
     const chunks = cut.flatMap((data) => state.push(data));
     expect(chunks.map((c) => c.choices[0]?.delta.content).join('')).toBe('Hello');
-    expect(() => state.finish()).toThrow(ProviderError);
+    expect(() => state.finish()).toThrow(UpstreamError);
     expect(() => state.finish()).toThrow(expect.objectContaining({ kind: 'stream_cut', retryable: true }));
   });
 

@@ -54,6 +54,6 @@ describe('fromImagesResponse', () => {
     ['not an object', [1, 2]],
     ['a wrong type', { data: [{ url: 7 }] }],
   ])('refuses an answer with %s as invalid_response', (_, body) => {
-    expect(() => fromImagesResponse(body, options)).toThrow(expect.objectContaining({ name: 'ProviderError', kind: 'invalid_response', retryable: false }));
+    expect(() => fromImagesResponse(body, options)).toThrow(expect.objectContaining({ name: 'UpstreamError', kind: 'invalid_response', retryable: false }));
   });
 });

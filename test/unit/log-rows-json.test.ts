@@ -1,4 +1,4 @@
-import { rowsJson } from '../../src/pipeline/log-batcher';
+import { rowsJson } from '../../src/store/log-batcher';
 import type { LogRow } from '../../src/pipeline/log-rows';
 
 const row = (fields: Partial<LogRow>): LogRow => ({ id: 'a', org_id: 'o', timestamp: 1n, ...fields }) as LogRow;

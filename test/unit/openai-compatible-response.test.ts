@@ -1,14 +1,14 @@
-import { ProviderError } from '../../src/providers/provider-error';
+import { UpstreamError } from '../../src/errors/upstream-error';
 import { errorBodyMessage } from '../../src/providers/openai-compatible/errors';
 import { chatResultOf } from '../../src/providers/openai-compatible/response';
 
 const parse = (provider: string, json: string) => chatResultOf(provider, JSON.parse(json) as unknown);
 
-const thrown = (fn: () => unknown): ProviderError | undefined => {
+const thrown = (fn: () => unknown): UpstreamError | undefined => {
   try {
     fn();
   } catch (err) {
-    return err as ProviderError;
+    return err as UpstreamError;
   }
   return undefined;
 };
@@ -70,7 +70,7 @@ describe('OpenAI-compatible response translation', () => {
 
   it('throws the error a 2xx body carries (OpenRouter mid-generation, vLLM error objects)', () => {
     const openrouter = thrown(() => parse('openrouter', '{"error":{"code":502,"message":"Provider returned error","metadata":{"provider_name":"X"}}}'));
-    expect(openrouter).toBeInstanceOf(ProviderError);
+    expect(openrouter).toBeInstanceOf(UpstreamError);
     expect(openrouter).toMatchObject({ kind: 'server_error', provider: 'openrouter' });
     expect(openrouter?.message).toContain('Provider returned error');
     const vllm = thrown(() => parse('vllm', '{"object":"error","message":"max_tokens is too large","type":"BadRequestError","param":null,"code":400}'));

@@ -1,8 +1,8 @@
 import pino from 'pino';
 import type { ChatChunk, ToolCallDelta } from '../../src/domain/chat';
-import { Deadline } from '../../src/providers/http/deadline';
+import { Deadline } from '../../src/net/deadline';
 import { readSse } from '../../src/providers/http/sse';
-import { ProviderError } from '../../src/providers/provider-error';
+import { UpstreamError } from '../../src/errors/upstream-error';
 import { OpenAiStreamTranslator } from '../../src/providers/openai-compatible/stream';
 import { OPENAI_COMPATIBLE_VENDORS } from '../../src/providers/openai-compatible/vendors';
 import type { ProviderContext } from '../../src/providers/types';
@@ -32,7 +32,7 @@ async function translate(vendorId: string, sse: string): Promise<ChatChunk[]> {
 const failure = (promise: Promise<unknown>) =>
   promise.then(
     () => undefined,
-    (err: unknown) => err as ProviderError,
+    (err: unknown) => err as UpstreamError,
   );
 
 const sse = (...events: (object | string)[]) => events.map((e) => `data: ${typeof e === 'string' ? e : JSON.stringify(e)}\n\n`).join('');
@@ -160,7 +160,7 @@ describe('OpenAI-compatible stream translation', () => {
 
   it('throws stream_cut when [DONE] never comes, even after a finish_reason', async () => {
     const error = await failure(translate('openai', sse(chunk([delta({ content: 'a' })]), chunk([delta({}, 'stop')]))));
-    expect(error).toBeInstanceOf(ProviderError);
+    expect(error).toBeInstanceOf(UpstreamError);
     expect(error).toMatchObject({ kind: 'stream_cut', provider: 'openai' });
   });
 
@@ -176,11 +176,11 @@ describe('OpenAI-compatible stream translation', () => {
     expect(chunks.at(-1)).toEqual({ choices: [], usage: { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 } });
   });
 
-  it('throws an {"error": ...} event as a ProviderError whose kind comes from its type', async () => {
+  it('throws an {"error": ...} event as a UpstreamError whose kind comes from its type', async () => {
     const error = await failure(
       translate('openai', sse(chunk([delta({ content: 'a' })]), { error: { message: 'The server had an error.', type: 'server_error', param: null, code: null } })),
     );
-    expect(error).toBeInstanceOf(ProviderError);
+    expect(error).toBeInstanceOf(UpstreamError);
     expect(error).toMatchObject({ kind: 'server_error', provider: 'openai', status: undefined });
     expect(error?.message).toContain('The server had an error.');
   });

@@ -1,5 +1,5 @@
 import { generateApiKey, hashApiKey, sameHash } from '../../src/auth/api-key';
-import { permissionsFor } from '../../src/auth/permissions';
+import { permissionsFor } from '../../src/domain/permissions';
 
 describe('permissionsFor', () => {
   it('grows from viewer to owner', () => {

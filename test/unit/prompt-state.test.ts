@@ -1,5 +1,5 @@
 import { screenPrompt, MAX_PUBLIC_PROMPT_TOKENS } from '../../src/services/prompts/prompt-screening';
-import { ALLOWED_FROM, CLEARED, promptStatus, stampsAfter } from '../../src/services/prompts/prompt-state';
+import { ALLOWED_FROM, CLEARED, promptStatus, stampsAfter } from '../../src/schemas/prompt-state';
 
 const now = new Date('2026-01-02T03:04:05Z');
 const earlier = new Date('2026-01-01T00:00:00Z');

@@ -1,5 +1,5 @@
 import IORedis, { type Redis } from 'ioredis';
-import { RateLimiter, rateLimitHeaders, type RateDecision } from '../../src/completions/rate-limiter';
+import { RateLimiter, rateLimitHeaders, type RateDecision } from '../../src/intake/rate-limiter';
 import { TEST_REDIS_URL, uniqueSuffix } from '../helpers/test-database';
 
 /**

@@ -1,5 +1,5 @@
-import { COALESCE_MAX_EVENTS, COALESCE_WINDOW_MS, ReplyPublisher } from '../../src/completions/reply-publisher';
-import type { Reply } from '../../src/completions/replies';
+import { COALESCE_MAX_EVENTS, COALESCE_WINDOW_MS, ReplyPublisher } from '../../src/pipeline/reply-publisher';
+import type { Reply } from '../../src/queue/replies';
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 const delta = (requestId: string, text: string): Reply => ({ type: 'delta', requestId, run: 'r1', delta: { content: text } }) as unknown as Reply;

@@ -7,7 +7,7 @@ import { completionTokens, profileQuality, readPrompt } from '../../src/routing/
 import { trainRouterModel } from '../../tools/router-lab/learned/train-router';
 import { fromWeightsFile, loadWeightsFile, weightsFileSchema } from '../../src/routing/learned/weights-file';
 import { toWeightsFile } from '../../tools/router-lab/learned/weights-writer';
-import { DEFAULT_WEIGHTS_FILE } from '../../src/routing/learned/weights-location';
+import { DEFAULT_WEIGHTS_FILE } from '../../src/config/weights-location';
 import { QUALITY_CATEGORIES } from '../../prisma/catalog/schema';
 
 /** A tiny labelled set: maths prompts that the strong model solves and the weak one mostly not, chat that both do. */

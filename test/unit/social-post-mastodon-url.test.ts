@@ -1,6 +1,6 @@
 import type { HttpClient } from '../../src/net/http-client';
 import { postToMastodon, type MastodonAccount } from '../../src/plugins/social-post/mastodon';
-import { ProviderError } from '../../src/providers/provider-error';
+import { UpstreamError } from '../../src/errors/upstream-error';
 
 const account: MastodonAccount = { network: 'mastodon', instanceUrl: 'https://social.example', accessToken: 't', visibility: 'public' };
 
@@ -21,7 +21,7 @@ describe('postToMastodon', () => {
 
   it.each(['javascript:alert(document.cookie)', 'data:text/html,<script>x</script>'])('refuses a status whose URL is %s (it reaches clients as a link)', async (url) => {
     const failure = call(instanceAnswering({ id: '1', uri: url, url }));
-    await expect(failure).rejects.toBeInstanceOf(ProviderError);
+    await expect(failure).rejects.toBeInstanceOf(UpstreamError);
     await expect(failure).rejects.toMatchObject({ kind: 'invalid_response' });
   });
 });

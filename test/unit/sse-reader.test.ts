@@ -1,5 +1,5 @@
 import pino from 'pino';
-import { Deadline } from '../../src/providers/http/deadline';
+import { Deadline } from '../../src/net/deadline';
 import { readSse, type SseEvent } from '../../src/providers/http/sse';
 import type { ProviderContext } from '../../src/providers/types';
 import { upstreamResponse } from '../helpers/upstream-response';

@@ -1,6 +1,6 @@
 import { deleteKeysUnder } from '../../scripts/redis-keys';
 import { seedCatalog } from '../../prisma/seed-catalog';
-import { DEFAULT_POLICIES } from '../../src/services/apps/space-config';
+import { DEFAULT_POLICIES } from '../../src/schemas/stored-space-config';
 import { bootstrapTenant } from '../../src/services/tenancy/bootstrap';
 import { createDb, type Db } from '../../src/store/db';
 import { migrate } from '../../src/store/migrations';

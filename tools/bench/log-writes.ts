@@ -3,7 +3,7 @@ import { performance } from 'node:perf_hooks';
 import { Pool } from 'pg';
 import { costOf, ZERO_COSTS } from '../../src/accounting/costs';
 import { createLogger } from '../../src/logging/logger';
-import { LogBatcher } from '../../src/pipeline/log-batcher';
+import { LogBatcher } from '../../src/store/log-batcher';
 import { logRowsFor, type LogRow, type RequestOutcome } from '../../src/pipeline/log-rows';
 import { RunTrace } from '../../src/pipeline/run-trace';
 import type { CompletionResult } from '../../src/domain/completion';

@@ -7,7 +7,7 @@ import type { RoutableModel } from '../../src/domain/routable-model';
 import { shapeOf } from '../../src/routing/learned/prompt-shape';
 import { readPrompt } from '../../src/routing/learned/router-model';
 import { loadWeightsFile } from '../../src/routing/learned/weights-file';
-import { DEFAULT_WEIGHTS_FILE } from '../../src/routing/learned/weights-location';
+import { DEFAULT_WEIGHTS_FILE } from '../../src/config/weights-location';
 import { toRoutableModel } from '../../src/pipeline/space-context';
 import { profileRequest } from '../../src/routing/request-profile';
 import { learnedQuality, scoreCandidates } from '../../src/routing/scorer';

@@ -1,7 +1,7 @@
 import type { FinishReason, ToolCall, Usage } from '../../domain/chat';
 import type { CompletionResult } from '../../domain/completion';
 import type { AnthropicResponseBlock, MessageResponse, StopReason } from '../../schemas/anthropic-messages';
-import { metadataOf } from './openai-chat';
+import { metadataOf } from '../../formats/openai-chat';
 
 /** Anthropic's message object of a completion's domain result. */
 

@@ -1,10 +1,10 @@
-import type { CompletionSink } from '../../completions/completion-gateway';
-import type { WireSink } from '../../completions/wire-sink';
+import type { CompletionSink } from '../../domain/completion-sink';
+import type { WireSink } from '../../formats/wire-sink';
 import type { ChunkChoice, FinishReason, ToolCallDelta } from '../../domain/chat';
 import type { CompletionResult } from '../../domain/completion';
 import { errorBodyOf } from '../../errors/api-error';
 import { anthropicMessageBody, anthropicUsageOf, messageIdOf, stopReasonOf } from './anthropic-message';
-import { metadataOf } from './openai-chat';
+import { metadataOf } from '../../formats/openai-chat';
 
 /** What the formatter knows of the request it answers. */
 export interface AnthropicFormatOptions {

@@ -1,5 +1,5 @@
 import type { Response } from 'express';
-import type { WireSink } from '../../completions/wire-sink';
+import type { WireSink } from '../../formats/wire-sink';
 import { eventStreamSink } from '../completion-sink';
 import { anthropicErrorBody } from './anthropic-errors';
 

@@ -1,5 +1,5 @@
-import type { CompletionSink } from '../../completions/completion-gateway';
-import type { WireSink } from '../../completions/wire-sink';
+import type { CompletionSink } from '../../domain/completion-sink';
+import type { WireSink } from '../../formats/wire-sink';
 import type { CompletionFailure } from '../../domain/completion';
 import { errorBodyOf } from '../../errors/api-error';
 import type { ResponseObject } from '../../schemas/responses-object';

@@ -3,7 +3,7 @@ import type { Annotation, CompletionResult } from '../../domain/completion';
 import type { ResponsesRequest } from '../../schemas/responses';
 import type { FunctionCallOutputItem, MessageOutputItem, OutputItem, ResponseObject, ResponsesAnnotation } from '../../schemas/responses-object';
 import { functionCallItemIdOf, messageItemIdOf, responseIdOf } from '../../services/responses/response-ids';
-import { metadataOf } from './openai-chat';
+import { metadataOf } from '../../formats/openai-chat';
 
 /** OpenAI's Responses wire format of a completion's domain results. */
 

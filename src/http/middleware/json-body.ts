@@ -1,7 +1,7 @@
 import express, { type Request, type RequestHandler } from 'express';
 import { ApiError } from '../../errors/api-error';
 import { markLoopOwner } from '../../observability/loop-owner';
-import { noteBodyText } from '../input-guard';
+import { noteBodyText } from '../../schemas/input-guard';
 
 /** Each request's JSON body size in bytes, as received (before parsing). */
 const bodySizes = new WeakMap<object, number>();

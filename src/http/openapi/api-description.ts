@@ -1,7 +1,7 @@
-import { PERMISSIONS, ROLES, permissionsFor, type Permission } from '../../auth/permissions';
+import { PERMISSIONS, ROLES, permissionsFor, type Permission } from '../../domain/permissions';
 import { ERROR_CODES, type ErrorCode } from '../../errors/error-codes';
 import type { PromptStatus } from '../../schemas/prompts';
-import { ALLOWED_FROM, type ReviewAction } from '../../services/prompts/prompt-state';
+import { ALLOWED_FROM, type ReviewAction } from '../../schemas/prompt-state';
 
 /**
  * The Markdown of `info.description`: the rules the service-spec leaves open, written down once.

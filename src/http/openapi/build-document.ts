@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { STATUS_CODES } from 'node:http';
 import type { z } from 'zod';
-import { ROLES, permissionsFor, type Permission } from '../../auth/permissions';
+import { ROLES, permissionsFor, type Permission } from '../../domain/permissions';
 import { projectRoot } from '../../config/project-root';
 import type { Route, RouteMeta } from '../route';
 import { anthropicErrorSchema } from '../../schemas/anthropic-messages';

@@ -1,11 +1,11 @@
-import type { AsyncRequest, Submission } from '../../completions/completion-intake';
-import { IDEMPOTENCY_HEADER, IdempotentCompletions } from '../../completions/idempotency';
+import type { AsyncRequest, Submission } from '../../intake/completion-intake';
+import { IDEMPOTENCY_HEADER, IdempotentCompletions } from '../../intake/idempotency';
 import { ApiError } from '../../errors/api-error';
 import { chatCompletionJobSchema, RESPOND_ASYNC } from '../../schemas/chat-completion-job';
 import { completionRequestSchema, completionResponseSchema, type CompletionRequest } from '../../schemas/chat-completions';
-import type { Services } from '../../services/container';
+import type { ApiServices } from '../api-services';
 import { acceptedJobSink, jsonSink, sseSink } from '../completion-sink';
-import { openAiChatSink } from '../formats/openai-chat';
+import { openAiChatSink } from '../../formats/openai-chat';
 import { preferenceTokens } from '../prefer-header';
 import { clientGone } from '../client-gone';
 import { bodyBytesOf } from '../middleware/json-body';
@@ -24,7 +24,7 @@ function asyncRequestOf(preferHeader: string | undefined, body: CompletionReques
   return { webhookUrl: body.webhook_url ?? null };
 }
 
-type ChatDeps = Pick<Services, 'completions' | 'idempotency' | 'config' | 'logger'>;
+type ChatDeps = Pick<ApiServices, 'completions' | 'idempotency' | 'config' | 'logger'>;
 
 export function chatCompletionRoutes({ completions, idempotency, config, logger }: ChatDeps): Route[] {
   const idempotent = new IdempotentCompletions({

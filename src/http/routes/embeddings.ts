@@ -1,10 +1,10 @@
 import { embeddingRequestSchema, embeddingResponseSchema } from '../../schemas/embeddings';
-import type { Services } from '../../services/container';
+import type { ApiServices } from '../api-services';
 import { clientGone } from '../client-gone';
 import { openAiEmbeddingList } from '../formats/openai-embeddings';
 import { defineRoute, type Route } from '../route';
 
-export function embeddingRoutes({ embeddings }: Pick<Services, 'embeddings'>): Route[] {
+export function embeddingRoutes({ embeddings }: Pick<ApiServices, 'embeddings'>): Route[] {
   return [
     defineRoute({
       method: 'post',

@@ -1,4 +1,4 @@
-import type { Services } from '../../services/container';
+import type { ApiServices } from '../api-services';
 import type { Route } from '../route';
 import { chatCompletionRoutes } from './chat-completions';
 import { responsesRoutes } from './responses';
@@ -18,7 +18,7 @@ import { customModelRoutes } from './custom-models';
 import { embeddingRoutes } from './embeddings';
 
 /** Every authenticated API route, in the order the OpenAPI document lists them. */
-export function allRoutes(services: Services): Route[] {
+export function allRoutes(services: ApiServices): Route[] {
   return [
     ...chatCompletionRoutes(services),
     ...responsesRoutes(services),

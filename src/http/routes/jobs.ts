@@ -1,6 +1,6 @@
 import type { JobReading, JobService } from '../../async-jobs/job-service';
 import { chatCompletionJobSchema, jobParams } from '../../schemas/chat-completion-job';
-import { chatCompletionJobBody } from '../formats/chat-completion-job';
+import { chatCompletionJobBody } from '../../formats/chat-completion-job';
 import { defineRoute, type Route } from '../route';
 
 const tags = ['Jobs'];

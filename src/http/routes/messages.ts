@@ -1,8 +1,8 @@
 import type { Request } from 'express';
-import type { Submission } from '../../completions/completion-intake';
+import type { Submission } from '../../intake/completion-intake';
 import { ApiError } from '../../errors/api-error';
 import { countTokensRequestSchema, countTokensResponseSchema, messageResponseSchema, messagesRequestSchema, type MessagesRequest } from '../../schemas/anthropic-messages';
-import type { Services } from '../../services/container';
+import type { ApiServices } from '../api-services';
 import { chatRequestOf, misplacedBlock } from '../formats/anthropic-request';
 import { anthropicMessagesSink } from '../formats/anthropic-stream';
 import { inputTokensOf } from '../formats/anthropic-token-count';
@@ -38,7 +38,7 @@ const DESCRIPTION = [
   'Every error on this route is in Anthropic\'s shape, `{"type":"error","error":{"type","message"}}`, with the status listed.',
 ].join(' ');
 
-type MessagesDeps = Pick<Services, 'completions'>;
+type MessagesDeps = Pick<ApiServices, 'completions'>;
 
 export function messagesRoutes({ completions }: MessagesDeps): Route[] {
   return [

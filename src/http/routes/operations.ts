@@ -2,13 +2,13 @@ import { createBullBoard } from '@bull-board/api';
 import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
 import { ExpressAdapter } from '@bull-board/express';
 import { Router } from 'express';
-import type { Services } from '../../services/container';
+import type { ApiServices } from '../api-services';
 import { queueAdminGuard } from '../middleware/queue-admin-guard';
 import { stripUrlCredentials } from '../middleware/strip-url-credentials';
 
 export const QUEUE_BOARD_PATH = '/admin/queues';
 
-function queueBoard(services: Services): Router {
+function queueBoard(services: ApiServices): Router {
   const serverAdapter = new ExpressAdapter();
   serverAdapter.setBasePath(QUEUE_BOARD_PATH);
   createBullBoard({ queues: services.queues.all().map((queue) => new BullMQAdapter(queue)), serverAdapter });
@@ -16,7 +16,7 @@ function queueBoard(services: Services): Router {
 }
 
 /** Unauthenticated probes, and the service-owner queue dashboard. */
-export function operationsRouter(services: Services): Router {
+export function operationsRouter(services: ApiServices): Router {
   const router = Router();
   router.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });

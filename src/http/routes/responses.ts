@@ -1,9 +1,9 @@
-import type { Submission } from '../../completions/completion-intake';
-import { IDEMPOTENCY_HEADER } from '../../completions/idempotency';
+import type { Submission } from '../../intake/completion-intake';
+import { IDEMPOTENCY_HEADER } from '../../intake/idempotency';
 import { ApiError } from '../../errors/api-error';
 import { responseIdParams, responsesRequestSchema } from '../../schemas/responses';
 import { deletedResponseSchema, responseObjectSchema, type ResponseObject } from '../../schemas/responses-object';
-import type { Services } from '../../services/container';
+import type { ApiServices } from '../api-services';
 import type { ResponsePlan } from '../../services/responses/response-service';
 import { jsonSink } from '../completion-sink';
 import { echoOf } from '../formats/openai-responses';
@@ -31,7 +31,7 @@ const CREATE_DESCRIPTION = [
   'built-in tools) are refused with 400 naming them; unknown fields too, and the `Idempotency-Key` header (chat completions only).',
 ].join(' ');
 
-type ResponsesDeps = Pick<Services, 'completions' | 'responses' | 'logger'>;
+type ResponsesDeps = Pick<ApiServices, 'completions' | 'responses' | 'logger'>;
 
 export function responsesRoutes({ completions, responses, logger }: ResponsesDeps): Route[] {
   /** Keeps a finished response; a failure is logged here, and the client told by the formatter. */

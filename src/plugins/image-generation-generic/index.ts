@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { ImagesConfig } from '../../config/plugins/media';
 import { ApiError } from '../../errors/api-error';
-import { ProviderError } from '../../providers/provider-error';
+import { UpstreamError } from '../../errors/upstream-error';
 import { imageGenerationSettings } from '../../schemas/plugin-settings';
 import type { Availability, Plugin, PluginContext, PluginInput, PluginOutput } from '../types';
 import { toImagesRequest } from './request';
@@ -44,7 +44,7 @@ export function imagesNote(images: ImageArtifact[], prompt: string): string {
 }
 
 async function generate(config: ImagesConfig, { input, ctx }: { input: PluginInput; ctx: PluginContext }): Promise<PluginOutput> {
-  if (!config.apiKey) throw new ProviderError({ kind: 'authentication', provider: SERVICE, message: 'no Images API key is configured' });
+  if (!config.apiKey) throw new UpstreamError({ kind: 'authentication', provider: SERVICE, message: 'no Images API key is configured' });
   const settings = imageGenerationSettings.parse(ctx.settings ?? {});
   const { prompt, size } = promptOf(input);
   const body = toImagesRequest({ prompt, settings, size });

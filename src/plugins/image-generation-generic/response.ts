@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ProviderError } from '../../providers/provider-error';
+import { UpstreamError } from '../../errors/upstream-error';
 import type { ArtifactItem } from '../types';
 
 export type ImageArtifact = Extract<ArtifactItem, { type: 'image' }>;
@@ -61,7 +61,7 @@ function mimeTypeOf(item: z.infer<typeof image>, outputFormat: string | undefine
  */
 export function fromImagesResponse(body: unknown, { provider, requestedSize }: { provider: string; requestedSize: string }): { images: ImageArtifact[]; usage?: ImagesUsage } {
   const parsed = imagesResponse.safeParse(body);
-  if (!parsed.success) throw new ProviderError({ kind: 'invalid_response', provider, message: `${provider} sent an answer that is not an Images API response` });
+  if (!parsed.success) throw new UpstreamError({ kind: 'invalid_response', provider, message: `${provider} sent an answer that is not an Images API response` });
   const { data, output_format: outputFormat, size, usage: reported } = parsed.data;
   // The size the backend reports (GPT image models), else the one asked for unless that was `auto`.
   const shownSize = size ?? (requestedSize === 'auto' ? undefined : requestedSize);
@@ -76,6 +76,6 @@ export function fromImagesResponse(body: unknown, { provider, requestedSize }: {
       ...(shownSize ? { size: shownSize } : {}),
       ...(item.revised_prompt ? { revised_prompt: item.revised_prompt } : {}),
     }));
-  if (images.length === 0) throw new ProviderError({ kind: 'invalid_response', provider, message: `${provider} answered without any image` });
+  if (images.length === 0) throw new UpstreamError({ kind: 'invalid_response', provider, message: `${provider} answered without any image` });
   return reported ? { images, usage: reported } : { images };
 }

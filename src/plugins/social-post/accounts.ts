@@ -1,5 +1,5 @@
 import { ApiError } from '../../errors/api-error';
-import { ProviderError } from '../../providers/provider-error';
+import { UpstreamError } from '../../errors/upstream-error';
 import type { SocialPostSettings } from '../../schemas/plugin-settings';
 import { SecretOpenError, type SecretBox } from '../../secrets/secret-box';
 import type { Db } from '../../store/db';
@@ -25,7 +25,7 @@ function opener(sealed: SealedSecrets, { appId, box }: { appId: string; box: Sec
     } catch (err) {
       if (!(err instanceof SecretOpenError)) throw err;
       // A key the service lost, or a tampered row: the account cannot be used until it is set again.
-      throw new ProviderError({ kind: 'authentication', provider: 'social-post', message: `The Space's stored ${name} cannot be opened (${err.message}); set the account again.` });
+      throw new UpstreamError({ kind: 'authentication', provider: 'social-post', message: `The Space's stored ${name} cannot be opened (${err.message}); set the account again.` });
     }
   };
 }

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
-import { ProviderError } from '../../providers/provider-error';
+import { UpstreamError } from '../../errors/upstream-error';
 import { endpoint, parseBody, type NetworkCall } from './call';
 import { linkFacets } from './bluesky-facets';
 import type { PublishedPost } from './mastodon';
@@ -30,7 +30,7 @@ export function postUrl(handleOrDid: string, rkey: string): string {
 }
 
 function isExpiredSession(err: unknown): boolean {
-  return err instanceof ProviderError && (err.status === 401 || (err.status === 400 && /ExpiredToken|InvalidToken/.test(err.upstreamBody ?? '')));
+  return err instanceof UpstreamError && (err.status === 401 || (err.status === 400 && /ExpiredToken|InvalidToken/.test(err.upstreamBody ?? '')));
 }
 
 /** Bluesky's AT Protocol calls, with sessions reused per account (in this process). */
@@ -73,7 +73,7 @@ export class BlueskyClient {
       if (response.status === 400 && /RecordNotFound/.test(response.text())) return null;
       if (response.status === 404) return null;
       if (response.status < 200 || response.status >= 300) {
-        throw new ProviderError({ kind: response.status >= 500 ? 'server_error' : 'bad_request', provider: 'bluesky', status: response.status, message: `bluesky answered HTTP ${response.status}` });
+        throw new UpstreamError({ kind: response.status >= 500 ? 'server_error' : 'bad_request', provider: 'bluesky', status: response.status, message: `bluesky answered HTTP ${response.status}` });
       }
       const ref = parseBody(response, recordRefSchema, 'bluesky');
       return { id: ref.uri, url: postUrl(session.handle, rkey) };

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { HttpClient, HttpResponse } from '../../net/http-client';
-import { ProviderError } from '../../providers/provider-error';
+import { UpstreamError } from '../../errors/upstream-error';
 
 /**
  * Why direct HTTP and not `masto` or `@atproto/api`: both are ESM-only (`"type": "module"`), which
@@ -25,7 +25,7 @@ export function endpoint(base: string, path: string): string {
 export function parseBody<T>(response: HttpResponse, schema: z.ZodType<T>, service: string): T {
   const parsed = schema.safeParse(response.json());
   if (!parsed.success) {
-    throw new ProviderError({ kind: 'invalid_response', provider: service, status: response.status, message: `${service} answered in an unexpected format` });
+    throw new UpstreamError({ kind: 'invalid_response', provider: service, status: response.status, message: `${service} answered in an unexpected format` });
   }
   return parsed.data;
 }

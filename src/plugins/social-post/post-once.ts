@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import { ProviderError } from '../../providers/provider-error';
+import { UpstreamError } from '../../errors/upstream-error';
 import type { Db } from '../../store/db';
 import { socialPostStore, type SocialPostRow } from '../../store/social-posts';
 import type { SocialAccount } from './accounts';
@@ -43,10 +43,10 @@ export interface PostOnceResult extends PublishedPost {
 }
 
 /** 4xx answers mean the network refused: nothing was posted. Anything else leaves the outcome unknown. */
-const isRefusal = (err: unknown): boolean => err instanceof ProviderError && err.status !== undefined && err.status >= 400 && err.status < 500 && err.status !== 408;
+const isRefusal = (err: unknown): boolean => err instanceof UpstreamError && err.status !== undefined && err.status >= 400 && err.status < 500 && err.status !== 408;
 
-function inProgress(network: string): ProviderError {
-  return new ProviderError({ kind: 'server_error', provider: network, message: `a post for this request is already being made on ${network}; try again shortly` });
+function inProgress(network: string): UpstreamError {
+  return new UpstreamError({ kind: 'server_error', provider: network, message: `a post for this request is already being made on ${network}; try again shortly` });
 }
 
 export async function postOnce(deps: PostOnceDeps, request: PostOnceRequest): Promise<PostOnceResult> {
@@ -60,7 +60,7 @@ export async function postOnce(deps: PostOnceDeps, request: PostOnceRequest): Pr
     }
     if (row.network !== network) {
       // The Space switched networks between two runs of one request: the earlier attempt's outcome stays its own.
-      throw new ProviderError({ kind: 'bad_request', provider: network, message: `an earlier attempt of this request posted to ${row.network}; not posting it to ${network} as well` });
+      throw new UpstreamError({ kind: 'bad_request', provider: network, message: `an earlier attempt of this request posted to ${row.network}; not posting it to ${network} as well` });
     }
     checkResumable(deps, row);
     if (!(await socialPostStore.retake(db, row))) throw inProgress(network);
@@ -81,7 +81,7 @@ function checkResumable(deps: PostOnceDeps, row: SocialPostRow): void {
   if (row.status !== 'pending') return;
   if (now - row.updated_on.getTime() < deps.inFlightMs) throw inProgress(row.network);
   if (row.network === 'mastodon' && now - row.added_on.getTime() >= MASTODON_IDEMPOTENCY_WINDOW_MS) {
-    throw new ProviderError({
+    throw new UpstreamError({
       kind: 'bad_request',
       provider: 'mastodon',
       message: 'an earlier attempt to post for this request ended without an answer more than an hour ago; Mastodon no longer recognises its Idempotency-Key, so it is not posted again',

@@ -1,7 +1,7 @@
 import type { EmbeddingsConfig } from '../../config/plugins/space-search';
 import type { HttpClient } from '../../net/http-client';
 import { embeddingResultOf } from '../../providers/openai-compatible/embeddings';
-import { ProviderError } from '../../providers/provider-error';
+import { UpstreamError } from '../../errors/upstream-error';
 
 const SERVICE = 'embeddings';
 
@@ -17,8 +17,8 @@ export interface EmbedRequest {
   timeoutMs: number;
 }
 
-function invalid(message: string): ProviderError {
-  return new ProviderError({ kind: 'invalid_response', provider: SERVICE, message: `${SERVICE}: ${message}` });
+function invalid(message: string): UpstreamError {
+  return new UpstreamError({ kind: 'invalid_response', provider: SERVICE, message: `${SERVICE}: ${message}` });
 }
 
 /** Scaled to length 1, so that a dot product is the cosine similarity. */
@@ -34,7 +34,7 @@ function vectorsOf(body: unknown, count: number): Embeddings {
   return { vectors: vectors.map(unitLength), promptTokens };
 }
 
-/** One call of an OpenAI-compatible embeddings endpoint; failures are ProviderErrors. */
+/** One call of an OpenAI-compatible embeddings endpoint; failures are UpstreamErrors. */
 export async function embed(client: HttpClient, config: EmbeddingsConfig, request: EmbedRequest): Promise<Embeddings> {
   if (request.inputs.length === 0) return { vectors: [], promptTokens: 0 };
   const response = await client({

@@ -1,6 +1,6 @@
 import type { EmbeddingsConfig } from '../../config/plugins/space-search';
 import type { HttpClient } from '../../net/http-client';
-import { ProviderError } from '../../providers/provider-error';
+import { UpstreamError } from '../../errors/upstream-error';
 import type { ChunkKey, ChunkText, RankedChunk, SpaceFileChunkRepository } from '../../store/space-file-chunks';
 import { embed, embeddingsCost } from './embeddings';
 import { fuseRankings } from './rank-fusion';
@@ -41,7 +41,7 @@ export interface SearchDeps {
 
 /** PostgreSQL queries cannot be cancelled from here; the plugin stops between them once its time is up. */
 function stopIfAborted(signal: AbortSignal): void {
-  if (signal.aborted) throw new ProviderError({ kind: 'aborted', provider: 'space-search', message: 'the Space search was cancelled' });
+  if (signal.aborted) throw new UpstreamError({ kind: 'aborted', provider: 'space-search', message: 'the Space search was cancelled' });
 }
 
 async function queryVector(deps: SearchDeps, request: SearchRequest): Promise<{ vector: number[] | null; costUsd: number }> {

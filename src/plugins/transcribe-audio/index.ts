@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { TranscribeConfig } from '../../config/plugins/media';
 import { ApiError } from '../../errors/api-error';
-import { ProviderError } from '../../providers/provider-error';
+import { UpstreamError } from '../../errors/upstream-error';
 import { transcribeAudioSettings } from '../../schemas/plugin-settings';
 import type { ArtifactItem, Availability, Plugin, PluginContext, PluginInput, PluginOutput } from '../types';
 import { loadAudio, type LoadedAudio } from './load-audio';
@@ -114,7 +114,7 @@ export function createTranscribeAudioPlugin(config: TranscribeConfig, deps: Tran
     backendKey: `${PLUGIN_ID}:${new URL(config.baseUrl).host}`,
     availability,
     run: async (input, ctx) => {
-      if (!config.apiKey) throw new ProviderError({ kind: 'authentication', provider: SERVICE, message: 'no transcription backend key is configured' });
+      if (!config.apiKey) throw new UpstreamError({ kind: 'authentication', provider: SERVICE, message: 'no transcription backend key is configured' });
       return transcribeFiles(input, { deps, run: { config, settings: transcribeAudioSettings.parse(ctx.settings ?? {}), ctx } });
     },
   };

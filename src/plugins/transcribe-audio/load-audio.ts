@@ -1,5 +1,5 @@
 import { ApiError } from '../../errors/api-error';
-import { ProviderError } from '../../providers/provider-error';
+import { UpstreamError } from '../../errors/upstream-error';
 import type { PluginContext } from '../types';
 import { audioFormatOf, isAudioMimeType, mayBeAudioUrl, uploadName, type AudioFormat } from './audio-format';
 import { parseDataUrl } from './data-url';
@@ -48,7 +48,7 @@ async function fetchUrl(ref: Extract<AudioRef, { kind: 'url' }>, { ctx, maxBytes
   try {
     return await ctx.untrusted({ method: 'GET', url: ref.url.href, signal: ctx.signal, timeoutMs: Math.max(1, ctx.deadline - Date.now()), maxBytes, service: 'audio-url' });
   } catch (err) {
-    if (!(err instanceof ProviderError) || ctx.signal.aborted || err.kind === 'timeout' || err.kind === 'aborted') throw err;
+    if (!(err instanceof UpstreamError) || ctx.signal.aborted || err.kind === 'timeout' || err.kind === 'aborted') throw err;
     if (err.kind === 'invalid_response') throw tooLarge(ref.param, maxBytes);
     throw new ApiError('invalid_value', `${ref.param} could not be fetched: ${err.message}`, ref.param);
   }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ProviderError } from '../../providers/provider-error';
+import { UpstreamError } from '../../errors/upstream-error';
 
 const seconds = z.union([z.number().nonnegative(), z.string().regex(/^\d+(\.\d+)?$/).transform(Number)]);
 
@@ -21,7 +21,7 @@ export interface Transcription {
 /** A transcription answer in either JSON format; anything else is `invalid_response`. */
 export function fromTranscriptionResponse(body: unknown, provider: string): Transcription {
   const parsed = transcriptionResponse.safeParse(body);
-  if (!parsed.success) throw new ProviderError({ kind: 'invalid_response', provider, message: `${provider} sent an answer that is not a transcription` });
+  if (!parsed.success) throw new UpstreamError({ kind: 'invalid_response', provider, message: `${provider} sent an answer that is not a transcription` });
   const { text, language, duration, usage } = parsed.data;
   const durationSeconds = duration ?? (usage?.type === 'duration' ? usage.seconds : undefined);
   return { text: text.trim(), ...(language ? { language } : {}), ...(durationSeconds !== undefined ? { durationSeconds } : {}) };

@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import type { HttpClient } from '../../net/http-client';
-import { ProviderError } from '../../providers/provider-error';
+import { UpstreamError } from '../../errors/upstream-error';
 import { pageText, truncate } from './readable-text';
 
 export interface PageLimits {
@@ -50,7 +50,7 @@ export async function fetchPages(urls: string[], fetch: PageFetch): Promise<(str
         return await fetchOne(url, fetch);
       } catch (err) {
         // The URL and message stay out of the log: at privacy level 3 nothing of the results may be kept.
-        const reason = err instanceof ProviderError ? err.kind : 'unreadable';
+        const reason = err instanceof UpstreamError ? err.kind : 'unreadable';
         fetch.logger.debug({ reason }, 'web-search: a result page could not be read');
         return null;
       }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { WebSearchConfig } from '../../config/plugins/web-search';
-import { ProviderError } from '../../providers/provider-error';
+import { UpstreamError } from '../../errors/upstream-error';
 import { webSearchSettings } from '../../schemas/plugin-settings';
 import type { Availability, Plugin, PluginContext, PluginInput, PluginOutput, SearchResultItem } from '../types';
 import { WEB_SEARCH_ADAPTERS } from './backends';
@@ -44,7 +44,7 @@ async function search(config: WebSearchConfig, { query, settings, ctx }: { query
   const adapter = WEB_SEARCH_ADAPTERS[config.backend];
   const request = adapter.buildRequest({ query, count: settings.max_results, language: settings.language }, { baseUrl: config.baseUrl ?? '', apiKey: config.apiKey });
   const remaining = ctx.deadline - Date.now();
-  if (remaining <= 0) throw new ProviderError({ kind: 'timeout', provider: config.backend, message: 'web-search had no time left to search' });
+  if (remaining <= 0) throw new UpstreamError({ kind: 'timeout', provider: config.backend, message: 'web-search had no time left to search' });
   const response = await ctx.backend({ ...request, signal: ctx.signal, timeoutMs: Math.min(config.timeoutMs, remaining), service: config.backend });
   return distinct(adapter.parseResponse(response.json()), settings.max_results);
 }
@@ -76,7 +76,7 @@ function searchResultItem(result: WebResult, i: number): SearchResultItem {
 
 async function run(config: WebSearchConfig, { input, ctx, now }: { input: PluginInput; ctx: PluginContext; now: () => Date }): Promise<PluginOutput> {
   const availability = webSearchAvailability(config);
-  if (!availability.available) throw new ProviderError({ kind: 'bad_request', provider: config.backend, message: availability.reason });
+  if (!availability.available) throw new UpstreamError({ kind: 'bad_request', provider: config.backend, message: availability.reason });
   const settings = webSearchSettings.parse(ctx.settings ?? {});
   const query = queryOf(input);
   const results = await search(config, { query, settings, ctx });

@@ -33,6 +33,6 @@ export type BackendRequest = Pick<HttpRequest, 'method' | 'url' | 'headers' | 'b
 /** One backend's wire format, as two pure functions (unit-tested with raw JSON). */
 export interface WebSearchAdapter {
   buildRequest(query: WebSearchQuery, target: BackendTarget): BackendRequest;
-  /** Throws ProviderError `invalid_response` when the body is not the backend's format. */
+  /** Throws UpstreamError `invalid_response` when the body is not the backend's format. */
   parseResponse(body: unknown): WebResult[];
 }

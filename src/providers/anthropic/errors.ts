@@ -1,4 +1,4 @@
-import { ProviderError, type ProviderErrorKind } from '../provider-error';
+import { UpstreamError, type UpstreamErrorKind } from '../../errors/upstream-error';
 import type { ErrorBody } from './wire';
 
 const PROVIDER = 'anthropic';
@@ -8,7 +8,7 @@ const PROVIDER = 'anthropic';
  * (`kindForStatus`, so 529 `overloaded_error` is a retryable `server_error`); this table is for errors
  * that arrive as an `error` event inside a stream that already answered 200.
  */
-const KIND_BY_TYPE: Record<string, ProviderErrorKind> = {
+const KIND_BY_TYPE: Record<string, UpstreamErrorKind> = {
   invalid_request_error: 'bad_request',
   request_too_large: 'bad_request',
   billing_error: 'bad_request',
@@ -36,10 +36,10 @@ export function anthropicErrorMessage(body: string): string | undefined {
   return parseErrorBody(body)?.message;
 }
 
-/** The ProviderError for an `error` event's data; unknown types count as server errors. */
-export function streamError(data: string): ProviderError {
+/** The UpstreamError for an `error` event's data; unknown types count as server errors. */
+export function streamError(data: string): UpstreamError {
   const error = parseErrorBody(data) ?? { type: 'api_error', message: 'Anthropic reported an error in the stream' };
-  return new ProviderError({
+  return new UpstreamError({
     kind: KIND_BY_TYPE[error.type] ?? 'server_error',
     provider: PROVIDER,
     message: `${error.message} (${error.type})`,

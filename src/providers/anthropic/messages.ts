@@ -1,5 +1,5 @@
 import type { ChatMessage, ContentPart, ImagePart, ToolCall } from '../../domain/chat';
-import { ProviderError } from '../provider-error';
+import { UpstreamError } from '../../errors/upstream-error';
 import type { ContentBlockParam, ImageBlockParam, MessageParam, TextBlockParam, ToolUseBlockParam } from './wire';
 
 export interface AnthropicConversation {
@@ -44,7 +44,7 @@ function toolUseBlock(call: ToolCall): ToolUseBlockParam {
     input = undefined;
   }
   if (typeof input !== 'object' || input === null || Array.isArray(input)) {
-    throw new ProviderError({
+    throw new UpstreamError({
       kind: 'bad_request',
       provider: 'anthropic',
       message: `The arguments of tool call ${call.id} are not a JSON object, which Anthropic requires.`,

@@ -1,5 +1,5 @@
 import { sumUsage, type ChatResult, type FinishReason, type ToolCall, type Usage } from '../../domain/chat';
-import { ProviderError } from '../provider-error';
+import { UpstreamError } from '../../errors/upstream-error';
 import type { MessagesResponse, ResponseBlock, TextBlock, ToolUseBlock, WireUsage } from './wire';
 
 const FINISH_BY_STOP_REASON: Record<string, FinishReason> = {
@@ -39,7 +39,7 @@ export function toolCallOf(block: ToolUseBlock): ToolCall {
 function assertMessage(body: unknown): asserts body is MessagesResponse {
   const candidate = body as Partial<MessagesResponse> | null;
   if (typeof candidate !== 'object' || candidate === null || !Array.isArray(candidate.content)) {
-    throw new ProviderError({ kind: 'invalid_response', provider: 'anthropic', message: 'Anthropic sent a body that is not a message' });
+    throw new UpstreamError({ kind: 'invalid_response', provider: 'anthropic', message: 'Anthropic sent a body that is not a message' });
   }
 }
 

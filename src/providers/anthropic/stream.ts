@@ -1,6 +1,6 @@
 import type { ChatChunk, ChunkChoice, ToolCallDelta } from '../../domain/chat';
 import { streamCut, type SseEvent } from '../http/sse';
-import { ProviderError } from '../provider-error';
+import { UpstreamError } from '../../errors/upstream-error';
 import { streamError } from './errors';
 import { finishReasonFor, usageOf } from './response';
 import type { ResponseBlock, ToolUseBlock, WireUsage } from './wire';
@@ -90,7 +90,7 @@ export class AnthropicStreamTranslator {
     } catch {
       // reported below
     }
-    throw new ProviderError({ kind: 'invalid_response', provider: PROVIDER, message: 'Anthropic sent a stream event that is not JSON' });
+    throw new UpstreamError({ kind: 'invalid_response', provider: PROVIDER, message: 'Anthropic sent a stream event that is not JSON' });
   }
 
   /** Counts in `message_delta` are cumulative, so the latest value of each field wins. */

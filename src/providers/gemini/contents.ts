@@ -1,5 +1,5 @@
 import type { ChatMessage, ContentPart, ToolCall } from '../../domain/chat';
-import { ProviderError } from '../provider-error';
+import { UpstreamError } from '../../errors/upstream-error';
 import type { GeminiContent, GeminiPart } from './wire';
 
 /**
@@ -84,7 +84,7 @@ function toolName(messages: ChatMessage[], position: number): string {
     if (call) return call.function.name;
   }
   if (message?.name) return message.name;
-  throw new ProviderError({
+  throw new UpstreamError({
     kind: 'bad_request',
     provider: 'gemini',
     message: `Tool message ${position} answers tool_call_id '${message?.tool_call_id ?? ''}', which no earlier assistant message made.`,

@@ -1,4 +1,4 @@
-import { kindForStatus, ProviderError } from '../provider-error';
+import { kindForStatus, UpstreamError } from '../../errors/upstream-error';
 import type { GeminiErrorBody } from './wire';
 
 const PROVIDER = 'gemini';
@@ -34,14 +34,14 @@ export function parseRetryDelay(delay: string | undefined): number | undefined {
  * reason `API_KEY_INVALID`: that becomes kind `authentication` (what it means), keeping the true status. A 429's retry hint
  * is read from `RetryInfo` when there is no `Retry-After` header.
  */
-export function refineGeminiError(error: ProviderError): ProviderError {
+export function refineGeminiError(error: UpstreamError): UpstreamError {
   const body = error.upstreamBody ? parseError(error.upstreamBody) : undefined;
   if (!body) return error;
   const details = body.details ?? [];
   const invalidKey = details.some((detail) => detail.reason === 'API_KEY_INVALID');
   const retryAfterMs = error.retryAfterMs ?? parseRetryDelay(details.find((detail) => detail['@type']?.endsWith('google.rpc.RetryInfo'))?.retryDelay);
   if (!invalidKey && retryAfterMs === error.retryAfterMs) return error;
-  return new ProviderError({
+  return new UpstreamError({
     kind: invalidKey ? 'authentication' : error.kind,
     provider: error.provider,
     message: error.message,
@@ -55,10 +55,10 @@ export function refineGeminiError(error: ProviderError): ProviderError {
  * An error sent inside a stream after the 200 (`data: {"error": {...}}`; `parsed` is `data` read as JSON). Its kind comes from the
  * code it carries; without one it counts as a server error, since the request was accepted.
  */
-export function streamError(parsed: unknown, data: string): ProviderError | null {
+export function streamError(parsed: unknown, data: string): UpstreamError | null {
   const error = errorOf(parsed);
   if (!error) return null;
-  return new ProviderError({
+  return new UpstreamError({
     kind: typeof error.code === 'number' ? kindForStatus(error.code) : 'server_error',
     provider: PROVIDER,
     message: error.message || 'Gemini reported an error in the stream.',

@@ -1,7 +1,7 @@
 import type { ChatChunk, ChatRequest, ChatResult } from '../../domain/chat';
 import { postUpstream, readJson, type UpstreamResponse } from '../http/upstream-fetch';
 import { readSse } from '../http/sse';
-import { ProviderError } from '../provider-error';
+import { UpstreamError } from '../../errors/upstream-error';
 import type { Provider, ProviderContext } from '../types';
 import { geminiErrorMessage, refineGeminiError } from './errors';
 import { toGeminiCall } from './request';
@@ -16,7 +16,7 @@ async function post(request: ChatRequest, ctx: ProviderContext, stream: boolean)
   try {
     return await postUpstream({ provider: PROVIDER, ...call, ctx, errorMessage: geminiErrorMessage });
   } catch (err) {
-    throw err instanceof ProviderError ? refineGeminiError(err) : err;
+    throw err instanceof UpstreamError ? refineGeminiError(err) : err;
   }
 }
 

@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { sumUsage, type ChatChoice, type ChatResult, type FinishReason, type ToolCall, type Usage } from '../../domain/chat';
-import { ProviderError } from '../provider-error';
+import { UpstreamError } from '../../errors/upstream-error';
 import type { GeminiCandidate, GeminiPart, GeminiResponse, GeminiUsageMetadata } from './wire';
 
 const PROVIDER = 'gemini';
@@ -48,10 +48,10 @@ export function textOf(parts: GeminiPart[]): string {
 }
 
 /** A prompt Gemini refused to answer at all (no candidates): the request's fault, not worth a retry. */
-export function promptBlocked(response: GeminiResponse): ProviderError | null {
+export function promptBlocked(response: GeminiResponse): UpstreamError | null {
   const reason = response.promptFeedback?.blockReason;
   if (!reason || (response.candidates?.length ?? 0) > 0) return null;
-  return new ProviderError({ kind: 'bad_request', provider: PROVIDER, message: `Gemini blocked the prompt (${reason}).` });
+  return new UpstreamError({ kind: 'bad_request', provider: PROVIDER, message: `Gemini blocked the prompt (${reason}).` });
 }
 
 function choiceOf(candidate: GeminiCandidate, position: number, responseId: string | undefined): ChatChoice {
@@ -75,7 +75,7 @@ export function fromGeminiResponse(response: GeminiResponse, requestedModel: str
   const blocked = promptBlocked(response);
   if (blocked) throw blocked;
   const candidates = response.candidates ?? [];
-  if (candidates.length === 0) throw new ProviderError({ kind: 'invalid_response', provider: PROVIDER, message: 'Gemini answered with no candidates.' });
+  if (candidates.length === 0) throw new UpstreamError({ kind: 'invalid_response', provider: PROVIDER, message: 'Gemini answered with no candidates.' });
   return {
     upstreamId: response.responseId ?? '',
     model: response.modelVersion ?? requestedModel,

@@ -1,5 +1,5 @@
 import type { ChatChunk, ChunkChoice, ToolCallDelta, Usage } from '../../domain/chat';
-import { ProviderError } from '../provider-error';
+import { UpstreamError } from '../../errors/upstream-error';
 import { streamCut } from '../http/sse';
 import { streamError } from './errors';
 import { finishReasonOf, promptBlocked, textOf, toolCallId, usageOf } from './response';
@@ -59,8 +59,8 @@ export class GeminiStreamState {
     throw this.notAnObject();
   }
 
-  private notAnObject(): ProviderError {
-    return new ProviderError({ kind: 'invalid_response', provider: PROVIDER, message: 'Gemini sent a stream event that is not a JSON object.' });
+  private notAnObject(): UpstreamError {
+    return new UpstreamError({ kind: 'invalid_response', provider: PROVIDER, message: 'Gemini sent a stream event that is not a JSON object.' });
   }
 
   private choice(candidate: GeminiCandidate, responseId: string | undefined): ChunkChoice | null {

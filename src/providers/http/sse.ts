@@ -1,4 +1,4 @@
-import { ProviderError } from '../provider-error';
+import { UpstreamError } from '../../errors/upstream-error';
 import type { ProviderContext } from '../types';
 import { transportError, type UpstreamResponse } from './upstream-fetch';
 
@@ -32,7 +32,7 @@ const normaliseLineEnds = (text: string) => text.replace(/\r\n?/g, '\n');
  */
 export async function* readSse(provider: string, upstream: UpstreamResponse, ctx: ProviderContext): AsyncGenerator<SseEvent> {
   const body = upstream.response.body;
-  if (!body) throw new ProviderError({ kind: 'invalid_response', provider, message: `${provider} sent an empty stream` });
+  if (!body) throw new UpstreamError({ kind: 'invalid_response', provider, message: `${provider} sent an empty stream` });
   const decoder = new TextDecoder();
   let buffer = '';
   // A chunk ending in '\r' may be half of a '\r\n' split across chunks: that '\r' waits for the next one.
@@ -59,7 +59,7 @@ export async function* readSse(provider: string, upstream: UpstreamResponse, ctx
   } catch (err) {
     unread = 'destroy';
     const error = transportError(provider, err, { deadline: upstream.deadline, ctx });
-    if (error.kind === 'connection') throw new ProviderError({ kind: 'stream_cut', provider, message: `${provider} stream broke off: ${error.message}` });
+    if (error.kind === 'connection') throw new UpstreamError({ kind: 'stream_cut', provider, message: `${provider} stream broke off: ${error.message}` });
     throw error;
   } finally {
     upstream.deadline.clear();
@@ -68,6 +68,6 @@ export async function* readSse(provider: string, upstream: UpstreamResponse, ctx
 }
 
 /** The error for a stream that ended without its terminal event. */
-export function streamCut(provider: string): ProviderError {
-  return new ProviderError({ kind: 'stream_cut', provider, message: `${provider} stream ended before it was complete` });
+export function streamCut(provider: string): UpstreamError {
+  return new UpstreamError({ kind: 'stream_cut', provider, message: `${provider} stream ended before it was complete` });
 }

@@ -1,6 +1,6 @@
 import type { ProviderContext } from '../types';
-import { kindForStatus, parseRetryAfter, ProviderError } from '../provider-error';
-import { Deadline } from './deadline';
+import { kindForStatus, parseRetryAfter, UpstreamError } from '../../errors/upstream-error';
+import { Deadline } from '../../net/deadline';
 import { httpPost, type UpstreamHttpResponse } from './http-post';
 
 export interface UpstreamPost {
@@ -32,19 +32,19 @@ function openAiStyleMessage(body: string): string | undefined {
   }
 }
 
-/** Turns a thrown request or body-read error into a ProviderError. */
-export function transportError(provider: string, err: unknown, { deadline, ctx }: { deadline: Deadline; ctx: ProviderContext }): ProviderError {
-  if (err instanceof ProviderError) return err;
-  if (deadline.timedOut) return new ProviderError({ kind: 'timeout', provider, message: `${provider} ${deadline.describe()}` });
-  if (ctx.signal.aborted) return new ProviderError({ kind: 'aborted', provider, message: 'The request was cancelled.' });
+/** Turns a thrown request or body-read error into a UpstreamError. */
+export function transportError(provider: string, err: unknown, { deadline, ctx }: { deadline: Deadline; ctx: ProviderContext }): UpstreamError {
+  if (err instanceof UpstreamError) return err;
+  if (deadline.timedOut) return new UpstreamError({ kind: 'timeout', provider, message: `${provider} ${deadline.describe()}` });
+  if (ctx.signal.aborted) return new UpstreamError({ kind: 'aborted', provider, message: 'The request was cancelled.' });
   const cause = err instanceof Error && err.cause instanceof Error ? err.cause : err;
   const detail = cause instanceof Error ? cause.message : String(cause);
-  return new ProviderError({ kind: 'connection', provider, message: `Could not reach ${provider}: ${detail}` });
+  return new UpstreamError({ kind: 'connection', provider, message: `Could not reach ${provider}: ${detail}` });
 }
 
 /**
  * POSTs JSON and returns the response once its status is 2xx; any other status becomes a
- * ProviderError whose kind comes from the status. The deadline is left running for the body.
+ * UpstreamError whose kind comes from the status. The deadline is left running for the body.
  */
 export async function postUpstream(call: UpstreamPost): Promise<UpstreamResponse> {
   const deadline = new Deadline(call.ctx.signal, { idleMs: call.ctx.timeoutMs, callMs: call.ctx.callTimeoutMs });
@@ -65,7 +65,7 @@ export async function postUpstream(call: UpstreamPost): Promise<UpstreamResponse
   const text = await response.text().catch(() => '');
   deadline.clear();
   const upstreamBody = text.slice(0, MAX_ERROR_BODY);
-  throw new ProviderError({
+  throw new UpstreamError({
     kind: kindForStatus(response.status),
     provider: call.provider,
     status: response.status,
@@ -80,7 +80,7 @@ export async function readJson<T>(provider: string, upstream: UpstreamResponse, 
   try {
     return (await upstream.response.json()) as T;
   } catch (err) {
-    if (err instanceof SyntaxError) throw new ProviderError({ kind: 'invalid_response', provider, message: `${provider} sent a body that is not JSON` });
+    if (err instanceof SyntaxError) throw new UpstreamError({ kind: 'invalid_response', provider, message: `${provider} sent a body that is not JSON` });
     throw transportError(provider, err, { deadline: upstream.deadline, ctx });
   } finally {
     upstream.deadline.clear();

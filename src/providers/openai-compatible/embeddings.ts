@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { EmbeddingRequest, EmbeddingResult } from '../../domain/embedding';
-import { ProviderError } from '../provider-error';
+import { UpstreamError } from '../../errors/upstream-error';
 import type { OpenAiCompatibleVendor } from './vendors';
 
 /** OpenAI's `POST /v1/embeddings` answer, as far as we read it (vectors asked for as floats). */
@@ -21,8 +21,8 @@ export function embeddingsBody(vendor: OpenAiCompatibleVendor, request: Embeddin
   return body;
 }
 
-function invalid(provider: string, message: string): ProviderError {
-  return new ProviderError({ kind: 'invalid_response', provider, message: `${provider}: ${message}` });
+function invalid(provider: string, message: string): UpstreamError {
+  return new UpstreamError({ kind: 'invalid_response', provider, message: `${provider}: ${message}` });
 }
 
 /**

@@ -1,4 +1,4 @@
-import { kindForStatus, ProviderError, type ProviderErrorKind } from '../provider-error';
+import { kindForStatus, UpstreamError, type UpstreamErrorKind } from '../../errors/upstream-error';
 import { isRecord, type WireCompletion } from './wire';
 
 /** Longest error payload kept for logs, in characters. */
@@ -31,7 +31,7 @@ export function errorBodyMessage(body: string): string | undefined {
   }
 }
 
-const KIND_PATTERNS: [RegExp, ProviderErrorKind][] = [
+const KIND_PATTERNS: [RegExp, UpstreamErrorKind][] = [
   [/rate.?limit|too.?many|quota/i, 'rate_limited'],
   [/timeout|timed.?out/i, 'timeout'],
   [/auth|api.?key/i, 'authentication'],
@@ -41,7 +41,7 @@ const KIND_PATTERNS: [RegExp, ProviderErrorKind][] = [
 ];
 
 /** The kind of an in-body error: from an HTTP status in `code`/`status` (OpenRouter) when there is one, else from its words. */
-function kindOf(error: Record<string, unknown>): ProviderErrorKind {
+function kindOf(error: Record<string, unknown>): UpstreamErrorKind {
   const status = [error.code, error.status].map(Number).find((n) => Number.isInteger(n) && n >= 400 && n < 600);
   if (status !== undefined) return kindForStatus(status);
   const words = [error.type, error.code].filter((v) => typeof v === 'string').join(' ');
@@ -54,14 +54,14 @@ function finishedWithError(payload: WireCompletion): boolean {
 }
 
 /**
- * The ProviderError an answer or stream event carries, or null for a normal payload. Vendors report
+ * The UpstreamError an answer or stream event carries, or null for a normal payload. Vendors report
  * failures after the status line (OpenAI mid-stream, OpenRouter mid-generation) this way.
  */
-export function errorInPayload(provider: string, payload: WireCompletion): ProviderError | null {
+export function errorInPayload(provider: string, payload: WireCompletion): UpstreamError | null {
   const error = errorObject(payload) ?? (finishedWithError(payload) ? { message: 'generation failed' } : undefined);
   if (!error) return null;
   // No `status`: the HTTP status was 2xx; the error came in the body.
-  return new ProviderError({
+  return new UpstreamError({
     kind: kindOf(error),
     provider,
     message: `${provider} reported an error: ${messageOf(error) ?? 'no message'}`,

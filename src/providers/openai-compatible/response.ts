@@ -1,5 +1,5 @@
 import { sumUsage, type AssistantMessage, type ChatChoice, type ChatResult, type ToolCall } from '../../domain/chat';
-import { ProviderError } from '../provider-error';
+import { UpstreamError } from '../../errors/upstream-error';
 import { errorInPayload } from './errors';
 import { argumentsText, contentText, finishReasonOf, isRecord, stringOr, usageOf, type WireCompletion, type WireToolCall } from './wire';
 
@@ -30,11 +30,11 @@ function choiceOf(raw: unknown, position: number): ChatChoice {
  * failures during generation this way) throws it; a body without choices is `invalid_response`.
  */
 export function chatResultOf(provider: string, raw: unknown): ChatResult {
-  if (!isRecord(raw)) throw new ProviderError({ kind: 'invalid_response', provider, message: `${provider} sent an answer that is not an object` });
+  if (!isRecord(raw)) throw new UpstreamError({ kind: 'invalid_response', provider, message: `${provider} sent an answer that is not an object` });
   const body = raw as WireCompletion;
   const error = errorInPayload(provider, body);
   if (error) throw error;
-  if (!Array.isArray(body.choices)) throw new ProviderError({ kind: 'invalid_response', provider, message: `${provider} sent an answer without choices` });
+  if (!Array.isArray(body.choices)) throw new UpstreamError({ kind: 'invalid_response', provider, message: `${provider} sent an answer without choices` });
   return {
     upstreamId: stringOr(body.id, ''),
     model: stringOr(body.model, ''),

@@ -1,5 +1,5 @@
 import { sumUsage, type ChatChunk, type ChunkChoice, type ToolCallDelta, type Usage } from '../../domain/chat';
-import { ProviderError } from '../provider-error';
+import { UpstreamError } from '../../errors/upstream-error';
 import { streamCut, type SseEvent } from '../http/sse';
 import { errorInPayload } from './errors';
 import { argumentsText, contentText, finishReasonOf, isRecord, usageOf, type WireCompletion, type WireToolCall } from './wire';
@@ -97,7 +97,7 @@ export class OpenAiStreamTranslator {
     } catch {
       // Reported below.
     }
-    throw new ProviderError({ kind: 'invalid_response', provider: this.vendor.id, message: `${this.vendor.id} sent a stream event that is not a JSON object` });
+    throw new UpstreamError({ kind: 'invalid_response', provider: this.vendor.id, message: `${this.vendor.id} sent a stream event that is not a JSON object` });
   }
 
   private stateOf(index: number): ChoiceState {

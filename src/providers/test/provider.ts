@@ -1,6 +1,6 @@
 import type { ChatChunk, ChatMessage, ChatRequest, ChatResult } from '../../domain/chat';
 import { sumUsage } from '../../domain/chat';
-import { ProviderError } from '../provider-error';
+import { UpstreamError } from '../../errors/upstream-error';
 import type { Provider, ProviderContext } from '../types';
 
 /** What `test-fixed` always answers. */
@@ -27,7 +27,7 @@ function wait(ms: number, signal: AbortSignal): Promise<void> {
       'abort',
       () => {
         clearTimeout(timer);
-        reject(new ProviderError({ kind: 'aborted', provider: 'test', message: 'The request was cancelled.' }));
+        reject(new UpstreamError({ kind: 'aborted', provider: 'test', message: 'The request was cancelled.' }));
       },
       { once: true },
     );
@@ -38,7 +38,7 @@ function wait(ms: number, signal: AbortSignal): Promise<void> {
 const tokens = (text: string) => Math.max(1, Math.ceil(text.length / 4));
 
 async function prepare(request: ChatRequest, ctx: ProviderContext): Promise<string> {
-  if (request.model === 'error') throw new ProviderError({ kind: 'server_error', provider: 'test', status: 500, message: 'The test-error model always fails.' });
+  if (request.model === 'error') throw new UpstreamError({ kind: 'server_error', provider: 'test', status: 500, message: 'The test-error model always fails.' });
   if (request.model === 'slow') await wait(SLOW_DELAY_MS, ctx.signal);
   return answerText(request);
 }

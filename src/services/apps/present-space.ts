@@ -3,7 +3,7 @@ import type { SpaceView } from '../../schemas/apps';
 import type { AppRow } from '../../store/apps';
 import { presentPrompt } from '../prompts/present-prompt';
 import { presentModel } from './present-model';
-import { readPolicies, readSettings, readWeights } from './space-config';
+import { readPolicies, readSettings, readWeights } from '../../schemas/stored-space-config';
 
 /** A Space as `viewer` may see it: the key hash only for keys that manage keys. */
 export function presentSpace(row: AppRow, viewer: AuthContext): SpaceView {

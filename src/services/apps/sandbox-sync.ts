@@ -6,7 +6,7 @@ import type { Db, Tx } from '../../store/db';
 import { modelStore } from '../../store/models';
 import { keepOwnSocialPost } from './social-post-settings';
 import { keepOwnWebhook } from './webhook-settings';
-import { readPolicies, readSettings, readWeights } from './space-config';
+import { readPolicies, readSettings, readWeights } from '../../schemas/stored-space-config';
 
 /** `skipped`: the main Space is gone or is itself a sandbox, so there is nothing to copy. */
 export type SyncOutcome = { result: 'created' | 'updated'; sandboxId: string } | { result: 'skipped' };

@@ -1,7 +1,7 @@
 import { ApiError } from '../../errors/api-error';
 import type { Tx } from '../../store/db';
 import { modelStore, type ModelScope } from '../../store/models';
-import { promptStatus } from '../prompts/prompt-state';
+import { promptStatus } from '../../schemas/prompt-state';
 
 /** Ids a Space's configuration points at; only the ones a request sends (non-null) are checked. */
 export interface SpaceReferences {

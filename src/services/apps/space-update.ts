@@ -5,7 +5,8 @@ import type { UpdateAppBody } from '../../schemas/apps';
 import { appStore, type AppRow } from '../../store/apps';
 import type { Tx } from '../../store/db';
 import { lockVisibleApp, markSandboxOutdated } from './space-access';
-import { mergeConfig, readPolicies, readSettings, readWeights, type SpaceConfig, type SpaceConfigPatch } from './space-config';
+import { readPolicies, readSettings, readWeights } from '../../schemas/stored-space-config';
+import { mergeConfig, type SpaceConfig, type SpaceConfigPatch } from './space-config';
 import { scopeOf } from './space-detail';
 import { checkReferences, type SpaceReferences } from './space-references';
 

@@ -7,7 +7,7 @@ import type { AssistantRepository, AssistantRow, SpaceRef } from '../../store/as
 import { toPage } from '../../store/pagination';
 import type { PromptRepository } from '../../store/prompts';
 import type { SpaceVersions } from '../../cache/space-versions';
-import { promptStatus } from '../prompts/prompt-state';
+import { promptStatus } from '../../schemas/prompt-state';
 import { canSeeDefinition } from './assistant-access';
 import { currentVersion, presentAssistant, presentAssistantDetail } from './present-assistant';
 import { firstFreeSlug, slugFamilyPrefix, slugify } from './slug';

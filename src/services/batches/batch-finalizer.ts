@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { once } from 'node:events';
 import type { BatchStatus } from '../../generated/prisma/client';
-import { batchOutputLine, type LineOutcome } from '../../http/formats/openai-batch-line';
+import { batchOutputLine, type LineOutcome } from '../../formats/openai-batch-line';
 import type { BatchLineRepository, SettledLine } from '../../store/batch-lines';
 import type { BatchRepository, BatchRow } from '../../store/batches';
 import type { NewOpenAiFile } from '../../store/openai-files';

@@ -3,7 +3,7 @@ import type { Prisma } from '../../generated/prisma/client';
 import type { CompletionFailure } from '../../domain/completion';
 import { ApiError } from '../../errors/api-error';
 import { apiErrorFromZod } from '../../errors/zod-error';
-import type { LineOutcome } from '../../http/formats/openai-batch-line';
+import type { LineOutcome } from '../../formats/openai-batch-line';
 import type { DetachedRun } from '../../pipeline/completion-runner';
 import type { SpaceContext } from '../../pipeline/space-context';
 import type { BatchLineJob, CompletionJob } from '../../queue/payloads';

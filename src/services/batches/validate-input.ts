@@ -2,7 +2,7 @@ import type { Readable } from 'node:stream';
 import { createInterface } from 'node:readline';
 import type { ApiError } from '../../errors/api-error';
 import { apiErrorFromZod } from '../../errors/zod-error';
-import { findInputProblem, problemError } from '../../http/input-guard';
+import { findInputProblem, problemError } from '../../schemas/input-guard';
 import type { BatchLineError } from '../../schemas/batches';
 import { completionRequestSchema } from '../../schemas/chat-completions';
 

@@ -1,7 +1,7 @@
 import type { Prisma } from '../../generated/prisma/client';
 import type { LogCoreView, LogView } from '../../schemas/logs';
 import type { LogCoreRow, LogRow } from '../../store/logs';
-import { chatLogResponse } from '../../http/formats/openai-chat';
+import { chatLogResponse } from '../../formats/openai-chat';
 import { presentModel } from '../apps/present-model';
 
 function objectOrEmpty(json: Prisma.JsonValue): Record<string, unknown> {

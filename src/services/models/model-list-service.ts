@@ -1,5 +1,5 @@
 import type { AuthContext } from '../../auth/auth-context';
-import type { SpaceLookup } from '../../completions/space-lookup';
+import type { SpaceLookup } from '../../intake/space-lookup';
 import type { RoutableModel } from '../../domain/routable-model';
 import { ApiError } from '../../errors/api-error';
 import type { SpaceContext } from '../../pipeline/space-context';

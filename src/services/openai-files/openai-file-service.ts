@@ -4,7 +4,7 @@ import type { Readable } from 'node:stream';
 import type { AuthContext } from '../../auth/auth-context';
 import { ApiError } from '../../errors/api-error';
 import type { FileStore } from '../../file-store/file-store';
-import type { UploadedTempFile } from '../../http/multipart-to-disk';
+import type { UploadedTempFile } from './uploaded-temp-file';
 import type { Page } from '../../schemas/common';
 import { type FilePurpose, type OpenAiFileListQuery, type OpenAiFileView } from '../../schemas/openai-files';
 import type { NewOpenAiFile, OpenAiFileRepository, OpenAiFileRow } from '../../store/openai-files';

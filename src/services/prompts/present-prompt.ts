@@ -1,6 +1,6 @@
 import type { PromptView } from '../../schemas/prompts';
 import type { PromptRow } from '../../store/prompts';
-import { promptStatus } from './prompt-state';
+import { promptStatus } from '../../schemas/prompt-state';
 
 const iso = (date: Date | null): string | null => (date ? date.toISOString() : null);
 

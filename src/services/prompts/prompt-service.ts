@@ -5,7 +5,7 @@ import type { PromptStatus, PromptView } from '../../schemas/prompts';
 import type { PromptRepository, PromptRow, PromptScope } from '../../store/prompts';
 import { countTokens } from '../../text/token-count';
 import { presentPrompt } from './present-prompt';
-import { ALLOWED_FROM, CLEARED, promptStatus, stampsAfter, type ReviewAction } from './prompt-state';
+import { ALLOWED_FROM, CLEARED, promptStatus, stampsAfter, type ReviewAction } from '../../schemas/prompt-state';
 import { toPage } from '../../store/pagination';
 import { screenPrompt } from './prompt-screening';
 

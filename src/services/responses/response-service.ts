@@ -6,7 +6,7 @@ import type { ResolvedItem, ResponsesInputItem } from '../../schemas/responses';
 import type { OutputItem, ResponseObject } from '../../schemas/responses-object';
 import type { ConversationRepository } from '../../store/conversations';
 import { responseIdOfItem } from './response-ids';
-import type { ResponseRecords, ResponseRow, ResponseScope } from './response-records';
+import type { ResponseRecords, ResponseRow, ResponseScope } from '../../store/response-records';
 
 /** What a Responses request becomes before it runs. */
 export interface ResponsePlan {

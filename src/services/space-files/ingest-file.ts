@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import type { EmbeddingsConfig } from '../../config/plugins/space-search';
 import type { HttpClient } from '../../net/http-client';
 import { embed, embeddingsCost } from '../../plugins/space-search/embeddings';
-import { ProviderError } from '../../providers/provider-error';
+import { UpstreamError } from '../../errors/upstream-error';
 import type { SpaceFileJob } from '../../queue/payloads';
 import type { NewChunk, SpaceFileChunkRepository } from '../../store/space-file-chunks';
 import type { SpaceFileRepository } from '../../store/space-files';
@@ -56,7 +56,7 @@ async function withEmbeddings(deps: IngestDeps, texts: string[], lastAttempt: bo
     const vectors = await embedAll(deps, deps.embeddings, texts);
     return { chunks: texts.map((text, i) => ({ text, embedding: vectors[i] ?? null })), note: null };
   } catch (err) {
-    if (err instanceof ProviderError && err.retryable && !lastAttempt) throw err;
+    if (err instanceof UpstreamError && err.retryable && !lastAttempt) throw err;
     const reason = err instanceof Error ? err.message : String(err);
     deps.logger.warn({ err }, 'space file not embedded; searchable by full text only');
     return { ...plain, note: `Embeddings unavailable (${reason}); searchable by full text only.` };

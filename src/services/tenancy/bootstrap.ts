@@ -1,5 +1,5 @@
 import { generateApiKey } from '../../auth/api-key';
-import type { Role } from '../../auth/permissions';
+import type { Role } from '../../domain/permissions';
 import { createAppWithDefaults } from '../../store/app-creation';
 import type { Db } from '../../store/db';
 import { tenancyStore } from '../../store/tenancy';

@@ -1,5 +1,5 @@
 import { generateApiKey } from '../../auth/api-key';
-import type { Role } from '../../auth/permissions';
+import type { Role } from '../../domain/permissions';
 import { ApiError } from '../../errors/api-error';
 import { ApiKeyRepository } from '../../store/api-keys';
 import type { Db } from '../../store/db';

@@ -1,5 +1,5 @@
 import type { LookupAddress } from 'node:dns';
-import { ProviderError } from '../../../src/providers/provider-error';
+import { UpstreamError } from '../../../src/errors/upstream-error';
 import type { HttpClient, HttpRequest } from '../../../src/net/http-client';
 import { createSafeClient, MAX_REDIRECTS } from '../../../src/net/safe-fetch';
 import { systemResolver, type Resolver } from '../../../src/net/safe-connector';
@@ -42,12 +42,12 @@ function call(url: string, extra: Partial<HttpRequest> = {}) {
   return client({ url, signal: new AbortController().signal, timeoutMs: 5000, service: 'page', ...extra });
 }
 
-async function failure(promise: Promise<unknown>): Promise<ProviderError> {
+async function failure(promise: Promise<unknown>): Promise<UpstreamError> {
   const err = await promise.then(
     () => new Error('the fetch succeeded'),
     (caught: unknown) => caught,
   );
-  if (!(err instanceof ProviderError)) throw err;
+  if (!(err instanceof UpstreamError)) throw err;
   return err;
 }
 

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { Redis } from 'ioredis';
 import pino from 'pino';
 import { BackendLimiter } from '../../../src/plugins/backend-limits';
-import { ProviderError } from '../../../src/providers/provider-error';
+import { UpstreamError } from '../../../src/errors/upstream-error';
 import { eventually } from '../../helpers/completion-fixtures';
 import { TEST_REDIS_URL, uniqueSuffix } from '../../helpers/test-database';
 
@@ -45,9 +45,9 @@ function gatedWork() {
 
 const options = (ms = 20_000) => ({ signal: new AbortController().signal, deadline: Date.now() + ms });
 
-async function failure(promise: Promise<unknown>): Promise<ProviderError> {
+async function failure(promise: Promise<unknown>): Promise<UpstreamError> {
   const err = await promise.then(() => new Error('it ran'), (caught: unknown) => caught);
-  if (!(err instanceof ProviderError)) throw err;
+  if (!(err instanceof UpstreamError)) throw err;
   return err;
 }
 

@@ -3,15 +3,15 @@ import { exaAdapter } from '../../../src/plugins/web-search/backends/exa';
 import { searxngAdapter } from '../../../src/plugins/web-search/backends/searxng';
 import { tavilyAdapter } from '../../../src/plugins/web-search/backends/tavily';
 import type { WebSearchAdapter } from '../../../src/plugins/web-search/types';
-import { ProviderError } from '../../../src/providers/provider-error';
+import { UpstreamError } from '../../../src/errors/upstream-error';
 
 const ask = { query: 'rust async runtimes', count: 3, language: 'en-US' };
 
-function invalidOf(adapter: WebSearchAdapter, raw: string): ProviderError {
+function invalidOf(adapter: WebSearchAdapter, raw: string): UpstreamError {
   try {
     adapter.parseResponse(JSON.parse(raw));
   } catch (err) {
-    if (err instanceof ProviderError) return err;
+    if (err instanceof UpstreamError) return err;
     throw err;
   }
   throw new Error('expected the parser to refuse the body');

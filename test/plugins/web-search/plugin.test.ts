@@ -3,7 +3,7 @@ import { readWebSearchConfig, WEB_SEARCH_BACKENDS } from '../../../src/config/pl
 import { ApiError } from '../../../src/errors/api-error';
 import { createWebSearchPlugin } from '../../../src/plugins/web-search';
 import type { PluginInput } from '../../../src/plugins/types';
-import { ProviderError } from '../../../src/providers/provider-error';
+import { UpstreamError } from '../../../src/errors/upstream-error';
 import type { SearchSimulator } from '../../simulator/plugins/search-server';
 import { configFor, roomyContext, settingsWith, SIMULATORS } from './backends';
 
@@ -52,9 +52,9 @@ describe.each(WEB_SEARCH_BACKENDS)('web-search against %s', (backend) => {
     test('a key the backend refuses is an authentication failure, not retried', async () => {
       const plugin = createWebSearchPlugin(configFor(backend, sim, { [`${backend.toUpperCase()}_API_KEY`]: 'wrong-key' }));
       const error = await failureOf(plugin.run(inputOf('anything'), roomyContext(settingsWith())));
-      expect(error).toBeInstanceOf(ProviderError);
+      expect(error).toBeInstanceOf(UpstreamError);
       expect(error).toMatchObject({ kind: 'authentication', status: 401, provider: backend });
-      expect((error as ProviderError).retryable).toBe(false);
+      expect((error as UpstreamError).retryable).toBe(false);
     });
   }
 });

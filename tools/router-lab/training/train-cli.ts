@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import { Command } from 'commander';
 import { parseWholeNumber } from '../../../src/cli/options';
 import { SHIPPED_WEIGHTS_SEED, SHIPPED_WEIGHTS_VERSION } from '../learned/router-version';
-import { DEFAULT_WEIGHTS_FILE } from '../../../src/routing/learned/weights-location';
+import { DEFAULT_WEIGHTS_FILE } from '../../../src/config/weights-location';
 import { runTrain } from './train-command';
 
 /** Entry of `npm run router:train`: rebuilds the shipped router weights from the shared routing sets. */

@@ -1,12 +1,12 @@
 import { z } from 'zod';
-import { ProviderError } from '../../../providers/provider-error';
+import { UpstreamError } from '../../../errors/upstream-error';
 import { snippetText } from '../readable-text';
 
 /** Parses a backend's body with its schema; a body of another shape is the backend's fault. */
 export function parseBody<T extends z.ZodType>(schema: T, body: unknown, service: string): z.infer<T> {
   const parsed = schema.safeParse(body);
   if (!parsed.success) {
-    throw new ProviderError({ kind: 'invalid_response', provider: service, status: 200, message: `${service} answered in an unexpected shape` });
+    throw new UpstreamError({ kind: 'invalid_response', provider: service, status: 200, message: `${service} answered in an unexpected shape` });
   }
   return parsed.data;
 }

@@ -1,6 +1,6 @@
-import type { AsyncJobRecord, JobStatus } from '../../async-jobs/job-record';
-import { errorBodyOf } from '../../errors/api-error';
-import type { ChatCompletionJob } from '../../schemas/chat-completion-job';
+import type { AsyncJobRecord, JobStatus } from '../domain/async-job';
+import { errorBodyOf } from '../errors/api-error';
+import type { ChatCompletionJob } from '../schemas/chat-completion-job';
 import { chatCompletionBody } from './openai-chat';
 
 /**

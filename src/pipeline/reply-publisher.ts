@@ -1,4 +1,4 @@
-import type { Reply } from './replies';
+import type { Reply } from '../queue/replies';
 
 /** How long later stream events wait to share a Redis message, in ms. */
 export const COALESCE_WINDOW_MS = 5;

@@ -1,27 +1,27 @@
 import express, { type Express } from 'express';
 import type { Logger } from 'pino';
-import type { Config } from './config/schema';
-import { CONSOLE_PATH, consoleRouter } from './http/console';
-import { errorDialectMarker } from './http/error-dialect';
-import { errorHandler, notFoundHandler } from './http/error-handler';
-import { authenticate } from './http/middleware/authenticate';
-import { corsMiddleware } from './http/middleware/cors';
-import { jsonBody } from './http/middleware/json-body';
-import { requestLogger } from './http/middleware/request-logger';
-import { mountRoutes } from './http/mount-routes';
-import { multipartMatcher } from './http/route';
-import { openApiRouter } from './http/openapi/openapi-router';
-import { allRoutes } from './http/routes/index';
-import { operationsRouter } from './http/routes/operations';
-import { metricsRouter } from './http/routes/metrics';
-import { httpTelemetry } from './observability/http-telemetry';
-import { metricsSourceOfThisProcess } from './observability/metrics-source';
-import type { Services } from './services/container';
+import type { Config } from '../config/schema';
+import { CONSOLE_PATH, consoleRouter } from '../http/console';
+import { errorDialectMarker } from '../http/error-dialect';
+import { errorHandler, notFoundHandler } from '../http/error-handler';
+import { authenticate } from '../http/middleware/authenticate';
+import { corsMiddleware } from '../http/middleware/cors';
+import { jsonBody } from '../http/middleware/json-body';
+import { requestLogger } from '../http/middleware/request-logger';
+import { mountRoutes } from '../http/mount-routes';
+import { multipartMatcher } from '../http/route';
+import { openApiRouter } from '../http/openapi/openapi-router';
+import { allRoutes } from '../http/routes/index';
+import { operationsRouter } from '../http/routes/operations';
+import { metricsRouter } from '../http/routes/metrics';
+import { httpTelemetry } from '../observability/http-telemetry';
+import { metricsSourceOfThisProcess } from '../observability/metrics-source';
+import type { ApiServices } from '../http/api-services';
 
 export interface AppDeps {
   config: Readonly<Config>;
   logger: Logger;
-  services: Services;
+  services: ApiServices;
 }
 
 /** Builds the Express app; nothing listens or connects here. */

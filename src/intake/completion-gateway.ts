@@ -1,18 +1,12 @@
 import type { Queue } from 'bullmq';
 import type { RedisClient as Redis } from '../queue/redis';
 import type { Logger } from 'pino';
-import type { CompletionFailure, CompletionResult, StreamEvent } from '../domain/completion';
+import type { CompletionSink } from '../domain/completion-sink';
 import { ApiError } from '../errors/api-error';
 import type { CompletionJob } from '../queue/payloads';
-import { cancelChannel, type Reply } from './replies';
+import { cancelChannel, type Reply } from '../queue/replies';
 import type { ReplyListener } from './reply-listener';
 
-/** What an API's edge does with the domain events of one request (it writes its own wire format). */
-export interface CompletionSink {
-  event(event: StreamEvent): void;
-  done(result: CompletionResult): void;
-  error(failure: CompletionFailure): void;
-}
 
 export interface GatewayOptions {
   queue: Queue<CompletionJob>;

@@ -1,5 +1,5 @@
 import { ApiError } from '../errors/api-error';
-import { FEATURE_FLAGS, type FeatureFlag, type FeatureFlags } from '../schemas/feature-flags';
+import { FEATURE_FLAGS, type FeatureFlag, type FeatureFlags } from './feature-flags';
 
 export type { FeatureFlags };
 

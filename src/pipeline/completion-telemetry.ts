@@ -1,9 +1,9 @@
 import type { Logger } from 'pino';
 import { context, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
-import type { AttemptRecord, PluginRecord } from '../pipeline/attempt-record';
-import { figuresOf, type RequestOutcome } from '../pipeline/log-rows';
-import { metrics } from './metrics';
-import { tracer, tracingEnabled } from './tracing';
+import type { AttemptRecord, PluginRecord } from './attempt-record';
+import { figuresOf, type RequestOutcome } from './log-rows';
+import { metrics } from '../observability/metrics';
+import { tracer, tracingEnabled } from '../observability/tracing';
 
 /**
  * OpenTelemetry's GenAI attribute names (semantic-conventions' incubating entry, which this project's

@@ -1,4 +1,4 @@
-import type { PromptStatus } from '../../schemas/prompts';
+import type { PromptStatus } from './prompts';
 
 export interface ReviewStamps {
   published_on: Date | null;

@@ -1,13 +1,13 @@
 import { createServer, type Server } from 'node:http';
 import type { Logger } from 'pino';
-import { startWorkers, type RunningWorkers } from '../workers/index';
+import { startWorkers, type RunningWorkers } from '../../workers/index';
 import { buildApp } from './app';
-import type { Config } from './config/schema';
+import type { Config } from '../config/schema';
 import { connectInfrastructure } from './infrastructure';
-import { buildServices } from './services/container';
-import { startProcessMetrics } from './observability/process-metrics-listener';
-import { startTracing } from './observability/tracing';
-import { startLoopWatchdog } from './observability/loop-watchdog';
+import { buildServices } from './container';
+import { startProcessMetrics } from '../observability/process-metrics-listener';
+import { startTracing } from '../observability/tracing';
+import { startLoopWatchdog } from '../observability/loop-watchdog';
 
 export interface Runtime {
   /** Bound address of the API, when this process serves it. */

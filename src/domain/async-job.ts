@@ -1,4 +1,4 @@
-import type { CompletionFailure, CompletionResult } from '../domain/completion';
+import type { CompletionFailure, CompletionResult } from './completion';
 
 /**
  * An async chat completion (`Prefer: respond-async`) as the service keeps it in Redis. Its id is the

@@ -1,11 +1,11 @@
-import type { CompletionSink } from '../../completions/completion-gateway';
-import type { WireSink } from '../../completions/wire-sink';
-import type { ChunkChoice, Usage } from '../../domain/chat';
-import type { CompletionFailure, CompletionResult, ResultChoice } from '../../domain/completion';
-import { errorBodyOf } from '../../errors/api-error';
-import type { CompletionMetadata, CompletionResponse } from '../../schemas/chat-completions';
+import type { CompletionSink } from '../domain/completion-sink';
+import type { WireSink } from './wire-sink';
+import type { ChunkChoice, Usage } from '../domain/chat';
+import type { CompletionFailure, CompletionResult, ResultChoice } from '../domain/completion';
+import { errorBodyOf } from '../errors/api-error';
+import type { CompletionMetadata, CompletionResponse } from '../schemas/chat-completions';
 
-/** OpenAI's chat-completions wire format of a completion's domain results and events. */
+/** OpenAI's chat-completions wire format of a completion's domain results and events (the HTTP edge's, and the batch lines', webhooks' and log views'). */
 
 export function metadataOf(result: CompletionResult): CompletionMetadata {
   const { model } = result;

@@ -1,10 +1,10 @@
 import type { Queue } from 'bullmq';
 import type { Logger } from 'pino';
-import { retentionFor, type Retention } from '../completions/completion-gateway';
+import { retentionFor, type Retention } from './completion-gateway';
 import { ApiError } from '../errors/api-error';
 import type { CompletionJob } from '../queue/payloads';
-import type { AsyncJobRecord } from './job-record';
-import type { AsyncJobStore } from './job-store';
+import type { AsyncJobRecord } from '../domain/async-job';
+import type { AsyncJobStore } from '../async-jobs/job-store';
 
 export interface StarterDeps {
   store: AsyncJobStore;

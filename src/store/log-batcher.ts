@@ -1,8 +1,10 @@
 import type { Logger } from 'pino';
 import type { Pool } from 'pg';
 import { Prisma } from '../generated/prisma/client';
-import { sqlPoolOf, type Db } from '../store/db';
-import type { LogRow } from './log-rows';
+import { sqlPoolOf, type Db } from './db';
+
+/** One row of `logs` as the pipeline builds it (pipeline/log-rows.ts). */
+type LogRow = Prisma.LogCreateManyInput;
 
 /** Column names come only from Prisma's list of the table's columns, never from data. */
 const LOG_COLUMNS = new Set<string>(Object.values(Prisma.LogScalarFieldEnum));

@@ -1,5 +1,5 @@
 /** Why an upstream call failed, in terms that decide what to do next. */
-export type ProviderErrorKind =
+export type UpstreamErrorKind =
   | 'rate_limited'
   | 'server_error'
   | 'timeout'
@@ -12,10 +12,11 @@ export type ProviderErrorKind =
   | 'invalid_response'
   | 'aborted';
 
-const RETRYABLE: ReadonlySet<ProviderErrorKind> = new Set(['rate_limited', 'server_error', 'timeout', 'connection', 'stream_cut']);
+const RETRYABLE: ReadonlySet<UpstreamErrorKind> = new Set(['rate_limited', 'server_error', 'timeout', 'connection', 'stream_cut']);
 
-export interface ProviderErrorInit {
-  kind: ProviderErrorKind;
+export interface UpstreamErrorInit {
+  kind: UpstreamErrorKind;
+  /** Who answered: a model provider, or a plugin's backend (`web-search`, `mastodon`, ...). */
   provider: string;
   message: string;
   /** The upstream HTTP status, when there was one. */
@@ -26,17 +27,20 @@ export interface ProviderErrorInit {
   upstreamBody?: string;
 }
 
-/** The one error type adapters throw; the pipeline retries, fails over or maps it to our status. */
-export class ProviderError extends Error {
-  readonly kind: ProviderErrorKind;
+/**
+ * The one error of a call to something upstream, shared by providers, net and plugins: the pipeline
+ * retries, fails over or maps it to our status (errors/api-error.ts builds the response body).
+ */
+export class UpstreamError extends Error {
+  readonly kind: UpstreamErrorKind;
   readonly provider: string;
   readonly status: number | undefined;
   readonly retryAfterMs: number | undefined;
   readonly upstreamBody: string | undefined;
 
-  constructor(init: ProviderErrorInit) {
+  constructor(init: UpstreamErrorInit) {
     super(init.message);
-    this.name = 'ProviderError';
+    this.name = 'UpstreamError';
     this.kind = init.kind;
     this.provider = init.provider;
     this.status = init.status;
@@ -50,7 +54,7 @@ export class ProviderError extends Error {
 }
 
 /** Maps an upstream HTTP status to a kind; the same table for every provider. */
-export function kindForStatus(status: number): ProviderErrorKind {
+export function kindForStatus(status: number): UpstreamErrorKind {
   if (status === 429) return 'rate_limited';
   if (status === 401) return 'authentication';
   if (status === 403) return 'permission';

@@ -1,5 +1,5 @@
 import type { RedisClient as Redis } from '../queue/redis';
-import { cancelChannel } from './replies';
+import { cancelChannel } from '../queue/replies';
 
 /** How long a cancellation is remembered for a job that no worker has taken yet, in ms. */
 const REMEMBER_MS = 10 * 60_000;

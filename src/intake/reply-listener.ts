@@ -1,6 +1,6 @@
 import { subscribeInOrder, type RedisClient as Redis } from '../queue/redis';
 import type { Logger } from 'pino';
-import type { Reply } from './replies';
+import type { Reply } from '../queue/replies';
 
 export type ReplyHandler = (reply: Reply) => void;
 

@@ -1,5 +1,5 @@
-import { Prisma, type ResponseRecord } from '../../generated/prisma/client';
-import type { Db } from '../../store/db';
+import { Prisma, type ResponseRecord } from '../generated/prisma/client';
+import type { Db } from './db';
 
 export type ResponseRow = ResponseRecord;
 

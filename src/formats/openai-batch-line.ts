@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import type { CompletionFailure, CompletionResult } from '../../domain/completion';
-import { errorBodyOf } from '../../errors/api-error';
+import type { CompletionFailure, CompletionResult } from '../domain/completion';
+import { errorBodyOf } from '../errors/api-error';
 import { chatCompletionBody } from './openai-chat';
 
 /** How a batch line ended, in domain terms (what the worker stores). */

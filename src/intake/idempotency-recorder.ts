@@ -1,4 +1,4 @@
-import type { WireSink } from './wire-sink';
+import type { WireSink } from '../formats/wire-sink';
 import type { StoredAnswer, Withheld } from './idempotency-store';
 
 /** Largest answer kept for replay, in bytes of JSON (or of SSE payloads); a larger one is recorded as not kept. */

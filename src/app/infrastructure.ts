@@ -1,14 +1,29 @@
 import { randomUUID } from 'node:crypto';
-import type { RedisClient as Redis } from './queue/redis';
+import type { RedisClient as Redis } from '../queue/redis';
 import type { Logger } from 'pino';
-import { effectivePrefix } from './config/redis-cluster';
-import type { Config } from './config/schema';
-import { createQueues } from './queue/queues';
-import { createRedis, duplicateRedis } from './queue/redis';
-import type { Infrastructure } from './services/container';
-import { createDb } from './store/db';
-import { metrics } from './observability/metrics';
-import { redisScrapeSources } from './observability/scrape-sources';
+import { effectivePrefix } from '../config/redis-cluster';
+import type { Config } from '../config/schema';
+import { createQueues, type Queues } from '../queue/queues';
+import { createRedis, duplicateRedis } from '../queue/redis';
+import { createDb, type Db } from '../store/db';
+import { metrics } from '../observability/metrics';
+import { redisScrapeSources } from '../observability/scrape-sources';
+
+/** The connections every part of a process is built from (src/app/ alone names this type; lower rooms take what they use). */
+export interface Infrastructure {
+  config: Readonly<Config>;
+  logger: Logger;
+  db: Db;
+  /** The service's own commands (auto-pipelined). */
+  redis: Redis;
+  /** BullMQ's connection: the queues' and the workers' (not auto-pipelined). */
+  queueConnection: Redis;
+  queues: Queues;
+  /** Identifies this process, e.g. in the name of its reply channel. */
+  instanceId: string;
+  /** A separate connection (for subscriptions), closed with the rest. */
+  dedicatedRedis(): Redis;
+}
 
 export interface OwnedInfrastructure extends Infrastructure {
   close(): Promise<void>;
