@@ -36,19 +36,19 @@ export interface DeploymentSpec {
 
 const PROMPT = 'Say hello to the benchmark.';
 
-/** One request through Switchyard until it answers 200 with the bench model: a worker is up and routing works. */
-async function firstCompletion(url: string, { apiKey, model, alive }: { apiKey: string; model: string; alive: () => boolean }): Promise<void> {
+/** One request through Switchyard until it answers 200 with one of the Space's models: a worker is up and routing works. */
+async function firstCompletion(url: string, { apiKey, model, activeModels, alive }: { apiKey: string; model: string | undefined; activeModels: string[]; alive: () => boolean }): Promise<void> {
   const deadline = Date.now() + 30_000;
   let last = '';
   while (Date.now() < deadline && alive()) {
     const res = await fetch(`${url}/v1/chat/completions`, {
       method: 'POST',
       headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ model, messages: [{ role: 'user', content: PROMPT }] }),
+      body: JSON.stringify({ ...(model ? { model } : {}), messages: [{ role: 'user', content: PROMPT }] }),
       signal: AbortSignal.timeout(10_000),
     }).catch((err: unknown) => ({ status: 0, text: async () => String(err) }));
     last = `${res.status} ${await res.text()}`;
-    if (res.status === 200 && last.includes(model)) return;
+    if (res.status === 200 && activeModels.some((name) => last.includes(`"model":"${name}"`))) return;
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
   throw new Error(`no completion through Switchyard: ${last.slice(0, 400)}`);
@@ -97,7 +97,7 @@ export async function startDeployment(spec: DeploymentSpec, env: BenchEnvironmen
   try {
     // A loaded machine (a test suite beside the benchmark) can take a minute to start the supervisor and its children.
     await waitFor200(`${apiUrl}/readyz`, 90_000, alive);
-    await firstCompletion(apiUrl, { apiKey: env.apiKey, model: env.model.name, alive });
+    await firstCompletion(apiUrl, { apiKey: env.apiKey, model: env.requestModel, activeModels: env.activeModels, alive });
     await settled(processes);
   } catch (err) {
     for (const p of processes) process.stdout.write(`--- ${p.name}.log ---\n${tailOf(p.logFile)}\n`);

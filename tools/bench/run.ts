@@ -20,7 +20,8 @@ import { baselineTable, cellsTable, compare, compareWithBaseline, comparisonTabl
  * worker process → upstream → reply over Redis, request log written), JSON and streaming, at 1 and 64
  * clients. Options: --duration and --warmup (seconds per cell), --concurrency 1,64, --modes json,stream,
  * --runner build|prebuilt|tsx, --upstream simulator|minimal, --log-level warn, --privacy-level 1 (3 writes no request
- * logs; needs a GDPR model such as --model mistral-small-2506), --model gpt-4o-mini, --layout start|roles (as
+ * logs; needs a GDPR model such as --model mistral-small-2506), --model gpt-4o-mini, --routing auto|named (auto, the
+ * default: the Space has several active models and a rate limit, and requests leave `model` out; named: requests name --model), --layout start|roles (as
  * `npm start` runs it, a supervisor and its children; or separate API and worker processes), --api-processes N and
  * --workers N (default: the service's own, one per core; 1 worker under `roles`), --peer portkey|none (the Portkey gateway measured on the same upstream),
  * --floor queue|none (the queue floor, bench/queue-floor: the least a gateway of Switchyard's shape does, one API and one worker process),
@@ -48,6 +49,7 @@ const { values: args } = parseArgs({
     floor: { type: 'string', default: 'queue' },
     'redis-cluster': { type: 'boolean', default: false },
     model: { type: 'string', default: BENCH_MODEL },
+    routing: { type: 'string', default: 'auto' },
     profile: { type: 'boolean', default: false },
     baseline: { type: 'string' },
     out: { type: 'string', default: path.join(__dirname, 'results.json') },
@@ -77,15 +79,21 @@ interface Endpoints {
   upstream: string;
   apiKey: string;
   model: string;
+  /** What Switchyard's requests send as `model` (none under --routing auto). */
+  requestModel: string | undefined;
 }
 
 function targetFor(pathKind: Path, mode: Mode, endpoints: Endpoints & { deployments: Deployment[]; peer: string | null; floor: string | null }): LoadTarget {
-  const body = { model: endpoints.model, messages: [{ role: 'user', content: PROMPT }], ...(mode === 'stream' ? { stream: true } : {}) };
+  const messages = [{ role: 'user', content: PROMPT }];
+  const streamed = mode === 'stream' ? { stream: true } : {};
+  const body = { model: endpoints.model, messages, ...streamed };
   if (pathKind === 'floor' && endpoints.floor) return { url: `${endpoints.floor}/v1/chat/completions`, headers: {}, body, stream: mode === 'stream' };
   if (pathKind === 'portkey' && endpoints.peer) return { url: `${endpoints.peer}/v1/chat/completions`, headers: portkeyHeaders(`${endpoints.upstream}/openai/v1`), body, stream: mode === 'stream' };
   const deployment = endpoints.deployments.find((d) => d.path === pathKind);
+  // Switchyard's requests leave the model out under --routing auto: the Space's routing chooses it.
+  const routedBody = { ...(endpoints.requestModel ? { model: endpoints.requestModel } : {}), messages, ...streamed };
   return deployment
-    ? { url: `${deployment.apiUrl}/v1/chat/completions`, headers: { authorization: `Bearer ${endpoints.apiKey}` }, body, stream: mode === 'stream' }
+    ? { url: `${deployment.apiUrl}/v1/chat/completions`, headers: { authorization: `Bearer ${endpoints.apiKey}` }, body: routedBody, stream: mode === 'stream' }
     : { url: `${endpoints.upstream}/openai/v1/chat/completions`, headers: { authorization: 'Bearer bench' }, body, stream: mode === 'stream' };
 }
 
@@ -111,7 +119,7 @@ async function redisClusterEnv(): Promise<Record<string, string>> {
 }
 
 async function startStack(runner: Runner, scratch: string, baseline: ServiceSource | null): Promise<Stack> {
-  const env = await createBenchEnvironment({ privacyLevel: Number(args['privacy-level']), model: args.model });
+  const env = await createBenchEnvironment({ privacyLevel: Number(args['privacy-level']), model: args.model, routing: args.routing === 'named' ? 'named' : 'auto' });
   cleanups.push({ name: 'database and Redis keys', run: () => env.destroy() });
   const upstream = await startUpstream(args.upstream === 'minimal' ? 'minimal' : 'simulator');
   cleanups.push({ name: 'upstream', run: () => upstream.stop() });
@@ -154,7 +162,7 @@ async function runCells(stack: Stack, meter: CpuMeter): Promise<{ cells: Cell[];
   const warmupMs = Number(args.warmup) * 1000;
   const modes = (args.modes ?? 'json,stream').split(',') as Mode[];
   const levels = (args.concurrency ?? '1,64').split(',').map(Number);
-  const endpoints = { upstream: stack.upstream.url, deployments: stack.deployments, peer: stack.peer?.url ?? null, floor: stack.floor?.url ?? null, apiKey: stack.env.apiKey, model: stack.env.model.name };
+  const endpoints = { upstream: stack.upstream.url, deployments: stack.deployments, peer: stack.peer?.url ?? null, floor: stack.floor?.url ?? null, apiKey: stack.env.apiKey, model: stack.env.model.name, requestModel: stack.env.requestModel };
   const paths: Path[] = ['direct', ...(stack.peer ? ['portkey' as const] : []), ...(stack.floor ? ['floor' as const] : []), ...stack.deployments.map((d) => d.path)];
   const cells: Cell[] = [];
   const windows: Window[] = [];
