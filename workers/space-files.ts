@@ -5,6 +5,7 @@ import type { WorkerServices } from './worker-services';
 import { IngestFailure, ingestSpaceFile, type IngestDeps, type IngestOutcome } from '../src/services/space-files/ingest-file';
 import { SpaceFileChunkRepository } from '../src/store/space-file-chunks';
 import { SpaceFileRepository } from '../src/store/space-files';
+import { searchableFilesChanged } from '../src/services/space-files/searchable-files-changed';
 
 /**
  * Ingests uploaded Space files. Extraction and chunking run in a child process per file, bounded by
@@ -13,8 +14,9 @@ import { SpaceFileRepository } from '../src/store/space-files';
  * memory or time, fails at once; anything else is retried by the queue, and the file is marked
  * `failed` with the reason only when no attempt is left.
  */
-export function spaceFilesProcessor({ db, logger, spaceSearch }: WorkerServices) {
+export function spaceFilesProcessor({ db, logger, spaceSearch, spaceVersions }: WorkerServices) {
   const files = new SpaceFileRepository(db);
+  const changed = { files, versions: spaceVersions };
   const deps: IngestDeps = {
     files,
     chunks: new SpaceFileChunkRepository(db),
@@ -28,11 +30,13 @@ export function spaceFilesProcessor({ db, logger, spaceSearch }: WorkerServices)
     const log = logger.child({ job_id: job.id, app_id: job.data.appId, file_id: job.data.fileId });
     try {
       const outcome = await ingestSpaceFile({ ...deps, logger: log }, job.data, { lastAttempt });
+      if (outcome.status === 'ready') await searchableFilesChanged(changed, job.data.appId);
       log.info(outcome, 'space file ingested');
       return outcome;
     } catch (err) {
       const reason = err instanceof Error ? err.message : String(err);
       const final = err instanceof IngestFailure || lastAttempt;
+      // A failed file was never searchable (only a `ready` one is): the Space's snapshots stand.
       if (final) await files.markFailed(job.data.fileId, reason);
       log.warn({ err, final }, 'space file ingestion failed');
       throw err instanceof IngestFailure ? new UnrecoverableError(reason) : err;

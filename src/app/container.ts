@@ -106,7 +106,7 @@ function adminServices(infra: Infrastructure, shared: Shared) {
     prompts: new PromptService(shared.prompts, async (prompt) => {
       await queues.promptReview.add('screen', { promptId: prompt.id, publishedOn: (prompt.published_on ?? new Date()).toISOString() });
     }),
-    assistants: new AssistantService({ assistants: shared.assistants, prompts: shared.prompts, autoModelName: config.autoModelName }),
+    assistants: new AssistantService({ assistants: shared.assistants, prompts: shared.prompts, autoModelName: config.autoModelName, versions: spaceVersions }),
     conversations: new ConversationService(shared.conversations, shared.assistants),
     logs: new LogService(new LogRepository(db)),
     logSummary: new LogSummaryService(new LogSummaryRepository(db), (appId) => findSpaceRef(db, appId)),
@@ -127,7 +127,7 @@ function adminServices(infra: Infrastructure, shared: Shared) {
 }
 
 /** Files: Space files for space-search, OpenAI's Files and Batch APIs. */
-function fileServices({ config, db, queues }: Infrastructure, { spaces }: Shared) {
+function fileServices({ config, db, queues }: Infrastructure, { spaces, spaceVersions }: Shared) {
   const spaceSearch = config.plugins.spaceSearch;
   const fileStore = createFileStore(config.batches.fileStore);
   const openAiFiles = new OpenAiFileService({ files: new OpenAiFileRepository(db), store: fileStore, maxBytes: config.batches.fileMaxBytes, maxLines: config.batches.maxLines });
@@ -137,6 +137,7 @@ function fileServices({ config, db, queues }: Infrastructure, { spaces }: Shared
       db,
       files: new SpaceFileRepository(db),
       maxFileBytes: spaceSearch.maxFileBytes,
+      versions: spaceVersions,
       enqueue: async (job) => {
         await queues.spaceFiles.add('ingest', job, { jobId: job.fileId });
       },

@@ -4,6 +4,7 @@ import type { PluginId } from '../plugins/types';
 import type { AutoToolsSettings } from '../schemas/plugin-settings';
 import type { PluginCall } from './plugin-steps';
 import type { RunContext } from './run-context';
+import { readOnce } from './space-memo';
 
 /** Picks plugins from a request's content (the pre-selection classifier). */
 export type PluginSelector = (
@@ -72,7 +73,7 @@ export async function planPlugins(ctx: RunContext, { selector, spaceHasFiles }: 
   if (allowed.length === 0) return plan;
   if (usesToolLoop(ctx, settings)) return { ...plan, offered: allowed };
   const selected = selector(
-    { text: ctx.prepared.query, files: ctx.job.request.files ?? [], images: ctx.job.request.images ?? [], spaceHasFiles: await spaceHasFiles(ctx.space.dataSpaceId) },
+    { text: ctx.prepared.query, files: ctx.job.request.files ?? [], images: ctx.job.request.images ?? [], spaceHasFiles: await readOnce(ctx.space, 'searchable-files', () => spaceHasFiles(ctx.space.dataSpaceId)) },
     allowed,
   );
   const extra = callsFor(ctx, selected.map(({ plugin, reason }) => ({ id: plugin, trigger: 'preselected' as const, reason })));

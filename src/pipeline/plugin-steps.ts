@@ -5,6 +5,8 @@ import type { Plugin, PluginContext, PluginId, PluginInput, PluginOutput } from 
 import { UpstreamError as ProviderError } from '../errors/upstream-error';
 import { statusOfError, type PluginRecord } from './attempt-record';
 import type { PluginRunContext } from './plugin-run-context';
+import type { SpaceContext } from './space-context';
+import { derivedOnce } from './space-memo';
 import { untilAborted } from './until-aborted';
 import { Deadline } from '../net/deadline';
 
@@ -85,9 +87,12 @@ function cacheKey(input: PluginInput, { settings, dataSpaceId }: { settings: unk
   return { query: input.query, args: input.args, files: input.files, images: input.images, settings, dataSpaceId };
 }
 
-/** The Space's stored settings of the plugin, defaults filled in; settings it cannot read fail this plugin only. */
-function settingsOf(plugin: Plugin, stored: unknown): unknown {
-  const parsed = plugin.settingsSchema.safeParse(stored ?? {});
+/**
+ * The Space's stored settings of the plugin, defaults filled in, parsed once per Space snapshot; settings
+ * it cannot read fail this plugin only.
+ */
+function settingsOf(plugin: Plugin, { space, storedUnder }: { space: SpaceContext; storedUnder: PluginId }): unknown {
+  const parsed = derivedOnce(space, `plugin-settings:${storedUnder}`, () => plugin.settingsSchema.safeParse(space.settings.plugins?.[storedUnder] ?? {}));
   if (parsed.success) return parsed.data;
   const param = `settings.plugins.${plugin.id}`;
   throw new ApiError('invalid_value', `${param} is not valid for this version of ${plugin.id}: ${parsed.error.issues[0]?.message ?? 'unreadable'}; update the Space's settings.`, param);
@@ -128,7 +133,7 @@ export class PluginSteps {
     }
     const useCache = ctx.prepared.policies.privacy_level === 1 && this.deps.cacheTtlSeconds > 0 && CACHEABLE.has(plugin.id);
     try {
-      const settings = settingsOf(plugin, ctx.space.settings.plugins?.[call.id]);
+      const settings = settingsOf(plugin, { space: ctx.space, storedUnder: call.id });
       const key = cacheKey(input, { settings, dataSpaceId: ctx.space.dataSpaceId });
       const cached = useCache ? await this.deps.cache.get(call.id, key).catch(() => null) : null;
       const output = cached ?? (await this.execute(ctx, plugin, { input, settings }));

@@ -12,6 +12,7 @@ import { mergePolicies } from '../schemas/stored-space-config';
 import type { CompletionSources } from '../store/completion-sources';
 import { turnsToMessages } from './conversation-turns';
 import type { SpaceContext } from './space-context';
+import { readOnce } from './space-memo';
 
 /** A request with the Space's, the assistant's and the conversation's contributions merged in. */
 export interface PreparedCompletion {
@@ -43,14 +44,26 @@ async function assistantOf(job: CompletionJob, space: SpaceContext, sources: Com
   if (!assistantId && job.request.assistant_version_id) throw ApiError.notFound('Assistant', 'assistant_version_id');
   if (!assistantId) return null;
   const versionId = job.request.assistant_version_id ?? (job.request.assistant_id ? null : space.settings.assistant_version_id);
-  const found = await sources.assistantConfig(space.id, assistantId, versionId);
+  const found = await assistantConfigOf(space, { assistantId, versionId }, sources);
   // An assistant (or version) the request names is one of its Space's, or unknown: another Space's answers alike.
   const named = job.request.assistant_version_id ? 'assistant_version_id' : job.request.assistant_id ? 'assistant_id' : null;
   if (!found && named) throw ApiError.notFound('Assistant', named);
   // The Space's own setting names a deleted assistant: its configuration is at fault, not the request.
   if (!found) throw new ApiError('invalid_value', 'No such assistant (or version) in this Space.', 'settings.assistant_id');
-  const parsed = assistantConfigSchema.nullable().safeParse(found.config);
-  return parsed.success ? parsed.data : null;
+  return found.config;
+}
+
+/**
+ * An assistant's configuration, read and parsed once per Space snapshot: every write of an assistant
+ * bumps its Space's stamp (AssistantService), so a snapshot's copy is never older than the request.
+ */
+function assistantConfigOf(space: SpaceContext, { assistantId, versionId }: { assistantId: string; versionId: string | null }, sources: CompletionSources): Promise<{ config: AssistantConfig | null } | null> {
+  return readOnce(space, `assistant:${assistantId}:${versionId ?? 'newest'}`, async () => {
+    const found = await sources.assistantConfig(space.id, assistantId, versionId);
+    if (!found) return null;
+    const parsed = assistantConfigSchema.nullable().safeParse(found.config);
+    return { config: parsed.success ? parsed.data : null };
+  });
 }
 
 /** A settled read's value, or its error thrown. */

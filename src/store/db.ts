@@ -28,7 +28,7 @@ export function createDb(databaseUrl: string, maxConnections = 10): Db {
  * The pg pool under a client made by `createDb`, for the statements every completion runs (its log's
  * insert, space-search's query). A raw statement through Prisma costs the process more CPU than the
  * same statement on the pool: 0.71 against 0.25 ms per request for a log written alone
- * (`tsx bench/log-writes.ts`). Everything else goes through Prisma.
+ * (`tsx tools/bench/log-writes.ts`). Everything else goes through Prisma.
  */
 export function sqlPoolOf(db: Db): Pool {
   const pool = pools.get(db);

@@ -53,6 +53,12 @@ export class SpaceFileRepository {
     return count === 1 ? found : null;
   }
 
+  /** The Space and its sandboxes that search its files (`use_parent_custom_data`): whose snapshots a change of its files concerns. */
+  async spacesReadingFilesOf(appId: string): Promise<string[]> {
+    const sandboxes = await this.db.app.findMany({ where: { sandbox_of: appId, use_parent_custom_data: true }, select: { id: true } });
+    return [appId, ...sandboxes.map((sandbox) => sandbox.id)];
+  }
+
   /** Whether the Space has a file whose text is searchable (pre-selection proposes space-search only then). */
   async hasSearchable(appId: string): Promise<boolean> {
     return (await this.db.spaceFile.findFirst({ where: { app_id: appId, status: 'ready', chunk_count: { gt: 0 } }, select: { id: true } })) !== null;

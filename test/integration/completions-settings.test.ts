@@ -164,6 +164,23 @@ describe('assistants', () => {
     expect(upstream()).toMatchObject({ model: MODEL, temperature: 0.1, max_tokens: 77 });
   });
 
+  it('apply a changed configuration to the very next request (read once per Space snapshot, not kept past a change)', async () => {
+    const tenant = await h.tenant();
+    const assistant = await createAssistant(tenant, { ...config, model: MODEL });
+    const ask = () => complete(tenant, { assistant_id: assistant.id }).expect(200);
+    await ask();
+    await ask();
+    expect(sim.requests.map((call) => (call.body as UpstreamBody).temperature)).toEqual([0.7, 0.7]);
+    await request(h.app)
+      .put(`/v1/apps/${tenant.app_id}/assistants/${assistant.id}`)
+      .set(tenant.auth)
+      .send({ assistant_config: { ...config, model: MODEL, temperature: 0.2, instructions: 'You are Grace.' } })
+      .expect(200);
+    sim.reset();
+    await ask();
+    expect(upstream()).toMatchObject({ temperature: 0.2, messages: [{ role: 'system', content: 'You are Grace.' }, { role: 'user', content: 'Hello there' }] });
+  });
+
   it('of another Space are refused', async () => {
     const tenant = await h.tenant();
     const other = await h.tenant();

@@ -238,3 +238,20 @@ describe('list, get and delete', () => {
     expect(await chunksOf(id)).toEqual([]);
   });
 });
+
+describe("the Space's configuration stamp (completions ask once per Space snapshot whether there is anything to search)", () => {
+  it('changes when a file becomes searchable or is deleted, for the Space and the sandboxes that search its files', async () => {
+    const [owner, reader, stranger] = await Promise.all([ctx.tenant(), ctx.tenant(), ctx.tenant()]);
+    // The row a sandbox sync leaves: the owner's sandbox searches its parent's files. The stranger is another Space.
+    await ctx.services.db.app.update({ where: { id: reader.app_id }, data: { sandbox_of: owner.app_id, use_parent_custom_data: true } });
+    const stamps = () => Promise.all([owner, reader, stranger].map((tenant) => ctx.services.spaceVersions.read(tenant.app_id)));
+    const before = await stamps();
+    const uploaded = await upload(owner, { name: 'notes.txt', bytes: 'The lighthouse keeper logs the weather.' });
+    expect((await settled(owner, uploaded.body.id)).status).toBe('ready');
+    const ready = await stamps();
+    expect([ready[0] !== before[0], ready[1] !== before[1], ready[2] === before[2]]).toEqual([true, true, true]);
+    await request(ctx.app).delete(`${filesOf(owner)}/${uploaded.body.id}`).set(owner.auth).expect(200);
+    const deleted = await stamps();
+    expect([deleted[0] !== ready[0], deleted[1] !== ready[1], deleted[2] === ready[2]]).toEqual([true, true, true]);
+  });
+});

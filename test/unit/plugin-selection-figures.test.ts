@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
-import { evaluateSelection } from '../../src/plugins/selection/evaluation/evaluate';
-import { readLabelledPrompts } from '../../src/plugins/selection/evaluation/labelled-set';
-import { CLASSIFIED_PLUGINS, splitFigures } from '../../src/plugins/selection/evaluation/metrics';
+import { evaluateSelection } from '../../tools/plugin-selection/evaluation/evaluate';
+import { readLabelledPrompts } from '../../tools/plugin-selection/evaluation/labelled-set';
+import { CLASSIFIED_PLUGINS, splitFigures } from '../../tools/plugin-selection/evaluation/metrics';
 
 const prompts = readLabelledPrompts(resolve(__dirname, '../fixtures/plugin-selection/prompts.jsonl'));
 

@@ -1,5 +1,5 @@
-import type { Row } from '../../bench/reliability/row';
-import { judge } from '../../bench/reliability/targets';
+import type { Row } from '../../tools/bench/reliability/row';
+import { judge } from '../../tools/bench/reliability/targets';
 
 const row = (fault: string, fields: Partial<Row> = {}): Row => ({
   fault,

@@ -1,12 +1,12 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { LabelledPrompt } from '../../src/router-lab/evaluation/labelled-prompt';
+import type { LabelledPrompt } from '../../tools/router-lab/evaluation/labelled-prompt';
 import { shapeOf } from '../../src/routing/learned/prompt-shape';
 import { completionTokens, profileQuality, readPrompt } from '../../src/routing/learned/router-model';
-import { trainRouterModel } from '../../src/router-lab/learned/train-router';
+import { trainRouterModel } from '../../tools/router-lab/learned/train-router';
 import { fromWeightsFile, loadWeightsFile, weightsFileSchema } from '../../src/routing/learned/weights-file';
-import { toWeightsFile } from '../../src/router-lab/learned/weights-writer';
+import { toWeightsFile } from '../../tools/router-lab/learned/weights-writer';
 import { DEFAULT_WEIGHTS_FILE } from '../../src/config/weights-location';
 import { QUALITY_CATEGORIES } from '../../prisma/catalog/schema';
 

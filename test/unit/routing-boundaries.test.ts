@@ -2,21 +2,30 @@ import { localImports, reachableFrom, tsFilesUnder } from '../helpers/import-gra
 
 /**
  * src/routing/ is what runs per request; the offline router tools (datasets, evaluation, bounds,
- * training) live in src/router-lab/ and may import src/routing/ and src/cli/, never the other way.
+ * training) live in tools/router-lab/ and may import src/routing/ and src/cli/, never the other way.
  */
-const OFFLINE = ['src/router-lab/', 'src/cli/'];
+const OFFLINE = ['tools/', 'src/cli/'];
 const isOffline = (file: string) => OFFLINE.some((prefix) => file.startsWith(prefix));
 
 describe('routing boundaries', () => {
   it('finds the files it guards', () => {
     expect(tsFilesUnder('src/routing')).toContain('src/routing/scorer.ts');
-    expect(localImports('src/router-lab/training/train-cli.ts')).toContain('src/cli/options.ts');
+    expect(localImports('tools/router-lab/training/train-cli.ts')).toContain('src/cli/options.ts');
   });
 
   it('src/routing/ imports neither the offline router tools nor the CLI', () => {
     const crossings = tsFilesUnder('src/routing').flatMap((file) =>
       localImports(file)
         .filter(isOffline)
+        .map((target) => `${file} -> ${target}`),
+    );
+    expect(crossings).toEqual([]);
+  });
+
+  it('nothing in src/ imports tools/', () => {
+    const crossings = tsFilesUnder('src').flatMap((file) =>
+      localImports(file)
+        .filter((target) => target.startsWith('tools/'))
         .map((target) => `${file} -> ${target}`),
     );
     expect(crossings).toEqual([]);

@@ -1,10 +1,10 @@
 import path from 'node:path';
-import { runBoundCli } from '../../src/router-lab/evaluation/bounds/bound-cli';
-import { informedBound } from '../../src/router-lab/evaluation/bounds/informed-bound';
-import { fitLogistic, solveLinear } from '../../src/router-lab/evaluation/bounds/logistic-fit';
-import { knownCostCurve } from '../../src/router-lab/evaluation/known-costs';
-import type { LabelledPrompt } from '../../src/router-lab/evaluation/labelled-prompt';
-import { buildTestTable, singleModels } from '../../src/router-lab/evaluation/test-table';
+import { runBoundCli } from '../../tools/router-lab/evaluation/bounds/bound-cli';
+import { informedBound } from '../../tools/router-lab/evaluation/bounds/informed-bound';
+import { fitLogistic, solveLinear } from '../../tools/router-lab/evaluation/bounds/logistic-fit';
+import { knownCostCurve } from '../../tools/router-lab/evaluation/known-costs';
+import type { LabelledPrompt } from '../../tools/router-lab/evaluation/labelled-prompt';
+import { buildTestTable, singleModels } from '../../tools/router-lab/evaluation/test-table';
 
 const FIXTURES = path.join(__dirname, '..', 'fixtures', 'routing');
 

@@ -1,14 +1,14 @@
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { LabelledPrompt } from '../../src/router-lab/evaluation/labelled-prompt';
-import { convertAlpacaEval } from '../../src/router-lab/datasets/alpaca-eval';
-import { convertRoutellmGsm8k } from '../../src/router-lab/datasets/routellm-gsm8k';
-import { convertRoutellmMmlu } from '../../src/router-lab/datasets/routellm-mmlu';
-import { convertMmluPro } from '../../src/router-lab/datasets/mmlu-pro';
-import { convertMtBench } from '../../src/router-lab/datasets/mt-bench';
-import { runConvert } from '../../src/router-lab/datasets/convert-command';
-import { parseCsv, readCsvTable } from '../../src/router-lab/datasets/csv';
+import type { LabelledPrompt } from '../../tools/router-lab/evaluation/labelled-prompt';
+import { convertAlpacaEval } from '../../tools/router-lab/datasets/alpaca-eval';
+import { convertRoutellmGsm8k } from '../../tools/router-lab/datasets/routellm-gsm8k';
+import { convertRoutellmMmlu } from '../../tools/router-lab/datasets/routellm-mmlu';
+import { convertMmluPro } from '../../tools/router-lab/datasets/mmlu-pro';
+import { convertMtBench } from '../../tools/router-lab/datasets/mt-bench';
+import { runConvert } from '../../tools/router-lab/datasets/convert-command';
+import { parseCsv, readCsvTable } from '../../tools/router-lab/datasets/csv';
 import {
   convertDataset,
   DATASETS,
@@ -17,7 +17,7 @@ import {
   seededRandom,
   splitFolds,
   writeJsonl,
-} from '../../src/router-lab/datasets';
+} from '../../tools/router-lab/datasets';
 
 const FIXTURES = path.join(__dirname, '..', 'fixtures', 'routing');
 const GPT4 = 'gpt-4-1106-preview';

@@ -1,17 +1,17 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { BASELINES } from '../../src/router-lab/evaluation/baselines';
-import { crossValidate } from '../../src/router-lab/evaluation/cross-validation';
-import { cvMarkdown } from '../../src/router-lab/evaluation/cv-table';
-import { runEvalCli } from '../../src/router-lab/evaluation/eval-cli';
-import { evaluateRouters, type Contender } from '../../src/router-lab/evaluation/evaluate';
-import type { LabelledPrompt, PriceTable } from '../../src/router-lab/evaluation/labelled-prompt';
-import { aiq, costSave, nonDecreasingHull } from '../../src/router-lab/evaluation/metrics';
-import { trainOracleRouter } from '../../src/router-lab/evaluation/oracle-router';
-import { chooseModel, COST_WEIGHTS, sweepRouter } from '../../src/router-lab/evaluation/sweep';
-import { buildTestTable, evaluationPool } from '../../src/router-lab/evaluation/test-table';
-import { twoModelMetrics, type PairedPrompt } from '../../src/router-lab/evaluation/two-model-metrics';
+import { BASELINES } from '../../tools/router-lab/evaluation/baselines';
+import { crossValidate } from '../../tools/router-lab/evaluation/cross-validation';
+import { cvMarkdown } from '../../tools/router-lab/evaluation/cv-table';
+import { runEvalCli } from '../../tools/router-lab/evaluation/eval-cli';
+import { evaluateRouters, type Contender } from '../../tools/router-lab/evaluation/evaluate';
+import type { LabelledPrompt, PriceTable } from '../../tools/router-lab/evaluation/labelled-prompt';
+import { aiq, costSave, nonDecreasingHull } from '../../tools/router-lab/evaluation/metrics';
+import { trainOracleRouter } from '../../tools/router-lab/evaluation/oracle-router';
+import { chooseModel, COST_WEIGHTS, sweepRouter } from '../../tools/router-lab/evaluation/sweep';
+import { buildTestTable, evaluationPool } from '../../tools/router-lab/evaluation/test-table';
+import { twoModelMetrics, type PairedPrompt } from '../../tools/router-lab/evaluation/two-model-metrics';
 
 const point = (cost: number, quality: number) => ({ cost, quality });
 

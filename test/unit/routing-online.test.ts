@@ -1,6 +1,6 @@
-import type { EvalRouter } from '../../src/router-lab/evaluation/eval-router';
-import type { LabelledPrompt } from '../../src/router-lab/evaluation/labelled-prompt';
-import { replayEvaluation } from '../../src/router-lab/evaluation/replay';
+import type { EvalRouter } from '../../tools/router-lab/evaluation/eval-router';
+import type { LabelledPrompt } from '../../tools/router-lab/evaluation/labelled-prompt';
+import { replayEvaluation } from '../../tools/router-lab/evaluation/replay';
 import { adjustedQuality } from '../../src/routing/online/adjusted-quality';
 import { chooseWithExploration, explorationPick, shouldExplore } from '../../src/routing/online/exploration';
 import { MIN_RATINGS, type FeedbackCell } from '../../src/routing/online/feedback-cell';

@@ -7,7 +7,7 @@ import { DENSE_FEATURES } from './text-features';
 /**
  * The shipped router weights: what transfers to any model (the kind classifier, the shared ease
  * weights, completion length) and nothing about the models it was trained on, since catalog models
- * are routed by their quality profiles. Written by `npm run router:train` (src/router-lab/learned/weights-writer.ts).
+ * are routed by their quality profiles. Written by `npm run router:train` (tools/router-lab/learned/weights-writer.ts, offline).
  */
 export const weightsFileSchema = z.object({
   format: z.literal('switchyard-router-weights/1'),

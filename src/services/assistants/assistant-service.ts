@@ -6,6 +6,7 @@ import type { Page, PageQuery } from '../../schemas/common';
 import type { AssistantRepository, AssistantRow, SpaceRef } from '../../store/assistants';
 import { toPage } from '../../store/pagination';
 import type { PromptRepository } from '../../store/prompts';
+import type { SpaceVersions } from '../../cache/space-versions';
 import { promptStatus } from '../../schemas/prompt-state';
 import { canSeeDefinition } from './assistant-access';
 import { currentVersion, presentAssistant, presentAssistantDetail } from './present-assistant';
@@ -29,6 +30,8 @@ export interface AssistantServiceDeps {
   prompts: PromptRepository;
   /** Name clients send as `model` to ask for automatic selection. */
   autoModelName: string;
+  /** Completions read an assistant's configuration once per Space snapshot: a write that may change it bumps the Space's stamp. */
+  versions: Pick<SpaceVersions, 'bump'>;
 }
 
 export class AssistantService {
@@ -52,7 +55,9 @@ export class AssistantService {
         added_by: auth.idpId,
         config,
       });
-      if (row) return presentAssistant(row);
+      if (!row) continue;
+      await this.deps.versions.bump([space.id]);
+      return presentAssistant(row);
     }
     throw new ApiError('conflict', 'Too many assistants of this name are being created at once; retry.', 'name');
   }
@@ -83,7 +88,9 @@ export class AssistantService {
       newVersion = { value: config };
     }
     if (!newVersion && Object.values(fields).every((value) => value === undefined)) return presentAssistant(row);
-    return presentAssistant(await this.deps.assistants.update(row.id, fields, newVersion));
+    const updated = await this.deps.assistants.update(row.id, fields, newVersion);
+    if (newVersion) await this.deps.versions.bump([space.id]);
+    return presentAssistant(updated);
   }
 
   private space(auth: AuthContext, appId: string): Promise<SpaceRef> {

@@ -11,6 +11,8 @@ import type { SpaceFileRepository, SpaceFileRow } from '../../store/space-files'
 import { requireVisibleSpace } from '../assistants/space-access';
 import { ACCEPTED_EXTENSIONS, recognise } from './file-types';
 import { presentSpaceFile } from './present-space-file';
+import { searchableFilesChanged } from './searchable-files-changed';
+import type { SpaceVersions } from '../../cache/space-versions';
 
 export interface SpaceFileServiceDeps {
   db: Db;
@@ -19,6 +21,7 @@ export interface SpaceFileServiceDeps {
   enqueue(job: SpaceFileJob): Promise<void>;
   /** Largest upload, in bytes. */
   maxFileBytes: number;
+  versions: Pick<SpaceVersions, 'bump'>;
 }
 
 /** Reads the upload once the Space is known to exist, so an unknown Space answers 404 whatever the body. */
@@ -75,6 +78,7 @@ export class SpaceFileService {
   async delete(auth: AuthContext, appId: string, fileId: string): Promise<{ id: string; object: 'space.file'; deleted: true }> {
     const space = await this.space(auth, appId);
     const row = orNotFound(await this.deps.files.delete(space.id, fileId));
+    await searchableFilesChanged(this.deps, space.id);
     return { id: row.id, object: 'space.file', deleted: true };
   }
 

@@ -1,0 +1,294 @@
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { CpuMeter } from './cpu';
+import { startRedisCluster } from '../../test/helpers/redis-cluster';
+import { targetsLine, targetsOf } from './targets';
+import { machineInfo } from './reliability/machine';
+import { BENCH_MODEL, createBenchEnvironment, type BenchEnvironment } from './environment';
+import { runLoad, type LoadTarget } from './load';
+import { startDeployment, type Deployment, type Layout } from './deployment';
+import { buildService, checkOutBaseline, startUpstream, WORKING_TREE, type Managed, type Runner, type ServiceSource } from './processes';
+import { portkeyHeaders, startPortkey } from './portkey';
+import { startQueueFloor, type QueueFloor } from './queue-floor/start';
+import { summariseProfile, type ProfileSummary, type Window } from './profile-summary';
+import { baselineTable, cellsTable, compare, compareWithBaseline, comparisonTable, cpuTable, otherCpuMs, profileTables, type Cell, type Mode, type Path } from './report';
+
+/**
+ * `npm run bench`: the upstream called directly and through Switchyard (API process → BullMQ →
+ * worker process → upstream → reply over Redis, request log written), JSON and streaming, at 1 and 64
+ * clients. Options: --duration and --warmup (seconds per cell), --concurrency 1,64, --modes json,stream,
+ * --runner build|prebuilt|tsx, --upstream simulator|minimal, --log-level warn, --privacy-level 1 (3 writes no request
+ * logs; needs a GDPR model such as --model mistral-small-2506), --model gpt-4o-mini, --routing auto|named (auto, the
+ * default: the Space has several active models and a rate limit, and requests leave `model` out; named: requests name --model), --layout start|roles (as
+ * `npm start` runs it, a supervisor and its children; or separate API and worker processes), --api-processes N and
+ * --workers N (default: the service's own, one per core; 1 worker under `roles`), --peer portkey|none (the Portkey gateway measured on the same upstream),
+ * --floor queue|none (the queue floor, bench/queue-floor: the least a gateway of Switchyard's shape does, one API and one worker process),
+ * --redis-cluster (Switchyard on a local three-node Redis Cluster),
+ * --profile, --out <file>, --baseline <git ref> (that commit too, built from a checkout beside this one and
+ * measured in the same run, cell by cell, as a "before" for the working tree's "after"; --baseline-api-processes N and
+ * --baseline-workers N size it apart, e.g. `--baseline HEAD` to compare process counts).
+ */
+const { values: args } = parseArgs({
+  options: {
+    duration: { type: 'string', default: '8' },
+    warmup: { type: 'string', default: '2' },
+    concurrency: { type: 'string', default: '1,64' },
+    modes: { type: 'string', default: 'json,stream' },
+    runner: { type: 'string', default: 'build' },
+    upstream: { type: 'string', default: 'simulator' },
+    'log-level': { type: 'string', default: 'warn' },
+    'privacy-level': { type: 'string', default: '1' },
+    layout: { type: 'string', default: 'start' },
+    'api-processes': { type: 'string' },
+    workers: { type: 'string' },
+    'baseline-api-processes': { type: 'string' },
+    'baseline-workers': { type: 'string' },
+    peer: { type: 'string', default: 'portkey' },
+    floor: { type: 'string', default: 'queue' },
+    'redis-cluster': { type: 'boolean', default: false },
+    model: { type: 'string', default: BENCH_MODEL },
+    routing: { type: 'string', default: 'auto' },
+    profile: { type: 'boolean', default: false },
+    baseline: { type: 'string' },
+    out: { type: 'string', default: path.join(__dirname, 'results.json') },
+  },
+});
+
+const say = (text: string) => process.stdout.write(`${text}\n`);
+const PROMPT = 'Say hello to the benchmark.';
+
+/** Things to undo, newest first, whether the run succeeds or not. */
+const cleanups: { name: string; run: () => Promise<unknown> }[] = [];
+async function cleanUp(): Promise<void> {
+  while (cleanups.length > 0) {
+    const step = cleanups.pop();
+    if (!step) break;
+    await step.run().catch((err: unknown) => say(`cleanup "${step.name}" failed: ${String(err)}`));
+  }
+}
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    say(`\n${signal}: cleaning up`);
+    cleanUp().finally(() => process.exit(130));
+  });
+}
+
+interface Endpoints {
+  upstream: string;
+  apiKey: string;
+  model: string;
+  /** What Switchyard's requests send as `model` (none under --routing auto). */
+  requestModel: string | undefined;
+}
+
+function targetFor(pathKind: Path, mode: Mode, endpoints: Endpoints & { deployments: Deployment[]; peer: string | null; floor: string | null }): LoadTarget {
+  const messages = [{ role: 'user', content: PROMPT }];
+  const streamed = mode === 'stream' ? { stream: true } : {};
+  const body = { model: endpoints.model, messages, ...streamed };
+  if (pathKind === 'floor' && endpoints.floor) return { url: `${endpoints.floor}/v1/chat/completions`, headers: {}, body, stream: mode === 'stream' };
+  if (pathKind === 'portkey' && endpoints.peer) return { url: `${endpoints.peer}/v1/chat/completions`, headers: portkeyHeaders(`${endpoints.upstream}/openai/v1`), body, stream: mode === 'stream' };
+  const deployment = endpoints.deployments.find((d) => d.path === pathKind);
+  // Switchyard's requests leave the model out under --routing auto: the Space's routing chooses it.
+  const routedBody = { ...(endpoints.requestModel ? { model: endpoints.requestModel } : {}), messages, ...streamed };
+  return deployment
+    ? { url: `${deployment.apiUrl}/v1/chat/completions`, headers: { authorization: `Bearer ${endpoints.apiKey}` }, body: routedBody, stream: mode === 'stream' }
+    : { url: `${endpoints.upstream}/openai/v1/chat/completions`, headers: { authorization: 'Bearer bench' }, body, stream: mode === 'stream' };
+}
+
+interface Stack {
+  env: BenchEnvironment;
+  upstream: Managed & { url: string };
+  /** The working tree's Switchyard, then the baseline's when one is compared. */
+  deployments: Deployment[];
+  /** The peer gateway (Portkey) on the same upstream, unless `--peer none`. */
+  peer: (Managed & { url: string }) | null;
+  /** The queue floor (bench/queue-floor), unless `--floor none`. */
+  floor: QueueFloor | null;
+  profileDir: string | null;
+}
+
+/** With --redis-cluster: a throwaway local three-node Redis Cluster for Switchyard (and the baseline), removed afterwards. */
+async function redisClusterEnv(): Promise<Record<string, string>> {
+  if (!args['redis-cluster']) return {};
+  const cluster = await startRedisCluster();
+  cleanups.push({ name: 'redis cluster', run: () => cluster.stop() });
+  say(`Redis Cluster: ${cluster.nodesEnv}`);
+  return { REDIS_CLUSTER_NODES: cluster.nodesEnv };
+}
+
+async function startStack(runner: Runner, scratch: string, baseline: ServiceSource | null): Promise<Stack> {
+  const env = await createBenchEnvironment({ privacyLevel: Number(args['privacy-level']), model: args.model, routing: args.routing === 'named' ? 'named' : 'auto' });
+  cleanups.push({ name: 'database and Redis keys', run: () => env.destroy() });
+  const upstream = await startUpstream(args.upstream === 'minimal' ? 'minimal' : 'simulator');
+  cleanups.push({ name: 'upstream', run: () => upstream.stop() });
+  const profileDir = args.profile ? path.join(scratch, 'profiles') : null;
+  const shared = {
+    NODE_ENV: 'production',
+    DATABASE_URL: env.databaseUrl,
+    REDIS_URL: env.redisUrl,
+    OPENAI_API_KEY: 'bench',
+    OPENAI_BASE_URL: `${upstream.url}/openai/v1`,
+    [`${env.model.provider.toUpperCase()}_API_KEY`]: 'bench',
+    [`${env.model.provider.toUpperCase()}_BASE_URL`]: `${upstream.url}/openai/v1`,
+    LOG_LEVEL: args['log-level'] ?? 'warn',
+    SHUTDOWN_GRACE_MS: '5000',
+    ...(await redisClusterEnv()),
+  };
+  const layout: Layout = args.layout === 'roles' ? 'roles' : 'start';
+  const sizes = { apiProcesses: args['api-processes'] ? Number(args['api-processes']) : undefined, workerProcesses: args.workers ? Number(args.workers) : undefined };
+  const started = (managed: Managed) => cleanups.push({ name: `${managed.name} process`, run: () => managed.stop() });
+  const common = { shared, scratch, layout, ...sizes, started };
+  const deployments = [await startDeployment({ path: 'switchyard', runner, source: WORKING_TREE, profileDir, ...common }, env)];
+  // The baseline serves the same Space from the same database, on its own queues; it is not profiled.
+  // Its own sizes, when given: `--baseline HEAD --baseline-workers 1` compares process counts of the same code.
+  const baselineSizes = {
+    ...(args['baseline-api-processes'] ? { apiProcesses: Number(args['baseline-api-processes']) } : {}),
+    ...(args['baseline-workers'] ? { workerProcesses: Number(args['baseline-workers']) } : {}),
+  };
+  if (baseline) deployments.push(await startDeployment({ path: 'baseline', runner: 'prebuilt', source: baseline, profileDir: null, ...common, ...baselineSizes }, env));
+  const peer = args.peer === 'portkey' ? await startPortkey(path.join(scratch, 'portkey.log')) : null;
+  if (peer) cleanups.push({ name: 'portkey', run: () => peer.stop() });
+  const floor = args.floor === 'queue' ? await startQueueFloor(env, `${upstream.url}/openai/v1`) : null;
+  for (const managed of floor?.processes ?? []) cleanups.push({ name: managed.name, run: () => managed.stop() });
+  return { env, upstream, deployments, peer, floor, profileDir };
+}
+
+const nowUs = () => Number(process.hrtime.bigint() / 1000n);
+
+async function runCells(stack: Stack, meter: CpuMeter): Promise<{ cells: Cell[]; sentThrough: number; windows: Window[] }> {
+  const durationMs = Number(args.duration) * 1000;
+  const warmupMs = Number(args.warmup) * 1000;
+  const modes = (args.modes ?? 'json,stream').split(',') as Mode[];
+  const levels = (args.concurrency ?? '1,64').split(',').map(Number);
+  const endpoints = { upstream: stack.upstream.url, deployments: stack.deployments, peer: stack.peer?.url ?? null, floor: stack.floor?.url ?? null, apiKey: stack.env.apiKey, model: stack.env.model.name, requestModel: stack.env.requestModel };
+  const paths: Path[] = ['direct', ...(stack.peer ? ['portkey' as const] : []), ...(stack.floor ? ['floor' as const] : []), ...stack.deployments.map((d) => d.path)];
+  const cells: Cell[] = [];
+  const windows: Window[] = [];
+  // Each deployment answered one completion before the cells (firstCompletion).
+  let sentThrough = stack.deployments.length;
+  for (const mode of modes) {
+    for (const concurrency of levels) {
+      // Direct, through Switchyard (and the baseline) back to back, so all see the same machine state.
+      for (const pathKind of paths) {
+        const target = targetFor(pathKind, mode, endpoints);
+        const timeoutMs = 30_000;
+        const warm = await runLoad(target, { concurrency, durationMs: warmupMs, maxRequests: 1_000_000, timeoutMs });
+        const before = meter.read();
+        const from = nowUs();
+        const result = await runLoad(target, { concurrency, durationMs, maxRequests: 1_000_000, timeoutMs });
+        if (pathKind === 'switchyard') windows.push([from, nowUs()]);
+        const cpuMs = CpuMeter.since(before, meter.read());
+        if (pathKind === 'switchyard' || pathKind === 'baseline') sentThrough += warm.requests + result.requests;
+        cells.push({ path: pathKind, mode, concurrency, result, cpuMs });
+        const other = otherCpuMs({ path: pathKind, mode, concurrency, result, cpuMs });
+        if (other / result.wallMs > 0.2) say(`  (other processes used ${((other / result.wallMs) * 100).toFixed(0)}% of a core during this cell: numbers are skewed)`);
+        const errors = result.errors > 0 ? `, ${result.errors} errors (${result.errorSamples.join('; ')})` : '';
+        say(`  ${pathKind.padEnd(10)} ${mode.padEnd(6)} c=${String(concurrency).padEnd(3)} ${result.rps.toFixed(0).padStart(6)} req/s  p50 ${result.latency.p50.toFixed(2)} ms  p99 ${result.latency.p99.toFixed(2)} ms${result.ttft ? `  TTFT p50 ${result.ttft.p50.toFixed(2)} ms` : ''}${errors}`);
+      }
+    }
+  }
+  return { cells, sentThrough, windows };
+}
+
+/** Logs are batched a few ms after each reply: wait until the count stops moving. */
+async function settledLogs(env: BenchEnvironment): Promise<{ parents: number; children: number }> {
+  let last = await env.countLogs();
+  for (let i = 0; i < 20; i += 1) {
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    const now = await env.countLogs();
+    if (now.parents === last.parents && now.children === last.children) return now;
+    last = now;
+  }
+  return last;
+}
+
+/** Compiles the working tree (and checks out and compiles the baseline, when asked). */
+function prepareSources(runner: Runner, scratch: string) {
+  let build: { ms: number; warnings: string[] } | null = null;
+  if (runner === 'build') {
+    build = buildService();
+    say(`compiled the service with tsc in ${(build.ms / 1000).toFixed(1)} s${build.warnings.length ? ` (type errors, emitted anyway: ${build.warnings.join(' | ')})` : ''}`);
+  }
+  if (!args.baseline) return { build, baseline: null };
+  const baseline = checkOutBaseline(args.baseline, scratch);
+  cleanups.push({ name: 'baseline checkout', run: async () => baseline.remove() });
+  const baselineBuild = buildService(baseline);
+  say(`baseline ${args.baseline} (${baseline.commit.slice(0, 10)}) compiled in ${(baselineBuild.ms / 1000).toFixed(1)} s`);
+  return { build, baseline };
+}
+
+/** Stops every Switchyard process: that drains the log batchers and, with --profile, writes the CPU profiles. */
+async function stopDeployments(stack: Stack): Promise<void> {
+  for (const deployment of stack.deployments) {
+    for (const managed of deployment.processes) await managed.stop();
+  }
+}
+
+function describeLayout(): string {
+  if (args.layout === 'roles') return `separate API and ${args.workers ?? 1} worker process(es)`;
+  return `npm start: API_PROCESSES=${args['api-processes'] ?? 'default'}, WORKER_PROCESSES=${args.workers ?? 'default'}`;
+}
+
+async function main(): Promise<void> {
+  const started = Date.now();
+  const runner: Runner = args.runner === 'tsx' || args.runner === 'prebuilt' ? args.runner : 'build';
+  const machine = machineInfo();
+  say(`Switchyard benchmark on ${machine.cpu_model} × ${machine.cores}, Node ${machine.node}`);
+  const scratch = mkdtempSync(path.join(os.tmpdir(), 'switchyard-bench-'));
+  cleanups.push({ name: 'scratch folder', run: async () => rmSync(scratch, { recursive: true, force: true }) });
+  const { build, baseline } = prepareSources(runner, scratch);
+  const stack = await startStack(runner, scratch, baseline);
+  const [own] = stack.deployments;
+  if (!own) throw new Error('no Switchyard started');
+  say(`upstream: ${args.upstream} at ${stack.upstream.url}; Switchyard at ${own.apiUrl} (${runner}, LOG_LEVEL=${args['log-level']}, privacy level ${args['privacy-level']}, ${describeLayout()})${baseline ? `; baseline ${args.baseline}` : ''}; ready after ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  const processes = stack.deployments.flatMap((d) => d.processes);
+  const floorPids = Object.fromEntries((stack.floor?.processes ?? []).map((p) => [p.name, p.child.pid]));
+  const pids = () => ({ ...Object.fromEntries(processes.map((p) => [p.name, p.child.pid])), ...(stack.peer ? { portkey: stack.peer.child.pid } : {}), ...floorPids, upstream: stack.upstream.child.pid });
+  const meter = new CpuMeter(pids, stack.env.databaseName);
+  const { cells, sentThrough, windows } = await runCells(stack, meter);
+  await stopDeployments(stack);
+  const logs = await settledLogs(stack.env);
+  const profiles: ProfileSummary[] = stack.profileDir
+    ? readdirSync(stack.profileDir)
+        .filter((file) => file.endsWith('.cpuprofile'))
+        .map((file) => ({ ...summariseProfile(path.join(stack.profileDir ?? '', file), { root: path.resolve(__dirname, '../..'), windows }), process: file.replace(/\.cpuprofile$/, '') }))
+        .filter((summary) => summary.busyMs > 100)
+    : [];
+  const comparisons = compare(cells);
+  const withBaseline = compareWithBaseline(cells);
+  const withPeer = compareWithBaseline(cells, 'portkey');
+  const floorWithPeer = compareWithBaseline(cells, 'portkey', 'floor');
+  const targets = targetsOf(cells, comparisons, withPeer);
+  say(`\n${cellsTable(cells)}\n\n${comparisonTable(comparisons)}\n\nCPU per completion (ms of one core):\n${cpuTable(cells, machine.cores)}`);
+  if (withBaseline.length > 0) say(`\nAgainst the baseline ${args.baseline} (${baseline?.commit.slice(0, 10)}), same run:\n${baselineTable(withBaseline)}`);
+  say(`\nrequest logs written: ${logs.parents} (of ${sentThrough} completions through Switchyard), ${logs.children} upstream-call rows`);
+  if (withPeer.length > 0) say(`\nSwitchyard against the Portkey gateway (same upstream, same load generator), same run:\n${baselineTable(withPeer, { other: 'Portkey', now: 'Switchyard' })}`);
+  if (floorWithPeer.length > 0) say(`\nThe queue floor (bench/queue-floor: the least a gateway of Switchyard's shape does) against the Portkey gateway, same run:\n${baselineTable(floorWithPeer, { other: 'Portkey', now: 'floor' })}`);
+  say(`targets: ${targetsLine(targets)}`);
+  if (profiles.length > 0) say(`\nCPU profiles (self time):\n${profileTables(profiles)}`);
+  const report = {
+    machine,
+    settings: { runner, upstream: args.upstream, log_level: args['log-level'], privacy_level: Number(args['privacy-level']), layout: args.layout, api_processes: args['api-processes'] ?? 'default', worker_processes: args.workers ?? (args.layout === 'roles' ? 1 : 'default'), duration_s: Number(args.duration), warmup_s: Number(args.warmup), model: stack.env.model, prompt: PROMPT, node_env: 'production' },
+    build,
+    baseline: baseline ? { ref: args.baseline, commit: baseline.commit } : null,
+    cells,
+    comparisons,
+    comparisons_with_baseline: withBaseline,
+    floor_against_portkey: floorWithPeer,
+    targets,
+    logs: { ...logs, completions_through_switchyard: sentThrough },
+    profiles,
+    total_seconds: Number(((Date.now() - started) / 1000).toFixed(1)),
+  };
+  writeFileSync(args.out ?? path.join(__dirname, 'results.json'), `${JSON.stringify(report, null, 2)}\n`);
+  say(`\nwrote ${args.out} in ${report.total_seconds} s`);
+}
+
+main()
+  .catch((err: unknown) => {
+    say(`benchmark failed: ${err instanceof Error ? err.stack : String(err)}`);
+    process.exitCode = 1;
+  })
+  .finally(() => cleanUp());
