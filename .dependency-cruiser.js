@@ -95,11 +95,17 @@ module.exports = {
       from: { path: '^(src|workers)/', pathNot: ['^src/store/', '^src/generated/', '^src/pipeline/space-context\\.ts$'] },
       to: { path: '^src/generated/prisma/', dependencyTypesNot: ['type-only'] },
     },
+    {
+      name: 'no-tools-in-service',
+      comment: 'Offline tooling (tools/: router lab, evaluations, benchmarks, the fault suite) is never loaded by the service.',
+      severity: 'error',
+      from: { path: '^(src|workers)/' },
+      to: { path: '^tools/' },
+    },
     ...layerRules,
   ],
   options: {
     doNotFollow: { path: ['node_modules', '^src/generated/'] },
-    exclude: { path: ['^src/router-lab/', '^bench/'] },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
     moduleSystems: ['cjs', 'es6'],

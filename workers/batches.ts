@@ -3,7 +3,6 @@ import type { BatchJob, BatchLineJob } from '../src/queue/payloads';
 import { BatchCoordinator } from '../src/services/batches/batch-coordinator';
 import { LineFeeder } from '../src/services/batches/line-feeder';
 import { LineRunner } from '../src/services/batches/line-runner';
-import { SpaceLookup } from '../src/intake/space-lookup';
 import type { WorkerServices } from './worker-services';
 import { BatchLineRepository } from '../src/store/batch-lines';
 import { BatchRepository } from '../src/store/batches';
@@ -28,7 +27,7 @@ export function batchProcessing(services: WorkerServices, completions: Completio
   const lines = new BatchLineRepository(db);
   const feeder = new LineFeeder({ lines, queue: queues.batchLines, spaceConcurrency: config.batches.spaceConcurrency });
   const coordinator = new BatchCoordinator({ batches, lines, files: services.openAiFiles, feeder, logger });
-  const spaces = new SpaceLookup(services.spaceContexts, services.spaceVersions);
+  const { spaces } = services;
   const runner = new LineRunner({
     batches,
     lines,

@@ -1,5 +1,4 @@
 import type { Job } from 'bullmq';
-import { asyncJobStore } from '../src/async-jobs/build-async-jobs';
 import { WebhookDeliverer } from '../src/async-jobs/webhook-delivery';
 import { webhookSecretOf } from '../src/async-jobs/webhook-secret';
 import { createSafeClient } from '../src/net/safe-fetch';
@@ -13,7 +12,7 @@ export function webhooksProcessor(services: WorkerServices) {
   const { net } = config.plugins;
   const box = secretBoxFor(config.plugins.socialPost.secretKeys);
   const deliverer = new WebhookDeliverer({
-    store: asyncJobStore(services),
+    store: services.asyncJobs,
     secretOf: async (appId) => {
       if (!box) throw new Error('the service has no PLUGIN_SECRETS_KEY');
       return webhookSecretOf(db, { appId, box });

@@ -1,7 +1,9 @@
 import type { Logger } from 'pino';
+import type { AsyncJobStore } from '../src/async-jobs/job-store';
 import type { SpaceVersions } from '../src/cache/space-versions';
 import type { SpaceSearchConfig } from '../src/config/plugins/space-search';
 import type { Config } from '../src/config/schema';
+import type { SpaceLookup } from '../src/intake/space-lookup';
 import type { SpaceContextLoader } from '../src/pipeline/space-context';
 import type { Queues } from '../src/queue/queues';
 import type { RedisClient } from '../src/queue/redis';
@@ -27,6 +29,10 @@ export interface WorkerServices {
   spaceContexts: SpaceContextLoader;
   /** Spaces' configuration versions: bumped by every writer of a Space's configuration, read per completion. */
   spaceVersions: SpaceVersions;
+  /** Spaces at their current configuration version (the two above together). */
+  spaces: SpaceLookup;
+  /** Async jobs' records in Redis (how they ended, for `GET /v1/chat/completions/jobs/{id}` and webhooks). */
+  asyncJobs: AsyncJobStore;
   /** The space-search plugin's configuration (upload limit, embeddings backend). */
   spaceSearch: SpaceSearchConfig;
   prompts: PromptService;

@@ -179,6 +179,8 @@ export function buildServices(infra: Infrastructure, plugins: PluginServiceOptio
     idempotency: shared.idempotency,
     spaceVersions: shared.spaceVersions,
     spaceContexts: shared.spaceContexts,
+    spaces,
+    asyncJobs: shared.asyncJobs,
     readiness: () => checkReadiness(db, redis),
   };
 }

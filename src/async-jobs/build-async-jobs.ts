@@ -11,10 +11,12 @@ export interface AsyncJobConnections {
   config: Pick<Config, 'redisPrefix' | 'asyncJobs'>;
 }
 
-/** The worker's side also queues webhooks and logs. */
-export interface AsyncJobFinisherConnections extends AsyncJobConnections {
+/** The worker's side: the process's store of async jobs, the webhooks queue and the retry settings. */
+export interface AsyncJobFinisherDeps {
+  asyncJobs: AsyncJobStore;
   queues: Pick<Queues, 'webhooks'>;
   logger: Logger;
+  config: Pick<Config, 'asyncJobs'>;
 }
 
 /** The store of async jobs, as every process of this configuration reads and writes it. */
@@ -26,13 +28,13 @@ export function asyncJobStore({ redis, config }: AsyncJobConnections): AsyncJobS
  * The worker's side: stores how async jobs ended and queues their webhooks, retried with exponential
  * backoff (WEBHOOK_ATTEMPTS, WEBHOOK_BACKOFF_MS). One webhook job per async job (job id = request id).
  */
-export function asyncJobFinisher(infra: AsyncJobFinisherConnections): AsyncJobFinisher {
-  const { webhookAttempts, webhookBackoffMs } = infra.config.asyncJobs;
+export function asyncJobFinisher({ asyncJobs, queues, logger, config }: AsyncJobFinisherDeps): AsyncJobFinisher {
+  const { webhookAttempts, webhookBackoffMs } = config.asyncJobs;
   return new AsyncJobFinisher({
-    store: asyncJobStore(infra),
-    logger: infra.logger,
+    store: asyncJobs,
+    logger,
     enqueueWebhook: async (job) => {
-      await infra.queues.webhooks.add('deliver', job, { jobId: job.requestId, attempts: webhookAttempts, backoff: { type: 'exponential', delay: webhookBackoffMs } });
+      await queues.webhooks.add('deliver', job, { jobId: job.requestId, attempts: webhookAttempts, backoff: { type: 'exponential', delay: webhookBackoffMs } });
     },
   });
 }
