@@ -90,9 +90,9 @@ module.exports = {
     {
       name: 'prisma-only-in-store',
       comment:
-        'Only store/ talks to Prisma: the client and its runtime values are imported there alone. Other rooms may name its row and JSON types (type-only imports). The lead\'s pipeline/space-context.ts, being compiled into a Space snapshot, is the one exception left.',
+        'Only store/ talks to Prisma: the client and its runtime values are imported there alone. Other rooms may name its row and JSON types (type-only imports).',
       severity: 'error',
-      from: { path: '^(src|workers)/', pathNot: ['^src/store/', '^src/generated/', '^src/pipeline/space-context\\.ts$'] },
+      from: { path: '^(src|workers)/', pathNot: ['^src/store/', '^src/generated/'] },
       to: { path: '^src/generated/prisma/', dependencyTypesNot: ['type-only'] },
     },
     {

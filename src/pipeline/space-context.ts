@@ -6,6 +6,7 @@ import type { Policies, Settings, Weights } from '../schemas/apps';
 import { autoToolsSettings, type AutoToolsSettings } from '../schemas/plugin-settings';
 import { readPolicies, readSettings, readWeights } from '../schemas/stored-space-config';
 import type { Db } from '../store/db';
+import { readSpaceRows } from '../store/space-rows';
 
 /** A Space's configuration as a completion needs it. */
 export interface SpaceContext {
@@ -83,14 +84,7 @@ export function toRoutableModel(row: RoutableRow): RoutableModel {
 }
 
 async function load(db: Db, appId: string): Promise<SpaceContext | null> {
-  const app = await db.app.findUnique({
-    where: { id: appId },
-    include: {
-      models: { where: { active: true, model: { globally_disabled: false } }, include: { model: true } },
-      failover_chain: { orderBy: { position: 'asc' }, include: { model: true } },
-      benchmark_model: true,
-    },
-  });
+  const app = await readSpaceRows(db, appId);
   if (!app) return null;
   const byName = (a: RoutableModel, b: RoutableModel) => a.model.localeCompare(b.model);
   const models = app.models.filter((link) => link.model.is_chat).map((link) => toRoutableModel(link.model)).sort(byName);
