@@ -184,7 +184,7 @@ async function main(): Promise<void> {
     const floor = await startFloor({ ...backends.ready, model: `${upstream.url}/openai/v1` });
     cells.push(await measure({ name: 'floor', searxngLimit: Number(args.concurrency) }, { deployment: floor, env, others }));
     await Promise.all(floor.processes.map((p) => p.stop()));
-    const queueFloor = await startQueueFloor(env, `${upstream.url}/openai/v1`, backends.ready);
+    const queueFloor = await startQueueFloor(env, `${upstream.url}/openai/v1`, { backends: backends.ready });
     cleanups.push({ name: 'queue floor', run: () => Promise.all(queueFloor.processes.map((p) => p.stop())) });
     const deployment = { processes: queueFloor.processes.map((p) => ({ ...p, name: p.name === 'floor api' ? 'api' : 'worker' })), apiUrl: queueFloor.url };
     cells.push(await measure({ name: 'queue-floor', searxngLimit: Number(args.concurrency) }, { deployment, env, others }));

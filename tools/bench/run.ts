@@ -11,7 +11,12 @@ import { runLoad, type LoadTarget } from './load';
 import { startDeployment, type Deployment, type Layout } from './deployment';
 import { buildService, checkOutBaseline, startUpstream, WORKING_TREE, type Managed, type Runner, type ServiceSource } from './processes';
 import { portkeyHeaders, startPortkey } from './portkey';
-import { startQueueFloor, type QueueFloor } from './queue-floor/start';
+import type { QueueFloor } from './queue-floor/start';
+import { floorReport, type ProcessesOf } from './floor-goals';
+import { FLOOR_PATHS, floorEdges, startFloors } from './floors';
+import { processRoles } from './process-roles';
+import { countRoundTrips, type RoundTripsBySide } from './redis-round-trips';
+import { roundTripsTable } from './round-trips-report';
 import { summariseProfile, type ProfileSummary, type Window } from './profile-summary';
 import { baselineTable, cellsTable, compare, compareWithBaseline, comparisonTable, cpuTable, otherCpuMs, profileTables, type Cell, type Mode, type Path } from './report';
 
@@ -23,7 +28,9 @@ import { baselineTable, cellsTable, compare, compareWithBaseline, comparisonTabl
  * logs; needs a GDPR model such as --model mistral-small-2506), --model gpt-4o-mini, --layout start|roles (as
  * `npm start` runs it, a supervisor and its children; or separate API and worker processes), --api-processes N and
  * --workers N (default: the service's own, one per core; 1 worker under `roles`), --peer portkey|none (the Portkey gateway measured on the same upstream),
- * --floor queue|none (the queue floor, bench/queue-floor: the least a gateway of Switchyard's shape does, one API and one worker process),
+ * --floor queue,express|queue|express|none (the floors, tools/bench/queue-floor: the least a gateway of Switchyard's shape does, one API
+ * and one worker process, with its HTTP edge on bare node:http (`queue`) or on Express 5 (`express`, the reference of issue 20's goals)),
+ * --skip-round-trips (no Redis round-trip count per completion, API and worker apart, counted with MONITOR after the cells),
  * --redis-cluster (Switchyard on a local three-node Redis Cluster),
  * --profile, --out <file>, --baseline <git ref> (that commit too, built from a checkout beside this one and
  * measured in the same run, cell by cell, as a "before" for the working tree's "after"; --baseline-api-processes N and
@@ -45,7 +52,8 @@ const { values: args } = parseArgs({
     'baseline-api-processes': { type: 'string' },
     'baseline-workers': { type: 'string' },
     peer: { type: 'string', default: 'portkey' },
-    floor: { type: 'string', default: 'queue' },
+    floor: { type: 'string', default: 'queue,express' },
+    'skip-round-trips': { type: 'boolean', default: false },
     'redis-cluster': { type: 'boolean', default: false },
     model: { type: 'string', default: BENCH_MODEL },
     profile: { type: 'boolean', default: false },
@@ -79,9 +87,10 @@ interface Endpoints {
   model: string;
 }
 
-function targetFor(pathKind: Path, mode: Mode, endpoints: Endpoints & { deployments: Deployment[]; peer: string | null; floor: string | null }): LoadTarget {
+function targetFor(pathKind: Path, mode: Mode, endpoints: Endpoints & { deployments: Deployment[]; peer: string | null; floors: QueueFloor[] }): LoadTarget {
   const body = { model: endpoints.model, messages: [{ role: 'user', content: PROMPT }], ...(mode === 'stream' ? { stream: true } : {}) };
-  if (pathKind === 'floor' && endpoints.floor) return { url: `${endpoints.floor}/v1/chat/completions`, headers: {}, body, stream: mode === 'stream' };
+  const floor = endpoints.floors.find((f) => FLOOR_PATHS[f.edge] === pathKind);
+  if (floor) return { url: `${floor.url}/v1/chat/completions`, headers: {}, body, stream: mode === 'stream' };
   if (pathKind === 'portkey' && endpoints.peer) return { url: `${endpoints.peer}/v1/chat/completions`, headers: portkeyHeaders(`${endpoints.upstream}/openai/v1`), body, stream: mode === 'stream' };
   const deployment = endpoints.deployments.find((d) => d.path === pathKind);
   return deployment
@@ -96,8 +105,8 @@ interface Stack {
   deployments: Deployment[];
   /** The peer gateway (Portkey) on the same upstream, unless `--peer none`. */
   peer: (Managed & { url: string }) | null;
-  /** The queue floor (bench/queue-floor), unless `--floor none`. */
-  floor: QueueFloor | null;
+  /** The floors (tools/bench/queue-floor) `--floor` names: bare node:http, Express 5. */
+  floors: QueueFloor[];
   profileDir: string | null;
 }
 
@@ -142,9 +151,38 @@ async function startStack(runner: Runner, scratch: string, baseline: ServiceSour
   if (baseline) deployments.push(await startDeployment({ path: 'baseline', runner: 'prebuilt', source: baseline, profileDir: null, ...common, ...baselineSizes }, env));
   const peer = args.peer === 'portkey' ? await startPortkey(path.join(scratch, 'portkey.log')) : null;
   if (peer) cleanups.push({ name: 'portkey', run: () => peer.stop() });
-  const floor = args.floor === 'queue' ? await startQueueFloor(env, `${upstream.url}/openai/v1`) : null;
-  for (const managed of floor?.processes ?? []) cleanups.push({ name: managed.name, run: () => managed.stop() });
-  return { env, upstream, deployments, peer, floor, profileDir };
+  const floors = await startFloors(env, `${upstream.url}/openai/v1`, {
+    edges: floorEdges(args.floor),
+    started: (floor) => floor.processes.forEach((managed) => cleanups.push({ name: managed.name, run: () => managed.stop() })),
+  });
+  return { env, upstream, deployments, peer, floors, profileDir };
+}
+
+/** The CPU meter's names of each path's own processes. */
+function processesOf(stack: Stack): ProcessesOf {
+  const out: ProcessesOf = {};
+  for (const floor of stack.floors) out[FLOOR_PATHS[floor.edge]] = floor.processes.map((p) => p.name);
+  for (const deployment of stack.deployments) out[deployment.path] = deployment.processes.map((p) => p.name);
+  return out;
+}
+
+/**
+ * Redis round trips per completion, API and worker apart, of Switchyard and each floor: 300 completions
+ * at 8 clients per path and mode, counted with MONITOR after the measured cells (it slows Redis down).
+ */
+async function roundTrips(stack: Stack): Promise<{ path: Path; mode: Mode; trips: RoundTripsBySide }[]> {
+  if (args['skip-round-trips']) return [];
+  const endpoints = { upstream: stack.upstream.url, deployments: stack.deployments, peer: null, floors: stack.floors, apiKey: stack.env.apiKey, model: stack.env.model.name };
+  const owners: { path: Path; processes: Managed[] }[] = [...stack.floors.map((f) => ({ path: FLOOR_PATHS[f.edge], processes: f.processes })), ...stack.deployments.map((d) => ({ path: d.path, processes: d.processes }))];
+  const out: { path: Path; mode: Mode; trips: RoundTripsBySide }[] = [];
+  for (const mode of (args.modes ?? 'json,stream').split(',') as Mode[]) {
+    for (const owner of owners) {
+      const target = targetFor(owner.path, mode, endpoints);
+      const load = async () => (await runLoad(target, { concurrency: 8, durationMs: 60_000, maxRequests: 300, timeoutMs: 30_000 })).requests;
+      out.push({ path: owner.path, mode, trips: await countRoundTrips(stack.env.redisUrl, () => processRoles(owner.processes), load) });
+    }
+  }
+  return out;
 }
 
 const nowUs = () => Number(process.hrtime.bigint() / 1000n);
@@ -154,8 +192,8 @@ async function runCells(stack: Stack, meter: CpuMeter): Promise<{ cells: Cell[];
   const warmupMs = Number(args.warmup) * 1000;
   const modes = (args.modes ?? 'json,stream').split(',') as Mode[];
   const levels = (args.concurrency ?? '1,64').split(',').map(Number);
-  const endpoints = { upstream: stack.upstream.url, deployments: stack.deployments, peer: stack.peer?.url ?? null, floor: stack.floor?.url ?? null, apiKey: stack.env.apiKey, model: stack.env.model.name };
-  const paths: Path[] = ['direct', ...(stack.peer ? ['portkey' as const] : []), ...(stack.floor ? ['floor' as const] : []), ...stack.deployments.map((d) => d.path)];
+  const endpoints = { upstream: stack.upstream.url, deployments: stack.deployments, peer: stack.peer?.url ?? null, floors: stack.floors, apiKey: stack.env.apiKey, model: stack.env.model.name };
+  const paths: Path[] = ['direct', ...(stack.peer ? ['portkey' as const] : []), ...stack.floors.map((f) => FLOOR_PATHS[f.edge]), ...stack.deployments.map((d) => d.path)];
   const cells: Cell[] = [];
   const windows: Window[] = [];
   // Each deployment answered one completion before the cells (firstCompletion).
@@ -236,10 +274,12 @@ async function main(): Promise<void> {
   if (!own) throw new Error('no Switchyard started');
   say(`upstream: ${args.upstream} at ${stack.upstream.url}; Switchyard at ${own.apiUrl} (${runner}, LOG_LEVEL=${args['log-level']}, privacy level ${args['privacy-level']}, ${describeLayout()})${baseline ? `; baseline ${args.baseline}` : ''}; ready after ${((Date.now() - started) / 1000).toFixed(1)} s`);
   const processes = stack.deployments.flatMap((d) => d.processes);
-  const floorPids = Object.fromEntries((stack.floor?.processes ?? []).map((p) => [p.name, p.child.pid]));
+  const floorPids = Object.fromEntries(stack.floors.flatMap((f) => f.processes).map((p) => [p.name, p.child.pid]));
   const pids = () => ({ ...Object.fromEntries(processes.map((p) => [p.name, p.child.pid])), ...(stack.peer ? { portkey: stack.peer.child.pid } : {}), ...floorPids, upstream: stack.upstream.child.pid });
   const meter = new CpuMeter(pids, stack.env.databaseName);
-  const { cells, sentThrough, windows } = await runCells(stack, meter);
+  const { cells, sentThrough: measured, windows } = await runCells(stack, meter);
+  const trips = await roundTrips(stack);
+  const sentThrough = measured + trips.filter((t) => t.path === 'switchyard' || t.path === 'baseline').reduce((sum, t) => sum + t.trips.completions, 0);
   await stopDeployments(stack);
   const logs = await settledLogs(stack.env);
   const profiles: ProfileSummary[] = stack.profileDir
@@ -257,7 +297,10 @@ async function main(): Promise<void> {
   if (withBaseline.length > 0) say(`\nAgainst the baseline ${args.baseline} (${baseline?.commit.slice(0, 10)}), same run:\n${baselineTable(withBaseline)}`);
   say(`\nrequest logs written: ${logs.parents} (of ${sentThrough} completions through Switchyard), ${logs.children} upstream-call rows`);
   if (withPeer.length > 0) say(`\nSwitchyard against the Portkey gateway (same upstream, same load generator), same run:\n${baselineTable(withPeer, { other: 'Portkey', now: 'Switchyard' })}`);
-  if (floorWithPeer.length > 0) say(`\nThe queue floor (bench/queue-floor: the least a gateway of Switchyard's shape does) against the Portkey gateway, same run:\n${baselineTable(floorWithPeer, { other: 'Portkey', now: 'floor' })}`);
+  if (floorWithPeer.length > 0) say(`\nThe queue floor (tools/bench/queue-floor: the least a gateway of Switchyard's shape does) against the Portkey gateway, same run:\n${baselineTable(floorWithPeer, { other: 'Portkey', now: 'floor' })}`);
+  const floors = floorReport(cells, processesOf(stack));
+  say(floors.text);
+  if (trips.length > 0) say(`\nRedis round trips per completion (commands each process sent, MONITOR, 300 completions at 8 clients per row):\n${roundTripsTable(trips)}`);
   say(`targets: ${targetsLine(targets)}`);
   if (profiles.length > 0) say(`\nCPU profiles (self time):\n${profileTables(profiles)}`);
   const report = {
@@ -269,6 +312,8 @@ async function main(): Promise<void> {
     comparisons,
     comparisons_with_baseline: withBaseline,
     floor_against_portkey: floorWithPeer,
+    ...floors.json,
+    redis_round_trips: trips,
     targets,
     logs: { ...logs, completions_through_switchyard: sentThrough },
     profiles,
