@@ -7,16 +7,18 @@ import { startRedisCluster } from '../../test/helpers/redis-cluster';
 import { targetsLine, targetsOf } from './targets';
 import { machineInfo } from './reliability/machine';
 import { BENCH_MODEL, createBenchEnvironment, type BenchEnvironment } from './environment';
-import { runLoad, type LoadTarget } from './load';
+import { runLoad } from './load';
+import { PROMPT, targetFor } from './path-targets';
 import { startDeployment, type Deployment, type Layout } from './deployment';
 import { buildService, checkOutBaseline, startUpstream, WORKING_TREE, type Managed, type Runner, type ServiceSource } from './processes';
-import { portkeyHeaders, startPortkey } from './portkey';
+import { startPortkey } from './portkey';
 import type { QueueFloor } from './queue-floor/start';
 import { floorReport, type ProcessesOf } from './floor-goals';
 import { FLOOR_PATHS, floorEdges, startFloors } from './floors';
 import { processRoles } from './process-roles';
 import { countRoundTrips, type RoundTripsBySide } from './redis-round-trips';
 import { roundTripsTable } from './round-trips-report';
+import { runSoak, soakTable } from './soak';
 import { summariseProfile, type ProfileSummary, type Window } from './profile-summary';
 import { baselineTable, cellsTable, compare, compareWithBaseline, comparisonTable, cpuTable, otherCpuMs, profileTables, type Cell, type Mode, type Path } from './report';
 
@@ -30,6 +32,8 @@ import { baselineTable, cellsTable, compare, compareWithBaseline, comparisonTabl
  * --workers N (default: the service's own, one per core; 1 worker under `roles`), --peer portkey|none (the Portkey gateway measured on the same upstream),
  * --floor queue,express|queue|express|none (the floors, tools/bench/queue-floor: the least a gateway of Switchyard's shape does, one API
  * and one worker process, with its HTTP edge on bare node:http (`queue`) or on Express 5 (`express`, the reference of issue 20's goals)),
+ * --soak [--soak-minutes 10] [--soak-warmup-minutes 2] (instead of the cells: 64 clients on Switchyard, half of them streaming, the RSS
+ * of its API and worker processes every 10 s and their growth after warm-up, a linear fit, against 1 MB/min; to soak-results.json),
  * --skip-round-trips (no Redis round-trip count per completion, API and worker apart, counted with MONITOR after the cells),
  * --redis-cluster (Switchyard on a local three-node Redis Cluster),
  * --profile, --out <file>, --baseline <git ref> (that commit too, built from a checkout beside this one and
@@ -54,16 +58,18 @@ const { values: args } = parseArgs({
     peer: { type: 'string', default: 'portkey' },
     floor: { type: 'string', default: 'queue,express' },
     'skip-round-trips': { type: 'boolean', default: false },
+    soak: { type: 'boolean', default: false },
+    'soak-minutes': { type: 'string', default: '10' },
+    'soak-warmup-minutes': { type: 'string' },
     'redis-cluster': { type: 'boolean', default: false },
     model: { type: 'string', default: BENCH_MODEL },
     profile: { type: 'boolean', default: false },
     baseline: { type: 'string' },
-    out: { type: 'string', default: path.join(__dirname, 'results.json') },
+    out: { type: 'string' },
   },
 });
 
 const say = (text: string) => process.stdout.write(`${text}\n`);
-const PROMPT = 'Say hello to the benchmark.';
 
 /** Things to undo, newest first, whether the run succeeds or not. */
 const cleanups: { name: string; run: () => Promise<unknown> }[] = [];
@@ -81,22 +87,6 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   });
 }
 
-interface Endpoints {
-  upstream: string;
-  apiKey: string;
-  model: string;
-}
-
-function targetFor(pathKind: Path, mode: Mode, endpoints: Endpoints & { deployments: Deployment[]; peer: string | null; floors: QueueFloor[] }): LoadTarget {
-  const body = { model: endpoints.model, messages: [{ role: 'user', content: PROMPT }], ...(mode === 'stream' ? { stream: true } : {}) };
-  const floor = endpoints.floors.find((f) => FLOOR_PATHS[f.edge] === pathKind);
-  if (floor) return { url: `${floor.url}/v1/chat/completions`, headers: {}, body, stream: mode === 'stream' };
-  if (pathKind === 'portkey' && endpoints.peer) return { url: `${endpoints.peer}/v1/chat/completions`, headers: portkeyHeaders(`${endpoints.upstream}/openai/v1`), body, stream: mode === 'stream' };
-  const deployment = endpoints.deployments.find((d) => d.path === pathKind);
-  return deployment
-    ? { url: `${deployment.apiUrl}/v1/chat/completions`, headers: { authorization: `Bearer ${endpoints.apiKey}` }, body, stream: mode === 'stream' }
-    : { url: `${endpoints.upstream}/openai/v1/chat/completions`, headers: { authorization: 'Bearer bench' }, body, stream: mode === 'stream' };
-}
 
 interface Stack {
   env: BenchEnvironment;
@@ -149,10 +139,10 @@ async function startStack(runner: Runner, scratch: string, baseline: ServiceSour
     ...(args['baseline-workers'] ? { workerProcesses: Number(args['baseline-workers']) } : {}),
   };
   if (baseline) deployments.push(await startDeployment({ path: 'baseline', runner: 'prebuilt', source: baseline, profileDir: null, ...common, ...baselineSizes }, env));
-  const peer = args.peer === 'portkey' ? await startPortkey(path.join(scratch, 'portkey.log')) : null;
+  const peer = args.peer === 'portkey' && !args.soak ? await startPortkey(path.join(scratch, 'portkey.log')) : null;
   if (peer) cleanups.push({ name: 'portkey', run: () => peer.stop() });
   const floors = await startFloors(env, `${upstream.url}/openai/v1`, {
-    edges: floorEdges(args.floor),
+    edges: args.soak ? [] : floorEdges(args.floor),
     started: (floor) => floor.processes.forEach((managed) => cleanups.push({ name: managed.name, run: () => managed.stop() })),
   });
   return { env, upstream, deployments, peer, floors, profileDir };
@@ -273,6 +263,7 @@ async function main(): Promise<void> {
   const [own] = stack.deployments;
   if (!own) throw new Error('no Switchyard started');
   say(`upstream: ${args.upstream} at ${stack.upstream.url}; Switchyard at ${own.apiUrl} (${runner}, LOG_LEVEL=${args['log-level']}, privacy level ${args['privacy-level']}, ${describeLayout()})${baseline ? `; baseline ${args.baseline}` : ''}; ready after ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  if (args.soak) return soak(stack, started);
   const processes = stack.deployments.flatMap((d) => d.processes);
   const floorPids = Object.fromEntries(stack.floors.flatMap((f) => f.processes).map((p) => [p.name, p.child.pid]));
   const pids = () => ({ ...Object.fromEntries(processes.map((p) => [p.name, p.child.pid])), ...(stack.peer ? { portkey: stack.peer.child.pid } : {}), ...floorPids, upstream: stack.upstream.child.pid });
@@ -319,8 +310,27 @@ async function main(): Promise<void> {
     profiles,
     total_seconds: Number(((Date.now() - started) / 1000).toFixed(1)),
   };
-  writeFileSync(args.out ?? path.join(__dirname, 'results.json'), `${JSON.stringify(report, null, 2)}\n`);
-  say(`\nwrote ${args.out} in ${report.total_seconds} s`);
+  const out = args.out ?? path.join(__dirname, 'results.json');
+  writeFileSync(out, `${JSON.stringify(report, null, 2)}\n`);
+  say(`\nwrote ${out} in ${report.total_seconds} s`);
+}
+
+/** `--soak`: Switchyard alone under 64 clients, half streaming, its processes' RSS sampled (soak.ts). */
+async function soak(stack: Stack, started: number): Promise<void> {
+  const [own] = stack.deployments;
+  if (!own) throw new Error('no Switchyard started');
+  const minutes = Number(args['soak-minutes']);
+  const warmupMinutes = args['soak-warmup-minutes'] === undefined ? Math.min(2, minutes / 4) : Number(args['soak-warmup-minutes']);
+  const endpoints = { upstream: stack.upstream.url, deployments: stack.deployments, peer: null, floors: [], apiKey: stack.env.apiKey, model: stack.env.model.name };
+  say(`soak: 64 clients (half streaming) for ${minutes} min, RSS every 10 s, growth fitted after ${warmupMinutes} min`);
+  const report = await runSoak(own.processes, { json: targetFor('switchyard', 'json', endpoints), stream: targetFor('switchyard', 'stream', endpoints), clients: 64, minutes, warmupMinutes, say });
+  const { json, stream } = report.results;
+  say(`\n${json.requests + stream.requests} completions (${json.rps.toFixed(0)}/s JSON, ${stream.rps.toFixed(0)}/s streaming), ${json.errors + stream.errors} errors${json.errorSamples.length + stream.errorSamples.length ? ` (${[...json.errorSamples, ...stream.errorSamples].join('; ')})` : ''}`);
+  say(`\nRSS of Switchyard's API and worker processes:\n${soakTable(report)}`);
+  const out = args.out ?? path.join(__dirname, 'soak-results.json');
+  const summary = (r: typeof json) => ({ requests: r.requests, errors: r.errors, rps: r.rps, latency: r.latency, ttft: r.ttft });
+  writeFileSync(out, `${JSON.stringify({ machine: machineInfo(), ...report, results: { json: summary(json), stream: summary(stream) }, total_seconds: Number(((Date.now() - started) / 1000).toFixed(1)) }, null, 2)}\n`);
+  say(`\nwrote ${out}`);
 }
 
 main()
