@@ -95,7 +95,7 @@ export function tailOf(file: string, lines = 15): string {
 }
 
 /**
- * Starts a TypeScript entry of bench/ in its own process (through tsx) and waits for the one JSON line
+ * Starts a TypeScript entry of tools/bench/ in its own process (through tsx) and waits for the one JSON line
  * it prints once listening (its URLs).
  */
 export async function startBenchEntry<T>(entry: string, argv: string[], nodeArgs: string[] = []): Promise<Managed & { ready: T }> {

@@ -15,7 +15,7 @@ import { FloorReplyPublisher } from './reply-publisher';
  * (reply-publisher.ts: one message per API channel for what is ready together, as Switchyard's
  * ReplyPublisher). No routing, plugins, retries, prices or privacy
  * rules: the least the worker of a queue-shaped gateway that logs every request does. With the plugin
- * backends' URLs, a request naming `plugins` first calls both at once (bench/floor-plugins.ts).
+ * backends' URLs, a request naming `plugins` first calls both at once (tools/bench/floor-plugins.ts).
  * argv: Redis URL, key prefix, upstream base URL (…/v1), database URL, then optionally the SearXNG and
  * embeddings base URLs.
  */
