@@ -15,7 +15,7 @@ const result = ({ rps, p50, ttft }: { rps: number; p50: number; ttft?: number })
   perSecond: [],
 });
 
-const cell = (path: Path, mode: Mode, concurrency: number, figures: { rps: number; p50: number; ttft?: number; cpuMs?: Record<string, number> }): Cell => ({
+const cell = ([path, mode, concurrency]: [Path, Mode, number], figures: { rps: number; p50: number; ttft?: number; cpuMs?: Record<string, number> }): Cell => ({
   path,
   mode,
   concurrency,
@@ -27,14 +27,14 @@ const processes = { switchyard: ['switchyard'], 'express-floor': ['express floor
 
 describe('issue 20 goals against the Express floor', () => {
   const cells = [
-    cell('express-floor', 'json', 64, { rps: 100, p50: 50, cpuMs: { 'express floor api': 300, 'express floor worker': 300, redis: 200, postgres: 200 } }),
-    cell('switchyard', 'json', 64, { rps: 80, p50: 60, cpuMs: { switchyard: 1000, redis: 100, postgres: 100 } }),
-    cell('express-floor', 'stream', 64, { rps: 100, p50: 50, ttft: 40, cpuMs: { 'express floor api': 500, 'express floor worker': 500 } }),
-    cell('switchyard', 'stream', 64, { rps: 70, p50: 60, ttft: 45, cpuMs: { switchyard: 1500 } }),
-    cell('express-floor', 'json', 1, { rps: 10, p50: 4 }),
-    cell('switchyard', 'json', 1, { rps: 9, p50: 4.8 }),
-    cell('express-floor', 'stream', 1, { rps: 10, p50: 4, ttft: 3 }),
-    cell('switchyard', 'stream', 1, { rps: 9, p50: 5, ttft: 4.5 }),
+    cell(['express-floor', 'json', 64], { rps: 100, p50: 50, cpuMs: { 'express floor api': 300, 'express floor worker': 300, redis: 200, postgres: 200 } }),
+    cell(['switchyard', 'json', 64], { rps: 80, p50: 60, cpuMs: { switchyard: 1000, redis: 100, postgres: 100 } }),
+    cell(['express-floor', 'stream', 64], { rps: 100, p50: 50, ttft: 40, cpuMs: { 'express floor api': 500, 'express floor worker': 500 } }),
+    cell(['switchyard', 'stream', 64], { rps: 70, p50: 60, ttft: 45, cpuMs: { switchyard: 1500 } }),
+    cell(['express-floor', 'json', 1], { rps: 10, p50: 4 }),
+    cell(['switchyard', 'json', 1], { rps: 9, p50: 4.8 }),
+    cell(['express-floor', 'stream', 1], { rps: 10, p50: 4, ttft: 3 }),
+    cell(['switchyard', 'stream', 1], { rps: 9, p50: 5, ttft: 4.5 }),
   ];
   const goals = floorGoals(cells, processes);
 
