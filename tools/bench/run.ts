@@ -7,7 +7,7 @@ import { startRedisCluster } from '../../test/helpers/redis-cluster';
 import { targetsLine, targetsOf } from './targets';
 import { machineInfo } from './reliability/machine';
 import { BENCH_MODEL, createBenchEnvironment, type BenchEnvironment } from './environment';
-import { runLoad } from './load';
+import { runLoad, type LoadClient } from './load';
 import { PROMPT, targetFor } from './path-targets';
 import { startDeployment, type Deployment, type Layout } from './deployment';
 import { buildService, checkOutBaseline, startUpstream, WORKING_TREE, type Managed, type Runner, type ServiceSource } from './processes';
@@ -34,6 +34,8 @@ import { baselineTable, cellsTable, compare, compareWithBaseline, comparisonTabl
  * and one worker process, with its HTTP edge on bare node:http (`queue`) or on Express 5 (`express`, the reference of issue 20's goals)),
  * --soak [--soak-minutes 10] [--soak-warmup-minutes 2] (instead of the cells: 64 clients on Switchyard, half of them streaming, the RSS
  * of its API and worker processes every 10 s and their growth after warm-up, a linear fit, against 1 MB/min; to soak-results.json),
+ * --load-client raw|node (bare sockets with the request built once, the default: a load generator about as light as autocannon; or
+ * node:http clients with a keep-alive agent, the load generator of runs before issue 20: load.ts),
  * --skip-round-trips (no Redis round-trip count per completion, API and worker apart, counted with MONITOR after the cells),
  * --redis-cluster (Switchyard on a local three-node Redis Cluster),
  * --profile, --out <file>, --baseline <git ref> (that commit too, built from a checkout beside this one and
@@ -58,6 +60,7 @@ const { values: args } = parseArgs({
     peer: { type: 'string', default: 'portkey' },
     floor: { type: 'string', default: 'queue,express' },
     'skip-round-trips': { type: 'boolean', default: false },
+    'load-client': { type: 'string', default: 'raw' },
     soak: { type: 'boolean', default: false },
     'soak-minutes': { type: 'string', default: '10' },
     'soak-warmup-minutes': { type: 'string' },
@@ -70,6 +73,7 @@ const { values: args } = parseArgs({
 });
 
 const say = (text: string) => process.stdout.write(`${text}\n`);
+const loadClient: LoadClient = args['load-client'] === 'node' ? 'node' : 'raw';
 
 /** Things to undo, newest first, whether the run succeeds or not. */
 const cleanups: { name: string; run: () => Promise<unknown> }[] = [];
@@ -168,7 +172,7 @@ async function roundTrips(stack: Stack): Promise<{ path: Path; mode: Mode; trips
   for (const mode of (args.modes ?? 'json,stream').split(',') as Mode[]) {
     for (const owner of owners) {
       const target = targetFor(owner.path, mode, endpoints);
-      const load = async () => (await runLoad(target, { concurrency: 8, durationMs: 60_000, maxRequests: 300, timeoutMs: 30_000 })).requests;
+      const load = async () => (await runLoad(target, { concurrency: 8, durationMs: 60_000, maxRequests: 300, timeoutMs: 30_000, client: loadClient })).requests;
       out.push({ path: owner.path, mode, trips: await countRoundTrips(stack.env.redisUrl, () => processRoles(owner.processes), load) });
     }
   }
@@ -194,10 +198,10 @@ async function runCells(stack: Stack, meter: CpuMeter): Promise<{ cells: Cell[];
       for (const pathKind of paths) {
         const target = targetFor(pathKind, mode, endpoints);
         const timeoutMs = 30_000;
-        const warm = await runLoad(target, { concurrency, durationMs: warmupMs, maxRequests: 1_000_000, timeoutMs });
+        const warm = await runLoad(target, { concurrency, durationMs: warmupMs, maxRequests: 1_000_000, timeoutMs, client: loadClient });
         const before = meter.read();
         const from = nowUs();
-        const result = await runLoad(target, { concurrency, durationMs, maxRequests: 1_000_000, timeoutMs });
+        const result = await runLoad(target, { concurrency, durationMs, maxRequests: 1_000_000, timeoutMs, client: loadClient });
         if (pathKind === 'switchyard') windows.push([from, nowUs()]);
         const cpuMs = CpuMeter.since(before, meter.read());
         if (pathKind === 'switchyard' || pathKind === 'baseline') sentThrough += warm.requests + result.requests;
@@ -296,7 +300,7 @@ async function main(): Promise<void> {
   if (profiles.length > 0) say(`\nCPU profiles (self time):\n${profileTables(profiles)}`);
   const report = {
     machine,
-    settings: { runner, upstream: args.upstream, log_level: args['log-level'], privacy_level: Number(args['privacy-level']), layout: args.layout, api_processes: args['api-processes'] ?? 'default', worker_processes: args.workers ?? (args.layout === 'roles' ? 1 : 'default'), duration_s: Number(args.duration), warmup_s: Number(args.warmup), model: stack.env.model, prompt: PROMPT, node_env: 'production' },
+    settings: { runner, upstream: args.upstream, log_level: args['log-level'], privacy_level: Number(args['privacy-level']), layout: args.layout, api_processes: args['api-processes'] ?? 'default', worker_processes: args.workers ?? (args.layout === 'roles' ? 1 : 'default'), duration_s: Number(args.duration), warmup_s: Number(args.warmup), load_client: loadClient, model: stack.env.model, prompt: PROMPT, node_env: 'production' },
     build,
     baseline: baseline ? { ref: args.baseline, commit: baseline.commit } : null,
     cells,
@@ -323,7 +327,7 @@ async function soak(stack: Stack, started: number): Promise<void> {
   const warmupMinutes = args['soak-warmup-minutes'] === undefined ? Math.min(2, minutes / 4) : Number(args['soak-warmup-minutes']);
   const endpoints = { upstream: stack.upstream.url, deployments: stack.deployments, peer: null, floors: [], apiKey: stack.env.apiKey, model: stack.env.model.name };
   say(`soak: 64 clients (half streaming) for ${minutes} min, RSS every 10 s, growth fitted after ${warmupMinutes} min`);
-  const report = await runSoak(own.processes, { json: targetFor('switchyard', 'json', endpoints), stream: targetFor('switchyard', 'stream', endpoints), clients: 64, minutes, warmupMinutes, say });
+  const report = await runSoak(own.processes, { json: targetFor('switchyard', 'json', endpoints), stream: targetFor('switchyard', 'stream', endpoints), clients: 64, minutes, warmupMinutes, client: loadClient, say });
   const { json, stream } = report.results;
   say(`\n${json.requests + stream.requests} completions (${json.rps.toFixed(0)}/s JSON, ${stream.rps.toFixed(0)}/s streaming), ${json.errors + stream.errors} errors${json.errorSamples.length + stream.errorSamples.length ? ` (${[...json.errorSamples, ...stream.errorSamples].join('; ')})` : ''}`);
   say(`\nRSS of Switchyard's API and worker processes:\n${soakTable(report)}`);

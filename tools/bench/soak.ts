@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { runLoad, type LoadResult, type LoadTarget } from './load';
+import { runLoad, type LoadClient, type LoadResult, type LoadTarget } from './load';
 import type { Managed } from './processes';
 import { processRoles, type Role } from './process-roles';
 import { round } from './stats';
@@ -17,6 +17,7 @@ export interface SoakOptions {
   minutes: number;
   /** Samples before this are left out of the fit. */
   warmupMinutes: number;
+  client: LoadClient;
   say: (line: string) => void;
 }
 
@@ -83,7 +84,7 @@ export async function runSoak(processes: Managed[], options: SoakOptions): Promi
     const minutes = ((Date.now() - started) / 60_000).toFixed(1);
     options.say(`  soak ${minutes} min: RSS ${[...series.values()].map((s) => `${s.role} ${s.samples.at(-1)?.[1] ?? 0} MB`).join(', ')}`);
   }, SAMPLE_EVERY_MS);
-  const load = { durationMs: options.minutes * 60_000, maxRequests: Number.MAX_SAFE_INTEGER, timeoutMs: 30_000 };
+  const load = { durationMs: options.minutes * 60_000, maxRequests: Number.MAX_SAFE_INTEGER, timeoutMs: 30_000, client: options.client };
   const half = Math.max(1, Math.floor(options.clients / 2));
   try {
     const [json, stream] = await Promise.all([runLoad(options.json, { ...load, concurrency: options.clients - half }), runLoad(options.stream, { ...load, concurrency: half })]);
