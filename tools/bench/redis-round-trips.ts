@@ -1,4 +1,4 @@
-import { Redis } from 'ioredis';
+import { connect, type Socket } from 'node:net';
 import { portOwners } from './socket-owners';
 import type { Role } from './process-roles';
 
@@ -20,28 +20,53 @@ export interface RoundTripsBySide {
  */
 export class RedisRoundTripCounter {
   private readonly bySource = new Map<string, Map<string, number>>();
-  private monitor: Redis | null = null;
+  private monitor: Socket | null = null;
+  private partial = '';
 
   constructor(private readonly redisUrl: string) {}
 
+  /**
+   * Opens a bare connection in MONITOR mode (ioredis switches its state a microtask after MONITOR's
+   * OK, and takes monitor lines that arrive in the same read for replies: on a busy Redis it fails).
+   */
   async start(): Promise<void> {
-    const client = new Redis(this.redisUrl, { maxRetriesPerRequest: 1 });
-    this.monitor = await client.monitor();
-    client.disconnect();
-    // Replies still arriving as the monitor disconnects confuse ioredis's command queue: nothing to act on.
-    this.monitor.on('error', () => undefined);
-    this.monitor.on('monitor', (_time: string, args: string[], source: string) => {
-      if (source === 'lua') return;
-      const name = (args[0] ?? '').toLowerCase();
+    const url = new URL(this.redisUrl);
+    const socket = connect({ host: url.hostname, port: Number(url.port || 6379) });
+    socket.setEncoding('utf8');
+    this.monitor = socket;
+    await new Promise<void>((resolve, reject) => {
+      socket.once('error', reject);
+      socket.once('connect', () => {
+        const auth = url.password ? `AUTH ${url.username ? `${decodeURIComponent(url.username)} ` : ''}${decodeURIComponent(url.password)}\r\n` : '';
+        socket.write(`${auth}MONITOR\r\n`);
+        resolve();
+      });
+    });
+    socket.on('error', () => undefined);
+    socket.on('data', (text: string) => this.read(text));
+  }
+
+  /** MONITOR lines: `+1700000000.123456 [0 127.0.0.1:41234] "evalsha" "…"`, or `[0 lua]` for what a script runs. */
+  private read(text: string): void {
+    const lines = (this.partial + text).split('\r\n');
+    this.partial = lines.pop() ?? '';
+    for (const line of lines) {
+      const open = line.indexOf('[');
+      const close = line.indexOf(']', open);
+      if (!line.startsWith('+') || open === -1 || close === -1) continue;
+      const source = line.slice(line.indexOf(' ', open) + 1, close);
+      if (source === 'lua') continue;
+      const quote = line.indexOf('"', close);
+      const name = line.slice(quote + 1, line.indexOf('"', quote + 1)).toLowerCase();
       const counts = this.bySource.get(source) ?? new Map<string, number>();
       counts.set(name, (counts.get(name) ?? 0) + 1);
       this.bySource.set(source, counts);
-    });
+    }
   }
 
   /** Stops counting and answers the commands per completion of the processes in `roles`. */
   stop(roles: Map<number, Role>, completions: number): RoundTripsBySide {
-    this.monitor?.disconnect();
+    this.monitor?.destroy();
     this.monitor = null;
     const owners = portOwners(roles);
     const per = (n: number) => Number((n / Math.max(1, completions)).toFixed(2));
