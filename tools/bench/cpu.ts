@@ -19,7 +19,7 @@ function processCpuMs(pid: number | string): number {
 }
 
 /** The pids a process started (its children), as /proc lists them per thread. */
-function childPids(pid: number | string): string[] {
+export function childPids(pid: number | string): string[] {
   try {
     return readdirSync(`/proc/${pid}/task`).flatMap((tid) => readFileSync(`/proc/${pid}/task/${tid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean));
   } catch {

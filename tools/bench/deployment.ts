@@ -2,7 +2,6 @@ import path from 'node:path';
 import { processTreeCpuMs } from './cpu';
 import type { BenchEnvironment } from './environment';
 import { freePort, startService, tailOf, waitFor200, type Managed, type Runner, type ServiceSource } from './processes';
-import type { Path } from './report';
 
 /**
  * How Switchyard's processes are started: `start` as `npm start` runs them (one supervisor,
@@ -13,7 +12,7 @@ export type Layout = 'start' | 'roles';
 
 /** One Switchyard on its own Redis prefix: the processes the benchmark started (a supervisor, or an API and its workers). */
 export interface Deployment {
-  path: Exclude<Path, 'direct' | 'portkey'>;
+  path: 'switchyard' | 'baseline';
   processes: Managed[];
   apiUrl: string;
 }

@@ -1,8 +1,8 @@
 import { Agent, request } from 'undici';
 
 /**
- * What the floors of `bench:plugins` do for web-search and space-search (bench/plugin-floor.ts in one
- * process, bench/queue-floor's worker behind a queue): call the SearXNG simulator and the embeddings
+ * What the floors of `bench:plugins` do for web-search and space-search (tools/bench/plugin-floor.ts in one
+ * process, tools/bench/queue-floor's worker behind a queue): call the SearXNG simulator and the embeddings
  * simulator at once, and put their results in a system message before the model call, with the
  * `metadata` the benchmark's check reads.
  */

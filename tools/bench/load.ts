@@ -1,5 +1,6 @@
 import { Agent, request, type IncomingMessage } from 'node:http';
 import { performance } from 'node:perf_hooks';
+import { RawConnection, requestBytes, type Sample } from './raw-http-client';
 import { distribution, type Distribution } from './stats';
 
 /** One endpoint under load: the same body is sent again and again. */
@@ -20,7 +21,15 @@ export interface LoadOptions {
   maxRequests: number;
   /** One request's limit, in ms; past it the request counts as an error. */
   timeoutMs: number;
+  /**
+   * `node` (the default): node:http clients with a keep-alive agent; `raw`: one bare socket per client,
+   * the request's bytes built once and the answer parsed only as far as needed (raw-http-client.ts), a
+   * lighter load generator, as autocannon is.
+   */
+  client?: LoadClient;
 }
+
+export type LoadClient = 'node' | 'raw';
 
 export interface LoadResult {
   requests: number;
@@ -36,15 +45,8 @@ export interface LoadResult {
   perSecond: number[];
 }
 
-interface Sample {
-  ok: boolean;
-  latencyMs: number;
-  ttftMs?: number;
-  error?: string;
-}
-
 /** Whether one SSE block is a `data:` event carrying content (text or a tool call). */
-function hasContent(block: string): boolean {
+export function hasContent(block: string): boolean {
   if (!block.startsWith('data: ') || block.startsWith('data: [DONE]')) return false;
   try {
     const event = JSON.parse(block.slice(6)) as { choices?: { delta?: { content?: string | null; tool_calls?: unknown[] } }[] };
@@ -116,10 +118,15 @@ export async function runLoad(target: LoadTarget, options: LoadOptions): Promise
   const begin = performance.now();
   const stopAt = begin + options.durationMs;
   let issued = 0;
+  const url = new URL(target.url);
+  const raw = { url, bytes: requestBytes(url, target.headers, payload), stream: target.stream, check: target.check, timeoutMs: options.timeoutMs, hasContent };
+  const connections: RawConnection[] = [];
   const client = async () => {
+    const connection = options.client === 'raw' ? new RawConnection(raw) : null;
+    if (connection) connections.push(connection);
     while (performance.now() < stopAt && issued < options.maxRequests) {
       issued += 1;
-      const sample = await send(target, { agent, payload, timeoutMs: options.timeoutMs });
+      const sample = connection ? await connection.send() : await send(target, { agent, payload, timeoutMs: options.timeoutMs });
       samples.push(sample);
       finishedAt.push(performance.now() - begin);
       // A refused connection fails at once: do not spin.
@@ -129,6 +136,7 @@ export async function runLoad(target: LoadTarget, options: LoadOptions): Promise
   await Promise.all(Array.from({ length: options.concurrency }, client));
   const wallMs = performance.now() - begin;
   agent.destroy();
+  for (const connection of connections) connection.close();
   return summarise(samples, { finishedAt, wallMs, stream: target.stream });
 }
 

@@ -13,7 +13,7 @@ import { cpuDelta, sharedServiceCpu } from './cpu';
 import { BENCH_MODEL, createBenchEnvironment } from './environment';
 
 /**
- * `tsx bench/log-writes.ts`: what one request's log costs the worker (Node CPU) and PostgreSQL, written
+ * `tsx tools/bench/log-writes.ts`: what one request's log costs the worker (Node CPU) and PostgreSQL, written
  * as the worker writes it (LogBatcher: one statement per batch on the pg pool under Prisma) and as one statement
  * (`INSERT ... SELECT FROM json_populate_recordset`) sent through Prisma's raw query or a plain `pg` pool,
  * at several batch sizes.

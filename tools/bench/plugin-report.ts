@@ -5,7 +5,7 @@ import { table } from './report';
 
 /** One measured cell of `bench:plugins`. */
 export interface PluginCell {
-  /** `floor`: bench/plugin-floor.ts, the least a gateway does for such a completion, in place of Switchyard. */
+  /** `floor`: tools/bench/plugin-floor.ts, the least a gateway does for such a completion, in place of Switchyard. */
   scenario: 'floor' | 'queue-floor' | 'plugins' | 'saturated';
   concurrency: number;
   /** PLUGIN_CONCURRENCY_SEARXNG of the cell. */

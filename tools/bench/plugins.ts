@@ -22,9 +22,9 @@ import { profileTables } from './report';
  * (space-search's hybrid ranking over a Space with uploaded files in PostgreSQL). The model is the
  * simulator's, answering at once, so the ideal is clients ÷ latency completions/s at `latency` ms each
  * (the two plugins run concurrently). A second cell caps SearXNG with PLUGIN_CONCURRENCY_SEARXNG=--limit:
- * the ideal there is limit ÷ latency, and nothing may fail. A first cell, `floor`, runs bench/plugin-floor.ts
+ * the ideal there is limit ÷ latency, and nothing may fail. A first cell, `floor`, runs tools/bench/plugin-floor.ts
  * in place of Switchyard (the least a gateway does for such a completion) against the same simulators:
- * what the machine allows; a second, `queue-floor`, runs bench/queue-floor (an API and a worker process
+ * what the machine allows; a second, `queue-floor`, runs tools/bench/queue-floor (an API and a worker process
  * with a BullMQ queue between them and a log row committed per request, calling the same backends): what a
  * gateway of Switchyard's shape allows. Options: --duration, --warmup (s), --skip-floor (both floors),
  * --skip-saturated, --workers N (worker processes), --concurrency, --latency (ms), --limit, --runner build|prebuilt|tsx, --profile
@@ -42,7 +42,7 @@ const { values: args } = parseArgs({
     /** Where --profile writes the V8 CPU profiles, kept after the run (default: the scratch folder, removed). */
     'profile-dir': { type: 'string' },
     out: { type: 'string', default: path.join(__dirname, 'plugins-results.json') },
-    /** Leaves out the floor cell (bench/plugin-floor.ts in place of Switchyard). */
+    /** Leaves out the floor cell (tools/bench/plugin-floor.ts in place of Switchyard). */
     'skip-floor': { type: 'boolean', default: false },
     /** Leaves out the saturated cell (a quicker run while working on the unsaturated one). */
     'skip-saturated': { type: 'boolean', default: false },
@@ -184,7 +184,7 @@ async function main(): Promise<void> {
     const floor = await startFloor({ ...backends.ready, model: `${upstream.url}/openai/v1` });
     cells.push(await measure({ name: 'floor', searxngLimit: Number(args.concurrency) }, { deployment: floor, env, others }));
     await Promise.all(floor.processes.map((p) => p.stop()));
-    const queueFloor = await startQueueFloor(env, `${upstream.url}/openai/v1`, backends.ready);
+    const queueFloor = await startQueueFloor(env, `${upstream.url}/openai/v1`, { backends: backends.ready });
     cleanups.push({ name: 'queue floor', run: () => Promise.all(queueFloor.processes.map((p) => p.stop())) });
     const deployment = { processes: queueFloor.processes.map((p) => ({ ...p, name: p.name === 'floor api' ? 'api' : 'worker' })), apiUrl: queueFloor.url };
     cells.push(await measure({ name: 'queue-floor', searxngLimit: Number(args.concurrency) }, { deployment, env, others }));

@@ -95,11 +95,11 @@ export function tailOf(file: string, lines = 15): string {
 }
 
 /**
- * Starts a TypeScript entry of bench/ in its own process (through tsx) and waits for the one JSON line
+ * Starts a TypeScript entry of tools/bench/ in its own process (through tsx) and waits for the one JSON line
  * it prints once listening (its URLs).
  */
-export async function startBenchEntry<T>(entry: string, argv: string[]): Promise<Managed & { ready: T }> {
-  const child = spawn(process.execPath, [...TSX_LOADER, path.join(__dirname, entry), ...argv], { cwd: ROOT, stdio: ['pipe', 'pipe', 'inherit'] });
+export async function startBenchEntry<T>(entry: string, argv: string[], nodeArgs: string[] = []): Promise<Managed & { ready: T }> {
+  const child = spawn(process.execPath, [...nodeArgs, ...TSX_LOADER, path.join(__dirname, entry), ...argv], { cwd: ROOT, stdio: ['pipe', 'pipe', 'inherit'] });
   const lines = createInterface({ input: child.stdout as NodeJS.ReadableStream });
   const ready = await new Promise<T>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`${entry} did not start within 20 s`)), 20_000);

@@ -5,9 +5,10 @@ import { round } from './stats';
 
 /**
  * `baseline` is another commit of Switchyard, measured in the same run (`--baseline REF`); `floor` is the
- * queue floor (bench/queue-floor), the least a gateway of Switchyard's shape does.
+ * queue floor (tools/bench/queue-floor), the least a gateway of Switchyard's shape does; `express-floor` the
+ * same floor with its HTTP edge on Express 5.
  */
-export type Path = 'direct' | 'switchyard' | 'baseline' | 'portkey' | 'floor';
+export type Path = 'direct' | 'switchyard' | 'baseline' | 'portkey' | 'floor' | 'express-floor';
 export type Mode = 'json' | 'stream';
 
 export interface Cell {

@@ -7,11 +7,18 @@ import { startRedisCluster } from '../../test/helpers/redis-cluster';
 import { targetsLine, targetsOf } from './targets';
 import { machineInfo } from './reliability/machine';
 import { BENCH_MODEL, createBenchEnvironment, type BenchEnvironment } from './environment';
-import { runLoad, type LoadTarget } from './load';
+import { runLoad, type LoadClient } from './load';
+import { PROMPT, targetFor } from './path-targets';
 import { startDeployment, type Deployment, type Layout } from './deployment';
 import { buildService, checkOutBaseline, startUpstream, WORKING_TREE, type Managed, type Runner, type ServiceSource } from './processes';
-import { portkeyHeaders, startPortkey } from './portkey';
-import { startQueueFloor, type QueueFloor } from './queue-floor/start';
+import { startPortkey } from './portkey';
+import type { QueueFloor } from './queue-floor/start';
+import { floorReport, type ProcessesOf } from './floor-goals';
+import { FLOOR_PATHS, floorEdges, startFloors } from './floors';
+import { processRoles } from './process-roles';
+import { countRoundTrips, type RoundTripsBySide } from './redis-round-trips';
+import { roundTripsTable } from './round-trips-report';
+import { runSoak, soakTable } from './soak';
 import { summariseProfile, type ProfileSummary, type Window } from './profile-summary';
 import { baselineTable, cellsTable, compare, compareWithBaseline, comparisonTable, cpuTable, otherCpuMs, profileTables, type Cell, type Mode, type Path } from './report';
 
@@ -24,7 +31,13 @@ import { baselineTable, cellsTable, compare, compareWithBaseline, comparisonTabl
  * default: the Space has several active models and a rate limit, and requests leave `model` out; named: requests name --model), --layout start|roles (as
  * `npm start` runs it, a supervisor and its children; or separate API and worker processes), --api-processes N and
  * --workers N (default: the service's own, one per core; 1 worker under `roles`), --peer portkey|none (the Portkey gateway measured on the same upstream),
- * --floor queue|none (the queue floor, bench/queue-floor: the least a gateway of Switchyard's shape does, one API and one worker process),
+ * --floor queue,express|queue|express|none (the floors, tools/bench/queue-floor: the least a gateway of Switchyard's shape does, one API
+ * and one worker process, with its HTTP edge on bare node:http (`queue`) or on Express 5 (`express`, the reference of issue 20's goals)),
+ * --soak [--soak-minutes 10] [--soak-warmup-minutes 2] (instead of the cells: 64 clients on Switchyard, half of them streaming, the RSS
+ * of its API and worker processes every 10 s and their growth after warm-up, a linear fit, against 1 MB/min; to soak-results.json),
+ * --load-client raw|node (bare sockets with the request built once, the default: a load generator about as light as autocannon; or
+ * node:http clients with a keep-alive agent, the load generator of runs before issue 20: load.ts),
+ * --skip-round-trips (no Redis round-trip count per completion, API and worker apart, counted with MONITOR after the cells),
  * --redis-cluster (Switchyard on a local three-node Redis Cluster),
  * --profile, --out <file>, --baseline <git ref> (that commit too, built from a checkout beside this one and
  * measured in the same run, cell by cell, as a "before" for the working tree's "after"; --baseline-api-processes N and
@@ -46,18 +59,23 @@ const { values: args } = parseArgs({
     'baseline-api-processes': { type: 'string' },
     'baseline-workers': { type: 'string' },
     peer: { type: 'string', default: 'portkey' },
-    floor: { type: 'string', default: 'queue' },
+    floor: { type: 'string', default: 'queue,express' },
+    'skip-round-trips': { type: 'boolean', default: false },
+    'load-client': { type: 'string', default: 'raw' },
+    soak: { type: 'boolean', default: false },
+    'soak-minutes': { type: 'string', default: '10' },
+    'soak-warmup-minutes': { type: 'string' },
     'redis-cluster': { type: 'boolean', default: false },
     model: { type: 'string', default: BENCH_MODEL },
     routing: { type: 'string', default: 'auto' },
     profile: { type: 'boolean', default: false },
     baseline: { type: 'string' },
-    out: { type: 'string', default: path.join(__dirname, 'results.json') },
+    out: { type: 'string' },
   },
 });
 
 const say = (text: string) => process.stdout.write(`${text}\n`);
-const PROMPT = 'Say hello to the benchmark.';
+const loadClient: LoadClient = args['load-client'] === 'node' ? 'node' : 'raw';
 
 /** Things to undo, newest first, whether the run succeeds or not. */
 const cleanups: { name: string; run: () => Promise<unknown> }[] = [];
@@ -75,27 +93,6 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   });
 }
 
-interface Endpoints {
-  upstream: string;
-  apiKey: string;
-  model: string;
-  /** What Switchyard's requests send as `model` (none under --routing auto). */
-  requestModel: string | undefined;
-}
-
-function targetFor(pathKind: Path, mode: Mode, endpoints: Endpoints & { deployments: Deployment[]; peer: string | null; floor: string | null }): LoadTarget {
-  const messages = [{ role: 'user', content: PROMPT }];
-  const streamed = mode === 'stream' ? { stream: true } : {};
-  const body = { model: endpoints.model, messages, ...streamed };
-  if (pathKind === 'floor' && endpoints.floor) return { url: `${endpoints.floor}/v1/chat/completions`, headers: {}, body, stream: mode === 'stream' };
-  if (pathKind === 'portkey' && endpoints.peer) return { url: `${endpoints.peer}/v1/chat/completions`, headers: portkeyHeaders(`${endpoints.upstream}/openai/v1`), body, stream: mode === 'stream' };
-  const deployment = endpoints.deployments.find((d) => d.path === pathKind);
-  // Switchyard's requests leave the model out under --routing auto: the Space's routing chooses it.
-  const routedBody = { ...(endpoints.requestModel ? { model: endpoints.requestModel } : {}), messages, ...streamed };
-  return deployment
-    ? { url: `${deployment.apiUrl}/v1/chat/completions`, headers: { authorization: `Bearer ${endpoints.apiKey}` }, body: routedBody, stream: mode === 'stream' }
-    : { url: `${endpoints.upstream}/openai/v1/chat/completions`, headers: { authorization: 'Bearer bench' }, body, stream: mode === 'stream' };
-}
 
 interface Stack {
   env: BenchEnvironment;
@@ -104,8 +101,8 @@ interface Stack {
   deployments: Deployment[];
   /** The peer gateway (Portkey) on the same upstream, unless `--peer none`. */
   peer: (Managed & { url: string }) | null;
-  /** The queue floor (bench/queue-floor), unless `--floor none`. */
-  floor: QueueFloor | null;
+  /** The floors (tools/bench/queue-floor) `--floor` names: bare node:http, Express 5. */
+  floors: QueueFloor[];
   profileDir: string | null;
 }
 
@@ -148,11 +145,40 @@ async function startStack(runner: Runner, scratch: string, baseline: ServiceSour
     ...(args['baseline-workers'] ? { workerProcesses: Number(args['baseline-workers']) } : {}),
   };
   if (baseline) deployments.push(await startDeployment({ path: 'baseline', runner: 'prebuilt', source: baseline, profileDir: null, ...common, ...baselineSizes }, env));
-  const peer = args.peer === 'portkey' ? await startPortkey(path.join(scratch, 'portkey.log')) : null;
+  const peer = args.peer === 'portkey' && !args.soak ? await startPortkey(path.join(scratch, 'portkey.log')) : null;
   if (peer) cleanups.push({ name: 'portkey', run: () => peer.stop() });
-  const floor = args.floor === 'queue' ? await startQueueFloor(env, `${upstream.url}/openai/v1`) : null;
-  for (const managed of floor?.processes ?? []) cleanups.push({ name: managed.name, run: () => managed.stop() });
-  return { env, upstream, deployments, peer, floor, profileDir };
+  const floors = await startFloors(env, `${upstream.url}/openai/v1`, {
+    edges: args.soak ? [] : floorEdges(args.floor),
+    started: (floor) => floor.processes.forEach((managed) => cleanups.push({ name: managed.name, run: () => managed.stop() })),
+  });
+  return { env, upstream, deployments, peer, floors, profileDir };
+}
+
+/** The CPU meter's names of each path's own processes. */
+function processesOf(stack: Stack): ProcessesOf {
+  const out: ProcessesOf = {};
+  for (const floor of stack.floors) out[FLOOR_PATHS[floor.edge]] = floor.processes.map((p) => p.name);
+  for (const deployment of stack.deployments) out[deployment.path] = deployment.processes.map((p) => p.name);
+  return out;
+}
+
+/**
+ * Redis round trips per completion, API and worker apart, of Switchyard and each floor: 300 completions
+ * at 8 clients per path and mode, counted with MONITOR after the measured cells (it slows Redis down).
+ */
+async function roundTrips(stack: Stack): Promise<{ path: Path; mode: Mode; trips: RoundTripsBySide }[]> {
+  if (args['skip-round-trips']) return [];
+  const endpoints = { upstream: stack.upstream.url, deployments: stack.deployments, peer: null, floors: stack.floors, apiKey: stack.env.apiKey, model: stack.env.model.name, requestModel: stack.env.requestModel };
+  const owners: { path: Path; processes: Managed[] }[] = [...stack.floors.map((f) => ({ path: FLOOR_PATHS[f.edge], processes: f.processes })), ...stack.deployments.map((d) => ({ path: d.path, processes: d.processes }))];
+  const out: { path: Path; mode: Mode; trips: RoundTripsBySide }[] = [];
+  for (const mode of (args.modes ?? 'json,stream').split(',') as Mode[]) {
+    for (const owner of owners) {
+      const target = targetFor(owner.path, mode, endpoints);
+      const load = async () => (await runLoad(target, { concurrency: 8, durationMs: 60_000, maxRequests: 300, timeoutMs: 30_000, client: loadClient })).requests;
+      out.push({ path: owner.path, mode, trips: await countRoundTrips(stack.env.redisUrl, () => processRoles(owner.processes), load) });
+    }
+  }
+  return out;
 }
 
 const nowUs = () => Number(process.hrtime.bigint() / 1000n);
@@ -162,8 +188,8 @@ async function runCells(stack: Stack, meter: CpuMeter): Promise<{ cells: Cell[];
   const warmupMs = Number(args.warmup) * 1000;
   const modes = (args.modes ?? 'json,stream').split(',') as Mode[];
   const levels = (args.concurrency ?? '1,64').split(',').map(Number);
-  const endpoints = { upstream: stack.upstream.url, deployments: stack.deployments, peer: stack.peer?.url ?? null, floor: stack.floor?.url ?? null, apiKey: stack.env.apiKey, model: stack.env.model.name, requestModel: stack.env.requestModel };
-  const paths: Path[] = ['direct', ...(stack.peer ? ['portkey' as const] : []), ...(stack.floor ? ['floor' as const] : []), ...stack.deployments.map((d) => d.path)];
+  const endpoints = { upstream: stack.upstream.url, deployments: stack.deployments, peer: stack.peer?.url ?? null, floors: stack.floors, apiKey: stack.env.apiKey, model: stack.env.model.name, requestModel: stack.env.requestModel };
+  const paths: Path[] = ['direct', ...(stack.peer ? ['portkey' as const] : []), ...stack.floors.map((f) => FLOOR_PATHS[f.edge]), ...stack.deployments.map((d) => d.path)];
   const cells: Cell[] = [];
   const windows: Window[] = [];
   // Each deployment answered one completion before the cells (firstCompletion).
@@ -174,10 +200,10 @@ async function runCells(stack: Stack, meter: CpuMeter): Promise<{ cells: Cell[];
       for (const pathKind of paths) {
         const target = targetFor(pathKind, mode, endpoints);
         const timeoutMs = 30_000;
-        const warm = await runLoad(target, { concurrency, durationMs: warmupMs, maxRequests: 1_000_000, timeoutMs });
+        const warm = await runLoad(target, { concurrency, durationMs: warmupMs, maxRequests: 1_000_000, timeoutMs, client: loadClient });
         const before = meter.read();
         const from = nowUs();
-        const result = await runLoad(target, { concurrency, durationMs, maxRequests: 1_000_000, timeoutMs });
+        const result = await runLoad(target, { concurrency, durationMs, maxRequests: 1_000_000, timeoutMs, client: loadClient });
         if (pathKind === 'switchyard') windows.push([from, nowUs()]);
         const cpuMs = CpuMeter.since(before, meter.read());
         if (pathKind === 'switchyard' || pathKind === 'baseline') sentThrough += warm.requests + result.requests;
@@ -243,11 +269,14 @@ async function main(): Promise<void> {
   const [own] = stack.deployments;
   if (!own) throw new Error('no Switchyard started');
   say(`upstream: ${args.upstream} at ${stack.upstream.url}; Switchyard at ${own.apiUrl} (${runner}, LOG_LEVEL=${args['log-level']}, privacy level ${args['privacy-level']}, ${describeLayout()})${baseline ? `; baseline ${args.baseline}` : ''}; ready after ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  if (args.soak) return soak(stack, started);
   const processes = stack.deployments.flatMap((d) => d.processes);
-  const floorPids = Object.fromEntries((stack.floor?.processes ?? []).map((p) => [p.name, p.child.pid]));
+  const floorPids = Object.fromEntries(stack.floors.flatMap((f) => f.processes).map((p) => [p.name, p.child.pid]));
   const pids = () => ({ ...Object.fromEntries(processes.map((p) => [p.name, p.child.pid])), ...(stack.peer ? { portkey: stack.peer.child.pid } : {}), ...floorPids, upstream: stack.upstream.child.pid });
   const meter = new CpuMeter(pids, stack.env.databaseName);
-  const { cells, sentThrough, windows } = await runCells(stack, meter);
+  const { cells, sentThrough: measured, windows } = await runCells(stack, meter);
+  const trips = await roundTrips(stack);
+  const sentThrough = measured + trips.filter((t) => t.path === 'switchyard' || t.path === 'baseline').reduce((sum, t) => sum + t.trips.completions, 0);
   await stopDeployments(stack);
   const logs = await settledLogs(stack.env);
   const profiles: ProfileSummary[] = stack.profileDir
@@ -265,25 +294,49 @@ async function main(): Promise<void> {
   if (withBaseline.length > 0) say(`\nAgainst the baseline ${args.baseline} (${baseline?.commit.slice(0, 10)}), same run:\n${baselineTable(withBaseline)}`);
   say(`\nrequest logs written: ${logs.parents} (of ${sentThrough} completions through Switchyard), ${logs.children} upstream-call rows`);
   if (withPeer.length > 0) say(`\nSwitchyard against the Portkey gateway (same upstream, same load generator), same run:\n${baselineTable(withPeer, { other: 'Portkey', now: 'Switchyard' })}`);
-  if (floorWithPeer.length > 0) say(`\nThe queue floor (bench/queue-floor: the least a gateway of Switchyard's shape does) against the Portkey gateway, same run:\n${baselineTable(floorWithPeer, { other: 'Portkey', now: 'floor' })}`);
+  if (floorWithPeer.length > 0) say(`\nThe queue floor (tools/bench/queue-floor: the least a gateway of Switchyard's shape does) against the Portkey gateway, same run:\n${baselineTable(floorWithPeer, { other: 'Portkey', now: 'floor' })}`);
+  const floors = floorReport(cells, processesOf(stack));
+  say(floors.text);
+  if (trips.length > 0) say(`\nRedis round trips per completion (commands each process sent, MONITOR, 300 completions at 8 clients per row):\n${roundTripsTable(trips)}`);
   say(`targets: ${targetsLine(targets)}`);
   if (profiles.length > 0) say(`\nCPU profiles (self time):\n${profileTables(profiles)}`);
   const report = {
     machine,
-    settings: { runner, upstream: args.upstream, log_level: args['log-level'], privacy_level: Number(args['privacy-level']), layout: args.layout, api_processes: args['api-processes'] ?? 'default', worker_processes: args.workers ?? (args.layout === 'roles' ? 1 : 'default'), duration_s: Number(args.duration), warmup_s: Number(args.warmup), model: stack.env.model, prompt: PROMPT, node_env: 'production' },
+    settings: { runner, upstream: args.upstream, log_level: args['log-level'], privacy_level: Number(args['privacy-level']), layout: args.layout, api_processes: args['api-processes'] ?? 'default', worker_processes: args.workers ?? (args.layout === 'roles' ? 1 : 'default'), duration_s: Number(args.duration), warmup_s: Number(args.warmup), load_client: loadClient, model: stack.env.model, prompt: PROMPT, node_env: 'production' },
     build,
     baseline: baseline ? { ref: args.baseline, commit: baseline.commit } : null,
     cells,
     comparisons,
     comparisons_with_baseline: withBaseline,
     floor_against_portkey: floorWithPeer,
+    ...floors.json,
+    redis_round_trips: trips,
     targets,
     logs: { ...logs, completions_through_switchyard: sentThrough },
     profiles,
     total_seconds: Number(((Date.now() - started) / 1000).toFixed(1)),
   };
-  writeFileSync(args.out ?? path.join(__dirname, 'results.json'), `${JSON.stringify(report, null, 2)}\n`);
-  say(`\nwrote ${args.out} in ${report.total_seconds} s`);
+  const out = args.out ?? path.join(__dirname, 'results.json');
+  writeFileSync(out, `${JSON.stringify(report, null, 2)}\n`);
+  say(`\nwrote ${out} in ${report.total_seconds} s`);
+}
+
+/** `--soak`: Switchyard alone under 64 clients, half streaming, its processes' RSS sampled (soak.ts). */
+async function soak(stack: Stack, started: number): Promise<void> {
+  const [own] = stack.deployments;
+  if (!own) throw new Error('no Switchyard started');
+  const minutes = Number(args['soak-minutes']);
+  const warmupMinutes = args['soak-warmup-minutes'] === undefined ? Math.min(2, minutes / 4) : Number(args['soak-warmup-minutes']);
+  const endpoints = { upstream: stack.upstream.url, deployments: stack.deployments, peer: null, floors: [], apiKey: stack.env.apiKey, model: stack.env.model.name, requestModel: stack.env.requestModel };
+  say(`soak: 64 clients (half streaming) for ${minutes} min, RSS every 10 s, growth fitted after ${warmupMinutes} min`);
+  const report = await runSoak(own.processes, { json: targetFor('switchyard', 'json', endpoints), stream: targetFor('switchyard', 'stream', endpoints), clients: 64, minutes, warmupMinutes, client: loadClient, say });
+  const { json, stream } = report.results;
+  say(`\n${json.requests + stream.requests} completions (${json.rps.toFixed(0)}/s JSON, ${stream.rps.toFixed(0)}/s streaming), ${json.errors + stream.errors} errors${json.errorSamples.length + stream.errorSamples.length ? ` (${[...json.errorSamples, ...stream.errorSamples].join('; ')})` : ''}`);
+  say(`\nRSS of Switchyard's API and worker processes:\n${soakTable(report)}`);
+  const out = args.out ?? path.join(__dirname, 'soak-results.json');
+  const summary = (r: typeof json) => ({ requests: r.requests, errors: r.errors, rps: r.rps, latency: r.latency, ttft: r.ttft });
+  writeFileSync(out, `${JSON.stringify({ machine: machineInfo(), ...report, results: { json: summary(json), stream: summary(stream) }, total_seconds: Number(((Date.now() - started) / 1000).toFixed(1)) }, null, 2)}\n`);
+  say(`\nwrote ${out}`);
 }
 
 main()

@@ -1,5 +1,5 @@
 /**
- * What the queue floor's API and worker say to each other (bench/queue-floor): the job a request
+ * What the queue floor's API and worker say to each other (tools/bench/queue-floor): the job a request
  * becomes, and the replies the worker publishes on the API process's channel.
  */
 export interface FloorJob {

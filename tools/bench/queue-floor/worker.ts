@@ -5,15 +5,17 @@ import { request } from 'undici';
 import { runChildEntry } from '../child-entry';
 import { floorAgent, withPluginContext, type PluginBackendUrls } from '../floor-plugins';
 import { FloorLogWriter } from './log-writer';
-import { FLOOR_QUEUE, type FloorJob, type FloorReply } from './messages';
+import { FLOOR_QUEUE, type FloorJob } from './messages';
+import { FloorReplyPublisher } from './reply-publisher';
 
 /**
  * The queue floor's worker process: takes each job, calls the model upstream (streaming or not), writes
  * the request's log row and waits for its commit, then publishes the answer to the API process that
  * waits for it; stream chunks go out as they come, the first at once and the rest gathered for up to 5 ms
- * per message (as Switchyard's ReplyPublisher does). No routing, plugins, retries, prices or privacy
+ * (reply-publisher.ts: one message per API channel for what is ready together, as Switchyard's
+ * ReplyPublisher). No routing, plugins, retries, prices or privacy
  * rules: the least the worker of a queue-shaped gateway that logs every request does. With the plugin
- * backends' URLs, a request naming `plugins` first calls both at once (bench/floor-plugins.ts).
+ * backends' URLs, a request naming `plugins` first calls both at once (tools/bench/floor-plugins.ts).
  * argv: Redis URL, key prefix, upstream base URL (…/v1), database URL, then optionally the SearXNG and
  * embeddings base URLs.
  */
@@ -21,12 +23,8 @@ const [redisUrl = '', prefix = '', upstreamUrl = '', databaseUrl = '', searxng, 
 const backends: PluginBackendUrls | null = searxng && embeddings ? { searxng, embeddings } : null;
 const connection = new Redis(redisUrl, { maxRetriesPerRequest: null });
 const publisher = new Redis(redisUrl);
+const replies = new FloorReplyPublisher(publisher);
 const logs = new FloorLogWriter(databaseUrl);
-const COALESCE_MS = 5;
-
-function publish(channel: string, reply: FloorReply): Promise<unknown> {
-  return publisher.publish(channel, JSON.stringify(reply));
-}
 
 interface Usage {
   prompt_tokens?: number;
@@ -43,16 +41,6 @@ async function relayStream(job: FloorJob, body: AsyncIterable<Buffer>): Promise<
   let text = '';
   let usage: Usage = {};
   let sentFirst = false;
-  let gathered: string[] = [];
-  let timer: NodeJS.Timeout | null = null;
-  const send = () => {
-    if (timer) clearTimeout(timer);
-    timer = null;
-    if (gathered.length === 0) return;
-    const chunks = gathered;
-    gathered = [];
-    void publish(job.replyTo, { id: job.id, type: 'chunks', chunks });
-  };
   for await (const part of body) {
     buffer += part.toString('utf8');
     let end = buffer.indexOf('\n\n');
@@ -66,14 +54,10 @@ async function relayStream(job: FloorJob, body: AsyncIterable<Buffer>): Promise<
       const chunk = JSON.parse(data) as Chunk;
       text += chunk.choices?.[0]?.delta?.content ?? '';
       if (chunk.usage) usage = chunk.usage;
-      gathered.push(data);
-      if (!sentFirst) {
-        sentFirst = true;
-        send();
-      } else timer ??= setTimeout(send, COALESCE_MS);
+      replies.publish(job.replyTo, { id: job.id, type: 'chunks', chunks: [data] }, !sentFirst);
+      sentFirst = true;
     }
   }
-  send();
   return { text, usage };
 }
 
@@ -96,7 +80,7 @@ async function run(job: Job<FloorJob>): Promise<void> {
   });
   if (res.statusCode !== 200) {
     const body = await res.body.text();
-    await publish(data.replyTo, { id: data.id, type: 'error', status: 502, body });
+    replies.publish(data.replyTo, { id: data.id, type: 'error', status: 502, body }, true);
     return;
   }
   let answer: { text: string; usage: Usage; body: string };
@@ -108,7 +92,7 @@ async function run(job: Job<FloorJob>): Promise<void> {
   }
   const model = typeof data.body.model === 'string' ? data.body.model : '';
   await logs.write({ id: data.id, model, request: data.body, response: answer.text, prompt_tokens: answer.usage.prompt_tokens ?? 0, completion_tokens: answer.usage.completion_tokens ?? 0 });
-  await publish(data.replyTo, { id: data.id, type: 'done', body: answer.body });
+  replies.publish(data.replyTo, { id: data.id, type: 'done', body: answer.body }, true);
 }
 
 runChildEntry('queue floor worker', async () => {

@@ -1,0 +1,35 @@
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import express from 'express';
+import { runChildEntry } from '../child-entry';
+import { failed, FloorReplyRelay } from './reply-relay';
+
+/**
+ * The Express floor's API process: the queue floor with its HTTP edge on Express 5, `express.json()` and
+ * one route, the least a service of the required shape and stack does at its edge. The queue side is
+ * the queue floor's (reply-relay.ts), and so is its worker.
+ * argv: Redis URL, key prefix. Prints `{"url": ...}` once listening.
+ */
+const [redisUrl = '', prefix = ''] = process.argv.slice(2);
+const relay = new FloorReplyRelay(redisUrl, prefix);
+
+const app = express();
+app.use(express.json());
+app.post('/v1/chat/completions', (req, res) => {
+  relay.accept(req.body as Record<string, unknown>, res).catch((err: unknown) => failed(res, err));
+});
+
+runChildEntry('express floor api', async () => {
+  await relay.start();
+  const server = await new Promise<Server>((resolve) => {
+    const listening = app.listen(0, '127.0.0.1', () => resolve(listening));
+  });
+  server.keepAliveTimeout = 30_000;
+  return {
+    ready: { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` },
+    close: async () => {
+      await new Promise((resolve) => server.close(resolve));
+      await relay.close();
+    },
+  };
+});
