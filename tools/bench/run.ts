@@ -20,6 +20,7 @@ import { countRoundTrips, type RoundTripsBySide } from './redis-round-trips';
 import { roundTripsTable } from './round-trips-report';
 import { runSoak, soakTable } from './soak';
 import { summariseProfile, type ProfileSummary, type Window } from './profile-summary';
+import { stageBudgets, stageBudgetTable, type ProfiledCell } from './stage-budget';
 import { baselineTable, cellsTable, compare, compareWithBaseline, comparisonTable, cpuTable, otherCpuMs, profileTables, type Cell, type Mode, type Path } from './report';
 
 /**
@@ -183,7 +184,7 @@ async function roundTrips(stack: Stack): Promise<{ path: Path; mode: Mode; trips
 
 const nowUs = () => Number(process.hrtime.bigint() / 1000n);
 
-async function runCells(stack: Stack, meter: CpuMeter): Promise<{ cells: Cell[]; sentThrough: number; windows: Window[] }> {
+async function runCells(stack: Stack, meter: CpuMeter): Promise<{ cells: Cell[]; sentThrough: number; windows: Window[]; profiled: ProfiledCell[] }> {
   const durationMs = Number(args.duration) * 1000;
   const warmupMs = Number(args.warmup) * 1000;
   const modes = (args.modes ?? 'json,stream').split(',') as Mode[];
@@ -192,6 +193,8 @@ async function runCells(stack: Stack, meter: CpuMeter): Promise<{ cells: Cell[];
   const paths: Path[] = ['direct', ...(stack.peer ? ['portkey' as const] : []), ...stack.floors.map((f) => FLOOR_PATHS[f.edge]), ...stack.deployments.map((d) => d.path)];
   const cells: Cell[] = [];
   const windows: Window[] = [];
+  const profiled: ProfiledCell[] = [];
+  const ownProcessNames = stack.deployments.find((d) => d.path === 'switchyard')?.processes.map((p) => p.name) ?? [];
   // Each deployment answered one completion before the cells (firstCompletion).
   let sentThrough = stack.deployments.length;
   for (const mode of modes) {
@@ -204,8 +207,13 @@ async function runCells(stack: Stack, meter: CpuMeter): Promise<{ cells: Cell[];
         const before = meter.read();
         const from = nowUs();
         const result = await runLoad(target, { concurrency, durationMs, maxRequests: 1_000_000, timeoutMs, client: loadClient });
-        if (pathKind === 'switchyard') windows.push([from, nowUs()]);
+        const window: Window = [from, nowUs()];
         const cpuMs = CpuMeter.since(before, meter.read());
+        if (pathKind === 'switchyard') {
+          windows.push(window);
+          const ownMs = ownProcessNames.reduce((sum, name) => sum + (cpuMs[name] ?? 0), 0);
+          profiled.push({ label: `${mode} c=${concurrency}`, window, completions: result.requests, measuredMsPerCompletion: ownMs / Math.max(1, result.requests) });
+        }
         if (pathKind === 'switchyard' || pathKind === 'baseline') sentThrough += warm.requests + result.requests;
         cells.push({ path: pathKind, mode, concurrency, result, cpuMs });
         const other = otherCpuMs({ path: pathKind, mode, concurrency, result, cpuMs });
@@ -215,7 +223,7 @@ async function runCells(stack: Stack, meter: CpuMeter): Promise<{ cells: Cell[];
       }
     }
   }
-  return { cells, sentThrough, windows };
+  return { cells, sentThrough, windows, profiled };
 }
 
 /** Logs are batched a few ms after each reply: wait until the count stops moving. */
@@ -274,7 +282,7 @@ async function main(): Promise<void> {
   const floorPids = Object.fromEntries(stack.floors.flatMap((f) => f.processes).map((p) => [p.name, p.child.pid]));
   const pids = () => ({ ...Object.fromEntries(processes.map((p) => [p.name, p.child.pid])), ...(stack.peer ? { portkey: stack.peer.child.pid } : {}), ...floorPids, upstream: stack.upstream.child.pid });
   const meter = new CpuMeter(pids, stack.env.databaseName);
-  const { cells, sentThrough: measured, windows } = await runCells(stack, meter);
+  const { cells, sentThrough: measured, windows, profiled } = await runCells(stack, meter);
   const trips = await roundTrips(stack);
   const sentThrough = measured + trips.filter((t) => t.path === 'switchyard' || t.path === 'baseline').reduce((sum, t) => sum + t.trips.completions, 0);
   await stopDeployments(stack);
@@ -285,6 +293,8 @@ async function main(): Promise<void> {
         .map((file) => ({ ...summariseProfile(path.join(stack.profileDir ?? '', file), { root: path.resolve(__dirname, '../..'), windows }), process: file.replace(/\.cpuprofile$/, '') }))
         .filter((summary) => summary.busyMs > 100)
     : [];
+  const profileFiles = stack.profileDir ? readdirSync(stack.profileDir).filter((file) => file.endsWith('.cpuprofile')).map((file) => path.join(stack.profileDir ?? '', file)) : [];
+  const stages = profileFiles.length > 0 ? stageBudgets(profileFiles, profiled, path.resolve(__dirname, '../..')) : [];
   const comparisons = compare(cells);
   const withBaseline = compareWithBaseline(cells);
   const withPeer = compareWithBaseline(cells, 'portkey');
@@ -299,6 +309,7 @@ async function main(): Promise<void> {
   say(floors.text);
   if (trips.length > 0) say(`\nRedis round trips per completion (commands each process sent, MONITOR, 300 completions at 8 clients per row):\n${roundTripsTable(trips)}`);
   say(`targets: ${targetsLine(targets)}`);
+  if (stages.length > 0) say(`\nPer-stage CPU budget (µs per completion, every Switchyard process; the profile's shares of the CPU measured from /proc):\n${stageBudgetTable(stages)}`);
   if (profiles.length > 0) say(`\nCPU profiles (self time):\n${profileTables(profiles)}`);
   const report = {
     machine,
@@ -314,6 +325,7 @@ async function main(): Promise<void> {
     targets,
     logs: { ...logs, completions_through_switchyard: sentThrough },
     profiles,
+    stage_budgets: stages,
     total_seconds: Number(((Date.now() - started) / 1000).toFixed(1)),
   };
   const out = args.out ?? path.join(__dirname, 'results.json');
