@@ -11,14 +11,17 @@ export type SendMessage = (channel: string, message: string) => Promise<unknown>
 interface Pending {
   replies: Reply[];
   timer: NodeJS.Timeout | null;
+  /** The send of this batch on the next turn of the event loop, once something urgent is in it. */
+  sending: Promise<void> | null;
 }
 
 /**
- * Publishes a worker's replies to the API processes, coalescing stream events: a request's first
- * reply and its last (`done`, `error`) go out at once, taking along whatever waits on that channel; the
- * deltas between are gathered for up to COALESCE_WINDOW_MS (or COALESCE_MAX_EVENTS) into one message
- * holding a JSON array, in order. One channel is one API process, so replies of many requests share a
- * message. The listener reads a lone reply (an object) or a batch (an array).
+ * Publishes a worker's replies to the API processes, coalescing: a request's first reply and its last
+ * (`done`, `error`) go out on the next turn of the event loop, taking along every reply of that channel
+ * ready by then; the deltas between are gathered for up to COALESCE_WINDOW_MS (or COALESCE_MAX_EVENTS)
+ * into one message holding a JSON array, in order. One channel is one API process, so replies of many
+ * requests share a message: the answers a group commit of the log releases together go out as one
+ * PUBLISH. The listener reads a lone reply (an object) or a batch (an array).
  */
 export class ReplyPublisher {
   private readonly pending = new Map<string, Pending>();
@@ -33,11 +36,17 @@ export class ReplyPublisher {
 
   async publish(channel: string, reply: Reply): Promise<void> {
     const urgent = this.isUrgent(reply);
-    const pending = this.pending.get(channel) ?? { replies: [], timer: null };
+    const pending = this.pending.get(channel) ?? { replies: [], timer: null, sending: null };
     pending.replies.push(reply);
     this.pending.set(channel, pending);
-    if (urgent || pending.replies.length >= COALESCE_MAX_EVENTS) return this.flush(channel);
+    if (urgent || pending.replies.length >= COALESCE_MAX_EVENTS) return this.sendSoon(channel, pending);
     pending.timer ??= setTimeout(() => void this.flush(channel).catch(this.onError), COALESCE_WINDOW_MS);
+  }
+
+  /** Sends the channel's batch on the next turn of the event loop, with every reply ready by then. */
+  private sendSoon(channel: string, pending: Pending): Promise<void> {
+    pending.sending ??= new Promise<void>((resolve) => setImmediate(resolve)).then(() => this.flush(channel));
+    return pending.sending;
   }
 
   /** Sends everything still waiting (at shutdown). */

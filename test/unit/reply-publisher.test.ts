@@ -62,3 +62,11 @@ describe('ReplyPublisher', () => {
     await publisher.close();
   });
 });
+
+describe('ReplyPublisher, replies ready together', () => {
+  it('sends the ends of requests released in the same turn as one message', async () => {
+    const { sent, publisher } = recorder();
+    await Promise.all(['a', 'b', 'c'].map((id) => publisher.publish('c', done(id))));
+    expect(sent.map((m) => texts(m.replies))).toEqual([['done', 'done', 'done']]);
+  });
+});
