@@ -120,10 +120,11 @@ export function sumUsage(prompt: number, completion: number): Usage {
 }
 
 /** The text of the conversation's last user message (its text parts, one per line): what the request asks now. */
-export function lastUserText(messages: readonly ChatMessage[]): string {
-  // Node 20 has `findLast`, but the TypeScript lib this project targets does not list it.
-  const last = [...messages].reverse().find((m) => m.role === 'user');
-  if (!last || last.content === null) return '';
+export function lastUserText(messages: readonly { role: string; content?: ChatMessage['content'] }[]): string {
+  // Node 20 has `findLast`, but the TypeScript lib this project targets does not list it; a loop copies nothing.
+  let last: (typeof messages)[number] | undefined;
+  for (let i = messages.length - 1; i >= 0 && !last; i--) if (messages[i].role === 'user') last = messages[i];
+  if (!last || last.content === null || last.content === undefined) return '';
   if (typeof last.content === 'string') return last.content;
   return last.content.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('\n');
 }

@@ -25,8 +25,11 @@ export const GUARANTEED_CALLS = 2;
 
 export interface AttemptOptions {
   prepared: PreparedCompletion;
-  /** Models in order of preference (the whole ranked list: the breakers and `maxSwitches` decide how far it goes). */
-  attempts: RoutableModel[];
+  /**
+   * Models in order of preference (the whole ranked list: the breakers and `maxSwitches` decide how far it
+   * goes). Walked again from the start for each question, and past the first only after a failure.
+   */
+  attempts: Iterable<RoutableModel>;
   maxSameModelRetries: number;
   /** Models called after the first, at most (the Space's `max_switch_model_retries`); a model skipped for its open breaker is no switch. */
   maxSwitches: number;
@@ -121,7 +124,9 @@ class AttemptRun<T> {
 
   /** Whether a switch could reach another model now: one not called yet, reachable, within `maxSwitches`. */
   private canSwitch(): boolean {
-    return this.maySwitch() && this.options.attempts.some((m) => !this.called.includes(m.id) && this.options.registry.resolve(m) !== null);
+    if (!this.maySwitch()) return false;
+    for (const m of this.options.attempts) if (!this.called.includes(m.id) && this.options.registry.resolve(m) !== null) return true;
+    return false;
   }
 
   /**

@@ -16,7 +16,7 @@ import type { CompletionSources } from '../store/completion-sources';
 import { AttemptsExhausted } from './attempt-runner';
 import { answerRequest, type Answered } from './answer-request';
 import type { LogBatcher } from './log-batcher';
-import { logRowsFor, type RequestOutcome } from './log-rows';
+import { logRowsFor, promptOf, type RequestOutcome } from './log-rows';
 import { planModels } from './model-plan';
 import type { PluginSelector } from './plugin-plan';
 import type { PluginSteps } from './plugin-steps';
@@ -128,6 +128,8 @@ interface RunInputs {
   logger: Logger;
   trace: RunTrace;
   privacyLevel: number;
+  /** The request's last user message (what search plugins look up, what the log shows), read once. */
+  query: string;
 }
 
 /** Worker side of a completion: prepare, plan, run its steps (plugins and model calls), reply, log. */
@@ -164,13 +166,14 @@ export class CompletionRunner {
     let privacyLevel = effectivePrivacyLevel(1, job.request);
     let ended: RequestOutcome['ended'];
     let responseText = '';
+    const query = promptOf(job.request);
     try {
       space = await this.deps.spaces.load(job.appId, job.spaceStamp);
       markLoopOwner(job.httpRequestId ?? job.requestId);
       if (!space) throw ApiError.notFound('Space', 'Authorization');
       privacyLevel = effectivePrivacyLevel(space.policies.privacy_level, job.request);
       checkStillWanted(job, signal);
-      const answered = await this.answer(job, { space, signal, run, reply, logger, trace, privacyLevel });
+      const answered = await this.answer(job, { space, signal, run, reply, logger, trace, privacyLevel, query });
       ({ ended, responseText } = answered);
       const stream = job.request.stream;
       if ('result' in ended) await reply({ type: 'done', requestId: job.requestId, run, result: finalResult(ended.result, stream) });
@@ -184,7 +187,7 @@ export class CompletionRunner {
     if (signal.aborted && 'failure' in ended) ended = { ...ended, failure: { ...ended.failure, status: cancelledStatus(job) } };
     markLoopOwner(job.httpRequestId ?? job.requestId);
     // A Space deleted meanwhile has nothing left to attach a log to.
-    if (space) await this.writeLog({ job, privacyLevel, isTest: space.isSandbox, trace, ended, responseText }, logger);
+    if (space) await this.writeLog({ job, privacyLevel, isTest: space.isSandbox, trace, ended, responseText, prompt: query }, logger);
     if (job.async) await this.deps.asyncJobs.finish(job, { final: held, aborted: signal.aborted, privacyLevel });
     else for (const message of held) await publish(message);
     const statusCode = 'result' in ended ? ended.result.statusCode : ended.failure.status;
@@ -192,8 +195,8 @@ export class CompletionRunner {
   }
 
   private async answer(job: CompletionJob, inputs: RunInputs): Promise<Answered> {
-    const { space, privacyLevel } = inputs;
-    const prepared = await prepareCompletion({ job, space, sources: this.deps.sources, autoModelName: this.deps.autoModelName, privacyLevel });
+    const { space, privacyLevel, query } = inputs;
+    const prepared = await prepareCompletion({ job, space, sources: this.deps.sources, autoModelName: this.deps.autoModelName, privacyLevel, query });
     inputs.trace.namedIdsChecked = true;
     const profile = profileRequest({ ...prepared.chat, model: '' }, this.deps.router);
     const feedback = prepared.flags.smart_learn === true ? await this.deps.feedback.load(space.id) : null;
@@ -210,7 +213,7 @@ export class CompletionRunner {
     });
     const { registry, latency, resilience, plugins } = this.deps;
     const ctx: RunContext = { ...inputs, job, prepared, plan, registry, latency, resilience, plugins };
-    return answerRequest(ctx, { promptTokens: profile.promptTokens, selector: this.deps.selectPlugins, spaceHasFiles: this.deps.spaceHasFiles });
+    return answerRequest(ctx, { promptTokens: () => profile.promptTokens, selector: this.deps.selectPlugins, spaceHasFiles: this.deps.spaceHasFiles });
   }
 
   /** Never throws: whatever happens to the log, the held answer still goes out. */

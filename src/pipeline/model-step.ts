@@ -13,7 +13,7 @@ export interface ModelStepInput {
   tools: ToolDefinition[] | undefined;
   toolChoice: ToolChoice | undefined;
   /** Models to try, in order. */
-  attempts: RoutableModel[];
+  attempts: Iterable<RoutableModel>;
   /**
    * Tools the worker runs itself (plugins offered under auto_tools): while streaming, tool-call deltas
    * and the finish are held back until the step ends, since a call to one of them is not the client's.

@@ -118,9 +118,11 @@ export interface PrepareInputs {
   autoModelName: string;
   /** The level the request runs at (computed once per run). */
   privacyLevel: number;
+  /** The request's last user message, when the caller has read it already. */
+  query?: string;
 }
 
-export async function prepareCompletion({ job, space, sources, autoModelName, privacyLevel }: PrepareInputs): Promise<PreparedCompletion> {
+export async function prepareCompletion({ job, space, sources, autoModelName, privacyLevel, query }: PrepareInputs): Promise<PreparedCompletion> {
   const { request } = job;
   // Every id the request names is checked here, once, before anything runs: the reads run at once (none
   // when it names none), and their errors count in this order (the assistant's first).
@@ -155,7 +157,7 @@ export async function prepareCompletion({ job, space, sources, autoModelName, pr
     labels: overrides.labels ?? {},
     forwardedHeaders: overrides.headers ?? {},
     plugins: namedPlugins(request, assistant),
-    query: lastUserText(chatMessagesOf(request.messages)),
+    query: query ?? lastUserText(request.messages),
     stream: request.stream,
   };
 }
