@@ -27,6 +27,7 @@ import type { SpaceContext, SpaceContextLoader } from './space-context';
 import { failureToApiError } from './upstream-failure';
 import { recordCompletion } from '../observability/completion-telemetry';
 import { markLoopOwner } from '../observability/loop-owner';
+import { lazyChild } from '../logging/lazy-child';
 
 export interface RunnerDeps {
   spaces: SpaceContextLoader;
@@ -160,7 +161,8 @@ export class CompletionRunner {
       if (message.type === 'delta' || message.type === 'step') await publish(message);
       else held.push(message);
     };
-    const logger = this.deps.logger.child({ request_id: job.httpRequestId ?? job.requestId, log_id: job.requestId, app_id: job.appId });
+    // Made only if the run logs a line (most log none).
+    const logger = lazyChild(this.deps.logger, { request_id: job.httpRequestId ?? job.requestId, log_id: job.requestId, app_id: job.appId });
     const trace = new RunTrace();
     let space: SpaceContext | null = null;
     let privacyLevel = effectivePrivacyLevel(1, job.request);
