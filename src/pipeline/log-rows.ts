@@ -5,7 +5,7 @@ import type { Prisma } from '../generated/prisma/client';
 import type { CompletionJob } from '../queue/payloads';
 import type { AttemptRecord, PluginRecord, StepRecord } from './attempt-record';
 import { lastUserText } from '../domain/chat';
-import { MASK, maskContent, type Json } from './privacy';
+import { MASK, maskContent, maskedRequest, type Json } from './privacy';
 import type { RunTrace } from './run-trace';
 
 export type LogRow = Prisma.LogCreateManyInput;
@@ -89,7 +89,8 @@ function parentRow(outcome: RequestOutcome): LogRow {
     model_id: model?.id ?? null,
     namespace: model?.namespace ?? null,
     response: asJson(masked(outcome, withoutImageData(outcome.ended))),
-    payload: asJson(masked(outcome, request)),
+    // The same masked copy as the job's in Redis (maskedJob), when nothing was taken out of the request.
+    payload: asJson(outcome.privacyLevel >= 2 ? maskedRequest(request) : request),
     prompt: outcome.privacyLevel >= 2 ? MASK : (outcome.prompt ?? promptOf(job.request)),
     response_text: outcome.privacyLevel >= 2 && outcome.responseText !== '' ? MASK : outcome.responseText,
     timestamp: BigInt(job.receivedAt),

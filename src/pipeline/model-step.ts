@@ -111,9 +111,15 @@ async function wholeAnswer({ model, provider, ctx, request }: AttemptCall, promp
   return { value: { choices: assembler.choices(), usage, estimated }, usage };
 }
 
+/** The prepared request with this step's conversation and tools: copied only when the step changed them (plugin context, a tool loop). */
+function preparedFor(ctx: RunContext, input: ModelStepInput): RunContext['prepared'] {
+  const { chat } = ctx.prepared;
+  if (input.messages === chat.messages && input.tools === chat.tools && input.toolChoice === chat.tool_choice) return ctx.prepared;
+  return { ...ctx.prepared, chat: { ...chat, messages: input.messages, tools: input.tools, tool_choice: input.toolChoice } };
+}
+
 function optionsFor(ctx: RunContext, input: ModelStepInput) {
-  const prepared = { ...ctx.prepared, chat: { ...ctx.prepared.chat, messages: input.messages, tools: input.tools, tool_choice: input.toolChoice } };
-  return { ...attemptOptions(ctx), prepared, attempts: input.attempts };
+  return { ...attemptOptions(ctx), prepared: preparedFor(ctx, input), attempts: input.attempts };
 }
 
 /** A non-streaming model step: retries and failover, then the whole answer. */

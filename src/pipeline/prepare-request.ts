@@ -77,7 +77,13 @@ async function checkParent(job: CompletionJob, sources: CompletionSources): Prom
  * (OpenAI allows it beside tool calls), which the domain spells as null.
  */
 export function chatMessagesOf(messages: CompletionRequest['messages']): ChatMessage[] {
+  // Most requests give every message its content: those are domain messages as they are, and are not copied.
+  if (messages.every(hasContent)) return messages;
   return messages.map((message) => ({ ...message, content: message.content ?? null }));
+}
+
+function hasContent(message: CompletionRequest['messages'][number]): message is CompletionRequest['messages'][number] & ChatMessage {
+  return message.content !== undefined;
 }
 
 /** System instructions go first unless the request brings its own. */
