@@ -3,6 +3,7 @@ import type { AsyncJobFinisher } from '../async-jobs/job-finisher';
 import { effectivePrivacyLevel } from '../completions/privacy-level';
 import type { Reply } from '../completions/replies';
 import type { CompletionFailure, CompletionResult } from '../domain/completion';
+import { finishesWithin } from '../domain/finishes-within';
 import { ApiError } from '../errors/api-error';
 import type { CompletionJob } from '../queue/payloads';
 import type { ProviderRegistry } from '../providers/registry';
@@ -106,15 +107,6 @@ function cancelledStatus(job: CompletionJob): number {
  * not hold back an answer that is ready; past it the answer goes out and the write goes on.
  */
 export const LOG_COMMIT_WAIT_MS = 5000;
-
-/** Resolves with true once `work` settles, or with false after `ms`. */
-function settlesWithin(work: Promise<unknown>, ms: number): Promise<boolean> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<boolean>((resolve) => {
-    timer = setTimeout(() => resolve(false), ms);
-  });
-  return Promise.race([work.then(() => true), timeout]).finally(() => clearTimeout(timer));
-}
 
 /** The answer as the final reply carries it: a streamed answer's text already went out as deltas. */
 function finalResult(result: CompletionResult, stream: boolean): CompletionResult {
@@ -230,7 +222,7 @@ export class CompletionRunner {
     }
     if (!rows) return;
     const written = this.deps.logs.write(rows).catch((err: unknown) => logger.error({ err }, 'request log lost'));
-    if (!(await settlesWithin(written, LOG_COMMIT_WAIT_MS))) logger.warn({ wait_ms: LOG_COMMIT_WAIT_MS }, 'answer released before its log was committed');
+    if (!(await finishesWithin(written, LOG_COMMIT_WAIT_MS))) logger.warn({ wait_ms: LOG_COMMIT_WAIT_MS }, 'answer released before its log was committed');
   }
 }
 
