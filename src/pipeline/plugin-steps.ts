@@ -1,5 +1,6 @@
 import type { PluginTrigger } from '../domain/completion';
 import { ApiError } from '../errors/api-error';
+import { lazyChild } from '../logging/lazy-child';
 import type { HttpClient } from '../net/http-client';
 import type { Plugin, PluginContext, PluginId, PluginInput, PluginOutput } from '../plugins/types';
 import { ProviderError } from '../providers/provider-error';
@@ -157,7 +158,7 @@ export class PluginSteps {
       privacyLevel: ctx.prepared.policies.privacy_level,
       signal,
       deadline,
-      logger: ctx.logger.child({ plugin: plugin.id }),
+      logger: lazyChild(ctx.logger, { plugin: plugin.id }),
       backend: this.deps.backend,
       untrusted: this.deps.untrusted,
     };
