@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import { startWorkers, type RunningWorkers } from '../../workers/index';
 import { buildApp } from './app';
 import type { Config } from '../config/schema';
+import { finishesWithin } from '../domain/finishes-within';
 import { connectInfrastructure } from './infrastructure';
 import { buildServices } from './container';
 import { startProcessMetrics } from '../observability/process-metrics-listener';
@@ -34,15 +35,7 @@ function closeServer(server: Server): Promise<void> {
 }
 
 async function withDeadline(work: Promise<void>, ms: number, onTimeout: () => void): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  const deadline = new Promise<void>((resolve) => {
-    timer = setTimeout(() => {
-      onTimeout();
-      resolve();
-    }, ms);
-  });
-  await Promise.race([work, deadline]);
-  clearTimeout(timer);
+  if (!(await finishesWithin(work, ms))) onTimeout();
 }
 
 /** Starts the API, the workers, or both (`single`, or `all` when called in-process as tests do), as `config.role` says. */

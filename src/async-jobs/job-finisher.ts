@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import type { Reply } from '../queue/replies';
+import { lazyChild } from '../logging/lazy-child';
 import type { CompletionJob } from '../queue/payloads';
 import { endedStatus, type JobOutcome, type WebhookDelivery } from '../domain/async-job';
 import type { AsyncJobStore } from './job-store';
@@ -42,7 +43,7 @@ export class AsyncJobFinisher {
   async finish(job: CompletionJob, end: RunEnd): Promise<void> {
     const outcome = outcomeOf(end.final);
     if (!outcome) return;
-    const logger = this.deps.logger.child({ request_id: job.httpRequestId ?? job.requestId, log_id: job.requestId });
+    const logger = lazyChild(this.deps.logger, { request_id: job.httpRequestId ?? job.requestId, log_id: job.requestId });
     const status = endedStatus(outcome, { aborted: end.aborted, pastDeadline: Date.now() >= job.deadline });
     const webhook = job.async?.webhookUrl ? PENDING : null;
     try {

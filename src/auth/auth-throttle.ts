@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { RedisClient as Redis } from '../queue/redis';
+import { LRUCache } from 'lru-cache';
 import type { Logger } from 'pino';
 import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
-import { BoundedMap } from './bounded-map';
 
 /** Where a failed authentication came from: the client address and the prefix of the key it presented. */
 export interface AttemptOrigin {
@@ -30,7 +30,7 @@ interface Counter {
   subjectOf(origin: AttemptOrigin): string | undefined;
 }
 
-/** Local memory of throttled subjects, bounded: the oldest entry goes first. */
+/** Local memory of throttled subjects, bounded: the least recently used entry goes first (lru-cache). */
 const MAX_REMEMBERED = 10_000;
 
 /** Redis keys name a hash of the prefix, never characters of a key someone may really hold. */
@@ -44,7 +44,7 @@ const prefixDigest = (keyPrefix: string): string => createHash('sha256').update(
  */
 export class AuthThrottle {
   private readonly counters: Counter[] = [];
-  private readonly blockedUntil = new BoundedMap<string, number>(MAX_REMEMBERED);
+  private readonly blockedUntil = new LRUCache<string, number>({ max: MAX_REMEMBERED });
 
   constructor(private readonly options: AuthThrottleOptions) {
     const counter = (name: string, points: number, subjectOf: Counter['subjectOf']) => {

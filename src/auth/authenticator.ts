@@ -1,9 +1,9 @@
+import { LRUCache } from 'lru-cache';
 import { ApiError } from '../errors/api-error';
 import type { ApiKeyRepository, KeyOwner } from '../store/api-keys';
 import { hashApiKey, sameHash, throttlePrefixOf } from './api-key';
 import type { AuthContext } from './auth-context';
 import type { AttemptOrigin, AuthThrottle } from './auth-throttle';
-import { BoundedMap } from './bounded-map';
 import { permissionsFor } from '../domain/permissions';
 
 export interface AuthenticatorOptions {
@@ -19,11 +19,6 @@ export interface AuthenticatorOptions {
 export interface Credentials {
   authorization: string | undefined;
   clientAddress: string | undefined;
-}
-
-interface CacheEntry {
-  context: AuthContext;
-  expiresAt: number;
 }
 
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
@@ -58,15 +53,19 @@ function throttled(waitMs: number): ApiError {
 
 /** Resolves `Authorization: Bearer <key>` to an AuthContext, or throws a 401. */
 export class Authenticator {
-  private readonly cache = new Map<string, CacheEntry>();
-  private readonly lastTouched = new Map<string, number>();
+  /** Resolved keys by hash, for `cacheTtlMs`; the least recently used go first past MAX_CACHE_ENTRIES. */
+  private readonly cache: LRUCache<string, AuthContext> | null;
+  /** When each key's `last_used_on` was last written, by key id. */
+  private readonly lastTouched = new LRUCache<string, number>({ max: MAX_CACHE_ENTRIES });
   /** Hashes of keys that passed the database check, and when they last did (see PROVEN_KEY_MS). */
-  private readonly proven = new BoundedMap<string, number>(MAX_CACHE_ENTRIES);
+  private readonly proven = new LRUCache<string, number>({ max: MAX_CACHE_ENTRIES });
 
   constructor(
     private readonly keys: ApiKeyRepository,
     private readonly options: AuthenticatorOptions,
-  ) {}
+  ) {
+    this.cache = options.cacheTtlMs > 0 ? new LRUCache({ max: MAX_CACHE_ENTRIES, ttl: options.cacheTtlMs }) : null;
+  }
 
   async authenticate({ authorization, clientAddress }: Credentials, now = Date.now()): Promise<AuthContext> {
     if (!authorization) throw new ApiError('missing_api_key', 'Missing Authorization header: send "Authorization: Bearer <key>".', 'Authorization');
@@ -76,20 +75,20 @@ export class Authenticator {
       throw await this.refusal({ address: clientAddress, keyPrefix: undefined }, malformed, now);
     }
     const hashed = hashApiKey(secret);
-    const cached = this.cache.get(hashed);
-    if (cached && cached.expiresAt > now) return cached.context;
+    const cached = this.cache?.get(hashed);
+    if (cached) return cached;
     const origin: AttemptOrigin = { address: clientAddress, keyPrefix: throttlePrefixOf(secret) };
     // A throttled origin gets 429 without its key being looked up, unless that key proved valid here lately.
     const waitMs = this.options.throttle?.blockedFor(origin, now) ?? 0;
     if (waitMs > 0 && !this.provenRecently(hashed, now)) throw throttled(waitMs);
     const key = await this.keys.findActiveByHash(hashed);
     if (!key || !sameHash(key.hashed_key, hashed)) {
-      this.cache.delete(hashed);
+      this.cache?.delete(hashed);
       this.proven.delete(hashed);
       throw await this.refusal(origin, new ApiError('invalid_api_key', 'Invalid API key.', 'Authorization'), now);
     }
     const context = toContext(key);
-    this.remember(hashed, context, now);
+    this.cache?.set(hashed, context);
     this.proven.set(hashed, now);
     this.touch(key.id, now);
     return context;
@@ -105,17 +104,10 @@ export class Authenticator {
     return (this.proven.get(hashed) ?? 0) + PROVEN_KEY_MS > now;
   }
 
-  private remember(hashed: string, context: AuthContext, now: number): void {
-    if (this.options.cacheTtlMs <= 0) return;
-    if (this.cache.size >= MAX_CACHE_ENTRIES) this.cache.clear();
-    this.cache.set(hashed, { context, expiresAt: now + this.options.cacheTtlMs });
-  }
-
   /** Records use without holding up the request; a failed write only loses a timestamp. */
   private touch(keyId: string, now: number): void {
     const interval = this.options.touchIntervalMs ?? 60_000;
     if ((this.lastTouched.get(keyId) ?? 0) + interval > now) return;
-    if (this.lastTouched.size >= MAX_CACHE_ENTRIES) this.lastTouched.clear();
     this.lastTouched.set(keyId, now);
     this.keys.touch(keyId, new Date(now)).catch(() => undefined);
   }

@@ -119,11 +119,17 @@ export function sumUsage(prompt: number, completion: number): Usage {
   return { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion };
 }
 
+/** The conversation's last user message, if it has one. */
+export function lastUserMessage<M extends { role: string }>(messages: readonly M[]): M | undefined {
+  // Node 20 has `findLast`, but the TypeScript lib this project targets does not list it; a loop copies nothing.
+  for (let i = messages.length - 1; i >= 0; i--) if (messages[i].role === 'user') return messages[i];
+  return undefined;
+}
+
 /** The text of the conversation's last user message (its text parts, one per line): what the request asks now. */
-export function lastUserText(messages: readonly ChatMessage[]): string {
-  // Node 20 has `findLast`, but the TypeScript lib this project targets does not list it.
-  const last = [...messages].reverse().find((m) => m.role === 'user');
-  if (!last || last.content === null) return '';
+export function lastUserText(messages: readonly { role: string; content?: ChatMessage['content'] }[]): string {
+  const last = lastUserMessage(messages);
+  if (!last || last.content === null || last.content === undefined) return '';
   if (typeof last.content === 'string') return last.content;
   return last.content.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('\n');
 }

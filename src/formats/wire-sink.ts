@@ -9,7 +9,19 @@ export interface WireSink {
   chunk(data: string): void;
   /** One SSE comment line (`: text`), which clients skip: progress for those who read it. */
   comment(text: string): void;
-  /** The whole JSON body, or (streams) the end of the stream. */
+  /** The whole JSON body (or a SerialisedBody), or (streams) the end of the stream. */
   done(body: unknown): void;
   error(failure: { status: number; body: ApiErrorBody; headers?: Record<string, string> }): void;
+}
+
+/**
+ * A body serialised once: its text goes out and is kept for a replay as it is. `value` is for a sink
+ * that writes another shape of it (the accepted async job).
+ */
+export class SerialisedBody {
+  readonly text: string;
+
+  constructor(readonly value: unknown) {
+    this.text = JSON.stringify(value);
+  }
 }

@@ -1,6 +1,6 @@
 import type { Response } from 'express';
 import type { AsyncJobRecord } from '../domain/async-job';
-import type { WireSink } from '../formats/wire-sink';
+import { SerialisedBody, type WireSink } from '../formats/wire-sink';
 import type { ApiErrorBody } from '../errors/api-error';
 import { RESPOND_ASYNC } from '../schemas/chat-completion-job';
 import { chatCompletionJobBody } from '../formats/chat-completion-job';
@@ -19,7 +19,9 @@ export function jsonSink(res: Response): WireSink {
     chunk: () => undefined,
     comment: () => undefined,
     done: (response) => {
-      res.status(200).json(response);
+      // A body serialised already (kept for an idempotent repeat) goes out as its text: the same bytes, and headers, as res.json's.
+      if (response instanceof SerialisedBody) res.status(200).type('json').send(response.text);
+      else res.status(200).json(response);
     },
     error: ({ status, body, headers }) => {
       res.set(headers ?? {}).status(status).json(body);
@@ -93,7 +95,7 @@ export function acceptedJobSink(res: Response): WireSink {
     chunk: () => undefined,
     comment: () => undefined,
     done: (accepted) => {
-      const record = accepted as AsyncJobRecord;
+      const record = (accepted instanceof SerialisedBody ? accepted.value : accepted) as AsyncJobRecord;
       res.status(202).set({ location: `/v1/jobs/${record.id}`, 'preference-applied': RESPOND_ASYNC }).json(chatCompletionJobBody(record));
     },
     error: ({ status, body, headers }) => {

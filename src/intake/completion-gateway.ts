@@ -51,6 +51,11 @@ export function retentionFor({ privacyLevel, bodyBytes = 0 }: Retention): { remo
  * reply channel until the answer is complete, the client leaves, or the deadline passes.
  */
 export class CompletionGateway {
+  /** Requests waiting for their answer, and since when (epoch ms): what the liveness sweep checks. */
+  private readonly waiting = new Map<string, { relay: Relay; since: number }>();
+  /** One sweep per process, started with the first request (not one timer per waiting request). */
+  private sweep: NodeJS.Timeout | undefined;
+
   constructor(private readonly options: GatewayOptions) {}
 
   async run(job: CompletionJob, sink: CompletionSink, { signal, retention }: { signal: AbortSignal; retention: Retention }): Promise<void> {
@@ -60,7 +65,7 @@ export class CompletionGateway {
       const relay = new Relay(sink, () => finish());
       const finish = () => {
         clearTimeout(deadlineTimer);
-        clearInterval(livenessTimer);
+        this.waiting.delete(job.requestId);
         signal.removeEventListener('abort', onAbort);
         listener.off(job.requestId);
         resolve();
@@ -75,7 +80,7 @@ export class CompletionGateway {
         relay.fail(new ApiError('timeout', 'The completion did not finish in time.'));
       };
       const deadlineTimer = setTimeout(onDeadline, Math.max(0, job.deadline - Date.now()));
-      const livenessTimer = setInterval(() => this.checkAlive(job.requestId, relay), this.options.livenessIntervalMs ?? 5000);
+      this.watch(job.requestId, relay);
       signal.addEventListener('abort', onAbort, { once: true });
       listener.on(job.requestId, (reply) => relay.accept(reply));
       queue.add('completion', job, { jobId: job.requestId, attempts: 1, ...retentionFor(retention) }).catch((err: unknown) => {
@@ -92,6 +97,22 @@ export class CompletionGateway {
   private cancel(requestId: string): void {
     const { publisher, prefix, logger } = this.options;
     publisher.publish(cancelChannel(prefix), requestId).catch((err: unknown) => logger.warn({ err }, 'cancel not published'));
+  }
+
+  private get livenessIntervalMs(): number {
+    return this.options.livenessIntervalMs ?? 5000;
+  }
+
+  private watch(requestId: string, relay: Relay): void {
+    this.waiting.set(requestId, { relay, since: Date.now() });
+    // Unref'd: a waiting request's socket keeps the process alive, the sweep alone does not.
+    this.sweep ??= setInterval(() => this.checkWaiting(), this.livenessIntervalMs).unref();
+  }
+
+  /** Checks each request that has waited a whole interval, as its own timer used to. */
+  private checkWaiting(): void {
+    const due = Date.now() - this.livenessIntervalMs;
+    for (const [requestId, { relay, since }] of this.waiting) if (since <= due) this.checkAlive(requestId, relay);
   }
 
   /** A job whose worker died is retried by BullMQ (stalled) or ends up failed: a failed one answers now. */

@@ -1,4 +1,4 @@
-import type { WireSink } from '../formats/wire-sink';
+import { SerialisedBody, type WireSink } from '../formats/wire-sink';
 import type { StoredAnswer, Withheld } from './idempotency-store';
 
 /** Largest answer kept for replay, in bytes of JSON (or of SSE payloads); a larger one is recorded as not kept. */
@@ -56,13 +56,15 @@ export function recordingSink(inner: WireSink, { stream, keepText, settle }: Rec
       // Progress of the first run: a replay has nothing in progress.
       comment: (text) => inner.comment(text),
       done: (response) => {
-        if (!stream && response !== undefined) keep(JSON.stringify(response));
+        // Serialised once: counted here, kept as it is (IdempotencyStore) and written as it is (jsonSink).
+        const body = !stream && response !== undefined && !(response instanceof SerialisedBody) ? new SerialisedBody(response) : response;
+        if (body instanceof SerialisedBody) keep(body.text);
         const outcome: Outcome = !keepText()
           ? { withheld: 'privacy' }
           : tooLarge
             ? { withheld: 'size' }
-            : { answer: stream ? { kind: 'stream', frames } : { kind: 'json', response } };
-        finish(outcome, () => inner.done(response));
+            : { answer: stream ? { kind: 'stream', frames } : { kind: 'json', response: body } };
+        finish(outcome, () => inner.done(body));
       },
       error: (failure) => finish({ failed: true }, () => inner.error(failure)),
     },

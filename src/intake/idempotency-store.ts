@@ -1,10 +1,11 @@
 import { createHash } from 'node:crypto';
 import type { RedisClient as Redis } from '../queue/redis';
+import { SerialisedBody } from '../formats/wire-sink';
 
 /** How long a finished request's record (and its answer) is kept, in ms: the 24 h of the contract. */
 export const IDEMPOTENCY_RETENTION_MS = 24 * 3600 * 1000;
 
-/** What a repeat replays: a successful answer. */
+/** What a repeat replays: a successful answer (its body may come serialised already: SerialisedBody). */
 export type StoredAnswer =
   | { kind: 'json'; response: unknown }
   /** The SSE `data:` payloads in order; `[DONE]` follows them. */
@@ -85,6 +86,12 @@ type RedisWithIdempotency = Redis & {
   switchyardIdempotencyWithholdAll(numberOfKeys: number, ...keys: string[]): Promise<number>;
 };
 
+/** An answer as Redis keeps it: JSON, the body's own text reused when it was serialised already. */
+function answerJson(answer: StoredAnswer): string {
+  if (answer.kind === 'json' && answer.response instanceof SerialisedBody) return `{"kind":"json","response":${answer.response.text}}`;
+  return JSON.stringify(answer);
+}
+
 function parseRecord(fields: string[]): IdempotencyRecord {
   const hash = new Map<string, string>();
   for (let i = 0; i + 1 < fields.length; i += 2) hash.set(fields[i] as string, fields[i + 1] as string);
@@ -125,7 +132,7 @@ export class IdempotencyStore {
 
   async finish(scope: IdempotencyScope, token: string, record: FinishedRecord): Promise<void> {
     const fields = ['state', 'done', 'fingerprint', record.fingerprint, 'log_id', record.logId ?? ''];
-    if ('answer' in record) fields.push('answer', JSON.stringify(record.answer));
+    if ('answer' in record) fields.push('answer', answerJson(record.answer));
     else fields.push('withheld', record.withheld);
     await this.redis.switchyardIdempotencyFinish(this.keyOf(scope), this.keptKeyOf(scope), token, IDEMPOTENCY_RETENTION_MS, ...fields);
   }

@@ -43,7 +43,7 @@ function refusedInput(runs: PluginRun[]): ApiError | null {
  * A request's steps after its model plan: the plugins that run first (named, or pre-selected by
  * auto_tools), the model (alone, or in auto_tools' tool loop), then the plugins that act on the answer.
  */
-export async function answerRequest(ctx: RunContext, options: { promptTokens: number; selector: PluginSelector; spaceHasFiles: (appId: string) => Promise<boolean> }): Promise<Answered> {
+export async function answerRequest(ctx: RunContext, options: { promptTokens: () => number; selector: PluginSelector; spaceHasFiles: (appId: string) => Promise<boolean> }): Promise<Answered> {
   const plan = await planPlugins(ctx, options);
   let messages = ctx.prepared.chat.messages;
   if (plan.before.length > 0) {
@@ -59,10 +59,10 @@ export async function answerRequest(ctx: RunContext, options: { promptTokens: nu
           messages,
           tools: ctx.prepared.chat.tools,
           toolChoice: ctx.prepared.chat.tool_choice,
-          attempts: ctx.plan.attempts,
+          attempts: ctx.plan.choices,
           holdToolCalls: false,
           // Counted again only when plugin context was added, and only if the upstream reports no usage.
-          promptTokens: messages === ctx.prepared.chat.messages ? () => options.promptTokens : () => countTokens(JSON.stringify(messages)),
+          promptTokens: messages === ctx.prepared.chat.messages ? options.promptTokens : () => countTokens(JSON.stringify(messages)),
         });
   const choices = annotated(step.choices, ctx.trace.searchResults, { citations: ctx.prepared.flags.citations === true });
   const responseText = responseTextOf(choices);

@@ -1,7 +1,7 @@
 import type { Usage } from '../domain/chat';
 import type { RoutableModel } from '../domain/routable-model';
 import type { PluginId } from '../plugins/types';
-import type { UpstreamError as ProviderError, UpstreamErrorKind as ProviderErrorKind } from '../errors/upstream-error';
+import type { UpstreamError, UpstreamErrorKind } from '../errors/upstream-error';
 
 /** One upstream model call: what it cost and how it ended. Each becomes a child log. */
 export interface AttemptRecord {
@@ -13,7 +13,7 @@ export interface AttemptRecord {
   latencyMs: number;
   statusCode: number;
   usage: Usage;
-  error?: ProviderError;
+  error?: UpstreamError;
 }
 
 /** One plugin run: also a child log. */
@@ -40,7 +40,7 @@ export type StepRecord = AttemptRecord | PluginRecord;
 export const NO_USAGE: Usage = { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 };
 
 /** The status logged for a failed call: the upstream's own, or ours for failures without one. */
-const STATUS_WITHOUT_RESPONSE: Record<ProviderErrorKind, number> = {
+const STATUS_WITHOUT_RESPONSE: Record<UpstreamErrorKind, number> = {
   rate_limited: 429,
   server_error: 500,
   timeout: 504,
@@ -54,6 +54,6 @@ const STATUS_WITHOUT_RESPONSE: Record<ProviderErrorKind, number> = {
   aborted: 499,
 };
 
-export function statusOfError(error: ProviderError): number {
+export function statusOfError(error: UpstreamError): number {
   return error.status ?? STATUS_WITHOUT_RESPONSE[error.kind];
 }

@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import type { ChatChunk, ChatRequest, Usage } from '../domain/chat';
 import type { RoutableModel } from '../domain/routable-model';
-import { UpstreamError as ProviderError } from '../errors/upstream-error';
+import { UpstreamError } from '../errors/upstream-error';
 import type { ProviderBinding, ProviderRegistry } from '../providers/registry';
 import type { Provider, ProviderContext } from '../providers/types';
 import { outcomeOf, type Admission, type ModelBreakers } from '../resilience/circuit-breakers';
@@ -25,8 +25,11 @@ export const GUARANTEED_CALLS = 2;
 
 export interface AttemptOptions {
   prepared: PreparedCompletion;
-  /** Models in order of preference (the whole ranked list: the breakers and `maxSwitches` decide how far it goes). */
-  attempts: RoutableModel[];
+  /**
+   * Models in order of preference (the whole ranked list: the breakers and `maxSwitches` decide how far it
+   * goes). Walked again from the start for each question, and past the first only after a failure.
+   */
+  attempts: Iterable<RoutableModel>;
   maxSameModelRetries: number;
   /** Models called after the first, at most (the Space's `max_switch_model_retries`); a model skipped for its open breaker is no switch. */
   maxSwitches: number;
@@ -59,7 +62,7 @@ export interface Success<T> {
 /** Every attempt failed; `records` holds each of them. */
 export class AttemptsExhausted extends Error {
   constructor(
-    readonly last: ProviderError,
+    readonly last: UpstreamError,
     readonly records: AttemptRecord[],
   ) {
     super(last.message);
@@ -81,9 +84,9 @@ export function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {
   });
 }
 
-function asProviderError(err: unknown, provider: string): ProviderError {
-  if (err instanceof ProviderError) return err;
-  return new ProviderError({ kind: 'invalid_response', provider, message: err instanceof Error ? err.message : String(err) });
+function asUpstreamError(err: unknown, provider: string): UpstreamError {
+  if (err instanceof UpstreamError) return err;
+  return new UpstreamError({ kind: 'invalid_response', provider, message: err instanceof Error ? err.message : String(err) });
 }
 
 /** The state of one request's attempts. */
@@ -93,7 +96,7 @@ class AttemptRun<T> {
   readonly skipped: RoutableModel[] = [];
   /** Ids of the models called: `maxSwitches + 1` of them at most (an array: a few ids, cheaper than a Set). */
   private readonly called: string[] = [];
-  last: ProviderError | undefined;
+  last: UpstreamError | undefined;
 
   constructor(
     private readonly options: AttemptOptions,
@@ -101,7 +104,7 @@ class AttemptRun<T> {
   ) {}
 
   exhausted(): AttemptsExhausted {
-    return new AttemptsExhausted(this.last ?? new ProviderError({ kind: 'server_error', provider: 'switchyard', message: 'No model could be called.' }), this.records);
+    return new AttemptsExhausted(this.last ?? new UpstreamError({ kind: 'server_error', provider: 'switchyard', message: 'No model could be called.' }), this.records);
   }
 
   /** Whether the request has not had its guaranteed calls yet (those no breaker or retry budget withholds). */
@@ -121,7 +124,9 @@ class AttemptRun<T> {
 
   /** Whether a switch could reach another model now: one not called yet, reachable, within `maxSwitches`. */
   private canSwitch(): boolean {
-    return this.maySwitch() && this.options.attempts.some((m) => !this.called.includes(m.id) && this.options.registry.resolve(m) !== null);
+    if (!this.maySwitch()) return false;
+    for (const m of this.options.attempts) if (!this.called.includes(m.id) && this.options.registry.resolve(m) !== null) return true;
+    return false;
   }
 
   /**
@@ -140,7 +145,7 @@ class AttemptRun<T> {
    * made only because nothing else could be) is left for another model; retried only for the request's
    * guaranteed retry, when no other model can take it.
    */
-  private retryDelay(error: ProviderError, retry: number, admission: Admission): number | null {
+  private retryDelay(error: UpstreamError, retry: number, admission: Admission): number | null {
     const { options } = this;
     if (retry >= options.maxSameModelRetries || error.kind === 'timeout') return null;
     if (admission !== 'closed' && (!this.owed() || this.canSwitch())) return null;
@@ -170,7 +175,7 @@ class AttemptRun<T> {
         options.budget.record(model.id, false);
         return { model, value, records: this.records, notes: [...notes, ...this.skippedNote()] };
       } catch (err) {
-        const error = asProviderError(err, model.provider);
+        const error = asUpstreamError(err, model.provider);
         this.last = error;
         this.records.push({ kind: 'model', model, retry, startedAt, latencyMs: Date.now() - startedAt, statusCode: statusOfError(error), usage: NO_USAGE, error });
         const outcome = options.signal.aborted ? 'neutral' : outcomeOf(error);

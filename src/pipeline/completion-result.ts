@@ -10,7 +10,7 @@ function identityOf(model: RoutableModel): CompletionResult['model'] {
 /** The router's score of the model that answered: the plan's first model's, or its candidate's. */
 function scoreOf(ctx: RunContext, model: RoutableModel): number {
   const { plan } = ctx;
-  if (plan.attempts[0]?.id === model.id) return plan.score;
+  if (plan.first.id === model.id) return plan.score;
   return plan.scores.candidates.find((candidate) => candidate.model === model.model)?.score ?? 0;
 }
 

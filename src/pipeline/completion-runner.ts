@@ -3,6 +3,7 @@ import type { AsyncJobFinisher } from '../async-jobs/job-finisher';
 import { effectivePrivacyLevel } from './privacy-level';
 import type { Reply } from '../queue/replies';
 import type { CompletionFailure, CompletionResult } from '../domain/completion';
+import { finishesWithin } from '../domain/finishes-within';
 import { ApiError } from '../errors/api-error';
 import type { CompletionJob } from '../queue/payloads';
 import type { ProviderRegistry } from '../providers/registry';
@@ -16,7 +17,7 @@ import type { CompletionSources } from '../store/completion-sources';
 import { AttemptsExhausted } from './attempt-runner';
 import { answerRequest, type Answered } from './answer-request';
 import type { LogBatcher } from '../store/log-batcher';
-import { logRowsFor, type RequestOutcome } from './log-rows';
+import { logRowsFor, promptOf, type RequestOutcome } from './log-rows';
 import { planModels } from './model-plan';
 import type { PluginSelector } from './plugin-plan';
 import type { PluginSteps } from './plugin-steps';
@@ -27,6 +28,7 @@ import type { SpaceContext, SpaceContextLoader } from './space-context';
 import { failureToApiError } from './upstream-failure';
 import { recordCompletion } from './completion-telemetry';
 import { markLoopOwner } from '../observability/loop-owner';
+import { lazyChild } from '../logging/lazy-child';
 
 export interface RunnerDeps {
   spaces: SpaceContextLoader;
@@ -106,15 +108,6 @@ function cancelledStatus(job: CompletionJob): number {
  */
 export const LOG_COMMIT_WAIT_MS = 5000;
 
-/** Resolves with true once `work` settles, or with false after `ms`. */
-function settlesWithin(work: Promise<unknown>, ms: number): Promise<boolean> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<boolean>((resolve) => {
-    timer = setTimeout(() => resolve(false), ms);
-  });
-  return Promise.race([work.then(() => true), timeout]).finally(() => clearTimeout(timer));
-}
-
 /** The answer as the final reply carries it: a streamed answer's text already went out as deltas. */
 function finalResult(result: CompletionResult, stream: boolean): CompletionResult {
   return stream ? { ...result, choices: [] } : result;
@@ -128,6 +121,8 @@ interface RunInputs {
   logger: Logger;
   trace: RunTrace;
   privacyLevel: number;
+  /** The request's last user message (what search plugins look up, what the log shows), read once. */
+  query: string;
 }
 
 /** Worker side of a completion: prepare, plan, run its steps (plugins and model calls), reply, log. */
@@ -158,19 +153,21 @@ export class CompletionRunner {
       if (message.type === 'delta' || message.type === 'step') await publish(message);
       else held.push(message);
     };
-    const logger = this.deps.logger.child({ request_id: job.httpRequestId ?? job.requestId, log_id: job.requestId, app_id: job.appId });
+    // Made only if the run logs a line (most log none).
+    const logger = lazyChild(this.deps.logger, { request_id: job.httpRequestId ?? job.requestId, log_id: job.requestId, app_id: job.appId });
     const trace = new RunTrace();
     let space: SpaceContext | null = null;
     let privacyLevel = effectivePrivacyLevel(1, job.request);
     let ended: RequestOutcome['ended'];
     let responseText = '';
+    const query = promptOf(job.request);
     try {
       space = await this.deps.spaces.load(job.appId, job.spaceStamp);
       markLoopOwner(job.httpRequestId ?? job.requestId);
       if (!space) throw ApiError.notFound('Space', 'Authorization');
       privacyLevel = effectivePrivacyLevel(space.policies.privacy_level, job.request);
       checkStillWanted(job, signal);
-      const answered = await this.answer(job, { space, signal, run, reply, logger, trace, privacyLevel });
+      const answered = await this.answer(job, { space, signal, run, reply, logger, trace, privacyLevel, query });
       ({ ended, responseText } = answered);
       const stream = job.request.stream;
       if ('result' in ended) await reply({ type: 'done', requestId: job.requestId, run, result: finalResult(ended.result, stream) });
@@ -184,7 +181,7 @@ export class CompletionRunner {
     if (signal.aborted && 'failure' in ended) ended = { ...ended, failure: { ...ended.failure, status: cancelledStatus(job) } };
     markLoopOwner(job.httpRequestId ?? job.requestId);
     // A Space deleted meanwhile has nothing left to attach a log to.
-    if (space) await this.writeLog({ job, privacyLevel, isTest: space.isSandbox, trace, ended, responseText }, logger);
+    if (space) await this.writeLog({ job, privacyLevel, isTest: space.isSandbox, trace, ended, responseText, prompt: query }, logger);
     if (job.async) await this.deps.asyncJobs.finish(job, { final: held, aborted: signal.aborted, privacyLevel });
     else for (const message of held) await publish(message);
     const statusCode = 'result' in ended ? ended.result.statusCode : ended.failure.status;
@@ -192,8 +189,8 @@ export class CompletionRunner {
   }
 
   private async answer(job: CompletionJob, inputs: RunInputs): Promise<Answered> {
-    const { space, privacyLevel } = inputs;
-    const prepared = await prepareCompletion({ job, space, sources: this.deps.sources, autoModelName: this.deps.autoModelName, privacyLevel });
+    const { space, privacyLevel, query } = inputs;
+    const prepared = await prepareCompletion({ job, space, sources: this.deps.sources, autoModelName: this.deps.autoModelName, privacyLevel, query });
     inputs.trace.namedIdsChecked = true;
     const profile = profileRequest({ ...prepared.chat, model: '' }, this.deps.router);
     const feedback = prepared.flags.smart_learn === true ? await this.deps.feedback.load(space.id) : null;
@@ -210,7 +207,7 @@ export class CompletionRunner {
     });
     const { registry, latency, resilience, plugins } = this.deps;
     const ctx: RunContext = { ...inputs, job, prepared, plan, registry, latency, resilience, plugins };
-    return answerRequest(ctx, { promptTokens: profile.promptTokens, selector: this.deps.selectPlugins, spaceHasFiles: this.deps.spaceHasFiles });
+    return answerRequest(ctx, { promptTokens: () => profile.promptTokens, selector: this.deps.selectPlugins, spaceHasFiles: this.deps.spaceHasFiles });
   }
 
   /** Never throws: whatever happens to the log, the held answer still goes out. */
@@ -225,7 +222,7 @@ export class CompletionRunner {
     }
     if (!rows) return;
     const written = this.deps.logs.write(rows).catch((err: unknown) => logger.error({ err }, 'request log lost'));
-    if (!(await settlesWithin(written, LOG_COMMIT_WAIT_MS))) logger.warn({ wait_ms: LOG_COMMIT_WAIT_MS }, 'answer released before its log was committed');
+    if (!(await finishesWithin(written, LOG_COMMIT_WAIT_MS))) logger.warn({ wait_ms: LOG_COMMIT_WAIT_MS }, 'answer released before its log was committed');
   }
 }
 

@@ -5,8 +5,7 @@ import type { Prisma } from '../generated/prisma/client';
 import type { CompletionJob } from '../queue/payloads';
 import type { AttemptRecord, PluginRecord, StepRecord } from './attempt-record';
 import { lastUserText } from '../domain/chat';
-import { chatMessagesOf } from './prepare-request';
-import { MASK, maskContent, type Json } from './privacy';
+import { MASK, maskContent, maskedRequest, type Json } from './privacy';
 import type { RunTrace } from './run-trace';
 
 export type LogRow = Prisma.LogCreateManyInput;
@@ -21,6 +20,8 @@ export interface RequestOutcome {
   ended: { result: CompletionResult } | { failure: CompletionFailure; partial?: CompletionResult };
   /** The answer's text (a streamed answer's result carries no choices). */
   responseText: string;
+  /** The request's last user message, when the run has read it already (else the log reads it). */
+  prompt?: string;
 }
 
 const asJson = (value: unknown) => value as Prisma.InputJsonValue;
@@ -46,8 +47,8 @@ function storedRequest(outcome: RequestOutcome): CompletionJob['request'] {
 }
 
 /** The last user message's text. The log of a job it cannot read (a bug of ours) is still written, without it. */
-function promptOf(request: CompletionJob['request']): string {
-  return Array.isArray(request.messages) ? lastUserText(chatMessagesOf(request.messages)) : '';
+export function promptOf(request: CompletionJob['request']): string {
+  return Array.isArray(request.messages) ? lastUserText(request.messages) : '';
 }
 
 /** A result as the log keeps it: generated images without their base64 data (megabytes each), their size noted instead. */
@@ -88,8 +89,9 @@ function parentRow(outcome: RequestOutcome): LogRow {
     model_id: model?.id ?? null,
     namespace: model?.namespace ?? null,
     response: asJson(masked(outcome, withoutImageData(outcome.ended))),
-    payload: asJson(masked(outcome, request)),
-    prompt: outcome.privacyLevel >= 2 ? MASK : promptOf(job.request),
+    // The same masked copy as the job's in Redis (maskedJob), when nothing was taken out of the request.
+    payload: asJson(outcome.privacyLevel >= 2 ? maskedRequest(request) : request),
+    prompt: outcome.privacyLevel >= 2 ? MASK : (outcome.prompt ?? promptOf(job.request)),
     response_text: outcome.privacyLevel >= 2 && outcome.responseText !== '' ? MASK : outcome.responseText,
     timestamp: BigInt(job.receivedAt),
     prompt_tokens: usage.prompt_tokens,

@@ -1,6 +1,6 @@
 import type { ChatChoice, ChatChunk, ChatMessage, ChunkChoice, ToolChoice, ToolDefinition, Usage } from '../domain/chat';
 import type { RoutableModel } from '../domain/routable-model';
-import { UpstreamError as ProviderError } from '../errors/upstream-error';
+import { UpstreamError } from '../errors/upstream-error';
 import { outcomeOf } from '../resilience/circuit-breakers';
 import { NO_USAGE, statusOfError } from './attempt-record';
 import { isSubstantive, runAttempts, type AttemptCall } from './attempt-runner';
@@ -13,7 +13,7 @@ export interface ModelStepInput {
   tools: ToolDefinition[] | undefined;
   toolChoice: ToolChoice | undefined;
   /** Models to try, in order. */
-  attempts: RoutableModel[];
+  attempts: Iterable<RoutableModel>;
   /**
    * Tools the worker runs itself (plugins offered under auto_tools): while streaming, tool-call deltas
    * and the finish are held back until the step ends, since a call to one of them is not the client's.
@@ -33,7 +33,7 @@ export interface ModelStepResult {
   /** Milliseconds the answering call took. */
   latencyMs: number;
   /** Set when a stream broke off after its first chunk (no failover any more). */
-  broken: ProviderError | null;
+  broken: UpstreamError | null;
 }
 
 interface OpenedStream {
@@ -81,7 +81,7 @@ function heldPart(choices: ChatChoice[]): ChunkChoice[] {
 }
 
 /** Relays a stream; a failure after the first chunk is returned (no failover any more). */
-async function relay(ctx: RunContext, opened: OpenedStream, { model, assembler, hold }: { model: RoutableModel; assembler: StreamAssembler; hold: boolean }): Promise<ProviderError | null> {
+async function relay(ctx: RunContext, opened: OpenedStream, { model, assembler, hold }: { model: RoutableModel; assembler: StreamAssembler; hold: boolean }): Promise<UpstreamError | null> {
   try {
     for await (const chunk of chunksOf(opened)) {
       assembler.add(chunk);
@@ -91,7 +91,7 @@ async function relay(ctx: RunContext, opened: OpenedStream, { model, assembler, 
     }
     return null;
   } catch (err) {
-    return err instanceof ProviderError ? err : new ProviderError({ kind: 'invalid_response', provider: model.provider, message: String(err) });
+    return err instanceof UpstreamError ? err : new UpstreamError({ kind: 'invalid_response', provider: model.provider, message: String(err) });
   }
 }
 
@@ -111,9 +111,15 @@ async function wholeAnswer({ model, provider, ctx, request }: AttemptCall, promp
   return { value: { choices: assembler.choices(), usage, estimated }, usage };
 }
 
+/** The prepared request with this step's conversation and tools: copied only when the step changed them (plugin context, a tool loop). */
+function preparedFor(ctx: RunContext, input: ModelStepInput): RunContext['prepared'] {
+  const { chat } = ctx.prepared;
+  if (input.messages === chat.messages && input.tools === chat.tools && input.toolChoice === chat.tool_choice) return ctx.prepared;
+  return { ...ctx.prepared, chat: { ...chat, messages: input.messages, tools: input.tools, tool_choice: input.toolChoice } };
+}
+
 function optionsFor(ctx: RunContext, input: ModelStepInput) {
-  const prepared = { ...ctx.prepared, chat: { ...ctx.prepared.chat, messages: input.messages, tools: input.tools, tool_choice: input.toolChoice } };
-  return { ...attemptOptions(ctx), prepared, attempts: input.attempts };
+  return { ...attemptOptions(ctx), prepared: preparedFor(ctx, input), attempts: input.attempts };
 }
 
 /** A non-streaming model step: retries and failover, then the whole answer. */

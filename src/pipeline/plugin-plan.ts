@@ -35,7 +35,7 @@ function allowedAutomatically(ctx: RunContext, settings: AutoToolsSettings, name
 function usesToolLoop(ctx: RunContext, settings: AutoToolsSettings): boolean {
   const chat = ctx.prepared.chat;
   if (chat.tool_choice === 'none' || (chat.n ?? 1) > 1) return false;
-  const canCall = ctx.plan.attempts[0]?.supports.functions === true;
+  const canCall = ctx.plan.first.supports.functions === true;
   if (settings.mode === 'tool_loop' && !canCall) ctx.trace.warnings.push('auto_tools: the model cannot call functions, so plugins were pre-selected instead of offered as tools.');
   return settings.mode !== 'preselect' && canCall;
 }

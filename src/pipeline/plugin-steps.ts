@@ -1,8 +1,9 @@
 import type { PluginTrigger } from '../domain/completion';
 import { ApiError } from '../errors/api-error';
+import { lazyChild } from '../logging/lazy-child';
 import type { HttpClient } from '../net/http-client';
 import type { Plugin, PluginContext, PluginId, PluginInput, PluginOutput } from '../plugins/types';
-import { UpstreamError as ProviderError } from '../errors/upstream-error';
+import { UpstreamError } from '../errors/upstream-error';
 import { statusOfError, type PluginRecord } from './attempt-record';
 import type { PluginRunContext } from './plugin-run-context';
 import type { SpaceContext } from './space-context';
@@ -65,8 +66,8 @@ function renumbered(context: string, { first, count }: { first: number; count: n
 
 function errorOf(err: unknown, { requestAborted }: { requestAborted: boolean }): { kind: string; status: number | null; message: string } {
   // The run's own time limit aborts the plugin's signal too: unless the request itself was cancelled, a "cancelled" call timed out.
-  if (err instanceof ProviderError && err.kind === 'aborted' && !requestAborted) return { kind: 'timeout', status: 504, message: `${err.message} (the plugin's time limit passed)` };
-  if (err instanceof ProviderError) return { kind: err.kind, status: statusOfError(err), message: err.message };
+  if (err instanceof UpstreamError && err.kind === 'aborted' && !requestAborted) return { kind: 'timeout', status: 504, message: `${err.message} (the plugin's time limit passed)` };
+  if (err instanceof UpstreamError) return { kind: err.kind, status: statusOfError(err), message: err.message };
   if (err instanceof ApiError) return { kind: err.code, status: err.status, message: err.message };
   return { kind: 'internal', status: 500, message: 'the plugin failed unexpectedly' };
 }
@@ -162,7 +163,7 @@ export class PluginSteps {
       privacyLevel: ctx.prepared.policies.privacy_level,
       signal,
       deadline,
-      logger: ctx.logger.child({ plugin: plugin.id }),
+      logger: lazyChild(ctx.logger, { plugin: plugin.id }),
       backend: this.deps.backend,
       untrusted: this.deps.untrusted,
     };

@@ -90,7 +90,13 @@ async function checkParent(job: CompletionJob, sources: CompletionSources): Prom
  * (OpenAI allows it beside tool calls), which the domain spells as null.
  */
 export function chatMessagesOf(messages: CompletionRequest['messages']): ChatMessage[] {
+  // Most requests give every message its content: those are domain messages as they are, and are not copied.
+  if (messages.every(hasContent)) return messages;
   return messages.map((message) => ({ ...message, content: message.content ?? null }));
+}
+
+function hasContent(message: CompletionRequest['messages'][number]): message is CompletionRequest['messages'][number] & ChatMessage {
+  return message.content !== undefined;
 }
 
 /** System instructions go first unless the request brings its own. */
@@ -131,9 +137,11 @@ export interface PrepareInputs {
   autoModelName: string;
   /** The level the request runs at (computed once per run). */
   privacyLevel: number;
+  /** The request's last user message, when the caller has read it already. */
+  query?: string;
 }
 
-export async function prepareCompletion({ job, space, sources, autoModelName, privacyLevel }: PrepareInputs): Promise<PreparedCompletion> {
+export async function prepareCompletion({ job, space, sources, autoModelName, privacyLevel, query }: PrepareInputs): Promise<PreparedCompletion> {
   const { request } = job;
   // Every id the request names is checked here, once, before anything runs: the reads run at once (none
   // when it names none), and their errors count in this order (the assistant's first).
@@ -168,7 +176,7 @@ export async function prepareCompletion({ job, space, sources, autoModelName, pr
     labels: overrides.labels ?? {},
     forwardedHeaders: overrides.headers ?? {},
     plugins: namedPlugins(request, assistant),
-    query: lastUserText(chatMessagesOf(request.messages)),
+    query: query ?? lastUserText(request.messages),
     stream: request.stream,
   };
 }

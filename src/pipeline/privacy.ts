@@ -35,7 +35,20 @@ export function maskContent(value: unknown, key?: string): Json {
   return (value ?? null) as Json;
 }
 
+/** Each request masked once: its log row and its job in Redis keep the same masked copy. */
+const maskedRequests = new WeakMap<CompletionJob['request'], Json>();
+
+/** A request with its conversation text masked (maskContent), worked out once per request object. */
+export function maskedRequest(request: CompletionJob['request']): Json {
+  let masked = maskedRequests.get(request);
+  if (masked === undefined) {
+    masked = maskContent(request);
+    maskedRequests.set(request, masked);
+  }
+  return masked;
+}
+
 /** A job as it may rest in Redis once it has ended, past privacy level 1: its request masked like its log. */
 export function maskedJob(job: CompletionJob): CompletionJob {
-  return { ...job, request: maskContent(job.request) as unknown as CompletionJob['request'] };
+  return { ...job, request: maskedRequest(job.request) as unknown as CompletionJob['request'] };
 }

@@ -32,7 +32,7 @@ export interface RunContext {
 export function attemptOptions(ctx: RunContext): AttemptOptions {
   return {
     prepared: ctx.prepared,
-    attempts: ctx.plan.attempts,
+    attempts: ctx.plan.choices,
     maxSameModelRetries: ctx.prepared.policies.max_same_model_retries,
     maxSwitches: ctx.prepared.policies.max_switch_model_retries,
     registry: ctx.registry,

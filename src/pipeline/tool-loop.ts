@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { ChatChoice, ChatMessage, ToolCall, ToolDefinition } from '../domain/chat';
+import type { RoutableModel } from '../domain/routable-model';
 import type { PluginId } from '../plugins/types';
 import { countTokens } from '../text/token-count';
 import { modelStep, releaseHeld, type ModelStepResult } from './model-step';
@@ -74,6 +75,16 @@ function withoutPluginCalls(choices: ChatChoice[], byName: Map<string, PluginId>
   });
 }
 
+/** The model that answered the last step first, then the others in their order (walked lazily, as the plan's). */
+function answeringFirst(model: RoutableModel, attempts: Iterable<RoutableModel>): Iterable<RoutableModel> {
+  return {
+    *[Symbol.iterator]() {
+      yield model;
+      for (const other of attempts) if (other.id !== model.id) yield other;
+    },
+  };
+}
+
 /**
  * auto_tools' tool loop: the plugins on offer are function tools next to the caller's own. When the
  * model calls only plugins, the worker runs them and asks again; calls to the caller's tools end the
@@ -85,7 +96,7 @@ export async function answerWithTools(ctx: RunContext, { messages, offered, afte
   const tools = offeredTools(ctx, offered);
   const callerTools = ctx.prepared.chat.tools ?? [];
   let conversation = messages;
-  let attempts = ctx.plan.attempts;
+  let attempts = ctx.plan.choices;
   for (let step = 1; ; step += 1) {
     const offering = tools.definitions.length > 0 && mayOfferTools(ctx, step);
     const sent = conversation;
@@ -106,7 +117,7 @@ export async function answerWithTools(ctx: RunContext, { messages, offered, afte
       if (offering) await releaseHeld(ctx, { model: result.model, choices });
       return { ...result, choices };
     }
-    attempts = [result.model, ...attempts.filter((model) => model.id !== result.model.id)];
+    attempts = answeringFirst(result.model, attempts);
     conversation = [...conversation, ...(await runToolCalls(ctx, { calls: pluginCalls, tools, after, assistant: result.choices[0]?.message.content ?? null }))];
   }
 }

@@ -1,4 +1,4 @@
-import { UpstreamError as ProviderError } from '../errors/upstream-error';
+import { UpstreamError } from '../errors/upstream-error';
 
 /**
  * `work`, or a rejection as soon as the plugin's time is up or the request is aborted. A plugin is
@@ -7,10 +7,10 @@ import { UpstreamError as ProviderError } from '../errors/upstream-error';
  * the runner stops waiting and lets the abandoned promise settle on its own.
  */
 export function untilAborted<T>(work: Promise<T>, { timeout, request, provider }: { timeout: AbortSignal; request: AbortSignal; provider: string }): Promise<T> {
-  const failure = (): ProviderError =>
+  const failure = (): UpstreamError =>
     timeout.aborted && !request.aborted
-      ? new ProviderError({ kind: 'timeout', provider, message: `${provider} did not answer in time` })
-      : new ProviderError({ kind: 'aborted', provider, message: `${provider} was cancelled` });
+      ? new UpstreamError({ kind: 'timeout', provider, message: `${provider} did not answer in time` })
+      : new UpstreamError({ kind: 'aborted', provider, message: `${provider} was cancelled` });
   if (timeout.aborted || request.aborted) {
     work.catch(() => undefined);
     return Promise.reject(failure());

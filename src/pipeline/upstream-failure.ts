@@ -1,5 +1,5 @@
 import { ApiError } from '../errors/api-error';
-import type { UpstreamError as ProviderError } from '../errors/upstream-error';
+import type { UpstreamError as UpstreamError } from '../errors/upstream-error';
 
 /** Longest part of an upstream's own message passed on for a request it refused (400). */
 const MAX_ECHOED_MESSAGE = 300;
@@ -8,7 +8,7 @@ const MAX_ECHOED_MESSAGE = 300;
  * What the client is told when no attempt succeeded. Upstream bodies stay in the logs; only a 400's
  * message is passed on, since it says what is wrong with the client's own request.
  */
-export function failureToApiError(error: ProviderError, { allRateLimited }: { allRateLimited: boolean }): ApiError {
+export function failureToApiError(error: UpstreamError, { allRateLimited }: { allRateLimited: boolean }): ApiError {
   const who = error.provider;
   if (allRateLimited) {
     const retryAfter: Record<string, string> = error.retryAfterMs !== undefined ? { 'retry-after': String(Math.max(1, Math.ceil(error.retryAfterMs / 1000))) } : {};

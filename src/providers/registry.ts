@@ -1,4 +1,5 @@
 import type { LookupFunction } from 'node:net';
+import { LRUCache } from 'lru-cache';
 import type { Config } from '../config/schema';
 import type { ModelEndpoint } from '../domain/routable-model';
 import { endpointAccess } from '../net/endpoint-policy';
@@ -36,7 +37,7 @@ export interface ProviderRegistry {
   resolve(target: ProviderTarget): ProviderBinding | null;
 }
 
-/** Custom model bindings kept per process; past this many (model versions), the cache starts over. */
+/** Custom model bindings kept per process; past this many (model versions), the least recently used go. */
 const MAX_CUSTOM_BINDINGS = 1000;
 
 /** Providers that need no key (they run locally). */
@@ -89,15 +90,17 @@ export function createProviderRegistry(config: Readonly<Config>, providers: Map<
     secrets: secretBoxFor(config.plugins.socialPost.secretKeys),
     allowlist: new HostAllowlist(config.plugins.net.ssrfAllowedHosts),
   };
-  const custom = new Map<string, ProviderBinding | null>();
+  // A binding that cannot be used is kept too (as `unusable`): lru-cache holds no null.
+  const custom = new LRUCache<string, ProviderBinding | 'unusable'>({ max: MAX_CUSTOM_BINDINGS });
   const customBinding = (target: ProviderTarget & { endpoint: ModelEndpoint }): ProviderBinding | null => {
     // The router asks for every candidate of every request: open a key and parse a URL once per version of the model.
     const key = `${target.id ?? ''}\n${target.provider}\n${target.endpoint.baseUrl}\n${target.endpoint.sealedApiKey ?? ''}`;
-    if (!custom.has(key)) {
-      if (custom.size >= MAX_CUSTOM_BINDINGS) custom.clear();
-      custom.set(key, endpointBinding(target, deps));
+    let binding = custom.get(key);
+    if (binding === undefined) {
+      binding = endpointBinding(target, deps) ?? 'unusable';
+      custom.set(key, binding);
     }
-    return custom.get(key) ?? null;
+    return binding === 'unusable' ? null : binding;
   };
   return {
     resolve: (target) => (target.endpoint ? customBinding({ ...target, endpoint: target.endpoint }) : (bindings.get(target.provider) ?? null)),

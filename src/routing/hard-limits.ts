@@ -11,7 +11,8 @@ export interface Limits {
 /** Why a model cannot take this request, or null when it can. */
 export function exclusionReason(model: RoutableModel, profile: RequestProfile, limits: Limits): string | null {
   if (isRetired(model, limits.now)) return 'retired';
-  if (model.contextWindow > 0 && profile.promptTokens >= model.contextWindow) {
+  // The bound first: a window the prompt cannot reach needs no count.
+  if (model.contextWindow > 0 && (profile.promptTokensAtMost ?? Infinity) >= model.contextWindow && profile.promptTokens >= model.contextWindow) {
     return `prompt of ${profile.promptTokens} tokens exceeds the context window of ${model.contextWindow}`;
   }
   if (profile.needs.functions && !model.supports.functions) return 'does not support tools';

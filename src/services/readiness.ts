@@ -1,3 +1,4 @@
+import { finishesWithin } from '../domain/finishes-within';
 import type { RedisClient as Redis } from '../queue/redis';
 import { pingDb, type Db } from '../store/db';
 
@@ -8,21 +9,9 @@ export interface ReadinessReport {
 
 const CHECK_TIMEOUT_MS = 2000;
 
-async function within<T>(promise: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
-  });
-  try {
-    return await Promise.race([promise, timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
 async function check(probe: () => Promise<unknown>): Promise<'ok' | string> {
   try {
-    await within(probe(), CHECK_TIMEOUT_MS);
+    if (!(await finishesWithin(probe(), CHECK_TIMEOUT_MS))) throw new Error(`no answer within ${CHECK_TIMEOUT_MS} ms`);
     return 'ok';
   } catch (err) {
     return err instanceof Error ? err.message : String(err);

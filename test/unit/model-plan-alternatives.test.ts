@@ -50,3 +50,49 @@ describe('the alternatives of a model plan', () => {
     expect(await names(plan({ chain: ['m5'], maxSwitches: 2, named: 'm3' }))).toEqual(['m3', 'm5', 'm1', 'm2', 'm4']);
   });
 });
+
+describe('a named model', () => {
+  /** A profile that records which of its costly parts were read. */
+  function watchedProfile(prepared: ReturnType<typeof preparedCompletion>) {
+    const profile = profileRequest({ ...prepared.chat, model: '' }, router);
+    const read: string[] = [];
+    const watched = Object.create(profile) as typeof profile;
+    for (const part of ['promptTokens', 'reading', 'expectedCompletionTokens'] as const) {
+      Object.defineProperty(watched, part, {
+        get: () => {
+          read.push(part);
+          return profile[part];
+        },
+      });
+    }
+    return { profile: watched, read };
+  }
+
+  it('is planned without counting or reading the prompt; the alternatives are ranked once a failover walks past it', async () => {
+    const prepared = preparedCompletion();
+    prepared.weights = { cost: 0, latency: 0, quality: 1 };
+    prepared.requestedModel = 'm3';
+    const { profile, read } = watchedProfile(prepared);
+    const space = spaceContext({ weights: prepared.weights, policies: prepared.policies, models });
+    const named = await planModels({
+      prepared,
+      space,
+      profile,
+      registry,
+      scoring: { weights: prepared.weights, quality: learnedQuality(router), expectedLatency: () => 800 },
+      routerVersion: router.version,
+      learning: null,
+      now: new Date('2026-11-21T00:00:00Z'),
+      modelExists: async () => false,
+    });
+    const walked = named.choices[Symbol.iterator]();
+    expect(walked.next().value?.model).toBe('m3');
+    expect(read).toEqual([]);
+    expect(named.scores.candidates).toEqual([]);
+    expect(named.score).toBe(0);
+    expect(walked.next().value?.model).toBe('m1');
+    expect(read).toContain('reading');
+    expect(named.scores.candidates.map((c) => c.model)).toEqual(['m1', 'm2', 'm3', 'm4', 'm5']);
+    expect(named.attempts.map((m) => m.model)).toEqual(['m3', 'm1', 'm2', 'm4', 'm5']);
+  });
+});

@@ -1,6 +1,7 @@
 import type { RequestHandler } from 'express';
 import type { Authenticator } from '../../auth/authenticator';
 import { ApiError } from '../../errors/api-error';
+import { lazyChild } from '../../logging/lazy-child';
 import '../request-context';
 
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
@@ -25,7 +26,8 @@ export function authenticate(authenticator: Authenticator): RequestHandler {
   return async (req, _res, next) => {
     const authorization = authorizationOf(req.headers.authorization, req.headers['x-api-key']);
     req.auth = await authenticator.authenticate({ authorization, clientAddress: req.ip });
-    req.log = req.log.child({ org_id: req.auth.orgId, key_id: req.auth.keyId });
+    // Made only if the request logs a line (most log none but the access line).
+    req.log = lazyChild(req.log, { org_id: req.auth.orgId, key_id: req.auth.keyId });
     next();
   };
 }

@@ -1,7 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { RequestHandler } from 'express';
 import type { Logger } from 'pino';
-import { pinoHttp } from 'pino-http';
+import { lazyChild } from '../../logging/lazy-child';
+
+declare module 'http' {
+  interface IncomingMessage {
+    /** The request's id (`X-Request-Id`). */
+    id: string;
+    /** Logs with the request's id; made when the request first logs a line. */
+    log: Logger;
+  }
+}
 
 const VALID_REQUEST_ID = /^[\w.:-]{1,128}$/;
 
@@ -13,23 +23,41 @@ function requestId(req: IncomingMessage, res: ServerResponse): string {
   return id;
 }
 
-/** One JSON log line per request, and `req.log` carrying the request id for every other line. */
-export function requestLogger(logger: Logger) {
-  return pinoHttp({
-    logger,
-    genReqId: requestId,
-    customAttributeKeys: { reqId: 'request_id' },
-    // Every line of the request, the access line included, carries `request_id` (the `req` serializer below drops pino-http's own id).
-    quietReqLogger: true,
-    // A completion's log id (also its job's): the worker's lines carry it too, with the same request_id.
-    customProps: (_req, res) => {
-      const logId = res.getHeader('x-switchyard-log-id');
-      return typeof logId === 'string' ? { log_id: logId } : {};
-    },
-    customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'error' : 'info'),
-    serializers: {
-      req: (req: { method: string; url: string }) => ({ method: req.method, url: req.url }),
-      res: (res: { statusCode: number }) => ({ status: res.statusCode }),
-    },
-  });
+/** The access line, as pino-http wrote it: `request completed`, or `request errored` at level error for a 5xx. */
+function logAccess(logger: Logger, { req, res, startedAt }: { req: IncomingMessage & { originalUrl?: string }; res: ServerResponse; startedAt: number }): void {
+  const failed = res.statusCode >= 500;
+  if (!logger.isLevelEnabled(failed ? 'error' : 'info')) return;
+  // A completion's log id (also its job's): the worker's lines carry it too, with the same request_id.
+  const logId = res.getHeader('x-switchyard-log-id');
+  const line = {
+    request_id: req.id,
+    req: { method: req.method, url: req.originalUrl ?? req.url },
+    ...(typeof logId === 'string' ? { log_id: logId } : {}),
+    res: { status: res.statusCode },
+    responseTime: Date.now() - startedAt,
+  };
+  if (failed) logger.error({ ...line, err: new Error(`failed with status code ${res.statusCode}`) }, 'request errored');
+  else logger.info(line, 'request completed');
+}
+
+/**
+ * One JSON log line per request (when its level is logged), and `req.log` carrying the request id for
+ * every other line. Written here rather than with pino-http, which makes three to four child loggers
+ * per request (~9 µs each, measured) whether anything is logged or not: this one makes none for a
+ * request that logs nothing but its access line.
+ */
+export function requestLogger(logger: Logger): RequestHandler {
+  return (req, res, next) => {
+    const startedAt = Date.now();
+    req.id = requestId(req, res);
+    req.log = lazyChild(logger, { request_id: req.id });
+    const ended = () => {
+      res.off('close', ended);
+      res.off('finish', ended);
+      logAccess(logger, { req, res, startedAt });
+    };
+    res.on('close', ended);
+    res.on('finish', ended);
+    next();
+  };
 }

@@ -1,3 +1,5 @@
+import { lastUserMessage } from '../../domain/chat';
+
 /** A message reduced to what the router reads: its role and its text. */
 export interface RoutedMessage {
   role: string;
@@ -11,10 +13,9 @@ export interface PromptShape {
   tools: number;
 }
 
-/** The last user message: what the request asks now. */
+/** The last user message (else the last message): what the request asks now. */
 export function lastUserText(shape: PromptShape): string {
-  for (let i = shape.messages.length - 1; i >= 0; i--) if (shape.messages[i].role === 'user') return shape.messages[i].content;
-  return shape.messages.at(-1)?.content ?? '';
+  return (lastUserMessage(shape.messages) ?? shape.messages.at(-1))?.content ?? '';
 }
 
 /** A bare prompt or a message list, as evaluation files carry them. */
