@@ -46,7 +46,7 @@ async function search(config: WebSearchConfig, { query, settings, ctx }: { query
   const remaining = ctx.deadline - Date.now();
   if (remaining <= 0) throw new UpstreamError({ kind: 'timeout', provider: config.backend, message: 'web-search had no time left to search' });
   const response = await ctx.backend({ ...request, signal: ctx.signal, timeoutMs: Math.min(config.timeoutMs, remaining), service: config.backend });
-  return distinct(adapter.parseResponse(response.json()), settings.max_results);
+  return distinct(adapter.parseResponse(response.json(), settings.max_results), settings.max_results);
 }
 
 /** The readable text of the top `count` results' pages (null where one could not be read). */
