@@ -100,7 +100,8 @@ export class SpaceFileChunkRepository {
    * One round trip for a search: the Space's chunk set (how many chunks, and a stamp that changes
    * whenever they do: a file added, re-ingested or deleted changes its count or latest `modified_on`),
    * the query's terms as PostgreSQL stems them (for snippets), and the best chunks by full text with
-   * their text and file name: every-term matches first, then by cover density (`ts_rank_cd`). Every
+   * their text and file name: every-term matches first, then by cover density (`ts_rank_cd`). The terms
+   * are a sub-select, so PostgreSQL stems the query once rather than once per row returned. Every
    * space-search call runs it, so it goes to the pool under Prisma (see `sqlPoolOf`), as a prepared statement.
    */
   async search(appId: string, { query, limit }: { query: string; limit: number }): Promise<ChunkSearch> {
@@ -115,7 +116,7 @@ export class SpaceFileChunkRepository {
              WHERE c.app_id = ${appId}::uuid AND c.tsv @@ q.loose
              ORDER BY every_term DESC, score DESC, c.file_id, c.position
              LIMIT ${limit})
-      SELECT s.chunks, s.files, s.latest, tsvector_to_array(to_tsvector(${TS_CONFIG}, ${query})) AS lexemes,
+      SELECT s.chunks, s.files, s.latest, (SELECT tsvector_to_array(to_tsvector(${TS_CONFIG}, ${query}))) AS lexemes,
              r.file_id::text AS file_id, r.position, r.score, r.text, f.name AS file_name
       FROM chunk_set s
       LEFT JOIN (ranked r JOIN space_files f ON f.id = r.file_id) ON true
