@@ -37,9 +37,10 @@ export async function readLimited(response: ReadableResponse, { maxBytes, servic
     if (size > maxBytes) {
       throw new UpstreamError({ kind: 'invalid_response', provider: service, message: `${service} answered more than the ${maxBytes} bytes allowed` });
     }
-    parts.push(Buffer.from(chunk));
+    // A view, not a copy: the chunk is ours once read (undici's are Buffers already).
+    parts.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength));
   }
-  return Buffer.concat(parts);
+  return parts.length === 1 ? (parts[0] as Buffer) : Buffer.concat(parts, size);
 }
 
 /** A fetch failure as a UpstreamError: our timeout, the caller's abort, or a broken connection. */

@@ -6,6 +6,9 @@ import { imageGenerationSettings } from '../../schemas/plugin-settings';
 import type { Availability, Plugin, PluginContext, PluginInput, PluginOutput } from '../types';
 import { toImagesRequest } from './request';
 import { fromImagesResponse, type ImageArtifact } from './response';
+import { settingsReader } from '../settings-reader';
+
+const readSettings = settingsReader(imageGenerationSettings);
 
 const PLUGIN_ID = 'image-generation-generic';
 /** Who is called, in errors and logs. */
@@ -45,7 +48,7 @@ export function imagesNote(images: ImageArtifact[], prompt: string): string {
 
 async function generate(config: ImagesConfig, { input, ctx }: { input: PluginInput; ctx: PluginContext }): Promise<PluginOutput> {
   if (!config.apiKey) throw new UpstreamError({ kind: 'authentication', provider: SERVICE, message: 'no Images API key is configured' });
-  const settings = imageGenerationSettings.parse(ctx.settings ?? {});
+  const settings = readSettings(ctx.settings);
   const { prompt, size } = promptOf(input);
   const body = toImagesRequest({ prompt, settings, size });
   const response = await ctx.backend({

@@ -12,6 +12,9 @@ import { postOnce } from './post-once';
 import { SOCIAL_SECRET_PREFIX } from './settings';
 import { MastodonLimits } from './mastodon-limits';
 import { BLUESKY_LIMIT, fitToLimit } from './text';
+import { settingsReader } from '../settings-reader';
+
+const readSettings = settingsReader(socialPostSettings);
 
 export { loadSocialAccounts, type SocialAccounts } from './accounts';
 
@@ -38,7 +41,7 @@ export function createSocialPostPlugin(config: SocialPostConfig, deps: SocialPos
 
   async function run(input: PluginInput, ctx: PluginContext): Promise<PluginOutput> {
     if (!box) throw new ApiError('invalid_request', 'social-post is not available: the service has no PLUGIN_SECRETS_KEY.', 'plugins');
-    const settings = socialPostSettings.parse(ctx.settings ?? {}) satisfies SocialPostSettings;
+    const settings = readSettings(ctx.settings) satisfies SocialPostSettings;
     // The Space's own id, never dataSpaceId: a sandbox reading its parent's files still posts only with its own accounts.
     const appId = ctx.space.id;
     const sealed = await spaceSecretStore.list(deps.db, { appId, prefix: SOCIAL_SECRET_PREFIX });

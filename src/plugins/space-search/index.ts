@@ -7,6 +7,9 @@ import type { Plugin, PluginId } from '../types';
 import { outputOf } from './present-results';
 import { searchChunks } from './search-chunks';
 import { SpaceVectorCache } from './vector-cache';
+import { settingsReader } from '../settings-reader';
+
+const readSettings = settingsReader(spaceSearchSettings);
 
 export { createSpaceFileReader, type SpaceFileContent, type SpaceFileReader } from './file-reader';
 
@@ -40,7 +43,7 @@ function build(id: PluginId, config: SpaceSearchConfig, { db }: SpaceSearchDeps)
     // PostgreSQL full-text search is always there; embeddings only refine the ranking.
     availability: () => ({ available: true }),
     run: async (input, ctx) => {
-      const settings = spaceSearchSettings.parse(ctx.settings ?? {});
+      const settings = readSettings(ctx.settings);
       const { hits, costUsd } = await searchChunks(
         { chunks, vectors, embeddings: config.embeddings, http: ctx.backend },
         { appId: ctx.space.dataSpaceId, query: queryOf(input.args, input.query), limit: settings.max_results, signal: ctx.signal, deadline: ctx.deadline },

@@ -10,6 +10,9 @@ export interface FusedChunk extends ChunkKey {
 
 const keyOf = (chunk: ChunkKey) => `${chunk.file_id}:${chunk.position}`;
 
+/** File ids are lowercase UUIDs: code-unit order is their collation order, without `localeCompare`'s cost in a comparator. */
+const byId = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
 /**
  * Merges rankings whose scores are not comparable (ts_rank_cd, cosine similarity) by rank alone: a
  * chunk near the top of either list, or fairly high in both, comes first. Ties keep a stable order
@@ -25,5 +28,5 @@ export function fuseRankings(rankings: ChunkKey[][], k = RRF_K): FusedChunk[] {
       fused.set(key, entry);
     });
   }
-  return [...fused.values()].sort((a, b) => b.score - a.score || a.file_id.localeCompare(b.file_id) || a.position - b.position);
+  return [...fused.values()].sort((a, b) => b.score - a.score || byId(a.file_id, b.file_id) || a.position - b.position);
 }

@@ -4,7 +4,7 @@ import { UpstreamError } from '../../errors/upstream-error';
 import type { ChunkKey, ChunkText, RankedChunk, SpaceFileChunkRepository } from '../../store/space-file-chunks';
 import { embed, embeddingsCost } from './embeddings';
 import { fuseRankings } from './rank-fusion';
-import { snippetOf } from './snippet';
+import { snippetsFor } from './snippet';
 import type { SpaceVectorCache } from './vector-cache';
 
 /** How deep each ranking goes before fusion: enough for a chunk ranked well by only one of them. */
@@ -63,10 +63,11 @@ async function hitsOf(deps: SearchDeps, request: SearchRequest, { top, known, le
   for (const chunk of known) if (chunk.text !== undefined && chunk.file_name !== undefined) texts.set(keyOf(chunk), { file_id: chunk.file_id, position: chunk.position, text: chunk.text, file_name: chunk.file_name });
   const missing = top.filter((chunk) => !texts.has(keyOf(chunk)));
   if (missing.length > 0) for (const detail of await deps.chunks.details(request.appId, missing)) texts.set(keyOf(detail), detail);
+  const snippetOf = snippetsFor(lexemes);
   return top.flatMap((chunk) => {
     const text = texts.get(keyOf(chunk));
     // A file deleted between the two queries simply drops out.
-    return text ? [{ ...text, score: chunk.score, snippet: snippetOf(text.text, lexemes) }] : [];
+    return text ? [{ ...text, score: chunk.score, snippet: snippetOf(text.text) }] : [];
   });
 }
 

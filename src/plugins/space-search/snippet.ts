@@ -8,13 +8,20 @@ const LEAD_WORDS = 4;
  * that merely begins like a stem (`costume` for `cost`) does not match.
  */
 const ENDINGS = new Set(['s', 'es', 'e', 'ed', 'ing', 'ings', 'er', 'ers', 'est', 'ly', 'y', 'ic', 'ics', 'ical', 'ically', 'al', 'ally', 'ion', 'ions', 'ation', 'ations', 'ment', 'ments', 'ness', 'ity', 'ities', 'ive', 'ous', 'able', 'ful', 'ise', 'ize', 'ised', 'ized', "'s", '’s']);
+const I_STEM_ENDINGS = new Set(['y', "y's", 'ies', 'ied', 'ier', 'iest']);
 const DELIMITER = ' … ';
 
-interface Word {
-  start: number;
-  end: number;
-  /** Whether the word is one of the query's terms (by its stem). */
-  hit: boolean;
+/**
+ * A chunk's words (WORD: letters and digits, with one `'s`-like tail of letters after an apostrophe), as
+ * parallel arrays: a snippet is built for every hit of every search, and objects per word were most
+ * of its cost.
+ */
+interface Words {
+  starts: number[];
+  ends: number[];
+  /** 1 where the word is one of the query's terms (by its stem), else 0. */
+  hits: number[];
+  count: number;
 }
 
 const WORD = /[\p{L}\p{N}]+(?:['’][\p{L}]+)?/gu;
@@ -29,30 +36,63 @@ function isFormOf(word: string, lexeme: string): boolean {
   if (word.startsWith(lexeme) && ENDINGS.has(word.slice(lexeme.length))) return true;
   // batteri: battery, batteries (the i is the stem's), but not a word that only shares `batter`.
   const base = lexeme.slice(0, -1);
-  return lexeme.endsWith('i') && word.startsWith(base) && ['y', "y's", 'ies', 'ied', 'ier', 'iest'].includes(word.slice(base.length));
+  return lexeme.endsWith('i') && word.startsWith(base) && I_STEM_ENDINGS.has(word.slice(base.length));
 }
 
-function wordsOf(text: string, lexemes: readonly string[]): Word[] {
-  const words: Word[] = [];
-  for (const match of text.matchAll(WORD)) {
-    const lower = match[0].toLowerCase();
-    words.push({ start: match.index, end: match.index + match[0].length, hit: lexemes.some((lexeme) => isFormOf(lower, lexeme)) });
+/** Tells the query's terms among words, each distinct word tested once per search. */
+class TermTest {
+  private readonly known = new Map<string, boolean>();
+
+  constructor(private readonly lexemes: readonly string[]) {}
+
+  isTerm(word: string): boolean {
+    let hit = this.known.get(word);
+    if (hit === undefined) {
+      const lower = word.toLowerCase();
+      hit = this.lexemes.some((lexeme) => isFormOf(lower, lexeme));
+      this.known.set(word, hit);
+    }
+    return hit;
   }
-  return words;
 }
 
-/** The window of at most MAX_WORDS words around the match at `first` holding the most matches. */
-function windowAt(words: Word[], first: number): { from: number; to: number; hits: number } {
-  const from = Math.max(0, first - LEAD_WORDS);
-  const to = Math.min(words.length, from + MAX_WORDS);
-  let hits = 0;
-  for (let i = from; i < to; i += 1) if (words[i]?.hit) hits += 1;
-  return { from, to, hits };
+function wordsOf(text: string, terms: TermTest): Words {
+  const starts: number[] = [];
+  const ends: number[] = [];
+  const hits: number[] = [];
+  // The one global expression, read from the start by this synchronous loop.
+  WORD.lastIndex = 0;
+  for (let match = WORD.exec(text); match !== null; match = WORD.exec(text)) {
+    const word = match[0];
+    starts.push(match.index);
+    ends.push(match.index + word.length);
+    hits.push(terms.isTerm(word) ? 1 : 0);
+  }
+  return { starts, ends, hits, count: starts.length };
 }
 
-/** Up to MAX_FRAGMENTS windows that do not overlap, richest first, then put back in text order. */
-function chooseWindows(words: Word[]): { from: number; to: number }[] {
-  const candidates = words.flatMap((word, i) => (word.hit ? [windowAt(words, i)] : [])).sort((a, b) => b.hits - a.hits || a.from - b.from);
+interface Window {
+  from: number;
+  to: number;
+  hits: number;
+}
+
+/**
+ * Up to MAX_FRAGMENTS windows that do not overlap, richest first, then put back in text order. Each
+ * match proposes the window of at most MAX_WORDS words starting LEAD_WORDS before it; its matches are
+ * counted from running totals.
+ */
+function chooseWindows(words: Words): { from: number; to: number }[] {
+  const before = new Uint32Array(words.count + 1);
+  for (let i = 0; i < words.count; i += 1) before[i + 1] = (before[i] as number) + (words.hits[i] as number);
+  const candidates: Window[] = [];
+  for (let i = 0; i < words.count; i += 1) {
+    if (words.hits[i] !== 1) continue;
+    const from = Math.max(0, i - LEAD_WORDS);
+    const to = Math.min(words.count, from + MAX_WORDS);
+    candidates.push({ from, to, hits: (before[to] as number) - (before[from] as number) });
+  }
+  candidates.sort((a, b) => b.hits - a.hits || a.from - b.from);
   const chosen: { from: number; to: number }[] = [];
   for (const window of candidates) {
     if (chosen.length === MAX_FRAGMENTS) break;
@@ -66,16 +106,37 @@ function trailing(text: string, end: number): string {
   return /^[^\s\p{L}\p{N}]*/u.exec(text.slice(end, end + 8))?.[0] ?? '';
 }
 
-function fragment(text: string, words: Word[], { from, to }: { from: number; to: number }): string {
+function fragment(text: string, words: Words, { from, to }: { from: number; to: number }): string {
   let out = '';
   for (let i = from; i < to; i += 1) {
-    const word = words[i] as Word;
-    const next = words[i + 1];
-    const gap = i + 1 < to && next ? text.slice(word.end, next.start).replace(/\s+/g, ' ') : trailing(text, word.end);
-    const body = text.slice(word.start, word.end);
-    out += (word.hit ? `**${body}**` : body) + gap;
+    const start = words.starts[i] as number;
+    const end = words.ends[i] as number;
+    let gap: string;
+    if (i + 1 < to) {
+      gap = text.slice(end, words.starts[i + 1]);
+      if (gap !== ' ') gap = gap.replace(/\s+/g, ' ');
+    } else gap = trailing(text, end);
+    const body = text.slice(start, end);
+    out += (words.hits[i] === 1 ? `**${body}**` : body) + gap;
   }
   return out;
+}
+
+function snippetWith(text: string, terms: TermTest): string {
+  const words = wordsOf(text, terms);
+  if (words.count === 0) return '';
+  const windows = chooseWindows(words);
+  if (windows.length === 0) return fragment(text, words, { from: 0, to: Math.min(words.count, MAX_WORDS) });
+  return windows.map((window) => fragment(text, words, window)).join(DELIMITER);
+}
+
+/**
+ * Snippets for one search: `snippetOf` for each of its chunks, the query's terms told apart once per
+ * distinct word of the search rather than once per word of every chunk.
+ */
+export function snippetsFor(lexemes: readonly string[]): (text: string) => string {
+  const terms = new TermTest(lexemes);
+  return (text) => snippetWith(text, terms);
 }
 
 /**
@@ -85,9 +146,5 @@ function fragment(text: string, words: Word[], { from, to }: { from: number; to:
  * itself. A chunk where no term appears (found by its vector alone) gives its opening words.
  */
 export function snippetOf(text: string, lexemes: readonly string[]): string {
-  const words = wordsOf(text, lexemes);
-  if (words.length === 0) return '';
-  const windows = chooseWindows(words);
-  if (windows.length === 0) return fragment(text, words, { from: 0, to: Math.min(words.length, MAX_WORDS) });
-  return windows.map((window) => fragment(text, words, window)).join(DELIMITER);
+  return snippetsFor(lexemes)(text);
 }

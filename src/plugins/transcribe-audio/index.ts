@@ -9,6 +9,9 @@ import { toTranscriptionForm, type TranscribeAudioSettings } from './request';
 import { fromTranscriptionResponse, transcriptionCostUsd, type Transcription } from './response';
 import { audioRefs } from './sources';
 import type { SpaceFileReader } from './space-file-reader';
+import { settingsReader } from '../settings-reader';
+
+const readSettings = settingsReader(transcribeAudioSettings);
 
 export type { SpaceFile, SpaceFileReader } from './space-file-reader';
 
@@ -115,7 +118,7 @@ export function createTranscribeAudioPlugin(config: TranscribeConfig, deps: Tran
     availability,
     run: async (input, ctx) => {
       if (!config.apiKey) throw new UpstreamError({ kind: 'authentication', provider: SERVICE, message: 'no transcription backend key is configured' });
-      return transcribeFiles(input, { deps, run: { config, settings: transcribeAudioSettings.parse(ctx.settings ?? {}), ctx } });
+      return transcribeFiles(input, { deps, run: { config, settings: readSettings(ctx.settings), ctx } });
     },
   };
 }

@@ -9,6 +9,9 @@ import { fetchPages } from './fetch-pages';
 import { MAX_QUERY_CHARS, queryOf } from './query';
 import { truncate } from './readable-text';
 import type { WebResult } from './types';
+import { settingsReader } from '../settings-reader';
+
+const readSettings = settingsReader(webSearchSettings);
 
 type WebSearchSettings = z.infer<typeof webSearchSettings>;
 
@@ -46,7 +49,7 @@ async function search(config: WebSearchConfig, { query, settings, ctx }: { query
   const remaining = ctx.deadline - Date.now();
   if (remaining <= 0) throw new UpstreamError({ kind: 'timeout', provider: config.backend, message: 'web-search had no time left to search' });
   const response = await ctx.backend({ ...request, signal: ctx.signal, timeoutMs: Math.min(config.timeoutMs, remaining), service: config.backend });
-  return distinct(adapter.parseResponse(response.json()), settings.max_results);
+  return distinct(adapter.parseResponse(response.json(), settings.max_results), settings.max_results);
 }
 
 /** The readable text of the top `count` results' pages (null where one could not be read). */
@@ -77,7 +80,7 @@ function searchResultItem(result: WebResult, i: number): SearchResultItem {
 async function run(config: WebSearchConfig, { input, ctx, now }: { input: PluginInput; ctx: PluginContext; now: () => Date }): Promise<PluginOutput> {
   const availability = webSearchAvailability(config);
   if (!availability.available) throw new UpstreamError({ kind: 'bad_request', provider: config.backend, message: availability.reason });
-  const settings = webSearchSettings.parse(ctx.settings ?? {});
+  const settings = readSettings(ctx.settings);
   const query = queryOf(input);
   const results = await search(config, { query, settings, ctx });
   const pages = await readPages(config, { results, count: settings.fetch_pages, ctx });

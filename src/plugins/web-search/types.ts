@@ -33,6 +33,9 @@ export type BackendRequest = Pick<HttpRequest, 'method' | 'url' | 'headers' | 'b
 /** One backend's wire format, as two pure functions (unit-tested with raw JSON). */
 export interface WebSearchAdapter {
   buildRequest(query: WebSearchQuery, target: BackendTarget): BackendRequest;
-  /** Throws UpstreamError `invalid_response` when the body is not the backend's format. */
-  parseResponse(body: unknown): WebResult[];
+  /**
+   * Throws UpstreamError `invalid_response` when the body is not the backend's format. With `max`, the
+   * results may stop once `max` distinct URLs are read (the plugin keeps no more).
+   */
+  parseResponse(body: unknown, max?: number): WebResult[];
 }

@@ -11,19 +11,6 @@ export function dot(vector: SparseVector, weights: ArrayLike<number>, offset = 0
   return sum;
 }
 
-/** Builds a vector from accumulated `index → value` entries. */
-export function fromEntries(entries: Map<number, number>): SparseVector {
-  const indices = new Int32Array(entries.size);
-  const values = new Float32Array(entries.size);
-  let i = 0;
-  for (const [index, value] of entries) {
-    indices[i] = index;
-    values[i] = value;
-    i++;
-  }
-  return { indices, values };
-}
-
 /** Euclidean length of the vector. */
 export function norm(vector: SparseVector): number {
   let sum = 0;

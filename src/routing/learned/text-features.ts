@@ -1,4 +1,4 @@
-import { fromEntries, type SparseVector } from './sparse-vector';
+import type { SparseVector } from './sparse-vector';
 import { lastUserText, type PromptShape } from './prompt-shape';
 
 /**
@@ -111,6 +111,10 @@ export function promptFeatures(shape: PromptShape, buckets: number): SparseVecto
   return sortedVector(entries);
 }
 
+/** The entries in index order: the indices sorted as a typed array (numeric, no comparator), then their values. */
 function sortedVector(entries: Map<number, number>): SparseVector {
-  return fromEntries(new Map([...entries].sort((a, b) => a[0] - b[0])));
+  const indices = Int32Array.from(entries.keys()).sort();
+  const values = new Float32Array(indices.length);
+  for (let i = 0; i < indices.length; i++) values[i] = entries.get(indices[i]) ?? 0;
+  return { indices, values };
 }

@@ -135,3 +135,22 @@ describe('every adapter', () => {
     }
   });
 });
+
+describe('a result list read up to max', () => {
+  test.each([
+    ['searxng', searxngAdapter, (items: object[]) => ({ results: items })],
+    ['brave', braveAdapter, (items: object[]) => ({ type: 'search', web: { results: items } })],
+  ] as const)('%s stops after max distinct URLs, skipping invalid items and repeats as the whole list would', (_name, adapter, body) => {
+    const items = [
+      { url: 'https://a.example/', title: 'a' },
+      { url: 'javascript:alert(1)', title: 'bad' },
+      { url: 'https://a.example/', title: 'a again' },
+      { url: 'https://b.example/', title: 'b' },
+      { url: 'https://c.example/', title: 'c' },
+    ];
+    const whole = adapter.parseResponse(body(items));
+    const firstTwo = adapter.parseResponse(body(items), 2);
+    expect(firstTwo.map((result) => result.title)).toEqual(['a', 'a again', 'b']);
+    expect(firstTwo).toEqual(whole.slice(0, 3));
+  });
+});

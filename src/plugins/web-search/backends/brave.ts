@@ -37,10 +37,10 @@ export const braveAdapter: WebSearchAdapter = {
     };
   },
 
-  parseResponse(body) {
+  parseResponse(body, max) {
     const { web } = parseBody(bodySchema, body, SERVICE);
     // Brave gives no score: the reciprocal rank keeps "higher is better".
-    return parseItems(itemSchema, web?.results ?? []).map((item, rank) => ({
+    return parseItems(itemSchema, web?.results ?? [], max).map((item, rank) => ({
       title: cleanText(item.title) || item.url,
       url: item.url,
       snippet: cleanText(item.description),

@@ -30,9 +30,9 @@ export const exaAdapter: WebSearchAdapter = {
     };
   },
 
-  parseResponse(body) {
+  parseResponse(body, max) {
     const { results } = parseBody(bodySchema, body, SERVICE);
-    return parseItems(itemSchema, results).map((item) => ({
+    return parseItems(itemSchema, results, max).map((item) => ({
       title: cleanText(item.title) || item.url,
       url: item.url,
       snippet: item.highlights?.length ? cleanText(item.highlights.join(' … ')) : cleanText(item.text),

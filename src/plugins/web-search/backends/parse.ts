@@ -13,13 +13,21 @@ export function parseBody<T extends z.ZodType>(schema: T, body: unknown, service
 
 /**
  * Keeps the items of a result list that have what a source needs (a URL); one odd item (a map, an
- * infobox) is dropped rather than failing the whole search.
+ * infobox) is dropped rather than failing the whole search. With `max`, it stops once it holds `max`
+ * items of distinct URLs: the plugin keeps no more than that (the first item of each URL), so the rest
+ * of the list (SearXNG sends a whole page whatever was asked) is never validated nor cleaned.
  */
-export function parseItems<T extends z.ZodType>(schema: T, items: readonly unknown[]): z.infer<T>[] {
-  return items.flatMap((item) => {
+export function parseItems<T extends z.ZodType<{ url: string }>>(schema: T, items: readonly unknown[], max = Infinity): z.infer<T>[] {
+  const kept: z.infer<T>[] = [];
+  const urls = new Set<string>();
+  for (const item of items) {
+    if (urls.size >= max) break;
     const parsed = schema.safeParse(item);
-    return parsed.success ? [parsed.data] : [];
-  });
+    if (!parsed.success) continue;
+    kept.push(parsed.data);
+    urls.add(parsed.data.url);
+  }
+  return kept;
 }
 
 /** A base URL and a path, without doubling or dropping the slash between them. */

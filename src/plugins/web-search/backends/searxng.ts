@@ -23,9 +23,9 @@ export const searxngAdapter: WebSearchAdapter = {
     return { method: 'GET', url: `${joinUrl(baseUrl, '/search')}?${params}`, headers: { accept: 'application/json' } };
   },
 
-  parseResponse(body) {
+  parseResponse(body, max) {
     const { results } = parseBody(bodySchema, body, SERVICE);
-    return parseItems(itemSchema, results).map((item) => ({
+    return parseItems(itemSchema, results, max).map((item) => ({
       title: cleanText(item.title) || item.url,
       url: item.url,
       snippet: cleanText(item.content),

@@ -28,9 +28,9 @@ export const tavilyAdapter: WebSearchAdapter = {
     };
   },
 
-  parseResponse(body) {
+  parseResponse(body, max) {
     const { results } = parseBody(bodySchema, body, SERVICE);
-    return parseItems(itemSchema, results).map((item) => ({
+    return parseItems(itemSchema, results, max).map((item) => ({
       title: cleanText(item.title) || item.url,
       url: item.url,
       snippet: cleanText(item.content),
