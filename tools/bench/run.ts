@@ -105,6 +105,8 @@ interface Stack {
   /** The floors (tools/bench/queue-floor) `--floor` names: bare node:http, Express 5. */
   floors: QueueFloor[];
   profileDir: string | null;
+  /** The baseline's profiles (--profile with --baseline). */
+  baselineProfileDir: string | null;
 }
 
 /** With --redis-cluster: a throwaway local three-node Redis Cluster for Switchyard (and the baseline), removed afterwards. */
@@ -139,20 +141,22 @@ async function startStack(runner: Runner, scratch: string, baseline: ServiceSour
   const started = (managed: Managed) => cleanups.push({ name: `${managed.name} process`, run: () => managed.stop() });
   const common = { shared, scratch, layout, ...sizes, started };
   const deployments = [await startDeployment({ path: 'switchyard', runner, source: WORKING_TREE, profileDir, ...common }, env)];
-  // The baseline serves the same Space from the same database, on its own queues; it is not profiled.
+  // The baseline serves the same Space from the same database, on its own queues; with --profile it is
+  // profiled too, into its own folder, for a per-stage budget before and after in the same run.
   // Its own sizes, when given: `--baseline HEAD --baseline-workers 1` compares process counts of the same code.
   const baselineSizes = {
     ...(args['baseline-api-processes'] ? { apiProcesses: Number(args['baseline-api-processes']) } : {}),
     ...(args['baseline-workers'] ? { workerProcesses: Number(args['baseline-workers']) } : {}),
   };
-  if (baseline) deployments.push(await startDeployment({ path: 'baseline', runner: 'prebuilt', source: baseline, profileDir: null, ...common, ...baselineSizes }, env));
+  const baselineProfileDir = args.profile && baseline ? path.join(scratch, 'profiles-baseline') : null;
+  if (baseline) deployments.push(await startDeployment({ path: 'baseline', runner: 'prebuilt', source: baseline, profileDir: baselineProfileDir, ...common, ...baselineSizes }, env));
   const peer = args.peer === 'portkey' && !args.soak ? await startPortkey(path.join(scratch, 'portkey.log')) : null;
   if (peer) cleanups.push({ name: 'portkey', run: () => peer.stop() });
   const floors = await startFloors(env, `${upstream.url}/openai/v1`, {
     edges: args.soak ? [] : floorEdges(args.floor),
     started: (floor) => floor.processes.forEach((managed) => cleanups.push({ name: managed.name, run: () => managed.stop() })),
   });
-  return { env, upstream, deployments, peer, floors, profileDir };
+  return { env, upstream, deployments, peer, floors, profileDir, baselineProfileDir };
 }
 
 /** The CPU meter's names of each path's own processes. */
@@ -184,7 +188,7 @@ async function roundTrips(stack: Stack): Promise<{ path: Path; mode: Mode; trips
 
 const nowUs = () => Number(process.hrtime.bigint() / 1000n);
 
-async function runCells(stack: Stack, meter: CpuMeter): Promise<{ cells: Cell[]; sentThrough: number; windows: Window[]; profiled: ProfiledCell[] }> {
+async function runCells(stack: Stack, meter: CpuMeter): Promise<{ cells: Cell[]; sentThrough: number; windows: Window[]; profiled: Record<'switchyard' | 'baseline', ProfiledCell[]> }> {
   const durationMs = Number(args.duration) * 1000;
   const warmupMs = Number(args.warmup) * 1000;
   const modes = (args.modes ?? 'json,stream').split(',') as Mode[];
@@ -193,8 +197,8 @@ async function runCells(stack: Stack, meter: CpuMeter): Promise<{ cells: Cell[];
   const paths: Path[] = ['direct', ...(stack.peer ? ['portkey' as const] : []), ...stack.floors.map((f) => FLOOR_PATHS[f.edge]), ...stack.deployments.map((d) => d.path)];
   const cells: Cell[] = [];
   const windows: Window[] = [];
-  const profiled: ProfiledCell[] = [];
-  const ownProcessNames = stack.deployments.find((d) => d.path === 'switchyard')?.processes.map((p) => p.name) ?? [];
+  const profiled: Record<'switchyard' | 'baseline', ProfiledCell[]> = { switchyard: [], baseline: [] };
+  const processNamesOf = (kind: Path) => stack.deployments.find((d) => d.path === kind)?.processes.map((p) => p.name) ?? [];
   // Each deployment answered one completion before the cells (firstCompletion).
   let sentThrough = stack.deployments.length;
   for (const mode of modes) {
@@ -209,10 +213,10 @@ async function runCells(stack: Stack, meter: CpuMeter): Promise<{ cells: Cell[];
         const result = await runLoad(target, { concurrency, durationMs, maxRequests: 1_000_000, timeoutMs, client: loadClient });
         const window: Window = [from, nowUs()];
         const cpuMs = CpuMeter.since(before, meter.read());
-        if (pathKind === 'switchyard') {
-          windows.push(window);
-          const ownMs = ownProcessNames.reduce((sum, name) => sum + (cpuMs[name] ?? 0), 0);
-          profiled.push({ label: `${mode} c=${concurrency}`, window, completions: result.requests, measuredMsPerCompletion: ownMs / Math.max(1, result.requests) });
+        if (pathKind === 'switchyard') windows.push(window);
+        if (pathKind === 'switchyard' || pathKind === 'baseline') {
+          const ownMs = processNamesOf(pathKind).reduce((sum, name) => sum + (cpuMs[name] ?? 0), 0);
+          profiled[pathKind].push({ label: `${mode} c=${concurrency}`, window, completions: result.requests, measuredMsPerCompletion: ownMs / Math.max(1, result.requests) });
         }
         if (pathKind === 'switchyard' || pathKind === 'baseline') sentThrough += warm.requests + result.requests;
         cells.push({ path: pathKind, mode, concurrency, result, cpuMs });
@@ -293,8 +297,10 @@ async function main(): Promise<void> {
         .map((file) => ({ ...summariseProfile(path.join(stack.profileDir ?? '', file), { root: path.resolve(__dirname, '../..'), windows }), process: file.replace(/\.cpuprofile$/, '') }))
         .filter((summary) => summary.busyMs > 100)
     : [];
-  const profileFiles = stack.profileDir ? readdirSync(stack.profileDir).filter((file) => file.endsWith('.cpuprofile')).map((file) => path.join(stack.profileDir ?? '', file)) : [];
-  const stages = profileFiles.length > 0 ? stageBudgets(profileFiles, profiled, path.resolve(__dirname, '../..')) : [];
+  const profilesIn = (dir: string | null) => (dir ? readdirSync(dir).filter((file) => file.endsWith('.cpuprofile')).map((file) => path.join(dir, file)) : []);
+  const budgetOf = (dir: string | null, cells: ProfiledCell[]) => (profilesIn(dir).length > 0 ? stageBudgets(profilesIn(dir), cells, path.resolve(__dirname, '../..')) : []);
+  const stages = budgetOf(stack.profileDir, profiled.switchyard);
+  const baselineStages = budgetOf(stack.baselineProfileDir, profiled.baseline);
   const comparisons = compare(cells);
   const withBaseline = compareWithBaseline(cells);
   const withPeer = compareWithBaseline(cells, 'portkey');
@@ -310,6 +316,7 @@ async function main(): Promise<void> {
   if (trips.length > 0) say(`\nRedis round trips per completion (commands each process sent, MONITOR, 300 completions at 8 clients per row):\n${roundTripsTable(trips)}`);
   say(`targets: ${targetsLine(targets)}`);
   if (stages.length > 0) say(`\nPer-stage CPU budget (µs per completion, every Switchyard process; the profile's shares of the CPU measured from /proc):\n${stageBudgetTable(stages)}`);
+  if (baselineStages.length > 0) say(`\nThe same for the baseline ${args.baseline}, same run:\n${stageBudgetTable(baselineStages)}`);
   if (profiles.length > 0) say(`\nCPU profiles (self time):\n${profileTables(profiles)}`);
   const report = {
     machine,
@@ -326,6 +333,7 @@ async function main(): Promise<void> {
     logs: { ...logs, completions_through_switchyard: sentThrough },
     profiles,
     stage_budgets: stages,
+    baseline_stage_budgets: baselineStages,
     total_seconds: Number(((Date.now() - started) / 1000).toFixed(1)),
   };
   const out = args.out ?? path.join(__dirname, 'results.json');
