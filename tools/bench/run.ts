@@ -298,9 +298,10 @@ async function main(): Promise<void> {
         .filter((summary) => summary.busyMs > 100)
     : [];
   const profilesIn = (dir: string | null) => (dir ? readdirSync(dir).filter((file) => file.endsWith('.cpuprofile')).map((file) => path.join(dir, file)) : []);
-  const budgetOf = (dir: string | null, cells: ProfiledCell[]) => (profilesIn(dir).length > 0 ? stageBudgets(profilesIn(dir), cells, path.resolve(__dirname, '../..')) : []);
-  const stages = budgetOf(stack.profileDir, profiled.switchyard);
-  const baselineStages = budgetOf(stack.baselineProfileDir, profiled.baseline);
+  // Each profile's frames are read from its own checkout (the baseline's is a worktree in the scratch folder).
+  const budgetOf = (dir: string | null, cells: ProfiledCell[], root: string) => (profilesIn(dir).length > 0 ? stageBudgets(profilesIn(dir), cells, root) : []);
+  const stages = budgetOf(stack.profileDir, profiled.switchyard, path.resolve(__dirname, '../..'));
+  const baselineStages = baseline ? budgetOf(stack.baselineProfileDir, profiled.baseline, baseline.root) : [];
   const comparisons = compare(cells);
   const withBaseline = compareWithBaseline(cells);
   const withPeer = compareWithBaseline(cells, 'portkey');
