@@ -7,7 +7,6 @@ import type { CompletionJob } from '../queue/payloads';
 import { cancelChannel, type Reply } from '../queue/replies';
 import type { ReplyListener } from './reply-listener';
 
-
 export interface GatewayOptions {
   queue: Queue<CompletionJob>;
   listener: ReplyListener;

