@@ -13,15 +13,27 @@ const SSE_HEADERS = {
   'x-accel-buffering': 'no',
 };
 
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+/**
+ * Writes a JSON body as Express's `res.json` would (same status, type, length and bytes), straight to
+ * node's response: a completion's body needs none of `res.send`'s content negotiation or freshness
+ * checks. `tsx tools/bench/json-response.ts` (a bare Express app answering a completion-sized body):
+ * 253–256 µs of server CPU per request with `res.json`, 213–226 µs this way, in two runs.
+ */
+function sendJson(res: Response, status: number, text: string): void {
+  res.writeHead(status, { 'content-type': JSON_TYPE, 'content-length': Buffer.byteLength(text) });
+  res.end(text);
+}
+
 /** Writes a completion as one JSON body. */
 export function jsonSink(res: Response): WireSink {
   return {
     chunk: () => undefined,
     comment: () => undefined,
     done: (response) => {
-      // A body serialised already (kept for an idempotent repeat) goes out as its text: the same bytes, and headers, as res.json's.
-      if (response instanceof SerialisedBody) res.status(200).type('json').send(response.text);
-      else res.status(200).json(response);
+      // A body serialised already (kept for an idempotent repeat) goes out as its text: the same bytes, and headers.
+      sendJson(res, 200, response instanceof SerialisedBody ? response.text : JSON.stringify(response));
     },
     error: ({ status, body, headers }) => {
       res.set(headers ?? {}).status(status).json(body);

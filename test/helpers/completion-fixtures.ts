@@ -158,6 +158,14 @@ export async function eventually<T>(read: () => Promise<T | null | undefined> | 
   }
 }
 
+/** A job's state once it has left `active`: the log commits before the job settles, so the state follows a moment later. */
+export async function settledStateOf(queue: { getJobState(id: string): Promise<string> }, id: string): Promise<string> {
+  return eventually(async () => {
+    const state = await queue.getJobState(id);
+    return state === 'active' || state === 'waiting' ? undefined : state;
+  });
+}
+
 export interface RequestLogs {
   parent: Log;
   /** One per upstream call, in the order they were made. */

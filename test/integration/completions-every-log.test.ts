@@ -5,7 +5,7 @@ import { LOG_COMMIT_WAIT_MS } from '../../src/pipeline/completion-runner';
 import type { Reply } from '../../src/queue/replies';
 import type { CompletionJob } from '../../src/queue/payloads';
 import { useSimulatedHarness } from '../helpers/completions';
-import { complete, completeStream, eventually, isolatedSpace, nth, sseEvents, userMessage } from '../helpers/completion-fixtures';
+import { complete, completeStream, eventually, isolatedSpace, nth, settledStateOf, sseEvents, userMessage } from '../helpers/completion-fixtures';
 import type { Tenant } from '../helpers/test-context';
 
 const env = useSimulatedHarness();
@@ -118,6 +118,6 @@ describe('a job', () => {
     expect(Date.now() - startedAt).toBeLessThan(2000);
     expect(reply).toMatchObject({ type: 'error', failure: { status: 500, code: 'internal_error', message: `Internal error. Quote request id ${job.requestId} when reporting it.` } });
     expect(await env.h.services.db.log.findUnique({ where: { id: job.requestId } })).toMatchObject({ status_code: 500 });
-    expect(await env.h.services.queues.completions.getJobState(job.requestId)).toBe('completed');
+    expect(await settledStateOf(env.h.services.queues.completions, job.requestId)).toBe('completed');
   });
 });

@@ -7,7 +7,7 @@ import { SpaceLookup } from '../../src/intake/space-lookup';
 import { buildCompletionIntake } from '../../src/app/build-intake';
 import { QUEUE_NAMES } from '../../src/queue/names';
 import { simulatedProviders, setModels, startCompletionsHarness, type CompletionsHarness } from '../helpers/completions';
-import { callsTo, complete, completeStream, eventually, isolatedSpace, nth, onlyLogOf, userMessage } from '../helpers/completion-fixtures';
+import { callsTo, complete, completeStream, eventually, isolatedSpace, nth, onlyLogOf, settledStateOf, userMessage } from '../helpers/completion-fixtures';
 import { createTestContext, type Tenant, type TestContext } from '../helpers/test-context';
 import { uniqueSuffix } from '../helpers/test-database';
 import type { RecordedRequest } from '../simulator/server';
@@ -70,7 +70,7 @@ describe('a client that disconnects', () => {
     expect(children).toHaveLength(1);
     expect(children[0]).toMatchObject({ status_code: 499, costs_incurred: false });
     expect(nth(children, 0).latency).toBeLessThan(2000);
-    expect(await h.services.queues.completions.getJobState(parent.id)).toBe('completed');
+    expect(await settledStateOf(h.services.queues.completions, parent.id)).toBe('completed');
   });
 
   it('logs 499 on the parent and the child when the client leaves a stream that has started', async () => {
