@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { simulatedProviders, startCompletionsHarness, type CompletionsHarness } from '../helpers/completions';
-import { callsTo, complete, isolatedSpace, sleep, userMessage } from '../helpers/completion-fixtures';
+import { callsTo, complete, eventually, isolatedSpace, userMessage } from '../helpers/completion-fixtures';
 import { createTestContext, type TestContext } from '../helpers/test-context';
 import { uniqueSuffix } from '../helpers/test-database';
 import { startSimulator, type Simulator } from '../simulator/server';
@@ -56,11 +56,13 @@ describe('a change of a Space', () => {
   it('to privacy level 3 applies to every request sent after its 200, in every process', async () => {
     const { tenant } = await isolatedSpace(h, { models: [{ name: 'answering', gdpr: true }] });
     const traffic = continuousTraffic(() => complete(h, tenant, { messages: userMessage('My secret is 1234.') }), 4);
-    await sleep(600);
+    // Enough answers on each side of the change, however busy the machine (fixed sleeps saw 4 on a loaded one).
+    const answeredSince = (since: number) => traffic.sent.filter((r) => r.sentAt >= since).length;
+    await eventually(() => (answeredSince(0) > 12 ? true : undefined), 20_000);
     const update = await request(other.app).put('/v1/apps/update').set(tenant.auth).send({ id: tenant.app_id, policies: { privacy_level: 3 } });
     expect(update.status).toBe(200);
     const switchedAt = Date.now();
-    await sleep(600);
+    await eventually(() => (answeredSince(switchedAt) > 5 ? true : undefined), 20_000);
     await traffic.stop();
 
     const before = traffic.sent.filter((r) => r.sentAt < switchedAt - 50);

@@ -1,16 +1,11 @@
-import { randomUUID } from 'node:crypto';
-import { performance } from 'node:perf_hooks';
 import { Pool } from 'pg';
-import { costOf, ZERO_COSTS } from '../../src/accounting/costs';
 import { createLogger } from '../../src/logging/logger';
 import { LogBatcher } from '../../src/store/log-batcher';
-import { logRowsFor, type LogRow, type RequestOutcome } from '../../src/pipeline/log-rows';
-import { RunTrace } from '../../src/pipeline/run-trace';
-import type { CompletionResult } from '../../src/domain/completion';
+import { logRowsFor } from '../../src/pipeline/log-rows';
 import { toRoutableModel } from '../../src/pipeline/space-context';
 import { createDb } from '../../src/store/db';
-import { cpuDelta, sharedServiceCpu } from './cpu';
 import { BENCH_MODEL, createBenchEnvironment } from './environment';
+import { measure, outcomeFor, singleStatement, type Write } from './log-write-measure';
 
 /**
  * `tsx tools/bench/log-writes.ts`: what one request's log costs the worker (Node CPU) and PostgreSQL, written
@@ -21,69 +16,6 @@ import { BENCH_MODEL, createBenchEnvironment } from './environment';
 const REQUESTS = 4000;
 const BATCHES = [1, 4, 16, 64, 200];
 const say = (text: string) => process.stdout.write(`${text}\n`);
-
-type Write = (batch: { parent: LogRow; children: LogRow[] }[]) => Promise<void>;
-
-function outcomeFor(env: { orgId: string; appId: string }, model: ReturnType<typeof toRoutableModel>): RequestOutcome {
-  const requestId = randomUUID();
-  const usage = { prompt_tokens: 7, completion_tokens: 6, total_tokens: 13 };
-  const costs = costOf(model, usage);
-  const scores = { best_models: [model.model], candidates: [{ model: model.model, provider: model.provider, score: 0.8, quality: 0.8, offline_quality: 0.8, cost: 0.9, latency: 0.7 }], router: { version: 'bench', kind: 'chat', smart_learn: false, explored: false } };
-  const message = { role: 'assistant' as const, content: 'Echo: Say hello to the benchmark.' };
-  const result: CompletionResult = {
-    requestId,
-    appId: env.appId,
-    created: Math.floor(Date.now() / 1000),
-    model,
-    choices: [{ index: 0, message, finish_reason: 'stop' }],
-    usage,
-    costs,
-    savings: ZERO_COSTS,
-    latencyMs: 1.2,
-    retries: 0,
-    statusCode: 200,
-    warnings: [],
-    labels: {},
-    scores,
-    score: 0.8,
-    searchResults: [],
-    artifacts: [],
-    plugins: [],
-  };
-  const trace = new RunTrace();
-  trace.addAttempts([{ kind: 'model', model, retry: 0, startedAt: Date.now(), latencyMs: 1.2, statusCode: 200, usage }]);
-  trace.addAnswer(model, { usage, latencyMs: 1.2 });
-  const job = { requestId, orgId: env.orgId, appId: env.appId, idpId: 'bench', request: { model: BENCH_MODEL, messages: [{ role: 'user', content: 'Say hello to the benchmark.' }], stream: false }, headerFlags: {}, replyTo: 'x', deadline: Date.now() + 60_000, receivedAt: Date.now() };
-  return { job: job as unknown as RequestOutcome['job'], privacyLevel: 1, isTest: false, trace, ended: { result }, responseText: 'Echo: Say hello to the benchmark.' };
-}
-
-/**
- * One statement for parents and children (a data-modifying CTE; PostgreSQL checks parent_id at its end),
- * the rows sent as two JSON parameters that PostgreSQL itself turns into records.
- */
-function singleStatement(run: (sql: string, parents: string, children: string) => Promise<unknown>): Write {
-  const columnsOf = (rows: object[]) => [...new Set(rows.flatMap((row) => Object.keys(row)))].map((c) => `"${c}"`).join(', ');
-  const json = (rows: LogRow[]) => JSON.stringify(rows.map((row) => ({ ...row, timestamp: Number(row.timestamp) })));
-  return async (batch) => {
-    const parents = batch.map((w) => w.parent);
-    const children = batch.flatMap((w) => w.children);
-    const [p, c] = [columnsOf(parents), columnsOf(children)];
-    const sql = `WITH parents AS (INSERT INTO logs (${p}) SELECT ${p} FROM json_populate_recordset(NULL::logs, $1::json))
-       INSERT INTO logs (${c}) SELECT ${c} FROM json_populate_recordset(NULL::logs, $2::json)`;
-    await run(sql, json(parents), json(children));
-  };
-}
-
-async function measure(write: Write, rows: { parent: LogRow; children: LogRow[] }[], { batchSize, database }: { batchSize: number; database: string }) {
-  const cpuBefore = process.cpuUsage();
-  const pgBefore = sharedServiceCpu(database).postgres;
-  const started = performance.now();
-  for (let i = 0; i < rows.length; i += batchSize) await write(rows.slice(i, i + batchSize));
-  const wallMs = performance.now() - started;
-  const cpu = process.cpuUsage(cpuBefore);
-  const pgMs = cpuDelta(pgBefore, sharedServiceCpu(database).postgres);
-  return { node_ms_per_request: (cpu.user + cpu.system) / 1000 / rows.length, postgres_ms_per_request: pgMs / rows.length, wall_ms_per_request: wallMs / rows.length };
-}
 
 async function main(): Promise<void> {
   const env = await createBenchEnvironment();
