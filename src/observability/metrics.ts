@@ -1,6 +1,9 @@
 import { AggregatorRegistry, collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import cluster from 'node:cluster';
 
+/** How often the `nodejs_eventloop_lag_*` histogram samples the loop's delay, in ms. */
+const EVENT_LOOP_SAMPLE_MS = 100;
+
 /** Seconds: from a cached answer (ms) to a long generation (minutes). */
 const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300];
 
@@ -71,7 +74,9 @@ export class SwitchyardMetrics {
         }
       },
     });
-    collectDefaultMetrics({ register: this.registry });
+    // The event-loop delay histogram samples every 100 ms, not prom-client's default 10: that timer woke an
+    // idle process 100 times a second (its stalls are the loop watchdog's, loop-watchdog.ts).
+    collectDefaultMetrics({ register: this.registry, eventLoopMonitoringPrecision: EVENT_LOOP_SAMPLE_MS });
   }
 
   /** Reads queue depths and breakers from these connections at each scrape; the returned function stops it. */
