@@ -1,11 +1,4 @@
-import { Pool } from 'pg';
-import { createLogger } from '../../src/logging/logger';
-import { LogBatcher } from '../../src/store/log-batcher';
-import { logRowsFor } from '../../src/pipeline/log-rows';
-import { toRoutableModel } from '../../src/pipeline/space-context';
-import { createDb } from '../../src/store/db';
-import { BENCH_MODEL, createBenchEnvironment } from './environment';
-import { measure, outcomeFor, singleStatement, type Write } from './log-write-measure';
+import { measure, runMain, singleStatement, withLogBench, type Write } from './log-write-measure';
 
 /**
  * `tsx tools/bench/log-schema-costs.ts`: where PostgreSQL's CPU for a request's log goes. Batches of 16
@@ -17,16 +10,7 @@ import { measure, outcomeFor, singleStatement, type Write } from './log-write-me
 const say = (text: string) => process.stdout.write(`${text}\n`);
 
 async function main(): Promise<void> {
-  const env = await createBenchEnvironment();
-  const db = createDb(env.databaseUrl);
-  const pool = new Pool({ connectionString: env.databaseUrl, max: 4 });
-  try {
-    const row = await db.model.findFirst({ where: { model: BENCH_MODEL, app_id: null, org_id: null } });
-    if (!row) throw new Error('no bench model');
-    const model = toRoutableModel(row);
-    const make = (n: number) => Array.from({ length: n }, () => logRowsFor(outcomeFor(env, model))).filter((r) => r !== null);
-    const batcher = new LogBatcher(db, createLogger('silent'), { maxBatch: 100_000 });
-    const batched: Write = (batch) => Promise.all(batch.map((rows) => batcher.write(rows))).then(() => undefined);
+  await withLogBench(async ({ env, pool, make, batcher, batched }) => {
     const parentsOnly: Write = (batch) => Promise.all(batch.map((rows) => batcher.write({ parent: rows.parent, children: [] }))).then(() => undefined);
     const database = env.databaseName;
     await measure(batched, make(400), { batchSize: 16, database });
@@ -55,14 +39,7 @@ async function main(): Promise<void> {
     for (const { indexname } of indexes.rows) await pool.query(`DROP INDEX "${indexname}"`);
     await run(`and without its ${indexes.rows.length} secondary indexes`, batched);
     await run('and parent rows only', parentsOnly);
-  } finally {
-    await pool.end();
-    await db.$disconnect();
-    await env.destroy();
-  }
+  });
 }
 
-main().catch((err: unknown) => {
-  process.stderr.write(`${err instanceof Error ? err.stack : String(err)}\n`);
-  process.exit(1);
-});
+runMain(main);

@@ -4,15 +4,20 @@ import { costOf, ZERO_COSTS } from '../../src/accounting/costs';
 import type { LogRow, RequestOutcome } from '../../src/pipeline/log-rows';
 import { RunTrace } from '../../src/pipeline/run-trace';
 import type { CompletionResult } from '../../src/domain/completion';
-import type { toRoutableModel } from '../../src/pipeline/space-context';
+import { Pool } from 'pg';
+import { createLogger } from '../../src/logging/logger';
+import { logRowsFor } from '../../src/pipeline/log-rows';
+import { toRoutableModel as routableModelOf } from '../../src/pipeline/space-context';
+import { createDb, type Db } from '../../src/store/db';
+import { LogBatcher } from '../../src/store/log-batcher';
 import { cpuDelta, sharedServiceCpu } from './cpu';
-import { BENCH_MODEL } from './environment';
+import { BENCH_MODEL, createBenchEnvironment, type BenchEnvironment } from './environment';
 
 /** What the log-writing benchmarks share: a request's outcome as the worker logs it, the ways to write it, the measurement. */
 
 export type Write = (batch: { parent: LogRow; children: LogRow[] }[]) => Promise<void>;
 
-export function outcomeFor(env: { orgId: string; appId: string }, model: ReturnType<typeof toRoutableModel>): RequestOutcome {
+export function outcomeFor(env: { orgId: string; appId: string }, model: ReturnType<typeof routableModelOf>): RequestOutcome {
   const requestId = randomUUID();
   const usage = { prompt_tokens: 7, completion_tokens: 6, total_tokens: 13 };
   const costs = costOf(model, usage);
@@ -73,3 +78,42 @@ export async function measure(write: Write, rows: { parent: LogRow; children: Lo
   return { node_ms_per_request: (cpu.user + cpu.system) / 1000 / rows.length, postgres_ms_per_request: pgMs / rows.length, wall_ms_per_request: wallMs / rows.length };
 }
 
+
+export interface LogBench {
+  env: BenchEnvironment;
+  db: Db;
+  pool: Pool;
+  /** `count` requests' log rows, each a parent and its model call. */
+  make(count: number): { parent: LogRow; children: LogRow[] }[];
+  /** The worker's own path: LogBatcher, the writes of a batch sharing one statement. */
+  batcher: LogBatcher;
+  batched: Write;
+}
+
+/** A throwaway database with the bench's Space, its connections and rows to write, for `run`; all removed afterwards. */
+export async function withLogBench(run: (bench: LogBench) => Promise<void>): Promise<void> {
+  const env = await createBenchEnvironment();
+  const db = createDb(env.databaseUrl);
+  const pool = new Pool({ connectionString: env.databaseUrl, max: 4 });
+  try {
+    const row = await db.model.findFirst({ where: { model: BENCH_MODEL, app_id: null, org_id: null } });
+    if (!row) throw new Error('no bench model');
+    const model = routableModelOf(row);
+    const make = (count: number) => Array.from({ length: count }, () => logRowsFor(outcomeFor(env, model))).filter((rows) => rows !== null);
+    const batcher = new LogBatcher(db, createLogger('silent'), { maxBatch: 100_000 });
+    const batched: Write = (batch) => Promise.all(batch.map((rows) => batcher.write(rows))).then(() => undefined);
+    await run({ env, db, pool, make, batcher, batched });
+  } finally {
+    await pool.end();
+    await db.$disconnect();
+    await env.destroy();
+  }
+}
+
+/** Runs a benchmark's main, reporting a failure on stderr with a non-zero exit. */
+export function runMain(main: () => Promise<void>): void {
+  main().catch((err: unknown) => {
+    process.stderr.write(`${err instanceof Error ? err.stack : String(err)}\n`);
+    process.exitCode = 1;
+  });
+}
