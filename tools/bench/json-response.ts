@@ -1,19 +1,19 @@
-import { fork } from 'node:child_process';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
+import { runChildEntry } from './child-entry';
+import { closedLoop, compareInRounds } from './compare-in-rounds';
+import { startBenchEntry } from './processes';
 
 /**
  * `tsx tools/bench/json-response.ts`: what writing a completion-sized JSON body costs an Express server,
  * with `res.status(200).json(body)` against `writeHead` + `end` of the serialised text (what
- * `http/completion-sink.ts` does). The server runs in a child process and reports its own CPU
- * (`process.cpuUsage`) per request; the client alternates the two ways in rounds, so a busy moment of
- * this shared machine touches both.
+ * `http/completion-sink.ts` does). The server runs in its own process (this file with `serve`) and
+ * reports its own CPU (`process.cpuUsage`) per request; the two ways alternate in rounds.
  */
 const ROUNDS = 4;
 const REQUESTS = 20_000;
 const CLIENTS = 16;
-const say = (text: string) => process.stdout.write(`${text}\n`);
 
 const BODY = {
   id: 'chatcmpl-00000000-0000-0000-0000-000000000000',
@@ -26,30 +26,36 @@ const BODY = {
 };
 
 function serve(): void {
-  const app = express();
-  app.set('etag', false);
-  app.post('/res-json', (_req, res) => {
-    res.status(200).json(BODY);
+  runChildEntry('json-response server', async () => {
+    const app = express();
+    app.set('etag', false);
+    app.post('/res-json', (_req, res) => {
+      res.status(200).json(BODY);
+    });
+    app.post('/write-head', (_req, res) => {
+      const text = JSON.stringify(BODY);
+      res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text) });
+      res.end(text);
+    });
+    let last = process.cpuUsage();
+    app.get('/cpu', (_req, res) => {
+      const used = process.cpuUsage(last);
+      last = process.cpuUsage();
+      res.end(String(used.user + used.system));
+    });
+    const server = await new Promise<http.Server>((resolve) => {
+      const listening = app.listen(0, '127.0.0.1', () => resolve(listening));
+    });
+    return { ready: { port: (server.address() as AddressInfo).port }, close: () => new Promise((resolve) => server.close(resolve)) };
   });
-  app.post('/write-head', (_req, res) => {
-    const text = JSON.stringify(BODY);
-    res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text) });
-    res.end(text);
-  });
-  let last = process.cpuUsage();
-  app.get('/cpu', (_req, res) => {
-    const used = process.cpuUsage(last);
-    last = process.cpuUsage();
-    res.end(String(used.user + used.system));
-  });
-  const server = app.listen(0, '127.0.0.1', () => process.send?.({ port: (server.address() as AddressInfo).port }));
 }
 
-async function measure(port: number): Promise<void> {
+async function main(): Promise<void> {
+  const server = await startBenchEntry<{ port: number }>('json-response.ts', ['serve']);
   const agent = new http.Agent({ keepAlive: true, maxSockets: CLIENTS });
   const call = (method: string, path: string) =>
     new Promise<string>((resolve, reject) => {
-      const req = http.request({ host: '127.0.0.1', port, path, method, agent }, (res) => {
+      const req = http.request({ host: '127.0.0.1', port: server.ready.port, path, method, agent }, (res) => {
         let text = '';
         res.setEncoding('utf8');
         res.on('data', (part: string) => (text += part));
@@ -58,39 +64,29 @@ async function measure(port: number): Promise<void> {
       req.on('error', reject);
       req.end();
     });
-  const load = async (path: string, count: number) => {
-    let sent = 0;
-    await Promise.all(Array.from({ length: CLIENTS }, async () => {
-      while (sent++ < count) await call('POST', path);
-    }));
-  };
-  const ways = ['/res-json', '/write-head'] as const;
-  const perRequest: Record<(typeof ways)[number], number[]> = { '/res-json': [], '/write-head': [] };
-  for (const way of ways) await load(way, REQUESTS / 4);
-  for (let round = 0; round < ROUNDS; round++) {
-    for (const way of ways) {
-      await call('GET', '/cpu');
-      await load(way, REQUESTS);
-      perRequest[way].push(Number(await call('GET', '/cpu')) / REQUESTS);
-    }
+  try {
+    await compareInRounds(['/res-json', '/write-head'], {
+      rounds: ROUNDS,
+      heading: `Server CPU per request, ${CLIENTS} keep-alive clients, ${ROUNDS} rounds of ${REQUESTS} requests each way:`,
+      warmUp: (way) => closedLoop(() => call('POST', way), { count: REQUESTS / 4, inFlight: CLIENTS }),
+      measure: async (way) => {
+        await call('GET', '/cpu');
+        await closedLoop(() => call('POST', way), { count: REQUESTS, inFlight: CLIENTS });
+        return Number(await call('GET', '/cpu')) / REQUESTS;
+      },
+    });
+  } finally {
+    agent.destroy();
+    await server.stop();
   }
-  agent.destroy();
-  const row = (way: (typeof ways)[number]) => `| ${way} | ${perRequest[way].map((us) => us.toFixed(1)).join(', ')} | ${(perRequest[way].reduce((a, b) => a + b, 0) / ROUNDS).toFixed(1)} |`;
-  say(`Server CPU per request (µs), ${CLIENTS} keep-alive clients, ${ROUNDS} rounds of ${REQUESTS} requests each way:`);
-  say('| way | rounds | mean |\n| --- | --- | --- |');
-  say(row('/res-json'));
-  say(row('/write-head'));
 }
 
 if (process.argv[2] === 'serve') serve();
-else {
-  const child = fork(__filename, ['serve'], { execArgv: process.execArgv });
-  child.once('message', (message: { port: number }) => {
-    measure(message.port)
-      .finally(() => child.kill())
-      .catch((err: unknown) => {
-        say(String(err));
-        process.exitCode = 1;
-      });
-  });
-}
+else
+  main().then(
+    () => process.exit(0),
+    (err: unknown) => {
+      process.stderr.write(`${err instanceof Error ? err.stack : String(err)}\n`);
+      process.exit(1);
+    },
+  );

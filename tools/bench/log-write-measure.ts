@@ -1,23 +1,21 @@
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
-import { costOf, ZERO_COSTS } from '../../src/accounting/costs';
-import type { LogRow, RequestOutcome } from '../../src/pipeline/log-rows';
-import { RunTrace } from '../../src/pipeline/run-trace';
-import type { CompletionResult } from '../../src/domain/completion';
 import { Pool } from 'pg';
+import { costOf, ZERO_COSTS } from '../../src/accounting/costs';
+import type { CompletionResult } from '../../src/domain/completion';
 import { createLogger } from '../../src/logging/logger';
-import { logRowsFor } from '../../src/pipeline/log-rows';
-import { toRoutableModel as routableModelOf } from '../../src/pipeline/space-context';
+import { logRowsFor, type LogRow, type RequestOutcome } from '../../src/pipeline/log-rows';
+import { RunTrace } from '../../src/pipeline/run-trace';
+import { toRoutableModel } from '../../src/pipeline/space-context';
 import { createDb, type Db } from '../../src/store/db';
 import { LogBatcher } from '../../src/store/log-batcher';
 import { cpuDelta, sharedServiceCpu } from './cpu';
 import { BENCH_MODEL, createBenchEnvironment, type BenchEnvironment } from './environment';
 
 /** What the log-writing benchmarks share: a request's outcome as the worker logs it, the ways to write it, the measurement. */
-
 export type Write = (batch: { parent: LogRow; children: LogRow[] }[]) => Promise<void>;
 
-export function outcomeFor(env: { orgId: string; appId: string }, model: ReturnType<typeof routableModelOf>): RequestOutcome {
+export function outcomeFor(env: { orgId: string; appId: string }, model: ReturnType<typeof toRoutableModel>): RequestOutcome {
   const requestId = randomUUID();
   const usage = { prompt_tokens: 7, completion_tokens: 6, total_tokens: 13 };
   const costs = costOf(model, usage);
@@ -78,7 +76,6 @@ export async function measure(write: Write, rows: { parent: LogRow; children: Lo
   return { node_ms_per_request: (cpu.user + cpu.system) / 1000 / rows.length, postgres_ms_per_request: pgMs / rows.length, wall_ms_per_request: wallMs / rows.length };
 }
 
-
 export interface LogBench {
   env: BenchEnvironment;
   db: Db;
@@ -98,7 +95,7 @@ export async function withLogBench(run: (bench: LogBench) => Promise<void>): Pro
   try {
     const row = await db.model.findFirst({ where: { model: BENCH_MODEL, app_id: null, org_id: null } });
     if (!row) throw new Error('no bench model');
-    const model = routableModelOf(row);
+    const model = toRoutableModel(row);
     const make = (count: number) => Array.from({ length: count }, () => logRowsFor(outcomeFor(env, model))).filter((rows) => rows !== null);
     const batcher = new LogBatcher(db, createLogger('silent'), { maxBatch: 100_000 });
     const batched: Write = (batch) => Promise.all(batch.map((rows) => batcher.write(rows))).then(() => undefined);

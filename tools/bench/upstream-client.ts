@@ -1,19 +1,18 @@
-import { fork } from 'node:child_process';
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
 import { httpPost } from '../../src/providers/http/http-post';
-import { startMinimalUpstream } from './minimal-upstream';
+import { closedLoop, compareInRounds } from './compare-in-rounds';
+import { startUpstream } from './processes';
 
 /**
  * `tsx tools/bench/upstream-client.ts`: the caller's CPU per streamed completion (an OpenAI-format SSE body
  * of 9 events, read to its end) through the provider adapters' client (`src/providers/http/http-post.ts`,
  * undici's `request` with a keep-alive agent) and through `node:http` with a keep-alive agent, the client
  * before it. 64 calls in flight, the two ways alternating in rounds; the upstream
- * (`minimal-upstream.ts`) runs in a child process, so the figures are the client's alone.
+ * (`minimal-upstream.ts`) runs in its own process, so the figures are the client's alone.
  */
 const ROUNDS = 4;
 const CALLS = 10_000;
 const IN_FLIGHT = 64;
-const say = (text: string) => process.stdout.write(`${text}\n`);
 
 const BODY = JSON.stringify({ model: 'gpt-4o-mini', stream: true, stream_options: { include_usage: true }, messages: [{ role: 'user', content: 'Say hello to the benchmark.' }] });
 const HEADERS = { 'content-type': 'application/json', authorization: 'Bearer bench' };
@@ -38,45 +37,32 @@ async function throughAdapterClient(url: string): Promise<number> {
   return bytes;
 }
 
-async function load(call: () => Promise<number>, count: number): Promise<void> {
-  let sent = 0;
-  await Promise.all(Array.from({ length: IN_FLIGHT }, async () => {
-    while (sent++ < count) await call();
-  }));
-}
-
-async function measure(upstreamUrl: string): Promise<void> {
-  const url = `${upstreamUrl}/openai/v1/chat/completions`;
-  const ways = { 'undici request (http-post.ts)': () => throughAdapterClient(url), 'node:http, keep-alive agent': () => throughNodeHttp(url) };
-  const perCall = new Map<string, number[]>(Object.keys(ways).map((name) => [name, []]));
-  for (const call of Object.values(ways)) await load(call, CALLS / 4);
-  for (let round = 0; round < ROUNDS; round++) {
-    for (const [name, call] of Object.entries(ways)) {
-      const before = process.cpuUsage();
-      await load(call, CALLS);
-      const used = process.cpuUsage(before);
-      perCall.get(name)?.push((used.user + used.system) / CALLS);
-    }
+async function main(): Promise<void> {
+  const upstream = await startUpstream('minimal');
+  try {
+    const url = `${upstream.url}/openai/v1/chat/completions`;
+    const ways: Record<string, () => Promise<number>> = { 'undici request (http-post.ts)': () => throughAdapterClient(url), 'node:http, keep-alive agent': () => throughNodeHttp(url) };
+    await compareInRounds(Object.keys(ways), {
+      rounds: ROUNDS,
+      heading: `Client CPU per streamed call, ${IN_FLIGHT} in flight, ${ROUNDS} rounds of ${CALLS}:`,
+      warmUp: (way) => closedLoop(ways[way] as () => Promise<number>, { count: CALLS / 4, inFlight: IN_FLIGHT }),
+      measure: async (way) => {
+        const before = process.cpuUsage();
+        await closedLoop(ways[way] as () => Promise<number>, { count: CALLS, inFlight: IN_FLIGHT });
+        const used = process.cpuUsage(before);
+        return (used.user + used.system) / CALLS;
+      },
+    });
+  } finally {
+    nodeAgent.destroy();
+    await upstream.stop();
   }
-  nodeAgent.destroy();
-  say(`Client CPU per streamed call (µs), ${IN_FLIGHT} in flight, ${ROUNDS} rounds of ${CALLS}:`);
-  say('| client | rounds | mean |\n| --- | --- | --- |');
-  for (const [name, values] of perCall) say(`| ${name} | ${values.map((us) => us.toFixed(0)).join(', ')} | ${(values.reduce((a, b) => a + b, 0) / values.length).toFixed(0)} |`);
 }
 
-if (process.argv[2] === 'serve') {
-  startMinimalUpstream().then(({ url }) => process.send?.({ url }), (err: unknown) => {
-    say(String(err));
+main().then(
+  () => process.exit(0),
+  (err: unknown) => {
+    process.stderr.write(`${err instanceof Error ? err.stack : String(err)}\n`);
     process.exit(1);
-  });
-} else {
-  const child = fork(__filename, ['serve'], { execArgv: process.execArgv });
-  child.once('message', (message: { url: string }) => {
-    measure(message.url)
-      .finally(() => child.kill())
-      .then(() => process.exit(0), (err: unknown) => {
-        say(String(err));
-        process.exit(1);
-      });
-  });
-}
+  },
+);

@@ -4,8 +4,8 @@ import { Agent, request, type Dispatcher } from 'undici';
 
 /**
  * Kept-alive connections per upstream origin, through undici's `request` (as `net/backend-client.ts`):
- * 211–220 against 266–283 µs of the caller's CPU per streamed completion for `node:http` with a
- * keep-alive agent, in two runs of `tsx tools/bench/upstream-client.ts`; global `fetch` costs several times
+ * 190–220 against 229–283 µs of the caller's CPU per streamed completion for `node:http` with a
+ * keep-alive agent, in three runs of `tsx tools/bench/upstream-client.ts`; global `fetch` costs several times
  * more. It matters at thousands of completions a second.
  */
 const KEEP_ALIVE = { keepAliveTimeout: 10_000, connections: 1024 } as const;
@@ -60,9 +60,7 @@ function finish(message: Readable, how: 'drain' | 'destroy'): void {
   message.resume();
 }
 
-type UndiciResponse = Dispatcher.ResponseData;
-
-function wrap({ statusCode: status, headers, body }: UndiciResponse): UpstreamHttpResponse {
+function wrap({ statusCode: status, headers, body }: Dispatcher.ResponseData): UpstreamHttpResponse {
   return {
     status,
     ok: status >= 200 && status < 300,
