@@ -12,7 +12,8 @@ interface PendingRead {
  * of a Space's configuration applies to the very next request everywhere.
  *
  * A writer commits its change to PostgreSQL, then calls `bump`, then answers; the API reads the stamp
- * of every completion it accepts and hands it to the worker inside the job. A cache entry loaded at
+ * of every completion it accepts (or, for a Space with a rate limit that it has loaded, confirms the
+ * stamp in the same script as the take: `RateLimiter.takeAtStamp`) and hands it to the worker inside the job. A cache entry loaded at
  * another stamp is loaded again (TtlCache), and since the stamp is read before the database, what is
  * loaded is never older than the stamp it is filed under. Stamps are random rather than counters, so
  * a Redis that lost its keys cannot bring an old stamp back.
@@ -40,7 +41,7 @@ export class SpaceVersions {
   async bump(appIds: readonly string[]): Promise<void> {
     if (appIds.length === 0) return;
     const pipeline = this.redis.pipeline();
-    for (const appId of appIds) pipeline.set(this.key(appId), randomUUID());
+    for (const appId of appIds) pipeline.set(this.keyOf(appId), randomUUID());
     const results = await pipeline.exec();
     const failed = results?.find(([err]) => err !== null);
     if (failed?.[0]) throw failed[0];
@@ -49,17 +50,18 @@ export class SpaceVersions {
   private flush(): void {
     const reads = this.pending;
     this.pending = [];
-    const keys = [...new Set(reads.map((read) => this.key(read.appId)))];
+    const keys = [...new Set(reads.map((read) => this.keyOf(read.appId)))];
     this.redis.mget(...keys).then(
       (values) => {
         const stamps = new Map(keys.map((key, i) => [key, values[i] ?? '']));
-        for (const read of reads) read.resolve(stamps.get(this.key(read.appId)) ?? '');
+        for (const read of reads) read.resolve(stamps.get(this.keyOf(read.appId)) ?? '');
       },
       (err: unknown) => reads.forEach((read) => read.reject(err)),
     );
   }
 
-  private key(appId: string): string {
+  /** The Redis key of the Space's stamp (a script that must find the stamp unchanged reads it). */
+  keyOf(appId: string): string {
     return `${this.prefix}:space-version:${appId}`;
   }
 }

@@ -5,6 +5,8 @@ interface Entry<V> {
   expiresAt: number;
   /** The configuration version the value was loaded at (see SpaceVersions); undefined when unversioned. */
   stamp: string | undefined;
+  /** The loaded value, once the load has succeeded. */
+  settled?: { value: V };
 }
 
 export interface CacheLookup {
@@ -35,12 +37,28 @@ export class TtlCache<V> {
     if (entry && entry.expiresAt > now && entry.stamp === stamp) return entry.value;
     const value = load();
     if (this.ttlMs > 0) {
-      this.entries.set(key, { value, expiresAt: now + this.ttlMs, stamp });
-      // A failed load leaves the cache, unless a newer load has taken its place meanwhile.
-      value.catch(() => {
-        if (this.entries.peek(key)?.value === value) this.entries.delete(key);
-      });
+      const added: Entry<V> = { value, expiresAt: now + this.ttlMs, stamp };
+      this.entries.set(key, added);
+      value.then(
+        (loaded) => {
+          added.settled = { value: loaded };
+        },
+        // A failed load leaves the cache, unless a newer load has taken its place meanwhile.
+        () => {
+          if (this.entries.peek(key) === added) this.entries.delete(key);
+        },
+      );
     }
     return value;
+  }
+
+  /**
+   * The value loaded last for `key` and the stamp it was loaded at, if its load has succeeded and its TTL
+   * has not run out; nothing is loaded. Its stamp is not checked: the caller confirms it.
+   */
+  peek(key: string, now = Date.now()): { value: V; stamp: string | undefined } | null {
+    const entry = this.entries.get(key);
+    if (!entry?.settled || entry.expiresAt <= now) return null;
+    return { value: entry.settled.value, stamp: entry.stamp };
   }
 }

@@ -10,7 +10,7 @@ import type { CompletionGateway } from './completion-gateway';
 import type { WireSink } from '../formats/wire-sink';
 import { parseFeatureFlagsHeader } from '../schemas/feature-flag-header';
 import { effectivePrivacyLevel } from '../pipeline/privacy-level';
-import { admitToSpace, type RateLimiter } from './rate-limiter';
+import { admitToSpace, applyDecision, type RateLimiter } from './rate-limiter';
 import type { SpaceContext } from '../pipeline/space-context';
 import type { SpaceLookup } from './space-lookup';
 import { traceContextField } from '../observability/job-trace';
@@ -54,6 +54,14 @@ export interface Submission {
   bodyBytes?: number;
 }
 
+/** A request let into its Space: the Space at its stamp, the level it runs at, and its async form if any. */
+interface Admitted {
+  space: SpaceContext;
+  stamp: string;
+  privacyLevel: number;
+  asyncCompletion: AsyncCompletion | undefined;
+}
+
 /** What the intake resolved for a request it accepted. */
 export interface AcceptedRequest {
   /** Also the id of the request's log (`x-switchyard-log-id`). */
@@ -72,12 +80,7 @@ export class CompletionIntake {
   async submit(submission: Submission): Promise<void> {
     const { auth, request } = submission;
     const headerFlags = parseFeatureFlagsHeader(submission.featureFlagsHeader);
-    const { space, stamp } = await this.spaceOf(auth);
-    const unforwarded = unforwardedFieldError(request, space.settings.forward_fields);
-    if (unforwarded) throw unforwarded;
-    const privacyLevel = effectivePrivacyLevel(space.policies.privacy_level, request);
-    const asyncCompletion = submission.respondAsync && this.asyncCompletion(submission.respondAsync, { space, privacyLevel });
-    await admitToSpace(this.deps.rateLimiter, space, (headers) => submission.setHeaders(headers));
+    const { space, stamp, privacyLevel, asyncCompletion } = await this.admit(submission);
     const receivedAt = Date.now();
     const job: CompletionJob = {
       requestId: randomUUID(),
@@ -101,6 +104,53 @@ export class CompletionIntake {
     if (asyncCompletion) return submission.sink.done(await this.deps.asyncJobs.start(job, retention));
     const sink = submission.format(submission.sink, { requestId: job.requestId, created: Math.floor(receivedAt / 1000) });
     await this.deps.gateway.run(job, sink, { signal: submission.signal, retention });
+  }
+
+  /**
+   * The Space the request runs in, the request checked against it, and taken from the Space's rate limit.
+   * A Space with a limit that this process has loaded is used as loaded, and the take itself confirms its
+   * stamp (one Redis round trip, where reading the stamp first made two). When that stamp has moved, or
+   * the Space as loaded would refuse the request, the Space is found at its current stamp and checked
+   * again, so a change applies to the next request as before.
+   */
+  private async admit(submission: Submission): Promise<Admitted> {
+    const setHeaders = (headers: Record<string, string>) => submission.setHeaders(headers);
+    const loaded = this.deps.spaces.loadedForKey(submission.auth);
+    let currentStamp: string | undefined;
+    if (loaded && loaded.space.rateLimit > 0) {
+      const checked = this.passes(loaded.space, submission);
+      if (checked) {
+        const { space } = loaded;
+        const taken = await this.deps.rateLimiter.takeAtStamp(space.id, { limit: space.rateLimit, expected: { key: loaded.stampKey, stamp: loaded.stamp } });
+        if (!('stamp' in taken)) {
+          applyDecision(taken, space, setHeaders);
+          return { space, stamp: loaded.stamp, ...checked };
+        }
+        currentStamp = taken.stamp;
+      }
+    }
+    const { space, stamp } = await this.deps.spaces.forKey(submission.auth, currentStamp);
+    const checked = this.checked(space, submission);
+    await admitToSpace(this.deps.rateLimiter, space, setHeaders);
+    return { space, stamp, ...checked };
+  }
+
+  /** What the request is in this Space: refused when it forwards a field the Space does not, or cannot run async. */
+  private checked(space: SpaceContext, submission: Submission): Pick<Admitted, 'privacyLevel' | 'asyncCompletion'> {
+    const unforwarded = unforwardedFieldError(submission.request, space.settings.forward_fields);
+    if (unforwarded) throw unforwarded;
+    const privacyLevel = effectivePrivacyLevel(space.policies.privacy_level, submission.request);
+    const asyncCompletion = submission.respondAsync ? this.asyncCompletion(submission.respondAsync, { space, privacyLevel }) : undefined;
+    return { privacyLevel, asyncCompletion };
+  }
+
+  /** `checked`, or null where it would refuse (the refusal is then made against the Space at its current stamp). */
+  private passes(space: SpaceContext, submission: Submission): Pick<Admitted, 'privacyLevel' | 'asyncCompletion'> | null {
+    try {
+      return this.checked(space, submission);
+    } catch {
+      return null;
+    }
   }
 
   /**

@@ -8,7 +8,7 @@ const WINDOW_MS = 60_000;
  * count weighted by how much of it still overlaps, plus the current count. Rejected requests are not
  * counted, so a client that backs off gets through as soon as the estimate allows.
  */
-const SCRIPT = `
+const TAKE = `
 local current = tonumber(redis.call('GET', KEYS[1]) or '0')
 local previous = tonumber(redis.call('GET', KEYS[2]) or '0')
 local weight = 1 - tonumber(ARGV[2]) / tonumber(ARGV[3])
@@ -20,6 +20,17 @@ current = redis.call('INCR', KEYS[1])
 if current == 1 then redis.call('PEXPIRE', KEYS[1], tonumber(ARGV[3]) * 2) end
 return {1, current, previous}
 `;
+
+/**
+ * The same, for a limit read from a Space context loaded at a version stamp: the Space's current stamp
+ * (KEYS[3], ARGV[4]) is checked first, and a request is counted only when it is still that one.
+ * Otherwise `{-1, stamp}` comes back, nothing counted: the caller loads the Space at that stamp and
+ * takes under its limit. One round trip where a stamp read and a take were two.
+ */
+const TAKE_AT_STAMP = `
+local stamp = redis.call('GET', KEYS[3]) or ''
+if stamp ~= ARGV[4] then return {-1, stamp} end
+${TAKE}`;
 
 export interface RateDecision {
   allowed: boolean;
@@ -33,7 +44,14 @@ export interface RateDecision {
 
 type RedisWithLimiter = Redis & {
   switchyardRateLimit(current: string, previous: string, limit: number, elapsed: number, window: number): Promise<[number, number, number]>;
+  switchyardRateLimitAtStamp(current: string, previous: string, stampKey: string, limit: number, elapsed: number, window: number, stamp: string): Promise<[number, number, number] | [-1, string]>;
 };
+
+/** The Space's version stamp as a take must find it: its Redis key and the stamp the limit was read at. */
+export interface ExpectedStamp {
+  key: string;
+  stamp: string;
+}
 
 export class RateLimiter {
   private readonly redis: RedisWithLimiter;
@@ -42,26 +60,49 @@ export class RateLimiter {
     redis: Redis,
     private readonly prefix: string,
   ) {
-    redis.defineCommand('switchyardRateLimit', { numberOfKeys: 2, lua: SCRIPT });
+    redis.defineCommand('switchyardRateLimit', { numberOfKeys: 2, lua: TAKE });
+    redis.defineCommand('switchyardRateLimitAtStamp', { numberOfKeys: 3, lua: TAKE_AT_STAMP });
     this.redis = redis as RedisWithLimiter;
   }
 
   /** Counts one request of the Space against `limit` requests per minute. */
   async take(appId: string, limit: number, now = Date.now()): Promise<RateDecision> {
-    const window = Math.floor(now / WINDOW_MS);
-    const elapsed = now - window * WINDOW_MS;
-    const key = (w: number) => `${this.prefix}:ratelimit:${appId}:${w}`;
-    const [allowed, current, previous] = await this.redis.switchyardRateLimit(key(window), key(window - 1), limit, elapsed, WINDOW_MS);
-    const weight = 1 - elapsed / WINDOW_MS;
-    const used = previous * weight + current;
-    return {
-      allowed: allowed === 1,
-      limit,
-      remaining: Math.max(0, Math.floor(limit - used)),
-      resetMs: WINDOW_MS - elapsed,
-      retryAfterMs: allowed === 1 ? 0 : retryAfter({ current, previous, limit, elapsed }),
-    };
+    const { current, previous, elapsed } = windowsAt(now, (w) => this.key(appId, w));
+    const counts = await this.redis.switchyardRateLimit(current, previous, limit, elapsed, WINDOW_MS);
+    return decisionOf(counts, { limit, elapsed });
   }
+
+  /**
+   * `take`, for a limit read at the stamp `expected`: counted only if that is still the Space's stamp.
+   * Otherwise the current stamp comes back and nothing was counted.
+   */
+  async takeAtStamp(appId: string, { limit, expected, now = Date.now() }: { limit: number; expected: ExpectedStamp; now?: number }): Promise<RateDecision | { stamp: string }> {
+    const { current, previous, elapsed } = windowsAt(now, (w) => this.key(appId, w));
+    const outcome = await this.redis.switchyardRateLimitAtStamp(current, previous, expected.key, limit, elapsed, WINDOW_MS, expected.stamp);
+    if (outcome.length === 2) return { stamp: outcome[1] };
+    return decisionOf(outcome, { limit, elapsed });
+  }
+
+  private key(appId: string, window: number): string {
+    return `${this.prefix}:ratelimit:${appId}:${window}`;
+  }
+}
+
+/** The keys of the current and the previous one-minute window, and how far into the current one `now` is. */
+function windowsAt(now: number, key: (window: number) => string): { current: string; previous: string; elapsed: number } {
+  const window = Math.floor(now / WINDOW_MS);
+  return { current: key(window), previous: key(window - 1), elapsed: now - window * WINDOW_MS };
+}
+
+function decisionOf([allowed, current, previous]: [number, number, number], { limit, elapsed }: { limit: number; elapsed: number }): RateDecision {
+  const used = previous * (1 - elapsed / WINDOW_MS) + current;
+  return {
+    allowed: allowed === 1,
+    limit,
+    remaining: Math.max(0, Math.floor(limit - used)),
+    resetMs: WINDOW_MS - elapsed,
+    retryAfterMs: allowed === 1 ? 0 : retryAfter({ current, previous, limit, elapsed }),
+  };
 }
 
 /**
@@ -97,7 +138,11 @@ export async function admitToSpace(
   setHeaders: (headers: Record<string, string>) => void,
 ): Promise<void> {
   if (space.rateLimit <= 0) return;
-  const decision = await limiter.take(space.id, space.rateLimit);
+  applyDecision(await limiter.take(space.id, space.rateLimit), space, setHeaders);
+}
+
+/** Puts a decision's headers on the response; a refusal is thrown as 429. */
+export function applyDecision(decision: RateDecision, space: { rateLimit: number }, setHeaders: (headers: Record<string, string>) => void): void {
   const headers = rateLimitHeaders(decision);
   setHeaders(headers);
   if (!decision.allowed) {

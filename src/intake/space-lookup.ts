@@ -26,16 +26,37 @@ export class SpaceLookup {
   }
 
   /**
+   * The Space of a Space key as this process loaded it last, with no Redis read: its stamp is still to be
+   * confirmed (`RateLimiter.takeAtStamp` does, in the same round trip as the take). Null when nothing
+   * fresh is loaded, or when what is loaded would refuse the key: that answer is made on a read stamp.
+   */
+  loadedForKey(auth: AuthContext): { space: SpaceContext; stamp: string; stampKey: string } | null {
+    if (!auth.appId) return null;
+    const loaded = this.contexts.loaded(auth.appId);
+    if (!loaded?.space || refusal(auth, loaded.space)) return null;
+    return { space: loaded.space, stamp: loaded.stamp, stampKey: this.versions.keyOf(auth.appId) };
+  }
+
+  /**
    * The active Space of a Space key, for a request that runs in it (a completion, embeddings): a key of
    * no Space is refused, a Space of another organization is not found, a deactivated one is refused.
+   * `stamp`: the Space's stamp as the caller has just read it (else it is read here).
    */
-  async forKey(auth: AuthContext): Promise<{ space: SpaceContext; stamp: string }> {
+  async forKey(auth: AuthContext, stamp?: string): Promise<{ space: SpaceContext; stamp: string }> {
     if (!auth.appId) {
       throw new ApiError('invalid_request', 'This key is not bound to a Space; completions need a Space key (see `cli keys create --app-id`).', 'Authorization');
     }
-    const { space, stamp } = await this.find(auth.appId);
-    if (!space || space.orgId !== auth.orgId) throw ApiError.notFound('Space', 'Authorization');
-    if (!space.isActive) throw new ApiError('space_inactive', 'This Space is deactivated.');
-    return { space, stamp };
+    const at = stamp ?? (await this.versions.read(auth.appId));
+    const space = await this.contexts.load(auth.appId, at);
+    const refused = refusal(auth, space);
+    if (refused || !space) throw refused ?? ApiError.notFound('Space', 'Authorization');
+    return { space, stamp: at };
   }
+}
+
+/** Why a Space key may not run in its Space as found: gone or of another organization (404), or deactivated. */
+function refusal(auth: AuthContext, space: SpaceContext | null): ApiError | null {
+  if (!space || space.orgId !== auth.orgId) return ApiError.notFound('Space', 'Authorization');
+  if (!space.isActive) return new ApiError('space_inactive', 'This Space is deactivated.');
+  return null;
 }

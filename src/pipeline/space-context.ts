@@ -131,4 +131,11 @@ export class SpaceContextLoader {
   load(appId: string, stamp?: string): Promise<SpaceContext | null> {
     return this.cache.get(appId, () => load(this.db, appId), { stamp });
   }
+
+  /** The context this process loaded last for the Space, with its stamp, while fresh; the stamp is the caller's to confirm. */
+  loaded(appId: string): { space: SpaceContext | null; stamp: string } | null {
+    const entry = this.cache.peek(appId);
+    // Loaded without a stamp: not known to be at any.
+    return entry && entry.stamp !== undefined ? { space: entry.value, stamp: entry.stamp } : null;
+  }
 }

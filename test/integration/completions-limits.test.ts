@@ -103,6 +103,28 @@ describe('a Space with a rate limit', () => {
     expect(sim.requests).toHaveLength(3);
   });
 
+  it('applies a change of the Space made through another API process to the very next request, counting what it refuses on the old configuration as nothing', async () => {
+    // This process has the Space loaded after its first request: the next ones take from the limit and
+    // confirm the loaded Space's version in one round trip (RateLimiter.takeAtStamp).
+    const owner = await h.tenant();
+    const space = await limitedSpace(owner, 5);
+    expect(limitHeaders(await complete(h.app, space.auth))).toMatchObject({ remaining: '4' });
+    expect(limitHeaders(await complete(h.app, space.auth))).toMatchObject({ remaining: '3' });
+    // As the service's writers do: the change committed, then the Space's version bumped, here by the other process.
+    const setActive = async (isActive: boolean) => {
+      await second.services.db.app.update({ where: { id: space.appId }, data: { is_active: isActive } });
+      await second.services.spaceVersions.bump([space.appId]);
+    };
+    await setActive(false);
+    const refused = await complete(h.app, space.auth);
+    expect(refused.status).toBe(403);
+    expect(refused.body.error.code).toBe('space_inactive');
+    await setActive(true);
+    // The refused request was not counted.
+    expect(limitHeaders(await complete(h.app, space.auth))).toMatchObject({ remaining: '2' });
+    expect(sim.requests).toHaveLength(3);
+  });
+
   it("counts each Space on its own", async () => {
     const owner = await h.tenant();
     const [busy, quiet] = [await limitedSpace(owner, 1), await limitedSpace(owner, 1)];

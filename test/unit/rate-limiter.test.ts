@@ -155,3 +155,20 @@ describe('rateLimitHeaders', () => {
     expect(rateLimitHeaders({ allowed: false, limit: 5, remaining: 0, resetMs: 30_000, retryAfterMs: 1_001 })['retry-after']).toBe('2');
   });
 });
+
+describe('RateLimiter.takeAtStamp (a limit read from a Space loaded at a version stamp)', () => {
+  it('counts a request only while the Space is still at that stamp, and otherwise hands back the current stamp', async () => {
+    const appId = space();
+    const stampKey = `${prefix}:space-version:${appId}`;
+    const now = T0 + 5_000;
+    // Never changed: the stamp is '' until a first bump.
+    const first = await limiter.takeAtStamp(appId, { limit: 2, expected: { key: stampKey, stamp: '' }, now });
+    expect(first).toMatchObject({ allowed: true, remaining: 1, limit: 2 });
+    await redis.set(stampKey, 'changed');
+    expect(await limiter.takeAtStamp(appId, { limit: 2, expected: { key: stampKey, stamp: '' }, now })).toEqual({ stamp: 'changed' });
+    // The refused take counted nothing: one request is left at the new stamp, then none.
+    expect(await limiter.takeAtStamp(appId, { limit: 2, expected: { key: stampKey, stamp: 'changed' }, now })).toMatchObject({ allowed: true, remaining: 0 });
+    expect(await limiter.takeAtStamp(appId, { limit: 2, expected: { key: stampKey, stamp: 'changed' }, now })).toMatchObject({ allowed: false, remaining: 0 });
+    expect((await limiter.take(appId, 2, now)).allowed).toBe(false);
+  });
+});

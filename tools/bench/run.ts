@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -40,7 +40,7 @@ import { baselineTable, cellsTable, compare, compareWithBaseline, comparisonTabl
  * node:http clients with a keep-alive agent, the load generator of runs before issue 20: load.ts),
  * --skip-round-trips (no Redis round-trip count per completion, API and worker apart, counted with MONITOR after the cells),
  * --redis-cluster (Switchyard on a local three-node Redis Cluster),
- * --profile, --out <file>, --baseline <git ref> (that commit too, built from a checkout beside this one and
+ * --profile [--keep-profiles <dir>], --out <file>, --baseline <git ref> (that commit too, built from a checkout beside this one and
  * measured in the same run, cell by cell, as a "before" for the working tree's "after"; --baseline-api-processes N and
  * --baseline-workers N size it apart, e.g. `--baseline HEAD` to compare process counts).
  */
@@ -70,6 +70,7 @@ const { values: args } = parseArgs({
     model: { type: 'string', default: BENCH_MODEL },
     routing: { type: 'string', default: 'auto' },
     profile: { type: 'boolean', default: false },
+    'keep-profiles': { type: 'string' },
     baseline: { type: 'string' },
     out: { type: 'string' },
   },
@@ -291,6 +292,7 @@ async function main(): Promise<void> {
   const sentThrough = measured + trips.filter((t) => t.path === 'switchyard' || t.path === 'baseline').reduce((sum, t) => sum + t.trips.completions, 0);
   await stopDeployments(stack);
   const logs = await settledLogs(stack.env);
+  if (args['keep-profiles'] && stack.profileDir) cpSync(stack.profileDir, args['keep-profiles'], { recursive: true });
   const profiles: ProfileSummary[] = stack.profileDir
     ? readdirSync(stack.profileDir)
         .filter((file) => file.endsWith('.cpuprofile'))
