@@ -2,7 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
 import { runChildEntry } from './child-entry';
-import { closedLoop, compareInRounds } from './compare-in-rounds';
+import { closedLoop, compareInRounds, runToExit } from './compare-in-rounds';
 import { startBenchEntry } from './processes';
 
 /**
@@ -82,11 +82,4 @@ async function main(): Promise<void> {
 }
 
 if (process.argv[2] === 'serve') serve();
-else
-  main().then(
-    () => process.exit(0),
-    (err: unknown) => {
-      process.stderr.write(`${err instanceof Error ? err.stack : String(err)}\n`);
-      process.exit(1);
-    },
-  );
+else runToExit(main);

@@ -1,6 +1,6 @@
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
 import { httpPost } from '../../src/providers/http/http-post';
-import { closedLoop, compareInRounds } from './compare-in-rounds';
+import { closedLoop, compareInRounds, cpuPerCall, runToExit } from './compare-in-rounds';
 import { startUpstream } from './processes';
 
 /**
@@ -46,12 +46,7 @@ async function main(): Promise<void> {
       rounds: ROUNDS,
       heading: `Client CPU per streamed call, ${IN_FLIGHT} in flight, ${ROUNDS} rounds of ${CALLS}:`,
       warmUp: (way) => closedLoop(ways[way] as () => Promise<number>, { count: CALLS / 4, inFlight: IN_FLIGHT }),
-      measure: async (way) => {
-        const before = process.cpuUsage();
-        await closedLoop(ways[way] as () => Promise<number>, { count: CALLS, inFlight: IN_FLIGHT });
-        const used = process.cpuUsage(before);
-        return (used.user + used.system) / CALLS;
-      },
+      measure: (way) => cpuPerCall(ways[way] as () => Promise<number>, { count: CALLS, inFlight: IN_FLIGHT }),
     });
   } finally {
     nodeAgent.destroy();
@@ -59,10 +54,4 @@ async function main(): Promise<void> {
   }
 }
 
-main().then(
-  () => process.exit(0),
-  (err: unknown) => {
-    process.stderr.write(`${err instanceof Error ? err.stack : String(err)}\n`);
-    process.exit(1);
-  },
-);
+runToExit(main);
