@@ -1,23 +1,25 @@
 import type { BenchEnvironment } from './environment';
 import type { Path } from './report';
-import { startQueueFloor, type FloorEdge, type QueueFloor } from './queue-floor/start';
+import { startQueueFloor, type FloorKind, type QueueFloor } from './queue-floor/start';
 
 /** The path each floor is measured as. */
-export const FLOOR_PATHS: Record<FloorEdge, Path> = { node: 'floor', express: 'express-floor' };
+export const FLOOR_PATHS: Record<FloorKind, Path> = { queue: 'floor', express: 'express-floor', required: 'required-floor' };
 
-/** `--floor queue,express` (the default), one of them, or `none`. */
-export function floorEdges(option: string | undefined): FloorEdge[] {
+const KINDS: FloorKind[] = ['queue', 'express', 'required'];
+
+/** `--floor queue,express,required` (the default), some of them, or `none`. */
+export function floorKinds(option: string | undefined): FloorKind[] {
   const names = (option ?? '').split(',').map((name) => name.trim());
-  const unknown = names.filter((name) => !['queue', 'express', 'none', ''].includes(name));
-  if (unknown.length > 0) throw new Error(`--floor: unknown floor ${unknown.join(', ')} (queue, express or none)`);
-  return [...(names.includes('queue') ? ['node' as const] : []), ...(names.includes('express') ? ['express' as const] : [])];
+  const unknown = names.filter((name) => ![...KINDS, 'none', ''].includes(name));
+  if (unknown.length > 0) throw new Error(`--floor: unknown floor ${unknown.join(', ')} (queue, express, required or none)`);
+  return KINDS.filter((kind) => names.includes(kind));
 }
 
-/** Starts the floors one after the other (their workers create the log table); `started` hears of each. */
-export async function startFloors(env: BenchEnvironment, upstreamBaseUrl: string, { edges, started }: { edges: FloorEdge[]; started: (floor: QueueFloor) => void }): Promise<QueueFloor[]> {
+/** Starts the floors one after the other (their workers create their log tables); `started` hears of each. */
+export async function startFloors(env: BenchEnvironment, upstreamBaseUrl: string, { kinds, started }: { kinds: FloorKind[]; started: (floor: QueueFloor) => void }): Promise<QueueFloor[]> {
   const floors: QueueFloor[] = [];
-  for (const edge of edges) {
-    const floor = await startQueueFloor(env, upstreamBaseUrl, { edge });
+  for (const kind of kinds) {
+    const floor = await startQueueFloor(env, upstreamBaseUrl, { kind });
     started(floor);
     floors.push(floor);
   }

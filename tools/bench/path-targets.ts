@@ -25,7 +25,7 @@ export function targetFor(pathKind: Path, mode: Mode, endpoints: Endpoints): Loa
   const messages = [{ role: 'user', content: PROMPT }];
   const streamed = mode === 'stream' ? { stream: true } : {};
   const body = { model: endpoints.model, messages, ...streamed };
-  const floor = endpoints.floors.find((f) => FLOOR_PATHS[f.edge] === pathKind);
+  const floor = endpoints.floors.find((f) => FLOOR_PATHS[f.kind] === pathKind);
   if (floor) return { url: `${floor.url}/v1/chat/completions`, headers: {}, body, stream: mode === 'stream' };
   if (pathKind === 'portkey' && endpoints.peer) return { url: `${endpoints.peer}/v1/chat/completions`, headers: portkeyHeaders(`${endpoints.upstream}/openai/v1`), body, stream: mode === 'stream' };
   const deployment = endpoints.deployments.find((d) => d.path === pathKind);

@@ -8,7 +8,7 @@ import { round } from './stats';
  * queue floor (tools/bench/queue-floor), the least a gateway of Switchyard's shape does; `express-floor` the
  * same floor with its HTTP edge on Express 5.
  */
-export type Path = 'direct' | 'switchyard' | 'baseline' | 'portkey' | 'floor' | 'express-floor';
+export type Path = 'direct' | 'switchyard' | 'baseline' | 'portkey' | 'floor' | 'express-floor' | 'required-floor';
 export type Mode = 'json' | 'stream';
 
 export interface Cell {

@@ -14,7 +14,7 @@ import { buildService, checkOutBaseline, startUpstream, WORKING_TREE, type Manag
 import { startPortkey } from './portkey';
 import type { QueueFloor } from './queue-floor/start';
 import { floorReport, type ProcessesOf } from './floor-goals';
-import { FLOOR_PATHS, floorEdges, startFloors } from './floors';
+import { FLOOR_PATHS, floorKinds, startFloors } from './floors';
 import { processRoles } from './process-roles';
 import { countRoundTrips, type RoundTripsBySide } from './redis-round-trips';
 import { roundTripsTable } from './round-trips-report';
@@ -32,8 +32,9 @@ import { baselineTable, cellsTable, compare, compareWithBaseline, comparisonTabl
  * default: the Space has several active models and a rate limit, and requests leave `model` out; named: requests name --model), --layout start|roles (as
  * `npm start` runs it, a supervisor and its children; or separate API and worker processes), --api-processes N and
  * --workers N (default: the service's own, one per core; 1 worker under `roles`), --peer portkey|none (the Portkey gateway measured on the same upstream),
- * --floor queue,express|queue|express|none (the floors, tools/bench/queue-floor: the least a gateway of Switchyard's shape does, one API
- * and one worker process, with its HTTP edge on bare node:http (`queue`) or on Express 5 (`express`, the reference of issue 20's goals)),
+ * --floor queue,express,required|any of them|none (the floors, tools/bench/queue-floor: the least a gateway of Switchyard's shape does, one API
+ * and one worker process, with its HTTP edge on bare node:http (`queue`) or on Express 5 (`express`, the reference of issue 20's goals);
+ * `required`: the Express floor plus the work issue 20's configuration and the fault suite leave no implementation without),
  * --soak [--soak-minutes 10] [--soak-warmup-minutes 2] (instead of the cells: 64 clients on Switchyard, half of them streaming, the RSS
  * of its API and worker processes every 10 s and their growth after warm-up, a linear fit, against 1 MB/min; to soak-results.json),
  * --load-client raw|node (bare sockets with the request built once, the default: a load generator about as light as autocannon; or
@@ -60,7 +61,7 @@ const { values: args } = parseArgs({
     'baseline-api-processes': { type: 'string' },
     'baseline-workers': { type: 'string' },
     peer: { type: 'string', default: 'portkey' },
-    floor: { type: 'string', default: 'queue,express' },
+    floor: { type: 'string', default: 'queue,express,required' },
     'skip-round-trips': { type: 'boolean', default: false },
     'load-client': { type: 'string', default: 'raw' },
     soak: { type: 'boolean', default: false },
@@ -103,7 +104,7 @@ interface Stack {
   deployments: Deployment[];
   /** The peer gateway (Portkey) on the same upstream, unless `--peer none`. */
   peer: (Managed & { url: string }) | null;
-  /** The floors (tools/bench/queue-floor) `--floor` names: bare node:http, Express 5. */
+  /** The floors (tools/bench/queue-floor) `--floor` names: bare node:http, Express 5, Express 5 with the required work. */
   floors: QueueFloor[];
   profileDir: string | null;
   /** The baseline's profiles (--profile with --baseline). */
@@ -154,7 +155,7 @@ async function startStack(runner: Runner, scratch: string, baseline: ServiceSour
   const peer = args.peer === 'portkey' && !args.soak ? await startPortkey(path.join(scratch, 'portkey.log')) : null;
   if (peer) cleanups.push({ name: 'portkey', run: () => peer.stop() });
   const floors = await startFloors(env, `${upstream.url}/openai/v1`, {
-    edges: args.soak ? [] : floorEdges(args.floor),
+    kinds: args.soak ? [] : floorKinds(args.floor),
     started: (floor) => floor.processes.forEach((managed) => cleanups.push({ name: managed.name, run: () => managed.stop() })),
   });
   return { env, upstream, deployments, peer, floors, profileDir, baselineProfileDir };
@@ -163,7 +164,7 @@ async function startStack(runner: Runner, scratch: string, baseline: ServiceSour
 /** The CPU meter's names of each path's own processes. */
 function processesOf(stack: Stack): ProcessesOf {
   const out: ProcessesOf = {};
-  for (const floor of stack.floors) out[FLOOR_PATHS[floor.edge]] = floor.processes.map((p) => p.name);
+  for (const floor of stack.floors) out[FLOOR_PATHS[floor.kind]] = floor.processes.map((p) => p.name);
   for (const deployment of stack.deployments) out[deployment.path] = deployment.processes.map((p) => p.name);
   return out;
 }
@@ -175,7 +176,7 @@ function processesOf(stack: Stack): ProcessesOf {
 async function roundTrips(stack: Stack): Promise<{ path: Path; mode: Mode; trips: RoundTripsBySide }[]> {
   if (args['skip-round-trips']) return [];
   const endpoints = { upstream: stack.upstream.url, deployments: stack.deployments, peer: null, floors: stack.floors, apiKey: stack.env.apiKey, model: stack.env.model.name, requestModel: stack.env.requestModel };
-  const owners: { path: Path; processes: Managed[] }[] = [...stack.floors.map((f) => ({ path: FLOOR_PATHS[f.edge], processes: f.processes })), ...stack.deployments.map((d) => ({ path: d.path, processes: d.processes }))];
+  const owners: { path: Path; processes: Managed[] }[] = [...stack.floors.map((f) => ({ path: FLOOR_PATHS[f.kind], processes: f.processes })), ...stack.deployments.map((d) => ({ path: d.path, processes: d.processes }))];
   const out: { path: Path; mode: Mode; trips: RoundTripsBySide }[] = [];
   for (const mode of (args.modes ?? 'json,stream').split(',') as Mode[]) {
     for (const owner of owners) {
@@ -195,7 +196,7 @@ async function runCells(stack: Stack, meter: CpuMeter): Promise<{ cells: Cell[];
   const modes = (args.modes ?? 'json,stream').split(',') as Mode[];
   const levels = (args.concurrency ?? '1,64').split(',').map(Number);
   const endpoints = { upstream: stack.upstream.url, deployments: stack.deployments, peer: stack.peer?.url ?? null, floors: stack.floors, apiKey: stack.env.apiKey, model: stack.env.model.name, requestModel: stack.env.requestModel };
-  const paths: Path[] = ['direct', ...(stack.peer ? ['portkey' as const] : []), ...stack.floors.map((f) => FLOOR_PATHS[f.edge]), ...stack.deployments.map((d) => d.path)];
+  const paths: Path[] = ['direct', ...(stack.peer ? ['portkey' as const] : []), ...stack.floors.map((f) => FLOOR_PATHS[f.kind]), ...stack.deployments.map((d) => d.path)];
   const cells: Cell[] = [];
   const windows: Window[] = [];
   const profiled: Record<'switchyard' | 'baseline', ProfiledCell[]> = { switchyard: [], baseline: [] };

@@ -1,39 +1,34 @@
 import { Pool } from 'pg';
 
-/** One request's log row in the floor's own table. */
-export interface FloorLogRow {
-  id: string;
-  model: string;
-  request: unknown;
-  response: string;
-  prompt_tokens: number;
-  completion_tokens: number;
+/** How a floor's log rows are stored: the table, made at start, and the one statement a batch of rows takes. */
+export interface FloorLogTable<Row> {
+  create: string;
+  statement(rows: Row[]): { sql: string; params: unknown[] };
 }
 
-const TABLE = `CREATE TABLE IF NOT EXISTS queue_floor_logs (
-  id uuid PRIMARY KEY, created_at timestamptz NOT NULL DEFAULT now(), model text NOT NULL, request jsonb NOT NULL,
-  response text NOT NULL, prompt_tokens integer NOT NULL, completion_tokens integer NOT NULL)`;
-
 /**
- * Group commit, as Switchyard's LogBatcher does it (the cheapest way we know to write a row per request
- * under load): rows written while a statement is under way share the next one, one INSERT from a JSON
- * recordset, at most two statements at once. `write` resolves once the row is committed.
+ * Group commit, as Switchyard's LogBatcher does it (the cheapest way we know to write rows per request
+ * under load): what is written while a statement is under way shares the next one, at most two
+ * statements at once. `write` resolves once its rows are committed.
  */
-export class FloorLogWriter {
+export class FloorLogWriter<Row> {
   private readonly pool: Pool;
-  private pending: { row: FloorLogRow; done: (err?: unknown) => void }[] = [];
+  private pending: { row: Row; done: (err?: unknown) => void }[] = [];
   private inFlight = 0;
   private scheduled = false;
 
-  constructor(databaseUrl: string) {
+  constructor(
+    databaseUrl: string,
+    private readonly table: FloorLogTable<Row>,
+  ) {
     this.pool = new Pool({ connectionString: databaseUrl, max: 2 });
   }
 
   async start(): Promise<void> {
-    await this.pool.query(TABLE);
+    await this.pool.query(this.table.create);
   }
 
-  write(row: FloorLogRow): Promise<void> {
+  write(row: Row): Promise<void> {
     return new Promise((resolve, reject) => {
       this.pending.push({ row, done: (err) => (err === undefined ? resolve() : reject(err)) });
       this.schedule();
@@ -57,8 +52,9 @@ export class FloorLogWriter {
     if (this.pending.length === 0) return;
     const batch = this.pending.splice(0, 200);
     this.inFlight += 1;
+    const { sql, params } = this.table.statement(batch.map((w) => w.row));
     this.pool
-      .query('INSERT INTO queue_floor_logs (id, model, request, response, prompt_tokens, completion_tokens) SELECT id, model, request, response, prompt_tokens, completion_tokens FROM json_populate_recordset(NULL::queue_floor_logs, $1::json)', [JSON.stringify(batch.map((w) => w.row))])
+      .query(sql, params)
       .then(
         () => batch.forEach((w) => w.done()),
         (err: unknown) => batch.forEach((w) => w.done(err)),

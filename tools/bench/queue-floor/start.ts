@@ -2,46 +2,54 @@ import type { BenchEnvironment } from '../environment';
 import type { PluginBackendUrls } from '../floor-plugins';
 import { startBenchEntry, type Managed } from '../processes';
 
-/** The HTTP edge of a floor's API process: bare node:http (the queue floor) or Express 5 (the Express floor). */
-export type FloorEdge = 'node' | 'express';
+/**
+ * Which floor: the queue floor (bare node:http), the Express floor (its edge on Express 5), or the
+ * required-work floor (the Express floor doing also what issue 20's configuration and the fault suite
+ * make every implementation do: see worker.ts).
+ */
+export type FloorKind = 'queue' | 'express' | 'required';
+
+/** What a floor's worker does per job: the least (one row, the upstream asked as the client asked) or the required work. */
+export type FloorWork = 'least' | 'required';
 
 /** A floor's two processes (API and worker) and the URL its API listens on. */
 export interface QueueFloor {
-  edge: FloorEdge;
+  kind: FloorKind;
   url: string;
   processes: Managed[];
 }
 
 export interface FloorOptions {
-  edge?: FloorEdge;
+  kind?: FloorKind;
   /** Requests naming `plugins` call these backends first (bench:plugins). */
   backends?: PluginBackendUrls;
   /** Writes each process's V8 CPU profile into this folder (one subfolder per process) when it exits. */
   profileDir?: string;
 }
 
-const ENTRIES: Record<FloorEdge, { api: string; name: string }> = {
-  node: { api: 'queue-floor/api.ts', name: 'floor' },
-  express: { api: 'queue-floor/express-api.ts', name: 'express floor' },
+const ENTRIES: Record<FloorKind, { api: string; name: string; prefix: string; work: FloorWork }> = {
+  queue: { api: 'queue-floor/api.ts', name: 'floor', prefix: 'floor', work: 'least' },
+  express: { api: 'queue-floor/express-api.ts', name: 'express floor', prefix: 'express-floor', work: 'least' },
+  required: { api: 'queue-floor/express-api.ts', name: 'required floor', prefix: 'required-floor', work: 'required' },
 };
 
 /**
  * Starts a floor (tools/bench/queue-floor): the least a gateway of Switchyard's required shape does for
  * a completion (HTTP in, a BullMQ job, a worker that calls the model and commits a log row, the answer
  * relayed back through Redis), one API and one worker process, on the benchmark's Redis (a key prefix
- * of its own) and database (its own table), against the same upstream. `edge` picks the API's HTTP
- * server; with `backends`, requests naming `plugins` call the plugin backends first.
+ * of its own) and database (its own table), against the same upstream. `kind` picks the floor; with
+ * `backends`, requests naming `plugins` call the plugin backends first.
  */
 export async function startQueueFloor(env: BenchEnvironment, upstreamBaseUrl: string, options: FloorOptions = {}): Promise<QueueFloor> {
-  const edge = options.edge ?? 'node';
-  const { api: apiEntry, name } = ENTRIES[edge];
-  const prefix = `${env.redisPrefix}-${edge === 'node' ? 'floor' : 'express-floor'}`;
+  const kind = options.kind ?? 'queue';
+  const { api: apiEntry, name, work } = ENTRIES[kind];
+  const prefix = `${env.redisPrefix}-${ENTRIES[kind].prefix}`;
   const plugins = options.backends ? [options.backends.searxng, options.backends.embeddings] : [];
-  const profile = (process: string) => (options.profileDir ? ['--cpu-prof', '--cpu-prof-dir', `${options.profileDir}/${name.replace(' ', '-')}-${process}`] : []);
-  const worker = await startBenchEntry<{ worker: boolean }>('queue-floor/worker.ts', [env.redisUrl, prefix, upstreamBaseUrl, env.databaseUrl, ...plugins], profile('worker'));
+  const profile = (process: string) => (options.profileDir ? ['--cpu-prof', '--cpu-prof-dir', `${options.profileDir}/${name.replaceAll(' ', '-')}-${process}`] : []);
+  const worker = await startBenchEntry<{ worker: boolean }>('queue-floor/worker.ts', [env.redisUrl, prefix, upstreamBaseUrl, env.databaseUrl, work, ...plugins], profile('worker'));
   try {
     const api = await startBenchEntry<{ url: string }>(apiEntry, [env.redisUrl, prefix], profile('api'));
-    return { edge, url: api.ready.url, processes: [{ ...api, name: `${name} api` }, { ...worker, name: `${name} worker` }] };
+    return { kind, url: api.ready.url, processes: [{ ...api, name: `${name} api` }, { ...worker, name: `${name} worker` }] };
   } catch (err) {
     await worker.stop();
     throw err;

@@ -1,46 +1,65 @@
+import { randomUUID } from 'node:crypto';
 import type { Job } from 'bullmq';
 import { Worker } from 'bullmq';
 import { Redis } from 'ioredis';
 import { request } from 'undici';
 import { runChildEntry } from '../child-entry';
 import { floorAgent, withPluginContext, type PluginBackendUrls } from '../floor-plugins';
+import { LEAST_LOG_TABLE, REQUIRED_LOG_TABLE } from './log-tables';
 import { FloorLogWriter } from './log-writer';
 import { FLOOR_QUEUE, type FloorJob } from './messages';
 import { FloorReplyPublisher } from './reply-publisher';
+import type { FloorWork } from './start';
 
 /**
- * The queue floor's worker process: takes each job, calls the model upstream (streaming or not), writes
- * the request's log row and waits for its commit, then publishes the answer to the API process that
- * waits for it; stream chunks go out as they come, the first at once and the rest gathered for up to 5 ms
+ * A floor's worker process: takes each job, calls the model upstream (streaming or not), writes the
+ * request's log and waits for its commit, then publishes the answer to the API process that waits for
+ * it; stream chunks go out as they come, the first at once and the rest gathered for up to 5 ms
  * (reply-publisher.ts: one message per API channel for what is ready together, as Switchyard's
- * ReplyPublisher). No routing, plugins, retries, prices or privacy
- * rules: the least the worker of a queue-shaped gateway that logs every request does. With the plugin
- * backends' URLs, a request naming `plugins` first calls both at once (tools/bench/floor-plugins.ts).
- * argv: Redis URL, key prefix, upstream base URL (…/v1), database URL, then optionally the SearXNG and
- * embeddings base URLs.
+ * ReplyPublisher). No routing, plugins, retries, prices or privacy rules. With `least` work, the least the
+ * worker of a queue-shaped gateway that logs every request does: one narrow log row, the upstream asked
+ * as the client asked. With `required` work, also what issue 20 leaves no implementation without:
+ * - a non-streaming request's answer is asked for as a stream and assembled (the fault suite's `hang`
+ *   row needs a first-byte timeout for JSON requests too, and a whole answer's first byte comes only
+ *   when it is complete);
+ * - the log is a parent and a child row in a copy of Switchyard's `logs` table (log-tables.ts).
+ * With the plugin backends' URLs, a request naming `plugins` first calls both at once
+ * (tools/bench/floor-plugins.ts).
+ * argv: Redis URL, key prefix, upstream base URL (…/v1), database URL, work (`least` or `required`), then
+ * optionally the SearXNG and embeddings base URLs.
  */
-const [redisUrl = '', prefix = '', upstreamUrl = '', databaseUrl = '', searxng, embeddings] = process.argv.slice(2);
+const [redisUrl = '', prefix = '', upstreamUrl = '', databaseUrl = '', work = 'least', searxng, embeddings] = process.argv.slice(2);
+const required = (work as FloorWork) === 'required';
 const backends: PluginBackendUrls | null = searxng && embeddings ? { searxng, embeddings } : null;
 const connection = new Redis(redisUrl, { maxRetriesPerRequest: null });
 const publisher = new Redis(redisUrl);
 const replies = new FloorReplyPublisher(publisher);
-const logs = new FloorLogWriter(databaseUrl);
+const leastLogs = new FloorLogWriter(databaseUrl, LEAST_LOG_TABLE);
+const requiredLogs = new FloorLogWriter(databaseUrl, REQUIRED_LOG_TABLE);
+/** The tenant the required rows name (the copy has no foreign keys to check them against). */
+const TENANT = { org_id: randomUUID(), app_id: randomUUID(), idp_id: 'bench', model_id: randomUUID() };
 
 interface Usage {
   prompt_tokens?: number;
   completion_tokens?: number;
 }
 interface Chunk {
-  choices?: { delta?: { content?: string } }[];
+  choices?: { delta?: { content?: string }; finish_reason?: string | null }[];
   usage?: Usage | null;
 }
 
-/** Relays the upstream's SSE `data:` payloads; answers the text and usage the log needs. */
-async function relayStream(job: FloorJob, body: AsyncIterable<Buffer>): Promise<{ text: string; usage: Usage }> {
+interface Answer {
+  text: string;
+  usage: Usage;
+  finish: string;
+}
+
+/** Reads the upstream's SSE `data:` payloads, handing each to `relay` (a streaming request's); answers what the log and a JSON answer need. */
+async function readStream(body: AsyncIterable<Buffer>, relay?: (data: string) => void): Promise<Answer> {
   let buffer = '';
   let text = '';
   let usage: Usage = {};
-  let sentFirst = false;
+  let finish = 'stop';
   for await (const part of body) {
     buffer += part.toString('utf8');
     let end = buffer.indexOf('\n\n');
@@ -52,13 +71,46 @@ async function relayStream(job: FloorJob, body: AsyncIterable<Buffer>): Promise<
       const data = event.slice(6);
       if (data === '[DONE]') continue;
       const chunk = JSON.parse(data) as Chunk;
-      text += chunk.choices?.[0]?.delta?.content ?? '';
+      const choice = chunk.choices?.[0];
+      text += choice?.delta?.content ?? '';
+      if (choice?.finish_reason) finish = choice.finish_reason;
       if (chunk.usage) usage = chunk.usage;
-      replies.publish(job.replyTo, { id: job.id, type: 'chunks', chunks: [data] }, !sentFirst);
-      sentFirst = true;
+      relay?.(data);
     }
   }
-  return { text, usage };
+  return { text, usage, finish };
+}
+
+/** A streamed answer assembled into the JSON body OpenAI gives for a non-streaming request. */
+function wholeBody(model: string, answer: Answer): string {
+  const usage = { prompt_tokens: answer.usage.prompt_tokens ?? 0, completion_tokens: answer.usage.completion_tokens ?? 0 };
+  return JSON.stringify({
+    id: `chatcmpl-${randomUUID()}`,
+    object: 'chat.completion',
+    created: Math.floor(Date.now() / 1000),
+    model,
+    choices: [{ index: 0, message: { role: 'assistant', content: answer.text }, finish_reason: answer.finish, logprobs: null }],
+    usage: { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens },
+  });
+}
+
+/** The last user message's text: what a log row shows as the prompt. */
+function promptOf(body: FloorJob['body']): string {
+  const messages = Array.isArray(body.messages) ? (body.messages as { role?: string; content?: unknown }[]) : [];
+  const last = [...messages].reverse().find((m) => m.role === 'user');
+  return typeof last?.content === 'string' ? last.content : '';
+}
+
+/** The request's log, the least way or the required one. */
+function writeLog(data: FloorJob, { model, answer, startedAt }: { model: string; answer: Answer; startedAt: number }): Promise<void> {
+  const prompt_tokens = answer.usage.prompt_tokens ?? 0;
+  const completion_tokens = answer.usage.completion_tokens ?? 0;
+  if (!required) return leastLogs.write({ id: data.id, model, request: data.body, response: answer.text, prompt_tokens, completion_tokens });
+  const figures = { prompt_tokens, completion_tokens, total_tokens: prompt_tokens + completion_tokens, prompt_tokens_cost: 0, completion_tokens_cost: 0, total_tokens_cost: 0, privacy_level: 1, request_type: 'chat_completions', status_code: 200, latency: Date.now() - startedAt, timestamp: startedAt };
+  return requiredLogs.write({
+    parent: { ...TENANT, ...figures, id: data.id, namespace: model, payload: data.body, response: { text: answer.text, usage: answer.usage }, prompt: promptOf(data.body), response_text: answer.text },
+    child: { ...TENANT, ...figures, id: randomUUID(), parent_id: data.id, namespace: model, payload: { step: 'model', model, provider: 'openai' }, response: { usage: answer.usage } },
+  });
 }
 
 /** The body sent to the model: the client's, with the plugins' sources when it named plugins. */
@@ -71,39 +123,51 @@ async function modelCall(body: FloorJob['body']): Promise<{ body: Record<string,
 
 async function run(job: Job<FloorJob>): Promise<void> {
   const data = job.data;
+  const startedAt = Date.now();
   const call = await modelCall(data.body);
+  const streamed = data.stream || required;
   const res = await request(`${upstreamUrl}/chat/completions`, {
     method: 'POST',
     dispatcher: floorAgent,
     headers: { 'content-type': 'application/json', authorization: 'Bearer bench' },
-    body: JSON.stringify(data.stream ? { ...call.body, stream_options: { include_usage: true } } : call.body),
+    body: JSON.stringify(streamed ? { ...call.body, stream: true, stream_options: { include_usage: true } } : call.body),
   });
   if (res.statusCode !== 200) {
     const body = await res.body.text();
     replies.publish(data.replyTo, { id: data.id, type: 'error', status: 502, body }, true);
     return;
   }
-  let answer: { text: string; usage: Usage; body: string };
-  if (data.stream) answer = { ...(await relayStream(data, res.body)), body: '' };
-  else {
-    const body = await res.body.text();
-    const parsed = JSON.parse(body) as { choices?: { message?: { content?: string } }[]; usage?: Usage };
-    answer = { text: parsed.choices?.[0]?.message?.content ?? '', usage: parsed.usage ?? {}, body: call.metadata ? JSON.stringify({ ...parsed, metadata: call.metadata }) : body };
-  }
   const model = typeof data.body.model === 'string' ? data.body.model : '';
-  await logs.write({ id: data.id, model, request: data.body, response: answer.text, prompt_tokens: answer.usage.prompt_tokens ?? 0, completion_tokens: answer.usage.completion_tokens ?? 0 });
-  replies.publish(data.replyTo, { id: data.id, type: 'done', body: answer.body }, true);
+  let answer: Answer;
+  let body = '';
+  if (data.stream) {
+    let sentFirst = false;
+    answer = await readStream(res.body, (chunk) => {
+      replies.publish(data.replyTo, { id: data.id, type: 'chunks', chunks: [chunk] }, !sentFirst);
+      sentFirst = true;
+    });
+  } else if (required) {
+    answer = await readStream(res.body);
+    body = wholeBody(model, answer);
+  } else {
+    body = await res.body.text();
+    const parsed = JSON.parse(body) as { choices?: { message?: { content?: string }; finish_reason?: string }[]; usage?: Usage };
+    answer = { text: parsed.choices?.[0]?.message?.content ?? '', usage: parsed.usage ?? {}, finish: parsed.choices?.[0]?.finish_reason ?? 'stop' };
+    if (call.metadata) body = JSON.stringify({ ...parsed, metadata: call.metadata });
+  }
+  await writeLog(data, { model, answer, startedAt });
+  replies.publish(data.replyTo, { id: data.id, type: 'done', body }, true);
 }
 
 runChildEntry('queue floor worker', async () => {
-  await logs.start();
+  await (required ? requiredLogs : leastLogs).start();
   const worker = new Worker<FloorJob>(FLOOR_QUEUE, run, { connection, prefix, concurrency: 256 });
   await worker.waitUntilReady();
   return {
     ready: { worker: true },
     close: async () => {
       await worker.close();
-      await logs.close();
+      await Promise.all([leastLogs.close(), requiredLogs.close()]);
       connection.disconnect();
       publisher.disconnect();
     },
