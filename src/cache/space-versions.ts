@@ -13,10 +13,10 @@ interface PendingRead {
  *
  * A writer commits its change to PostgreSQL, then calls `bump`, then answers; the API reads the stamp
  * of every completion it accepts (or, for a Space with a rate limit that it has loaded, confirms the
- * stamp in the same script as the take: `RateLimiter.takeAtStamp`) and hands it to the worker inside the job. A cache entry loaded at
- * another stamp is loaded again (TtlCache), and since the stamp is read before the database, what is
- * loaded is never older than the stamp it is filed under. Stamps are random rather than counters, so
- * a Redis that lost its keys cannot bring an old stamp back.
+ * stamp in the same script as the take: `RateLimiter.takeAtStamp`) and hands it to the worker inside the
+ * job. A cache entry loaded at another stamp is loaded again (TtlCache), and since the stamp is read
+ * before the database, what is loaded is never older than the stamp it is filed under. Stamps are random
+ * rather than counters, so a Redis that lost its keys cannot bring an old stamp back.
  *
  * Reads made in the same turn of the event loop share one MGET (on a Redis Cluster every key carries the
  * prefix's hash tag, so they are in one slot): under load, one round trip serves every request that

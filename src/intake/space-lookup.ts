@@ -11,7 +11,8 @@ export interface FoundSpace {
 
 /**
  * Spaces as the API sees them, through the same loader (and cache) as the worker. Each request reads the
- * Space's version stamp (one Redis GET) and reuses the cached context only if it was loaded at that
+ * Space's version stamp (an MGET shared by the requests of one event-loop turn), or has it confirmed by
+ * its rate limit's take (`loadedForKey`), and reuses the cached context only if it was loaded at that
  * stamp; the TTL only bounds how long an unchanged Space goes without a query.
  */
 export class SpaceLookup {

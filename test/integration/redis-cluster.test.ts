@@ -54,6 +54,16 @@ describe('on a Redis Cluster', () => {
     await Promise.all(limiters.map((limiter) => limiter.close()));
   });
 
+  it("takes from a Space's rate limit and confirms the Space's version in one script (their keys share the slot)", async () => {
+    const { tenant } = await isolatedSpace(h, { models: [{ name: 'limited' }] });
+    await h.services.db.app.update({ where: { id: tenant.app_id }, data: { rate_limit: 2 } });
+    await h.services.spaceVersions.bump([tenant.app_id]);
+    // The first request loads the Space; the next ones take through RateLimiter.takeAtStamp.
+    const statuses = [];
+    for (let i = 0; i < 3; i++) statuses.push((await complete(h, tenant, { model: 'limited', messages: userMessage(`limited ${i}`) })).status);
+    expect(statuses).toEqual([200, 200, 429]);
+  });
+
   it('answers a completion through API, queue and worker, and a streamed one, with the official SDK', async () => {
     const { tenant } = await isolatedSpace(h, { models: [{ name: 'clustered' }] });
     const res = await complete(h, tenant, { model: 'clustered', messages: userMessage('Hello over the cluster') });

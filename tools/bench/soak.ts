@@ -14,8 +14,9 @@ export interface SoakOptions {
   stream: LoadTarget;
   /** 64 clients in all, half of them streaming. */
   clients: number;
+  /** Minutes measured after the warm-up. */
   minutes: number;
-  /** Samples before this are left out of the fit. */
+  /** Minutes of load before the measured ones; their samples are left out of the fit. */
   warmupMinutes: number;
   client: LoadClient;
   say: (line: string) => void;
@@ -61,8 +62,8 @@ export function slope(points: [number, number][]): number | null {
 }
 
 /**
- * `npm run bench -- --soak`: `clients` clients on Switchyard, half of them streaming, for `minutes`;
- * the RSS of each API and worker process every 10 s, and its growth after warm-up (a linear fit),
+ * `npm run bench -- --soak`: `clients` clients on Switchyard, half of them streaming, for `warmupMinutes`
+ * and then `minutes`; the RSS of each API and worker process every 10 s, and its growth after warm-up (a linear fit),
  * against issue 20's limit of 1 MB/min.
  */
 export async function runSoak(processes: Managed[], options: SoakOptions): Promise<SoakReport> {
@@ -84,7 +85,7 @@ export async function runSoak(processes: Managed[], options: SoakOptions): Promi
     const minutes = ((Date.now() - started) / 60_000).toFixed(1);
     options.say(`  soak ${minutes} min: RSS ${[...series.values()].map((s) => `${s.role} ${s.samples.at(-1)?.[1] ?? 0} MB`).join(', ')}`);
   }, SAMPLE_EVERY_MS);
-  const load = { durationMs: options.minutes * 60_000, maxRequests: Number.MAX_SAFE_INTEGER, timeoutMs: 30_000, client: options.client };
+  const load = { durationMs: (options.warmupMinutes + options.minutes) * 60_000, maxRequests: Number.MAX_SAFE_INTEGER, timeoutMs: 30_000, client: options.client };
   const half = Math.max(1, Math.floor(options.clients / 2));
   try {
     const [json, stream] = await Promise.all([runLoad(options.json, { ...load, concurrency: options.clients - half }), runLoad(options.stream, { ...load, concurrency: half })]);
