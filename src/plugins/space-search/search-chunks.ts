@@ -33,7 +33,7 @@ export interface SearchResult {
 }
 
 export interface SearchDeps {
-  chunks: SpaceFileChunkRepository;
+  chunks: Pick<SpaceFileChunkRepository, 'search' | 'details'>;
   vectors: SpaceVectorCache;
   embeddings: EmbeddingsConfig | null;
   http: HttpClient;
@@ -72,17 +72,35 @@ async function hitsOf(deps: SearchDeps, request: SearchRequest, { top, known, le
 }
 
 /**
+ * The query's vector, asked for at once when this worker has seen the Space's chunks before: the
+ * embeddings call then runs while PostgreSQL ranks the text instead of after it. A Space not seen yet
+ * (or seen empty) is searched first, so that a Space without chunks costs no embeddings call.
+ */
+function earlyQueryVector(deps: SearchDeps, request: SearchRequest): Promise<{ vector: number[] | null; costUsd: number }> | null {
+  if (!deps.embeddings || !deps.vectors.hadChunks(request.appId)) return null;
+  const early = queryVector(deps, request);
+  // Awaited below; a full-text query that fails first leaves it unawaited, and its failure unheard.
+  early.catch(() => undefined);
+  return early;
+}
+
+/**
  * The best chunks of a Space for a query: PostgreSQL full-text ranking alone, or, with an embeddings
  * backend, reciprocal rank fusion of the full-text and cosine rankings. One query reads the Space's
  * chunk set and the full-text ranking with the chunks' text; a Space without chunks answers nothing,
- * without calling the embeddings backend.
+ * without calling the embeddings backend unless the call had started (the Space had chunks a moment
+ * ago): its cost is then still counted.
  */
 export async function searchChunks(deps: SearchDeps, request: SearchRequest): Promise<SearchResult> {
   if (!request.query) return { hits: [], costUsd: 0 };
+  const early = earlyQueryVector(deps, request);
   const found = await deps.chunks.search(request.appId, { query: request.query, limit: deps.embeddings ? CANDIDATES : request.limit });
-  if (found.chunks === 0) return { hits: [], costUsd: 0 };
+  if (found.chunks === 0) {
+    deps.vectors.forget(request.appId);
+    return { hits: [], costUsd: early ? await early.then((embedded) => embedded.costUsd, () => 0) : 0 };
+  }
   stopIfAborted(request.signal);
-  const { vector, costUsd } = await queryVector(deps, request);
+  const { vector, costUsd } = await (early ?? queryVector(deps, request));
   stopIfAborted(request.signal);
   const nearest = vector ? await deps.vectors.nearest(request.appId, { stamp: found.stamp, vector, limit: CANDIDATES }) : [];
   const ranked = vector ? fuseRankings([found.ranked, nearest]) : found.ranked;

@@ -27,7 +27,18 @@ function dot(a: Float32Array, b: number[]): number {
 export class SpaceVectorCache {
   private readonly entries = new Map<string, Entry>();
 
-  constructor(private readonly chunks: SpaceFileChunkRepository) {}
+  constructor(private readonly chunks: Pick<SpaceFileChunkRepository, 'vectors' | 'nearest'>) {}
+
+  /** Whether the Space had chunks when this worker last read its vectors (at whatever stamp). */
+  hadChunks(appId: string): boolean {
+    const entry = this.entries.get(appId);
+    return entry !== undefined && (entry.rows === null || entry.rows.length > 0);
+  }
+
+  /** Drops what is kept of a Space found to have no chunks any more. */
+  forget(appId: string): void {
+    this.entries.delete(appId);
+  }
 
   /** The nearest chunks, with their text and file name when the Space's vectors are kept here. */
   async nearest(appId: string, { stamp, vector, limit }: { stamp: string; vector: number[]; limit: number }): Promise<(RankedChunk & Partial<ChunkText>)[]> {
