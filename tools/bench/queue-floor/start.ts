@@ -27,10 +27,10 @@ export interface FloorOptions {
   profileDir?: string;
 }
 
-const ENTRIES: Record<FloorKind, { api: string; name: string; prefix: string; work: FloorWork }> = {
-  queue: { api: 'queue-floor/api.ts', name: 'floor', prefix: 'floor', work: 'least' },
-  express: { api: 'queue-floor/express-api.ts', name: 'express floor', prefix: 'express-floor', work: 'least' },
-  required: { api: 'queue-floor/express-api.ts', name: 'required floor', prefix: 'required-floor', work: 'required' },
+const ENTRIES: Record<FloorKind, { api: string; name: string; work: FloorWork }> = {
+  queue: { api: 'queue-floor/api.ts', name: 'floor', work: 'least' },
+  express: { api: 'queue-floor/express-api.ts', name: 'express floor', work: 'least' },
+  required: { api: 'queue-floor/express-api.ts', name: 'required floor', work: 'required' },
 };
 
 /**
@@ -43,9 +43,11 @@ const ENTRIES: Record<FloorKind, { api: string; name: string; prefix: string; wo
 export async function startQueueFloor(env: BenchEnvironment, upstreamBaseUrl: string, options: FloorOptions = {}): Promise<QueueFloor> {
   const kind = options.kind ?? 'queue';
   const { api: apiEntry, name, work } = ENTRIES[kind];
-  const prefix = `${env.redisPrefix}-${ENTRIES[kind].prefix}`;
+  // `floor`, `express-floor`, `required-floor`: its Redis prefix's suffix and its profiles' folder.
+  const slug = name.replaceAll(' ', '-');
+  const prefix = `${env.redisPrefix}-${slug}`;
   const plugins = options.backends ? [options.backends.searxng, options.backends.embeddings] : [];
-  const profile = (process: string) => (options.profileDir ? ['--cpu-prof', '--cpu-prof-dir', `${options.profileDir}/${name.replaceAll(' ', '-')}-${process}`] : []);
+  const profile = (process: string) => (options.profileDir ? ['--cpu-prof', '--cpu-prof-dir', `${options.profileDir}/${slug}-${process}`] : []);
   const worker = await startBenchEntry<{ worker: boolean }>('queue-floor/worker.ts', [env.redisUrl, prefix, upstreamBaseUrl, env.databaseUrl, work, ...plugins], profile('worker'));
   try {
     const api = await startBenchEntry<{ url: string }>(apiEntry, [env.redisUrl, prefix], profile('api'));
