@@ -6,9 +6,15 @@ import { freePort, startService, tailOf, waitFor200, type Managed, type Runner, 
 /**
  * How Switchyard's processes are started: `start` as `npm start` runs them (one supervisor,
  * SWITCHYARD_ROLE=all, with its API and worker children, sized by `apiProcesses`/`workerProcesses` or
- * the cores), `roles` as separate `SWITCHYARD_ROLE=api` and `=workers` processes started by the bench.
+ * the cores), `roles` as separate `SWITCHYARD_ROLE=api` and `=workers` processes started by the bench,
+ * `single` as one `SWITCHYARD_ROLE=single` process (API and workers on one event loop).
  */
-export type Layout = 'start' | 'roles';
+export type Layout = 'start' | 'roles' | 'single';
+
+/** `--layout` (and `--baseline-layout`): `start` unless `roles` or `single` is named. */
+export function layoutOf(option: string | undefined): Layout {
+  return option === 'roles' || option === 'single' ? option : 'start';
+}
 
 /** One Switchyard on its own Redis prefix: the processes the benchmark started (a supervisor, or an API and its workers). */
 export interface Deployment {
@@ -70,6 +76,7 @@ function startProcesses(spec: DeploymentSpec, env: BenchEnvironment, port: numbe
     // Its children inherit the profiling flags: each profile is then named after its pid.
     return [run('switchyard', { SWITCHYARD_ROLE: 'all', ...sizes, ...listen }, false)];
   }
+  if (spec.layout === 'single') return [run('switchyard', { SWITCHYARD_ROLE: 'single', ...listen }, true)];
   const workers = Array.from({ length: Math.max(1, spec.workerProcesses ?? 1) }, (_, i) => run(i === 0 ? 'worker' : `worker${i + 1}`, { SWITCHYARD_ROLE: 'workers' }, true));
   return [run('api', { SWITCHYARD_ROLE: 'api', ...listen }, true), ...workers];
 }

@@ -15,11 +15,18 @@ export function floorKinds(option: string | undefined): FloorKind[] {
   return KINDS.filter((kind) => names.includes(kind));
 }
 
-/** Starts the floors one after the other (their workers create their log tables); `started` hears of each. */
-export async function startFloors(env: BenchEnvironment, upstreamBaseUrl: string, { kinds, started }: { kinds: FloorKind[]; started: (floor: QueueFloor) => void }): Promise<QueueFloor[]> {
+/**
+ * Starts the floors one after the other (their workers create their log tables); `started` hears of each.
+ * With `profileDir`, each floor process writes a CPU profile there (`<floor>-api/`, `<floor>-worker/`) when it stops.
+ */
+export async function startFloors(
+  env: BenchEnvironment,
+  upstreamBaseUrl: string,
+  { kinds, started, profileDir }: { kinds: FloorKind[]; started: (floor: QueueFloor) => void; profileDir?: string },
+): Promise<QueueFloor[]> {
   const floors: QueueFloor[] = [];
   for (const kind of kinds) {
-    const floor = await startQueueFloor(env, upstreamBaseUrl, { kind });
+    const floor = await startQueueFloor(env, upstreamBaseUrl, { kind, ...(profileDir ? { profileDir } : {}) });
     started(floor);
     floors.push(floor);
   }

@@ -9,7 +9,7 @@ import { machineInfo } from './reliability/machine';
 import { BENCH_MODEL, createBenchEnvironment, type BenchEnvironment } from './environment';
 import { runLoad, type LoadClient } from './load';
 import { PROMPT, targetFor } from './path-targets';
-import { startDeployment, type Deployment, type Layout } from './deployment';
+import { layoutOf, startDeployment, type Deployment } from './deployment';
 import { buildService, checkOutBaseline, startUpstream, WORKING_TREE, type Managed, type Runner, type ServiceSource } from './processes';
 import { startPortkey } from './portkey';
 import type { QueueFloor } from './queue-floor/start';
@@ -29,8 +29,8 @@ import { baselineTable, cellsTable, compare, compareWithBaseline, comparisonTabl
  * clients. Options: --duration and --warmup (seconds per cell), --concurrency 1,64, --modes json,stream,
  * --runner build|prebuilt|tsx, --upstream simulator|minimal, --log-level warn, --privacy-level 1 (3 writes no request
  * logs; needs a GDPR model such as --model mistral-small-2506), --model gpt-4o-mini, --routing auto|named (auto, the
- * default: the Space has several active models and a rate limit, and requests leave `model` out; named: requests name --model), --layout start|roles (as
- * `npm start` runs it, a supervisor and its children; or separate API and worker processes), --api-processes N and
+ * default: the Space has several active models and a rate limit, and requests leave `model` out; named: requests name --model), --layout start|roles|single (as
+ * `npm start` runs it, a supervisor and its children; separate API and worker processes; or one SWITCHYARD_ROLE=single process), --api-processes N and
  * --workers N (default: the service's own, one per core; 1 worker under `roles`), --peer portkey|none (the Portkey gateway measured on the same upstream),
  * --floor queue,express,required|any of them|none (the floors, tools/bench/queue-floor: the least a gateway of Switchyard's shape does, one API
  * and one worker process, with its HTTP edge on bare node:http (`queue`) or on Express 5 (`express`, the reference of issue 20's goals);
@@ -41,9 +41,11 @@ import { baselineTable, cellsTable, compare, compareWithBaseline, comparisonTabl
  * node:http clients with a keep-alive agent, the load generator of runs before issue 20: load.ts),
  * --skip-round-trips (no Redis round-trip count per completion, API and worker apart, counted with MONITOR after the cells),
  * --redis-cluster (Switchyard on a local three-node Redis Cluster),
- * --profile [--keep-profiles <dir>], --out <file>, --baseline <git ref> (that commit too, built from a checkout beside this one and
+ * --profile [--keep-profiles <dir>] (with a folder to keep them in, the floors' processes are profiled too, into <dir>/floors),
+ * --out <file>, --baseline <git ref> (that commit too, built from a checkout beside this one and
  * measured in the same run, cell by cell, as a "before" for the working tree's "after"; --baseline-api-processes N and
- * --baseline-workers N size it apart, e.g. `--baseline HEAD` to compare process counts).
+ * --baseline-workers N size it apart, e.g. `--baseline HEAD` to compare process counts; --baseline-layout lays it out apart, e.g.
+ * `--layout single --baseline HEAD --baseline-layout start`).
  */
 const { values: args } = parseArgs({
   options: {
@@ -56,6 +58,7 @@ const { values: args } = parseArgs({
     'log-level': { type: 'string', default: 'warn' },
     'privacy-level': { type: 'string', default: '1' },
     layout: { type: 'string', default: 'start' },
+    'baseline-layout': { type: 'string' },
     'api-processes': { type: 'string' },
     workers: { type: 'string' },
     'baseline-api-processes': { type: 'string' },
@@ -138,7 +141,7 @@ async function startStack(runner: Runner, scratch: string, baseline: ServiceSour
     SHUTDOWN_GRACE_MS: '5000',
     ...(await redisClusterEnv()),
   };
-  const layout: Layout = args.layout === 'roles' ? 'roles' : 'start';
+  const layout = layoutOf(args.layout);
   const sizes = { apiProcesses: args['api-processes'] ? Number(args['api-processes']) : undefined, workerProcesses: args.workers ? Number(args.workers) : undefined };
   const started = (managed: Managed) => cleanups.push({ name: `${managed.name} process`, run: () => managed.stop() });
   const common = { shared, scratch, layout, ...sizes, started };
@@ -149,14 +152,18 @@ async function startStack(runner: Runner, scratch: string, baseline: ServiceSour
   const baselineSizes = {
     ...(args['baseline-api-processes'] ? { apiProcesses: Number(args['baseline-api-processes']) } : {}),
     ...(args['baseline-workers'] ? { workerProcesses: Number(args['baseline-workers']) } : {}),
+    ...(args['baseline-layout'] ? { layout: layoutOf(args['baseline-layout']) } : {}),
   };
   const baselineProfileDir = args.profile && baseline ? path.join(scratch, 'profiles-baseline') : null;
   if (baseline) deployments.push(await startDeployment({ path: 'baseline', runner: 'prebuilt', source: baseline, profileDir: baselineProfileDir, ...common, ...baselineSizes }, env));
   const peer = args.peer === 'portkey' && !args.soak ? await startPortkey(path.join(scratch, 'portkey.log')) : null;
   if (peer) cleanups.push({ name: 'portkey', run: () => peer.stop() });
+  // With --keep-profiles, the floors are profiled too: a function's cost beside the least the shape needs.
+  const floorProfileDir = args.profile && args['keep-profiles'] ? path.join(args['keep-profiles'], 'floors') : null;
   const floors = await startFloors(env, `${upstream.url}/openai/v1`, {
     kinds: args.soak ? [] : floorKinds(args.floor),
     started: (floor) => floor.processes.forEach((managed) => cleanups.push({ name: managed.name, run: () => managed.stop() })),
+    ...(floorProfileDir ? { profileDir: floorProfileDir } : {}),
   });
   return { env, upstream, deployments, peer, floors, profileDir, baselineProfileDir };
 }
@@ -268,6 +275,7 @@ async function stopDeployments(stack: Stack): Promise<void> {
 
 function describeLayout(): string {
   if (args.layout === 'roles') return `separate API and ${args.workers ?? 1} worker process(es)`;
+  if (args.layout === 'single') return 'one process, SWITCHYARD_ROLE=single';
   return `npm start: API_PROCESSES=${args['api-processes'] ?? 'default'}, WORKER_PROCESSES=${args.workers ?? 'default'}`;
 }
 
