@@ -100,7 +100,7 @@ export function floorReport(cells: Cell[], processes: ProcessesOf): { text: stri
     `CPU per completion, own processes + Redis + PostgreSQL (ms of one core):\n${cpuByPathTable(cells, processes)}`,
     goals.length > 0 ? `Issue 20's goals against the Express floor (informative; the benchmark exits 0 either way):\n${floorGoalsTable(goals)}` : '',
     bound.length > 0
-      ? `The same goals for the required-work floor (the Express floor plus what no implementation may leave out: a non-streaming answer read as a stream, the log's parent and child rows in the logs table's shape). A goal it misses is out of reach:\n${floorGoalsTable(bound, 'required floor')}`
+      ? `The same goals for the required-work floor (the Express floor plus what no implementation may leave out: each request admitted in one Redis script, the Space's version stamp and the rate limit; a non-streaming answer read as a stream; the log's parent and child rows in the logs table's shape). A goal it misses is out of reach:\n${floorGoalsTable(bound, 'required floor')}`
       : '',
   ];
   return {

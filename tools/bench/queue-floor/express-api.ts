@@ -8,10 +8,11 @@ import { failed, FloorReplyRelay } from './reply-relay';
  * The Express floor's API process: the queue floor with its HTTP edge on Express 5, `express.json()` and
  * one route, the least a service of the required shape and stack does at its edge. The queue side is
  * the queue floor's (reply-relay.ts), and so is its worker.
- * argv: Redis URL, key prefix. Prints `{"url": ...}` once listening.
+ * argv: Redis URL, key prefix, and `admit` for the required-work floor (each request admitted first: the
+ * Space's stamp and the rate limit, reply-relay.ts). Prints `{"url": ...}` once listening.
  */
-const [redisUrl = '', prefix = ''] = process.argv.slice(2);
-const relay = new FloorReplyRelay(redisUrl, prefix);
+const [redisUrl = '', prefix = '', admission = ''] = process.argv.slice(2);
+const relay = new FloorReplyRelay(redisUrl, prefix, admission === 'admit');
 
 const app = express();
 app.use(express.json());

@@ -30,6 +30,7 @@ export interface FloorOptions {
 const ENTRIES: Record<FloorKind, { api: string; name: string; work: FloorWork }> = {
   queue: { api: 'queue-floor/api.ts', name: 'floor', work: 'least' },
   express: { api: 'queue-floor/express-api.ts', name: 'express floor', work: 'least' },
+  // Its API admits each request first (the Space's stamp and the rate limit in one script): reply-relay.ts.
   required: { api: 'queue-floor/express-api.ts', name: 'required floor', work: 'required' },
 };
 
@@ -50,7 +51,8 @@ export async function startQueueFloor(env: BenchEnvironment, upstreamBaseUrl: st
   const profile = (process: string) => (options.profileDir ? ['--cpu-prof', '--cpu-prof-dir', `${options.profileDir}/${slug}-${process}`] : []);
   const worker = await startBenchEntry<{ worker: boolean }>('queue-floor/worker.ts', [env.redisUrl, prefix, upstreamBaseUrl, env.databaseUrl, work, ...plugins], profile('worker'));
   try {
-    const api = await startBenchEntry<{ url: string }>(apiEntry, [env.redisUrl, prefix], profile('api'));
+    const admission = work === 'required' ? ['admit'] : [];
+    const api = await startBenchEntry<{ url: string }>(apiEntry, [env.redisUrl, prefix, ...admission], profile('api'));
     return { kind, url: api.ready.url, processes: [{ ...api, name: `${name} api` }, { ...worker, name: `${name} worker` }] };
   } catch (err) {
     await worker.stop();

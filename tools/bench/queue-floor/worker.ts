@@ -23,6 +23,8 @@ import type { FloorWork } from './start';
  *   row needs a first-byte timeout for JSON requests too, and a whole answer's first byte comes only
  *   when it is complete);
  * - the log is a parent and a child row in a copy of Switchyard's `logs` table (log-tables.ts).
+ * Its API process admits each request first (reply-relay.ts): the Space's version stamp and the rate limit,
+ * in one script.
  * With the plugin backends' URLs, a request naming `plugins` first calls both at once
  * (tools/bench/floor-plugins.ts).
  * argv: Redis URL, key prefix, upstream base URL (…/v1), database URL, work (`least` or `required`), then
