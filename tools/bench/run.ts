@@ -26,7 +26,8 @@ import { baselineTable, cellsTable, compare, compareWithBaseline, comparisonTabl
 /**
  * `npm run bench`: the upstream called directly and through Switchyard (API process → BullMQ →
  * worker process → upstream → reply over Redis, request log written), JSON and streaming, at 1 and 64
- * clients. Options: --duration and --warmup (seconds per cell), --concurrency 1,64, --modes json,stream,
+ * clients. Options: --duration and --warmup (seconds per cell), --warmup-first (seconds each path but direct runs at 64 clients,
+ * its modes in turn, before the first cell: 10; 0 for none), --concurrency 1,64, --modes json,stream,
  * --runner build|prebuilt|tsx, --upstream simulator|minimal, --log-level warn, --privacy-level 1 (3 writes no request
  * logs; needs a GDPR model such as --model mistral-small-2506), --model gpt-4o-mini, --routing auto|named (auto, the
  * default: the Space has several active models and a rate limit, and requests leave `model` out; named: requests name --model), --layout start|roles|single (as
@@ -51,6 +52,7 @@ const { values: args } = parseArgs({
   options: {
     duration: { type: 'string', default: '8' },
     warmup: { type: 'string', default: '2' },
+    'warmup-first': { type: 'string', default: '10' },
     concurrency: { type: 'string', default: '1,64' },
     modes: { type: 'string', default: 'json,stream' },
     runner: { type: 'string', default: 'build' },
@@ -210,6 +212,15 @@ async function runCells(stack: Stack, meter: CpuMeter): Promise<{ cells: Cell[];
   const processNamesOf = (kind: Path) => stack.deployments.find((d) => d.path === kind)?.processes.map((p) => p.name) ?? [];
   // Each deployment answered one completion before the cells (firstCompletion).
   let sentThrough = stack.deployments.length;
+  // Every path but direct runs each mode at 64 clients first: otherwise the first cell (1 client, a few hundred
+  // requests) measures V8 still compiling the code of the path, and a larger service pays longer for it.
+  const firstMs = Number(args['warmup-first']) * 1000;
+  for (const pathKind of firstMs > 0 ? paths.filter((kind) => kind !== 'direct') : []) {
+    for (const mode of modes) {
+      const warm = await runLoad(targetFor(pathKind, mode, endpoints), { concurrency: 64, durationMs: firstMs / modes.length, maxRequests: 1_000_000, timeoutMs: 30_000, client: loadClient });
+      if (pathKind === 'switchyard' || pathKind === 'baseline') sentThrough += warm.requests;
+    }
+  }
   for (const mode of modes) {
     for (const concurrency of levels) {
       // Direct, through Switchyard (and the baseline) back to back, so all see the same machine state.
@@ -332,7 +343,7 @@ async function main(): Promise<void> {
   if (profiles.length > 0) say(`\nCPU profiles (self time):\n${profileTables(profiles)}`);
   const report = {
     machine,
-    settings: { runner, upstream: args.upstream, log_level: args['log-level'], privacy_level: Number(args['privacy-level']), layout: args.layout, api_processes: args['api-processes'] ?? 'default', worker_processes: args.workers ?? (args.layout === 'roles' ? 1 : 'default'), duration_s: Number(args.duration), warmup_s: Number(args.warmup), load_client: loadClient, model: stack.env.model, prompt: PROMPT, node_env: 'production' },
+    settings: { runner, upstream: args.upstream, log_level: args['log-level'], privacy_level: Number(args['privacy-level']), layout: args.layout, api_processes: args['api-processes'] ?? 'default', worker_processes: args.workers ?? (args.layout === 'roles' ? 1 : 'default'), duration_s: Number(args.duration), warmup_s: Number(args.warmup), warmup_first_s: Number(args['warmup-first']), load_client: loadClient, model: stack.env.model, prompt: PROMPT, node_env: 'production' },
     build,
     baseline: baseline ? { ref: args.baseline, commit: baseline.commit } : null,
     cells,
