@@ -68,19 +68,8 @@ function jobLockOptions(services: WorkerServices): Pick<WorkerOptions, 'lockDura
   return { lockDuration: services.config.jobLockMs, stalledInterval: services.config.jobStalledCheckMs, maxStalledCount: 1 };
 }
 
-/** Watches for dead workers of a queue, and keeps this process's worker of it alive in their eyes. */
-function ownersOf(services: WorkerServices, queueName: QueueName): JobOwners {
-  return new JobOwners({
-    redis: services.redis,
-    prefix: services.config.redisPrefix,
-    queueName,
-    intervalMs: services.config.jobStalledCheckMs,
-    logger: services.logger,
-  });
-}
-
 /** Queues whose running jobs are recovered quickly when their worker dies (JobOwners). */
-const OWNED_QUEUES: ReadonlySet<string> = new Set([QUEUE_NAMES.completions, QUEUE_NAMES.batches, QUEUE_NAMES.batchLines]);
+const OWNED_QUEUES: readonly QueueName[] = [QUEUE_NAMES.completions, QUEUE_NAMES.batches, QUEUE_NAMES.batchLines];
 
 export function startWorkers(services: WorkerServices): RunningWorkers {
   const completions = completionProcessing(services);
@@ -95,11 +84,9 @@ export function startWorkers(services: WorkerServices): RunningWorkers {
     ({ name, processor, concurrency, maxStalledCount }) =>
       new Worker(name, instrumented(name, processor), { connection: services.queueConnection, prefix: services.config.redisPrefix, concurrency, ...jobLockOptions(services), ...(maxStalledCount === undefined ? {} : { maxStalledCount }) }),
   );
-  const owners = workers.filter((worker) => OWNED_QUEUES.has(worker.name)).map((worker) => {
-    const watch = ownersOf(services, worker.name as QueueName);
-    watch.start(worker.id);
-    return watch;
-  });
+  // One watch for the process: its heartbeats renewed together, the queues looked at in one script.
+  const owners = new JobOwners({ redis: services.redis, prefix: services.config.redisPrefix, queueNames: OWNED_QUEUES, intervalMs: services.config.jobStalledCheckMs, logger: services.logger });
+  owners.start(Object.fromEntries(workers.filter((worker) => OWNED_QUEUES.includes(worker.name as QueueName)).map((worker) => [worker.name, worker.id])));
   batches.resume().catch((err: unknown) => services.logger.error({ err }, 'unfinished batches not resumed'));
   workers.forEach((worker, i) => {
     const onFailed = specs[i]?.onFailed;
@@ -111,11 +98,11 @@ export function startWorkers(services: WorkerServices): RunningWorkers {
   });
   return {
     close: async () => {
-      for (const watch of owners) watch.stop();
+      owners.stop();
       // Coordinators hand their batches back to the queue at once rather than run until their batch ends.
       batches.close();
       await Promise.all(workers.map((worker) => worker.close()));
-      await Promise.all([completions.close(), ...owners.map((watch) => watch.finish())]);
+      await Promise.all([completions.close(), owners.finish()]);
     },
   };
 }

@@ -45,9 +45,9 @@ async function twoWorkers() {
   prefixes.push(prefix);
   const worker = connect();
   const checker = connect();
-  const options = { prefix, queueName, intervalMs: 60_000, logger };
+  const options = { prefix, queueNames: [queueName], intervalMs: 60_000, logger };
   const owners = new JobOwners({ ...options, redis: worker });
-  owners.start('worker-a');
+  owners.start({ [queueName]: 'worker-a' });
   started.push(owners);
   const reaper = new JobOwners({ ...options, redis: checker });
   const lockKey = (jobId: string) => `${prefix}:${queueName}:${jobId}:lock`;
@@ -91,8 +91,8 @@ describe('JobOwners', () => {
     owners.stop();
     await sleep(HEARTBEAT_TTL_MS + 50);
     // The lock lapsed and a live worker took the job before anyone reaped.
-    const other = new JobOwners({ prefix: prefixes.at(-1) ?? '', queueName, intervalMs: 60_000, logger, redis: connect() });
-    other.start('worker-b');
+    const other = new JobOwners({ prefix: prefixes.at(-1) ?? '', queueNames: [queueName], intervalMs: 60_000, logger, redis: connect() });
+    other.start({ [queueName]: 'worker-b' });
     started.push(other);
     await heartbeatOf(checker, prefixes.at(-1) ?? '', 'worker-b');
     await checker.set(lockKey('job-3'), 'worker-b:0', 'PX', 30_000);
@@ -114,5 +114,35 @@ describe('JobOwners', () => {
     await checker.lpush(`${prefixes.at(-1)}:${queueName}:active`, 'job-4');
     expect(await reaper.reap()).toBe(0);
     expect(await checker.get(lockKey('job-4'))).toBeNull();
+  });
+
+  it('watches several queues in one: every heartbeat of the process renewed, a dead worker\'s jobs freed on each queue in one reap', async () => {
+    const prefix = `test-owners-${uniqueSuffix()}`;
+    prefixes.push(prefix);
+    const queues = ['completions', 'batch-lines'];
+    const worker = connect();
+    const checker = connect();
+    const options = { prefix, queueNames: queues, intervalMs: 60_000, logger };
+    const owners = new JobOwners({ ...options, redis: worker });
+    owners.start({ completions: 'worker-c1', 'batch-lines': 'worker-l1' });
+    started.push(owners);
+    const reaper = new JobOwners({ ...options, redis: checker });
+    for (const [queue, workerId] of [['completions', 'worker-c1'], ['batch-lines', 'worker-l1']] as const) {
+      const deadline = Date.now() + 10_000;
+      while ((await checker.exists(`${prefix}:${queue}:heartbeat:${workerId}`)) === 0) {
+        if (Date.now() > deadline) throw new Error(`no heartbeat of ${workerId}`);
+        await sleep(10);
+      }
+      await checker.lpush(`${prefix}:${queue}:active`, `job-${queue}`);
+      await checker.set(`${prefix}:${queue}:job-${queue}:lock`, `${workerId}:0`, 'PX', 30_000);
+    }
+    // Past several renewals, both heartbeats are still there: the one timer renews them all.
+    await sleep(HEARTBEAT_TTL_MS + 250);
+    expect(await reaper.reap()).toBe(0);
+    worker.disconnect();
+    owners.stop();
+    await sleep(HEARTBEAT_TTL_MS + 50);
+    expect(await reaper.reap()).toBe(2);
+    for (const queue of queues) expect(await checker.get(`${prefix}:${queue}:job-${queue}:lock`)).toBeNull();
   });
 });
