@@ -99,8 +99,7 @@ export class JobOwners {
   /** After the drain: the heartbeats end, so a job left behind (past the grace period) is freed at once. */
   async finish(): Promise<void> {
     clearInterval(this.heartbeat);
-    const keys = [...this.own].map(([queueName, workerId]) => this.heartbeatKey(queueName, workerId));
-    if (keys.length > 0) await Promise.all(keys.map((key) => this.options.redis.del(key).catch(() => undefined)));
+    await Promise.all([...this.own].map(([queueName, workerId]) => this.options.redis.del(this.heartbeatKey(queueName, workerId)).catch(() => undefined)));
   }
 
   /** Frees the locks of running jobs whose worker's heartbeat is gone, on every watched queue; answers how many. */
@@ -108,15 +107,15 @@ export class JobOwners {
     const { queueNames } = this.options;
     const bases = queueNames.map((queueName) => this.keyBase(queueName));
     const own = queueNames.map((queueName) => this.own.get(queueName) ?? '');
-    const freed = (await this.options.redis.eval(FREE_LOCKS_OF_DEAD_WORKERS, queueNames.length, ...bases.map((base) => `${base}active`), ...bases, ...own)) as (number | string)[];
+    const freed = triples((await this.options.redis.eval(FREE_LOCKS_OF_DEAD_WORKERS, queueNames.length, ...bases.map((base) => `${base}active`), ...bases, ...own)) as (number | string)[]);
     for (const [position, queueName] of queueNames.entries()) {
-      const jobs = triples(freed).filter(([q]) => Number(q) === position + 1);
+      const jobs = freed.filter(([q]) => Number(q) === position + 1);
       if (jobs.length === 0) continue;
       const jobIds = jobs.map(([, jobId]) => String(jobId));
       const workers = [...new Set(jobs.map(([, , owner]) => String(owner)))];
       this.options.logger.warn({ queue: queueName, jobs: jobIds.length, job_ids: jobIds.slice(0, 20), dead_workers: workers }, 'jobs of a dead worker released');
     }
-    return freed.length / 3;
+    return freed.length;
   }
 
   private beat(): void {
