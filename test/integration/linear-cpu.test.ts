@@ -77,6 +77,16 @@ async function cheaperOfTwo(api: Api, tenant: Tenant, texts: string[]): Promise<
   return first.ms <= second.ms ? first : second;
 }
 
+/**
+ * The median of three runs, for the small side of the growth ratio: one run that happens to miss the
+ * other test files' load makes the small request look cheap and the ratio look quadratic.
+ */
+async function medianOfThree(api: Api, tenant: Tenant, texts: string[]): Promise<Measure> {
+  const runs = [await measured(api, tenant, texts), await measured(api, tenant, texts), await measured(api, tenant, texts)];
+  const [, middle] = runs.sort((a, b) => a.ms - b.ms);
+  return middle;
+}
+
 // The simulators keep what they were sent; 900 KB bodies by the hundred are garbage the measurements would pay for.
 afterEach(() => {
   env.sim.reset();
@@ -108,7 +118,7 @@ describe.each(APIS)('$name', (api) => {
     const largeBytes = api.largeBytes ?? 900 * KB;
     await measureBackground();
     const tiny = await measured(api, tenant, ['hello there']);
-    const small = await measured(api, tenant, make(largeBytes / 9));
+    const small = await medianOfThree(api, tenant, make(largeBytes / 9));
     const large = await cheaperOfTwo(api, tenant, make(largeBytes));
     expect([tiny.status, small.status, large.status]).toEqual([tiny.status, tiny.status, tiny.status]);
     expect(tiny.status).toBeLessThan(300);
