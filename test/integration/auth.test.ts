@@ -4,6 +4,8 @@ import { createTestContext, type Tenant, type TestContext } from '../helpers/tes
 import { uniqueSuffix } from '../helpers/test-database';
 import type { Role } from '../../src/domain/permissions';
 import { createOrgKey } from '../../src/services/tenancy/key-admin';
+import { Authenticator } from '../../src/auth/authenticator';
+import { ApiKeyRepository } from '../../src/store/api-keys';
 
 let ctx: TestContext;
 let tenant: Tenant;
@@ -95,5 +97,48 @@ describe('bearer authentication', () => {
     expect(res.body).toEqual({
       error: { message: "This key lacks the 'prompts:write' permission.", type: 'permission_error', code: 'permission_denied', param: null },
     });
+  });
+});
+
+/** The real repository, counting the lookups that reach the database. */
+class CountedKeys extends ApiKeyRepository {
+  lookups = 0;
+
+  override findActiveByHash(hashedKey: string) {
+    this.lookups += 1;
+    return super.findActiveByHash(hashedKey);
+  }
+}
+
+describe('the key cache', () => {
+  const TTL_MS = 100;
+  const credentials = (key: string) => ({ authorization: `Bearer ${key}`, clientAddress: '127.0.0.1' });
+
+  it('lets requests that miss together share one lookup, when it is cold and when it expired', async () => {
+    const keys = new CountedKeys(ctx.services.db);
+    const authenticator = new Authenticator(keys, { cacheTtlMs: TTL_MS });
+    const concurrent = () => Promise.all(Array.from({ length: 32 }, () => authenticator.authenticate(credentials(tenant.api_key))));
+    const cold = await concurrent();
+    expect(keys.lookups).toBe(1);
+    expect(new Set(cold.map((context) => context.orgId))).toEqual(new Set([tenant.org_id]));
+    await concurrent();
+    expect(keys.lookups).toBe(1);
+    await new Promise((resolve) => setTimeout(resolve, TTL_MS * 2));
+    await concurrent();
+    expect(keys.lookups).toBe(2);
+  });
+
+  it('does not cache an unknown key, and refuses a revoked one once its entry expires', async () => {
+    const other = await ctx.tenant();
+    const keys = new CountedKeys(ctx.services.db);
+    const authenticator = new Authenticator(keys, { cacheTtlMs: TTL_MS });
+    await expect(authenticator.authenticate(credentials('sy-unknown'))).rejects.toMatchObject({ code: 'invalid_api_key' });
+    await expect(authenticator.authenticate(credentials('sy-unknown'))).rejects.toMatchObject({ code: 'invalid_api_key' });
+    expect(keys.lookups).toBe(2);
+    await authenticator.authenticate(credentials(other.api_key));
+    await ctx.services.db.apiKey.updateMany({ where: { org_id: other.org_id }, data: { revoked_on: new Date() } });
+    await authenticator.authenticate(credentials(other.api_key));
+    await new Promise((resolve) => setTimeout(resolve, TTL_MS * 2));
+    await expect(authenticator.authenticate(credentials(other.api_key))).rejects.toMatchObject({ code: 'invalid_api_key' });
   });
 });
