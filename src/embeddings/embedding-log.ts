@@ -81,7 +81,7 @@ function parentRow(outcome: EmbeddingOutcome): LogRow {
     prompt: outcome.privacyLevel >= 2 ? MASK : firstText(outcome.request.input),
     // An upstream's refusal may quote the input.
     response_text: 'error' in outcome.ended ? (outcome.privacyLevel >= 2 ? MASK : outcome.ended.error.message) : '',
-    timestamp: BigInt(outcome.receivedAt),
+    timestamp: outcome.receivedAt,
     prompt_tokens: usage.prompt_tokens,
     completion_tokens: 0,
     total_tokens: usage.total_tokens,
@@ -111,7 +111,7 @@ function attemptRow(outcome: EmbeddingOutcome, record: AttemptRecord): LogRow {
     app_id: outcome.appId,
     idp_id: outcome.idpId,
     parent_id: outcome.requestId,
-    timestamp: BigInt(record.startedAt),
+    timestamp: record.startedAt,
     privacy_level: outcome.privacyLevel,
     request_type: 'embeddings',
     status_code: record.statusCode,

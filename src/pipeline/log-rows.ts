@@ -2,13 +2,14 @@ import { randomUUID } from 'node:crypto';
 import { costOf, ZERO_COSTS, type Costs } from '../accounting/costs';
 import type { CompletionFailure, CompletionResult } from '../domain/completion';
 import type { Prisma } from '../generated/prisma/client';
+import type { LogInsert } from '../store/log-batcher';
 import type { CompletionJob } from '../queue/payloads';
 import type { AttemptRecord, PluginRecord, StepRecord } from './attempt-record';
 import { lastUserText } from '../domain/chat';
 import { MASK, maskContent, maskedRequest, type Json } from './privacy';
 import type { RunTrace } from './run-trace';
 
-export type LogRow = Prisma.LogCreateManyInput;
+export type LogRow = LogInsert;
 
 /** What one request leaves behind, whatever its outcome. */
 export interface RequestOutcome {
@@ -93,7 +94,7 @@ function parentRow(outcome: RequestOutcome): LogRow {
     payload: asJson(outcome.privacyLevel >= 2 ? maskedRequest(request) : request),
     prompt: outcome.privacyLevel >= 2 ? MASK : (outcome.prompt ?? promptOf(job.request)),
     response_text: outcome.privacyLevel >= 2 && outcome.responseText !== '' ? MASK : outcome.responseText,
-    timestamp: BigInt(job.receivedAt),
+    timestamp: job.receivedAt,
     prompt_tokens: usage.prompt_tokens,
     completion_tokens: usage.completion_tokens,
     total_tokens: usage.total_tokens,
@@ -121,7 +122,7 @@ function stepRow(outcome: RequestOutcome, step: StepRecord): Omit<LogRow, 'paylo
     app_id: outcome.job.appId,
     idp_id: outcome.job.idpId,
     parent_id: outcome.job.requestId,
-    timestamp: BigInt(step.startedAt),
+    timestamp: step.startedAt,
     privacy_level: outcome.privacyLevel,
     request_type: 'chat_completions',
     status_code: step.statusCode,

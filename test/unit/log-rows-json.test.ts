@@ -1,12 +1,12 @@
 import { rowsJson } from '../../src/store/log-batcher';
 import type { LogRow } from '../../src/pipeline/log-rows';
 
-const row = (fields: Partial<LogRow>): LogRow => ({ id: 'a', org_id: 'o', timestamp: 1n, ...fields }) as LogRow;
+const row = (fields: Partial<LogRow>): LogRow => ({ id: 'a', org_id: 'o', timestamp: 1, ...fields }) as LogRow;
 const parsed = (rows: LogRow[]) => JSON.parse(rowsJson(rows)) as Record<string, unknown>[];
 
 describe('rowsJson (the log batch sent to PostgreSQL)', () => {
-  it('writes BigInt columns as numbers', () => {
-    expect(parsed([row({ timestamp: 1_795_493_832_260n })])[0]?.timestamp).toBe(1_795_493_832_260);
+  it('writes the timestamp (a BigInt column) as a JSON number, exactly', () => {
+    expect(rowsJson([row({ timestamp: 1_795_493_832_260 })])).toContain('"timestamp":1795493832260');
   });
 
   it('stores NUL as U+FFFD wherever it is, nested or repeated', () => {
