@@ -57,16 +57,19 @@ function chunk(identity: ChunkIdentity, model: string, fields: { choices: unknow
   return JSON.stringify({ id: identity.requestId, object: 'chat.completion.chunk', created: identity.created, model, ...fields });
 }
 
+/** A delta's chunk: the fields of `chunk` spelled out, since every delta of a stream is one. */
+function deltaChunk(identity: ChunkIdentity, model: string, choices: unknown[]): string {
+  return JSON.stringify({ id: identity.requestId, object: 'chat.completion.chunk', created: identity.created, model, choices });
+}
+
 /**
- * As OpenAI does, the first delta of each choice names the role: clients such as the OpenAI SDK's
- * stream helper refuse a choice without one.
+ * A choice's delta as the wire shows it. As OpenAI does, the first delta of each choice names the
+ * role: clients such as the OpenAI SDK's stream helper refuse a choice without one.
  */
-function withRoles(choices: ChunkChoice[], opened: Set<number>): unknown[] {
-  return choices.map((choice) => {
-    const delta = opened.has(choice.index) ? choice.delta : { role: 'assistant' as const, ...choice.delta };
-    opened.add(choice.index);
-    return { index: choice.index, delta, finish_reason: choice.finish_reason, logprobs: null };
-  });
+function wireDelta(choice: ChunkChoice, opened: Set<number>): { index: number; delta: object; finish_reason: string | null; logprobs: null } {
+  const delta = opened.has(choice.index) ? choice.delta : { role: 'assistant' as const, ...choice.delta };
+  opened.add(choice.index);
+  return { index: choice.index, delta, finish_reason: choice.finish_reason, logprobs: null };
 }
 
 /** What the client asked of a stream. */
@@ -95,11 +98,14 @@ export function openAiChatSink(wire: WireSink, identity: ChunkIdentity, { stream
       if (!stream) return;
       if (event.type === 'step') return wire.comment(`step ${JSON.stringify(event.step)}`);
       model = event.model;
-      const choices = withRoles(event.choices, opened);
-      const ends = (i: number) => (event.choices[i]?.finish_reason ?? null) !== null;
-      const going = choices.filter((_, i) => !ends(i));
-      finished.push(...choices.filter((_, i) => ends(i)));
-      if (going.length > 0) wire.chunk(chunk(identity, model, { choices: going }));
+      // One pass, and an array only for a chunk that goes out: every delta of a stream comes this way.
+      let going: unknown[] | null = null;
+      for (const choice of event.choices) {
+        const wired = wireDelta(choice, opened);
+        if ((choice.finish_reason ?? null) !== null) finished.push(wired);
+        else (going ??= []).push(wired);
+      }
+      if (going) wire.chunk(deltaChunk(identity, model, going));
     },
     done: (result) => {
       if (!stream) return wire.done(chatCompletionBody(result));

@@ -125,6 +125,9 @@ interface RunInputs {
   query: string;
 }
 
+/** What a publish that has nothing to wait for answers. */
+const SETTLED: Promise<void> = Promise.resolve();
+
 /** Worker side of a completion: prepare, plan, run its steps (plugins and model calls), reply, log. */
 export class CompletionRunner {
   constructor(private readonly deps: RunnerDeps) {}
@@ -146,12 +149,12 @@ export class CompletionRunner {
 
   private async execute(job: CompletionJob, signal: AbortSignal, run: string): Promise<DetachedRun> {
     const held: Reply[] = [];
-    const publish = async (message: Reply) => {
-      if (job.replyTo) await this.deps.publish(job.replyTo, message);
-    };
-    const reply = async (message: Reply) => {
-      if (message.type === 'delta' || message.type === 'step') await publish(message);
-      else held.push(message);
+    // Plain functions, not async ones: a stream's every delta passes through both, and each async layer costs a promise.
+    const publish = (message: Reply): Promise<void> => (job.replyTo ? this.deps.publish(job.replyTo, message) : SETTLED);
+    const reply = (message: Reply): Promise<void> => {
+      if (message.type === 'delta' || message.type === 'step') return publish(message);
+      held.push(message);
+      return SETTLED;
     };
     // Made only if the run logs a line (most log none).
     const logger = lazyChild(this.deps.logger, { request_id: job.httpRequestId ?? job.requestId, log_id: job.requestId, app_id: job.appId });

@@ -55,18 +55,8 @@ async function open(stream: AsyncIterable<ChatChunk>): Promise<OpenedStream> {
   return { head, rest };
 }
 
-async function* chunksOf(opened: OpenedStream): AsyncGenerator<ChatChunk> {
-  yield* opened.head;
-  for (;;) {
-    const next = await opened.rest.next();
-    if (next.done) return;
-    yield next.value;
-  }
-}
-
-/** A delta as the client may see it now: without tool calls and finish when those are held. */
-function visiblePart(choice: ChunkChoice, hold: boolean): ChunkChoice | null {
-  if (!hold) return choice;
+/** A delta as the client may see it while tool calls and finish are held: its content alone. */
+function contentOnly(choice: ChunkChoice): ChunkChoice | null {
   const content = choice.delta.content ?? '';
   return content === '' ? null : { index: choice.index, delta: { content }, finish_reason: null };
 }
@@ -82,13 +72,16 @@ function heldPart(choices: ChatChoice[]): ChunkChoice[] {
 
 /** Relays a stream; a failure after the first chunk is returned (no failover any more). */
 async function relay(ctx: RunContext, opened: OpenedStream, { model, assembler, hold }: { model: RoutableModel; assembler: StreamAssembler; hold: boolean }): Promise<UpstreamError | null> {
+  const forward = (chunk: ChatChunk) => {
+    assembler.add(chunk);
+    const choices = hold ? chunk.choices.map(contentOnly).filter((choice): choice is ChunkChoice => choice !== null) : chunk.choices;
+    // Not awaited: one Redis connection keeps the order, and a chunk need not wait for the last one's round trip.
+    if (choices.length > 0) ctx.reply({ type: 'delta', requestId: ctx.job.requestId, run: ctx.run, model: model.model, choices }).catch((err: unknown) => ctx.logger.warn({ err }, 'delta not published'));
+  };
   try {
-    for await (const chunk of chunksOf(opened)) {
-      assembler.add(chunk);
-      const choices = chunk.choices.map((choice) => visiblePart(choice, hold)).filter((choice): choice is ChunkChoice => choice !== null);
-      // Not awaited: one Redis connection keeps the order, and a chunk need not wait for the last one's round trip.
-      if (choices.length > 0) ctx.reply({ type: 'delta', requestId: ctx.job.requestId, run: ctx.run, model: model.model, choices }).catch((err: unknown) => ctx.logger.warn({ err }, 'delta not published'));
-    }
+    for (const chunk of opened.head) forward(chunk);
+    // The provider's iterator itself, not a generator around it: each layer of async generator costs every chunk promises and a turn of the microtask queue.
+    for (let next = await opened.rest.next(); !next.done; next = await opened.rest.next()) forward(next.value);
     return null;
   } catch (err) {
     return err instanceof UpstreamError ? err : new UpstreamError({ kind: 'invalid_response', provider: model.provider, message: String(err) });

@@ -5,6 +5,9 @@ export const COALESCE_WINDOW_MS = 5;
 /** Events one Redis message carries at most. */
 export const COALESCE_MAX_EVENTS = 64;
 
+/** What publishing a gathered delta answers: its batch's failure goes to `onError`. */
+const GATHERED: Promise<void> = Promise.resolve();
+
 /** Sends one Redis message (PUBLISH) on a channel. */
 export type SendMessage = (channel: string, message: string) => Promise<unknown>;
 
@@ -34,13 +37,15 @@ export class ReplyPublisher {
     private readonly onError: (err: unknown) => void,
   ) {}
 
-  async publish(channel: string, reply: Reply): Promise<void> {
+  /** Not async: a gathered delta answers one settled promise, with nothing allocated for it. */
+  publish(channel: string, reply: Reply): Promise<void> {
     const urgent = this.isUrgent(reply);
-    const pending = this.pending.get(channel) ?? { replies: [], timer: null, sending: null };
+    let pending = this.pending.get(channel);
+    if (!pending) this.pending.set(channel, (pending = { replies: [], timer: null, sending: null }));
     pending.replies.push(reply);
-    this.pending.set(channel, pending);
     if (urgent || pending.replies.length >= COALESCE_MAX_EVENTS) return this.sendSoon(channel, pending);
     pending.timer ??= setTimeout(() => void this.flush(channel).catch(this.onError), COALESCE_WINDOW_MS);
+    return GATHERED;
   }
 
   /** Sends the channel's batch on the next turn of the event loop, with every reply ready by then. */

@@ -13,7 +13,7 @@ const ctx: ProviderContext = { apiKey: 'k', baseUrl: 'http://x', signal: new Abo
 async function translate(raw: string, received: ChatChunk[] = []): Promise<ChatChunk[]> {
   const upstream = { response: upstreamResponse(raw), deadline: new Deadline(ctx.signal, { idleMs: ctx.timeoutMs }) };
   const translator = new AnthropicStreamTranslator();
-  for await (const event of readSse('anthropic', upstream, ctx)) received.push(...translator.feed(event));
+  for await (const events of readSse('anthropic', upstream, ctx)) for (const event of events) received.push(...translator.feed(event));
   translator.end();
   return received;
 }

@@ -21,8 +21,8 @@ async function translate(vendorId: string, sse: string): Promise<ChatChunk[]> {
   const upstream = { response: upstreamResponse(sse), deadline: new Deadline(ctx.signal, { idleMs: ctx.timeoutMs }) };
   const translator = new OpenAiStreamTranslator(vendor(vendorId));
   const chunks: ChatChunk[] = [];
-  for await (const event of readSse(vendorId, upstream, ctx)) {
-    chunks.push(...translator.push(event));
+  for await (const events of readSse(vendorId, upstream, ctx)) {
+    for (const event of events) chunks.push(...translator.push(event));
     if (translator.complete) break;
   }
   chunks.push(...translator.end());

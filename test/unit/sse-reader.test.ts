@@ -9,7 +9,10 @@ const ctx: ProviderContext = { apiKey: 'k', baseUrl: 'http://x', signal: new Abo
 async function eventsOf(pieces: string[]): Promise<SseEvent[]> {
   const upstream = { response: upstreamResponse(pieces.join(''), { pieces }), deadline: new Deadline(ctx.signal, { idleMs: ctx.timeoutMs }) };
   const events: SseEvent[] = [];
-  for await (const event of readSse('test', upstream, ctx)) events.push(event);
+  for await (const batch of readSse('test', upstream, ctx)) {
+    expect(batch.length).toBeGreaterThan(0);
+    events.push(...batch);
+  }
   return events;
 }
 
@@ -32,5 +35,13 @@ describe('readSse', () => {
   it('reads events split anywhere, and a last event without its blank line', async () => {
     expect(await eventsOf(['event: mess', 'age_start\ndata: {"a"', ':1}\n', '\ndata: two\ndata: lines'])).toEqual(expected);
     expect(await eventsOf(['data: two\ndata: lines\r'])).toEqual([expected[1]]);
+  });
+
+  it('hands over the events of one read together, in order', async () => {
+    const pieces = ['data: a\n\ndata: b\n\nda', 'ta: c\n\n'];
+    const upstream = { response: upstreamResponse(pieces.join(''), { pieces }), deadline: new Deadline(ctx.signal, { idleMs: ctx.timeoutMs }) };
+    const batches: string[][] = [];
+    for await (const batch of readSse('test', upstream, ctx)) batches.push(batch.map((event) => event.data));
+    expect(batches).toEqual([['a', 'b'], ['c']]);
   });
 });

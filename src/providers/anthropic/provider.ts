@@ -33,8 +33,12 @@ export const anthropicProvider: Provider = {
   async *chatStream(request: ChatRequest, ctx: ProviderContext): AsyncIterable<ChatChunk> {
     const upstream = await post(request, ctx, true);
     const translator = new AnthropicStreamTranslator();
-    for await (const event of readSse(PROVIDER, upstream, ctx)) {
-      yield* translator.feed(event);
+    // Loops, not `yield*`: delegating to an array from an async generator awaits each element again.
+    for await (const events of readSse(PROVIDER, upstream, ctx)) {
+      for (const event of events) {
+        for (const chunk of translator.feed(event)) yield chunk;
+        if (translator.done) break;
+      }
       if (translator.done) break;
     }
     translator.end();

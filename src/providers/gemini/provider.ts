@@ -29,10 +29,11 @@ async function chat(request: ChatRequest, ctx: ProviderContext): Promise<ChatRes
 async function* chatStream(request: ChatRequest, ctx: ProviderContext): AsyncGenerator<ChatChunk> {
   const upstream = await post(request, ctx, true);
   const state = new GeminiStreamState();
-  for await (const event of readSse(PROVIDER, upstream, ctx)) {
-    yield* state.push(event.data);
+  // Loops, not `yield*`: delegating to an array from an async generator awaits each element again.
+  for await (const events of readSse(PROVIDER, upstream, ctx)) {
+    for (const event of events) for (const chunk of state.push(event.data)) yield chunk;
   }
-  yield* state.finish();
+  for (const chunk of state.finish()) yield chunk;
 }
 
 /** Google Gemini through its own API (`generateContent` / `streamGenerateContent`), not its OpenAI-compatible one. */

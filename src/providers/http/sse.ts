@@ -10,11 +10,14 @@ export interface SseEvent {
 
 /**
  * Server-sent events from an upstream body, as they arrive (parsed by eventsource-parser: `event:`
- * and joined `data:` lines, comments dropped, any of the three line ends). Each chunk extends the
- * deadline (an idle timeout); a body that breaks off throws `stream_cut`. A stream that ends cleanly
- * but early is for the adapter to judge, since only it knows its terminal event.
+ * and joined `data:` lines, comments dropped, any of the three line ends): the events each read of the
+ * body completed, together, in order (never an empty batch). One step of an async generator per read
+ * rather than per event: each step costs its consumer promises and a turn of the microtask queue, and
+ * a stream's reads often carry several events. Each read extends the deadline (an idle timeout); a body
+ * that breaks off throws `stream_cut`. A stream that ends cleanly but early is for the adapter to
+ * judge, since only it knows its terminal event.
  */
-export async function* readSse(provider: string, upstream: UpstreamResponse, ctx: ProviderContext): AsyncGenerator<SseEvent> {
+export async function* readSse(provider: string, upstream: UpstreamResponse, ctx: ProviderContext): AsyncGenerator<SseEvent[]> {
   const body = upstream.response.body;
   if (!body) throw new UpstreamError({ kind: 'invalid_response', provider, message: `${provider} sent an empty stream` });
   const decoder = new TextDecoder();
@@ -26,14 +29,15 @@ export async function* readSse(provider: string, upstream: UpstreamResponse, ctx
     for await (const bytes of body) {
       upstream.deadline.extend();
       parser.feed(decoder.decode(bytes, { stream: true }));
+      if (parsed.length === 0) continue;
       const ready = parsed;
       parsed = [];
-      yield* ready;
+      yield ready;
     }
     unread = null;
     // A last event without its closing blank line still counts.
     parser.feed(`${decoder.decode()}\n\n`);
-    yield* parsed;
+    if (parsed.length > 0) yield parsed;
   } catch (err) {
     unread = 'destroy';
     const error = transportError(provider, err, { deadline: upstream.deadline, ctx });

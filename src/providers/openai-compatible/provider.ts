@@ -26,12 +26,13 @@ export class OpenAiCompatibleProvider implements Provider {
   async *chatStream(request: ChatRequest, ctx: ProviderContext): AsyncGenerator<ChatChunk> {
     const upstream = await this.post(request, ctx, 'stream');
     const translator = new OpenAiStreamTranslator(this.vendor);
-    for await (const event of readSse(this.id, upstream, ctx)) {
-      yield* translator.push(event);
+    // Loops, not `yield*`: delegating to an array from an async generator awaits each element again.
+    for await (const events of readSse(this.id, upstream, ctx)) {
+      for (const event of events) for (const chunk of translator.push(event)) yield chunk;
       // Stop at [DONE] rather than wait for the server to close the connection.
       if (translator.complete) break;
     }
-    yield* translator.end();
+    for (const chunk of translator.end()) yield chunk;
   }
 
   /** `POST <baseUrl>/embeddings`, OpenAI's format (Mistral, Together, Ollama and vLLM serve the same). */
