@@ -35,6 +35,8 @@ export interface DeploymentSpec {
   shared: Record<string, string>;
   scratch: string;
   profileDir: string | null;
+  /** More node arguments for every process of the deployment (the allocation sampler's, with --allocations). */
+  nodeArgs?: string[];
   /** Called with each started process, so the run can stop it whatever happens. */
   started: (process: Managed) => void;
 }
@@ -64,7 +66,7 @@ function startProcesses(spec: DeploymentSpec, env: BenchEnvironment, port: numbe
   const processEnv = { ...spec.shared, REDIS_PREFIX: spec.path === 'switchyard' ? env.redisPrefix : `${env.redisPrefix}_${spec.path}` };
   const listen = { PORT: String(port), HOST: '127.0.0.1' };
   const run = (name: string, roleEnv: Record<string, string>, profileName: boolean) => {
-    const managed = startService({ name: label(name), runner: spec.runner, source: spec.source, logFile: path.join(spec.scratch, `${label(name)}.log`), cpuProfileDir: spec.profileDir ?? undefined, cpuProfileNamed: profileName, env: { ...processEnv, ...roleEnv } });
+    const managed = startService({ name: label(name), runner: spec.runner, source: spec.source, logFile: path.join(spec.scratch, `${label(name)}.log`), cpuProfileDir: spec.profileDir ?? undefined, cpuProfileNamed: profileName, nodeArgs: spec.nodeArgs ?? [], env: { ...processEnv, ...roleEnv } });
     spec.started(managed);
     return managed;
   };

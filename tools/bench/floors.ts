@@ -22,11 +22,11 @@ export function floorKinds(option: string | undefined): FloorKind[] {
 export async function startFloors(
   env: BenchEnvironment,
   upstreamBaseUrl: string,
-  { kinds, started, profileDir }: { kinds: FloorKind[]; started: (floor: QueueFloor) => void; profileDir?: string },
+  { kinds, started, profileDir, nodeArgs }: { kinds: FloorKind[]; started: (floor: QueueFloor) => void; profileDir?: string; nodeArgs?: string[] },
 ): Promise<QueueFloor[]> {
   const floors: QueueFloor[] = [];
   for (const kind of kinds) {
-    const floor = await startQueueFloor(env, upstreamBaseUrl, { kind, ...(profileDir ? { profileDir } : {}) });
+    const floor = await startQueueFloor(env, upstreamBaseUrl, { kind, ...(profileDir ? { profileDir } : {}), ...(nodeArgs ? { nodeArgs } : {}) });
     started(floor);
     floors.push(floor);
   }

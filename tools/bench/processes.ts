@@ -71,6 +71,8 @@ export interface ServiceProcess {
   cpuProfileDir?: string;
   /** The profile is `<name>.cpuprofile` (true, the default), or V8's name with the pid (false: a supervisor whose children inherit the flags). */
   cpuProfileNamed?: boolean;
+  /** More node arguments (a supervisor's children inherit them), such as the allocation sampler's. */
+  nodeArgs?: string[];
 }
 
 /** Starts `src/main.ts` (or its build) as a separate process; its stdout and stderr go to `logFile`. */
@@ -80,7 +82,7 @@ export function startService(spec: ServiceProcess): Managed {
   const name = spec.cpuProfileNamed === false ? [] : ['--cpu-prof-name', `${spec.name}.cpuprofile`];
   const profile = spec.cpuProfileDir ? ['--cpu-prof', '--cpu-prof-dir', spec.cpuProfileDir, ...name] : [];
   const out = openSync(spec.logFile, 'w');
-  const child = spawn(process.execPath, [...profile, ...entry], { cwd: root, env: { ...process.env, ...spec.env }, stdio: ['ignore', out, out] });
+  const child = spawn(process.execPath, [...profile, ...(spec.nodeArgs ?? []), ...entry], { cwd: root, env: { ...process.env, ...spec.env }, stdio: ['ignore', out, out] });
   closeSync(out);
   return { name: spec.name, child, logFile: spec.logFile, stop: () => stopChild(child, 15_000) };
 }

@@ -1,8 +1,9 @@
-import { cpSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { CpuMeter } from './cpu';
+import { allocationTable, collectAllocations, SAMPLER_ARGS, toggleSampling, withSampler, type AllocationRow } from './allocations';
 import { startRedisCluster } from '../../test/helpers/redis-cluster';
 import { targetsLine, targetsOf } from './targets';
 import { machineInfo } from './reliability/machine';
@@ -43,6 +44,8 @@ import { baselineTable, cellsTable, compare, compareWithBaseline, comparisonTabl
  * --skip-round-trips (no Redis round-trip count per completion, API and worker apart, counted with MONITOR after the cells),
  * --redis-cluster (Switchyard on a local three-node Redis Cluster),
  * --profile [--keep-profiles <dir>] (with a folder to keep them in, the floors' processes are profiled too, into <dir>/floors),
+ * --allocations (bytes each side allocates per completion in every measured cell, from V8's sampling heap profiler in Switchyard's
+ * and the floors' processes: steadier than CPU here; the sampler costs CPU, so read only the bytes of such a run),
  * --out <file>, --baseline <git ref> (that commit too, built from a checkout beside this one and
  * measured in the same run, cell by cell, as a "before" for the working tree's "after"; --baseline-api-processes N and
  * --baseline-workers N size it apart, e.g. `--baseline HEAD` to compare process counts; --baseline-layout lays it out apart, e.g.
@@ -77,6 +80,7 @@ const { values: args } = parseArgs({
     routing: { type: 'string', default: 'auto' },
     profile: { type: 'boolean', default: false },
     'keep-profiles': { type: 'string' },
+    allocations: { type: 'boolean', default: false },
     baseline: { type: 'string' },
     out: { type: 'string' },
   },
@@ -114,6 +118,8 @@ interface Stack {
   profileDir: string | null;
   /** The baseline's profiles (--profile with --baseline). */
   baselineProfileDir: string | null;
+  /** Where the allocation sampler writes (--allocations). */
+  allocationDir: string | null;
 }
 
 /** With --redis-cluster: a throwaway local three-node Redis Cluster for Switchyard (and the baseline), removed afterwards. */
@@ -131,6 +137,11 @@ async function startStack(runner: Runner, scratch: string, baseline: ServiceSour
   const upstream = await startUpstream(args.upstream === 'minimal' ? 'minimal' : 'simulator');
   cleanups.push({ name: 'upstream', run: () => upstream.stop() });
   const profileDir = args.profile ? path.join(scratch, 'profiles') : null;
+  const allocationDir = args.allocations ? path.join(scratch, 'allocations') : null;
+  if (allocationDir) mkdirSync(allocationDir);
+  // The sampler's folder reaches the floors' processes through this process's environment, Switchyard's through `shared`.
+  if (allocationDir) process.env.ALLOCATION_SAMPLER_DIR = allocationDir;
+  const nodeArgs = allocationDir ? SAMPLER_ARGS : [];
   const shared = {
     NODE_ENV: 'production',
     DATABASE_URL: env.databaseUrl,
@@ -146,7 +157,7 @@ async function startStack(runner: Runner, scratch: string, baseline: ServiceSour
   const layout = layoutOf(args.layout);
   const sizes = { apiProcesses: args['api-processes'] ? Number(args['api-processes']) : undefined, workerProcesses: args.workers ? Number(args.workers) : undefined };
   const started = (managed: Managed) => cleanups.push({ name: `${managed.name} process`, run: () => managed.stop() });
-  const common = { shared, scratch, layout, ...sizes, started };
+  const common = { shared, scratch, layout, ...sizes, started, nodeArgs };
   const deployments = [await startDeployment({ path: 'switchyard', runner, source: WORKING_TREE, profileDir, ...common }, env)];
   // The baseline serves the same Space from the same database, on its own queues; with --profile it is
   // profiled too, into its own folder, for a per-stage budget before and after in the same run.
@@ -166,8 +177,9 @@ async function startStack(runner: Runner, scratch: string, baseline: ServiceSour
     kinds: args.soak ? [] : floorKinds(args.floor),
     started: (floor) => floor.processes.forEach((managed) => cleanups.push({ name: managed.name, run: () => managed.stop() })),
     ...(floorProfileDir ? { profileDir: floorProfileDir } : {}),
+    nodeArgs,
   });
-  return { env, upstream, deployments, peer, floors, profileDir, baselineProfileDir };
+  return { env, upstream, deployments, peer, floors, profileDir, baselineProfileDir, allocationDir };
 }
 
 /** The CPU meter's names of each path's own processes. */
@@ -199,7 +211,7 @@ async function roundTrips(stack: Stack): Promise<{ path: Path; mode: Mode; trips
 
 const nowUs = () => Number(process.hrtime.bigint() / 1000n);
 
-async function runCells(stack: Stack, meter: CpuMeter): Promise<{ cells: Cell[]; sentThrough: number; windows: Window[]; profiled: Record<'switchyard' | 'baseline', ProfiledCell[]> }> {
+async function runCells(stack: Stack, meter: CpuMeter): Promise<{ cells: Cell[]; sentThrough: number; windows: Window[]; profiled: Record<'switchyard' | 'baseline', ProfiledCell[]>; allocations: AllocationRow[] }> {
   const durationMs = Number(args.duration) * 1000;
   const warmupMs = Number(args.warmup) * 1000;
   const modes = (args.modes ?? 'json,stream').split(',') as Mode[];
@@ -210,6 +222,9 @@ async function runCells(stack: Stack, meter: CpuMeter): Promise<{ cells: Cell[];
   const windows: Window[] = [];
   const profiled: Record<'switchyard' | 'baseline', ProfiledCell[]> = { switchyard: [], baseline: [] };
   const processNamesOf = (kind: Path) => stack.deployments.find((d) => d.path === kind)?.processes.map((p) => p.name) ?? [];
+  // With --allocations: the processes of each sampled path.
+  const sampledProcesses = (kind: Path) => [...stack.deployments.filter((d) => d.path === kind), ...stack.floors.filter((f) => FLOOR_PATHS[f.kind] === kind)].flatMap((owner) => owner.processes);
+  const allocations: AllocationRow[] = [];
   // Each deployment answered one completion before the cells (firstCompletion).
   let sentThrough = stack.deployments.length;
   // Every path but direct runs each mode at 64 clients first: otherwise the first cell (1 client, a few hundred
@@ -228,11 +243,19 @@ async function runCells(stack: Stack, meter: CpuMeter): Promise<{ cells: Cell[];
         const target = targetFor(pathKind, mode, endpoints);
         const timeoutMs = 30_000;
         const warm = await runLoad(target, { concurrency, durationMs: warmupMs, maxRequests: 1_000_000, timeoutMs, client: loadClient });
+        const sampled = stack.allocationDir ? withSampler(processRoles(sampledProcesses(pathKind))) : new Map<number, 'api' | 'worker'>();
+        toggleSampling(sampled.keys());
         const before = meter.read();
         const from = nowUs();
         const result = await runLoad(target, { concurrency, durationMs, maxRequests: 1_000_000, timeoutMs, client: loadClient });
         const window: Window = [from, nowUs()];
         const cpuMs = CpuMeter.since(before, meter.read());
+        toggleSampling(sampled.keys());
+        if (stack.allocationDir && sampled.size > 0) {
+          const bytes = await collectAllocations(stack.allocationDir, sampled);
+          const per = (side: number) => side / Math.max(1, result.requests);
+          allocations.push({ path: pathKind, mode, concurrency, completions: result.requests, api: per(bytes.api), worker: per(bytes.worker) });
+        }
         if (pathKind === 'switchyard') windows.push(window);
         if (pathKind === 'switchyard' || pathKind === 'baseline') {
           const ownMs = processNamesOf(pathKind).reduce((sum, name) => sum + (cpuMs[name] ?? 0), 0);
@@ -247,7 +270,7 @@ async function runCells(stack: Stack, meter: CpuMeter): Promise<{ cells: Cell[];
       }
     }
   }
-  return { cells, sentThrough, windows, profiled };
+  return { cells, sentThrough, windows, profiled, allocations };
 }
 
 /** Logs are batched a few ms after each reply: wait until the count stops moving. */
@@ -307,7 +330,7 @@ async function main(): Promise<void> {
   const floorPids = Object.fromEntries(stack.floors.flatMap((f) => f.processes).map((p) => [p.name, p.child.pid]));
   const pids = () => ({ ...Object.fromEntries(processes.map((p) => [p.name, p.child.pid])), ...(stack.peer ? { portkey: stack.peer.child.pid } : {}), ...floorPids, upstream: stack.upstream.child.pid });
   const meter = new CpuMeter(pids, stack.env.databaseName);
-  const { cells, sentThrough: measured, windows, profiled } = await runCells(stack, meter);
+  const { cells, sentThrough: measured, windows, profiled, allocations } = await runCells(stack, meter);
   const trips = await roundTrips(stack);
   const sentThrough = measured + trips.filter((t) => t.path === 'switchyard' || t.path === 'baseline').reduce((sum, t) => sum + t.trips.completions, 0);
   await stopDeployments(stack);
@@ -341,6 +364,7 @@ async function main(): Promise<void> {
   if (stages.length > 0) say(`\nPer-stage CPU budget (µs per completion, every Switchyard process; the profile's shares of the CPU measured from /proc):\n${stageBudgetTable(stages)}`);
   if (baselineStages.length > 0) say(`\nThe same for the baseline ${args.baseline}, same run:\n${stageBudgetTable(baselineStages)}`);
   if (profiles.length > 0) say(`\nCPU profiles (self time):\n${profileTables(profiles)}`);
+  if (allocations.length > 0) say(`\nBytes allocated per completion (V8's sampling heap profiler, collected objects included; the sampler's CPU skews this run's other figures):\n${allocationTable(allocations)}`);
   const report = {
     machine,
     settings: { runner, upstream: args.upstream, log_level: args['log-level'], privacy_level: Number(args['privacy-level']), layout: args.layout, api_processes: args['api-processes'] ?? 'default', worker_processes: args.workers ?? (args.layout === 'roles' ? 1 : 'default'), duration_s: Number(args.duration), warmup_s: Number(args.warmup), warmup_first_s: Number(args['warmup-first']), load_client: loadClient, model: stack.env.model, prompt: PROMPT, node_env: 'production' },
@@ -357,6 +381,7 @@ async function main(): Promise<void> {
     profiles,
     stage_budgets: stages,
     baseline_stage_budgets: baselineStages,
+    ...(allocations.length > 0 ? { allocations } : {}),
     total_seconds: Number(((Date.now() - started) / 1000).toFixed(1)),
   };
   const out = args.out ?? path.join(__dirname, 'results.json');

@@ -25,6 +25,8 @@ export interface FloorOptions {
   backends?: PluginBackendUrls;
   /** Writes each process's V8 CPU profile into this folder (one subfolder per process) when it exits. */
   profileDir?: string;
+  /** More node arguments for both processes (the allocation sampler's, with --allocations). */
+  nodeArgs?: string[];
 }
 
 const ENTRIES: Record<FloorKind, { api: string; name: string; work: FloorWork }> = {
@@ -48,7 +50,7 @@ export async function startQueueFloor(env: BenchEnvironment, upstreamBaseUrl: st
   const slug = name.replaceAll(' ', '-');
   const prefix = `${env.redisPrefix}-${slug}`;
   const plugins = options.backends ? [options.backends.searxng, options.backends.embeddings] : [];
-  const profile = (process: string) => (options.profileDir ? ['--cpu-prof', '--cpu-prof-dir', `${options.profileDir}/${slug}-${process}`] : []);
+  const profile = (process: string) => [...(options.profileDir ? ['--cpu-prof', '--cpu-prof-dir', `${options.profileDir}/${slug}-${process}`] : []), ...(options.nodeArgs ?? [])];
   const worker = await startBenchEntry<{ worker: boolean }>('queue-floor/worker.ts', [env.redisUrl, prefix, upstreamBaseUrl, env.databaseUrl, work, ...plugins], profile('worker'));
   try {
     const admission = work === 'required' ? ['admit'] : [];

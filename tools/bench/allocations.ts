@@ -1,0 +1,95 @@
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import type { Role } from './process-roles';
+
+/**
+ * Bytes allocated per completion, by side, with `--allocations`: a far steadier figure than CPU on this
+ * shared machine (the same code gave ±2% between runs where its CPU moved 25%), and the garbage
+ * collector's work follows it. The sampler (allocation-sampler.cjs) costs CPU: read only the bytes of
+ * such a run.
+ */
+
+/** The node arguments that load the sampler into a process. */
+export const SAMPLER_ARGS = ['--require', path.join(__dirname, 'allocation-sampler.cjs')];
+
+/**
+ * The processes of `roles` that loaded the sampler (a floor's tsx runs an esbuild child, which did not,
+ * and which SIGUSR2 would end).
+ */
+export function withSampler(roles: Map<number, Role>): Map<number, Role> {
+  const sampler = SAMPLER_ARGS[1] ?? '';
+  const loaded = (pid: number) => {
+    try {
+      return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').includes(sampler);
+    } catch {
+      return false;
+    }
+  };
+  return new Map([...roles].filter(([pid]) => loaded(pid)));
+}
+
+/** Starts or stops sampling in each of these processes. */
+export function toggleSampling(pids: Iterable<number>): void {
+  for (const pid of pids) {
+    try {
+      process.kill(pid, 'SIGUSR2');
+    } catch {
+      // A process that ended meanwhile has nothing to report.
+    }
+  }
+}
+
+interface ProfileNode {
+  selfSize: number;
+  children: ProfileNode[];
+}
+
+function bytesOf(node: ProfileNode): number {
+  return node.children.reduce((sum, child) => sum + bytesOf(child), node.selfSize);
+}
+
+/** How many windows each sampled process has written: its next profile is `<pid>-<count + 1>`. */
+const windowsOf = new Map<number, number>();
+
+/** Waits for each process's profile of the window just stopped (it writes after the stop), then sums its bytes by side. */
+export async function collectAllocations(dir: string, roles: Map<number, Role>): Promise<Record<Role, number>> {
+  const out: Record<Role, number> = { api: 0, worker: 0 };
+  const deadline = Date.now() + 30_000;
+  for (const [pid, role] of roles) {
+    const window = (windowsOf.get(pid) ?? 0) + 1;
+    windowsOf.set(pid, window);
+    const file = path.join(dir, `${pid}-${window}.heapprofile`);
+    while (!existsSync(file) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+    if (!existsSync(file)) throw new Error(`no allocation profile from process ${pid} (${role}) within 30 s (the folder holds: ${readdirSync(dir).join(', ') || 'nothing'})`);
+    // The file may still be being written: read it once it parses.
+    let parsed: { head?: ProfileNode; error?: string } | null = null;
+    while (parsed === null && Date.now() < deadline + 5000) {
+      try {
+        parsed = JSON.parse(readFileSync(file, 'utf8')) as { head?: ProfileNode; error?: string };
+      } catch {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    }
+    if (!parsed?.head) throw new Error(`process ${pid} could not sample its allocations: ${parsed?.error ?? 'unreadable profile'}`);
+    out[role] += bytesOf(parsed.head);
+    rmSync(file);
+  }
+  return out;
+}
+
+export interface AllocationRow {
+  path: string;
+  mode: string;
+  concurrency: number;
+  completions: number;
+  /** Bytes per completion. */
+  api: number;
+  worker: number;
+}
+
+export function allocationTable(rows: AllocationRow[]): string {
+  const kb = (bytes: number) => (bytes / 1024).toFixed(1);
+  const lines = ['| path | mode | clients | completions | API KB per completion | worker KB per completion | both |', '| --- | --- | --- | --- | --- | --- | --- |'];
+  for (const row of rows) lines.push(`| ${row.path} | ${row.mode} | ${row.concurrency} | ${row.completions} | ${kb(row.api)} | ${kb(row.worker)} | ${kb(row.api + row.worker)} |`);
+  return lines.join('\n');
+}
