@@ -51,13 +51,8 @@ export function requestLogger(logger: Logger): RequestHandler {
     const startedAt = Date.now();
     req.id = requestId(req, res);
     req.log = lazyChild(logger, { request_id: req.id });
-    const ended = () => {
-      res.off('close', ended);
-      res.off('finish', ended);
-      logAccess(logger, { req, res, startedAt });
-    };
-    res.on('close', ended);
-    res.on('finish', ended);
+    // A response emits 'close' once, whether it finished or its client left first (after 'finish' when it finished).
+    res.once('close', () => logAccess(logger, { req, res, startedAt }));
     next();
   };
 }
