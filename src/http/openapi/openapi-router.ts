@@ -1,4 +1,4 @@
-import { Router } from 'express';
+import type { IRouter } from 'express';
 import type { Route } from '../route';
 import { buildOpenApiDocument, packageInfo, type DocumentInfo } from './build-document';
 import {
@@ -20,12 +20,11 @@ const ASSET_MAX_AGE_SECONDS = 86_400;
  * `GET /v1/openapi.json` and `GET /docs`, mounted before authentication: they describe the API and
  * reveal nothing about any organization. The document is built once, here, at startup.
  */
-export function openApiRouter(routes: Route[], info: DocumentInfo = packageInfo()): Router {
+export function addOpenApiRoutes(router: IRouter, routes: Route[], info: DocumentInfo = packageInfo()): void {
   const document = buildOpenApiDocument(routes, info);
   const serialized = JSON.stringify(document);
   const page = docsPageHtml(document.info.title);
   const assets = swaggerUiFolder();
-  const router = Router();
 
   router.get(OPENAPI_PATH, (_req, res) => {
     res.type('application/json').send(serialized);
@@ -46,5 +45,4 @@ export function openApiRouter(routes: Route[], info: DocumentInfo = packageInfo(
       if (err) next(err);
     });
   });
-  return router;
 }

@@ -1,4 +1,4 @@
-import { Router } from 'express';
+import type { IRouter } from 'express';
 import type { ObservabilityConfig } from '../../config/observability';
 import { ApiError } from '../../errors/api-error';
 import type { MetricsSource } from '../../observability/metrics-source';
@@ -9,10 +9,10 @@ export const METRICS_PATH = '/metrics';
 /**
  * `GET /metrics` on the API port, in Prometheus text format. The figures name Spaces, so it is served
  * only with METRICS_TOKEN set, to whoever sends it as a bearer token; otherwise 404 (scrape METRICS_PORT,
- * a loopback listener, instead). Under the supervisor the answer covers every process.
+ * a loopback listener, instead). Under the supervisor the answer covers every process. Added to the app
+ * itself, not as a Router of its own that every API request would enter on its way past.
  */
-export function metricsRouter(config: Pick<ObservabilityConfig, 'metricsToken'>, source: MetricsSource): Router {
-  const router = Router();
+export function addMetricsRoute(router: IRouter, config: Pick<ObservabilityConfig, 'metricsToken'>, source: MetricsSource): void {
   router.get(METRICS_PATH, async (req, res) => {
     if (config.metricsToken === null) {
       throw new ApiError('not_found', 'Metrics are not served on the API port unless METRICS_TOKEN is set; see docs/observability.md (METRICS_PORT serves them on loopback).');
@@ -26,5 +26,4 @@ export function metricsRouter(config: Pick<ObservabilityConfig, 'metricsToken'>,
     });
     res.set('Content-Type', contentType).send(body);
   });
-  return router;
 }

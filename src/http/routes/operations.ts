@@ -1,7 +1,7 @@
 import { createBullBoard } from '@bull-board/api';
 import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
 import { ExpressAdapter } from '@bull-board/express';
-import { Router } from 'express';
+import type { IRouter, Router } from 'express';
 import type { ApiServices } from '../api-services';
 import { queueAdminGuard } from '../middleware/queue-admin-guard';
 import { stripUrlCredentials } from '../middleware/strip-url-credentials';
@@ -15,9 +15,11 @@ function queueBoard(services: ApiServices): Router {
   return serverAdapter.getRouter() as Router;
 }
 
-/** Unauthenticated probes, and the service-owner queue dashboard. */
-export function operationsRouter(services: ApiServices): Router {
-  const router = Router();
+/**
+ * Unauthenticated probes, and the service-owner queue dashboard, added to the app itself: a Router of
+ * their own would be entered (and allocated for) by every API request on its way past.
+ */
+export function addOperationRoutes(router: IRouter, services: ApiServices): void {
   router.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
   });
@@ -26,5 +28,4 @@ export function operationsRouter(services: ApiServices): Router {
     res.status(report.ready ? 200 : 503).json(report);
   });
   router.use(QUEUE_BOARD_PATH, queueAdminGuard(services.authenticator), stripUrlCredentials(), queueBoard(services));
-  return router;
 }
