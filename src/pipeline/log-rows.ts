@@ -114,20 +114,53 @@ function parentRow(outcome: RequestOutcome): LogRow {
   };
 }
 
-/** The columns every step's row shares. */
-function stepRow(outcome: RequestOutcome, step: StepRecord): Omit<LogRow, 'payload' | 'response' | 'response_text'> {
+/** What a step's row says of its step, besides the columns every step's row shares. */
+interface StepColumns {
+  model_id?: string;
+  namespace: string;
+  payload: Prisma.InputJsonValue;
+  response: Prisma.InputJsonValue;
+  response_text: string;
+  prompt_tokens: number;
+  completion_tokens: number;
+  total_tokens: number;
+  prompt_tokens_cost: number;
+  completion_tokens_cost: number;
+  total_tokens_cost: number;
+  costs_incurred: boolean;
+}
+
+/**
+ * A step's row: the columns every step's row shares, then the step's own, in one object literal. Not
+ * `{ ...shared, ...own }`: a spread followed by a dozen more properties cost 7.5 KB of allocation per
+ * row (`npm run bench -- --allocations`, the worker's bytes per JSON completion 157.6 against 150.1).
+ */
+function stepRow(outcome: RequestOutcome, step: StepRecord, own: StepColumns): LogRow {
+  const { job } = outcome;
   return {
     id: randomUUID(),
-    org_id: outcome.job.orgId,
-    app_id: outcome.job.appId,
-    idp_id: outcome.job.idpId,
-    parent_id: outcome.job.requestId,
+    org_id: job.orgId,
+    app_id: job.appId,
+    idp_id: job.idpId,
+    parent_id: job.requestId,
     timestamp: step.startedAt,
     privacy_level: outcome.privacyLevel,
     request_type: 'chat_completions',
     status_code: step.statusCode,
     is_test: outcome.isTest,
     latency: step.latencyMs,
+    model_id: own.model_id,
+    namespace: own.namespace,
+    payload: own.payload,
+    response: own.response,
+    response_text: own.response_text,
+    prompt_tokens: own.prompt_tokens,
+    completion_tokens: own.completion_tokens,
+    total_tokens: own.total_tokens,
+    prompt_tokens_cost: own.prompt_tokens_cost,
+    completion_tokens_cost: own.completion_tokens_cost,
+    total_tokens_cost: own.total_tokens_cost,
+    costs_incurred: own.costs_incurred,
   };
 }
 
@@ -135,8 +168,7 @@ function stepRow(outcome: RequestOutcome, step: StepRecord): Omit<LogRow, 'paylo
 function modelRow(outcome: RequestOutcome, record: AttemptRecord): LogRow {
   const costs = record.usage.total_tokens > 0 ? costOf(record.model, record.usage) : ZERO_COSTS;
   const error = record.error ? { kind: record.error.kind, status: record.error.status ?? null, message: record.error.message } : null;
-  return {
-    ...stepRow(outcome, record),
+  return stepRow(outcome, record, {
     model_id: record.model.id,
     namespace: record.model.namespace,
     payload: asJson({ step: 'model', model: record.model.namespace, provider: record.model.provider, retry: record.retry }),
@@ -149,7 +181,7 @@ function modelRow(outcome: RequestOutcome, record: AttemptRecord): LogRow {
     completion_tokens_cost: costs.completion_tokens,
     total_tokens_cost: costs.total_tokens,
     costs_incurred: costs.total_tokens > 0,
-  };
+  });
 }
 
 /** A plugin run: what it was asked and why it failed (masked at level 2), how many results it gave, what it cost. */
@@ -157,8 +189,7 @@ function pluginRow(outcome: RequestOutcome, record: PluginRecord): LogRow {
   const payload = { step: 'plugin', plugin: record.plugin, backend: record.backend, query: record.query, cached: record.cached };
   // A plugin's failure message may name what the request gave it (a URL's host, a file): its kind and status stay.
   const error = record.error && outcome.privacyLevel >= 2 ? { ...record.error, message: MASK } : record.error;
-  return {
-    ...stepRow(outcome, record),
+  return stepRow(outcome, record, {
     namespace: record.plugin,
     payload: asJson(outcome.privacyLevel >= 2 ? { ...payload, query: MASK } : payload),
     response: asJson(error ? { error } : { results: record.results, artifacts: record.artifacts }),
@@ -171,7 +202,7 @@ function pluginRow(outcome: RequestOutcome, record: PluginRecord): LogRow {
     completion_tokens_cost: 0,
     total_tokens_cost: record.costUsd,
     costs_incurred: record.costUsd > 0,
-  };
+  });
 }
 
 /** The request's log and one child per step (model call or plugin run); nothing at privacy level 3. */
