@@ -32,7 +32,6 @@ export function completionResult(ctx: RunContext, { model, choices, statusCode, 
     retries: trace.retries(),
     statusCode,
     warnings: [...ctx.plan.warnings, ...trace.warnings],
-    ...(errors.length > 0 ? { error: errors.join(' ') } : {}),
     labels: prepared.labels,
     scores: ctx.plan.scores,
     score: scoreOf(ctx, model),
@@ -41,5 +40,7 @@ export function completionResult(ctx: RunContext, { model, choices, statusCode, 
     searchResults: trace.searchResults,
     artifacts: trace.artifacts,
     plugins: trace.plugins,
+    // Last: properties that follow a spread are added one by one, and cost allocations.
+    ...(errors.length > 0 ? { error: errors.join(' ') } : {}),
   };
 }

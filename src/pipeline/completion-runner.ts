@@ -209,7 +209,9 @@ export class CompletionRunner {
       modelExists: (name) => this.deps.modelExists(job.orgId, name),
     });
     const { registry, latency, resilience, plugins } = this.deps;
-    const ctx: RunContext = { ...inputs, job, prepared, plan, registry, latency, resilience, plugins };
+    // One literal, not `{ ...inputs, job, ... }`: properties added after a spread are added one by one, and cost allocations.
+    const { signal, run, reply, logger, trace } = inputs;
+    const ctx: RunContext = { job, run, space, prepared, plan, signal, registry, latency, resilience, plugins, logger, trace, reply };
     return answerRequest(ctx, { promptTokens: () => profile.promptTokens, selector: this.deps.selectPlugins, spaceHasFiles: this.deps.spaceHasFiles });
   }
 
