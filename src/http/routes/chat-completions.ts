@@ -88,9 +88,10 @@ export function chatCompletionRoutes({ completions, idempotency, config, logger 
           setHeaders: (headers) => res.set(headers),
           sink: respondAsync ? acceptedJobSink(res) : body.stream ? sseSink(res) : jsonSink(res),
           format: (wire, identity) => openAiChatSink(wire, identity, { stream: body.stream, includeUsage: body.stream_options?.include_usage === true }),
-          ...(respondAsync ? { respondAsync } : {}),
           httpRequestId: String(req.id),
           bodyBytes: bodyBytesOf(req),
+          // Last: properties that follow a spread are added one by one, and cost allocations.
+          ...(respondAsync ? { respondAsync } : {}),
         };
         const key = req.header(IDEMPOTENCY_HEADER);
         if (key === undefined) await completions.submit(submission);
