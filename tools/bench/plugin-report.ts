@@ -19,6 +19,8 @@ export interface PluginCell {
   cpuMs: CpuSnapshot;
   /** Redis commands and PostgreSQL transactions per completion. */
   roundTrips: RoundTrips;
+  /** With --allocations: bytes each side allocated per completion (a floor of one process counts as the API). */
+  allocations?: { api: number; worker: number };
 }
 
 interface Answer {

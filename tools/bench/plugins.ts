@@ -1,7 +1,8 @@
-import { mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { collectAllocations, SAMPLER_ARGS, toggleSampling, withSampler } from './allocations';
 import { Cleanups } from './cleanups';
 import { CpuMeter } from './cpu';
 import { createBenchEnvironment, type BenchEnvironment } from './environment';
@@ -13,6 +14,7 @@ import { summariseProfile, type Window } from './profile-summary';
 import { RoundTripMeter } from './round-trips';
 import { startQueueFloor } from './queue-floor/start';
 import { machineInfo } from './reliability/machine';
+import { processRoles } from './process-roles';
 import { profileTables } from './report';
 
 /**
@@ -28,7 +30,8 @@ import { profileTables } from './report';
  * with a BullMQ queue between them and a log row committed per request, calling the same backends): what a
  * gateway of Switchyard's shape allows. Options: --duration, --warmup (s), --skip-floor (both floors),
  * --skip-saturated, --workers N (worker processes), --concurrency, --latency (ms), --limit, --runner build|prebuilt|tsx, --profile
- * (with --profile-dir <folder> to keep the profiles), --out <file>.
+ * (with --profile-dir <folder> to keep the profiles), --allocations (bytes each side allocates per completion, as with
+ * `npm run bench -- --allocations`; the sampler costs CPU, so read only the bytes of such a run), --out <file>.
  */
 const { values: args } = parseArgs({
   options: {
@@ -48,6 +51,7 @@ const { values: args } = parseArgs({
     'skip-saturated': { type: 'boolean', default: false },
     /** Worker processes beside the one API process. */
     workers: { type: 'string', default: '1' },
+    allocations: { type: 'boolean', default: false },
   },
 });
 
@@ -56,6 +60,8 @@ const BUILD_ROOT = path.dirname(realpathSync(path.join(__dirname, '..', '..', 'n
 const nowUs = () => Number(process.hrtime.bigint() / 1000n);
 const say = (text: string) => process.stdout.write(`${text}\n`);
 const cleanups = new Cleanups(say);
+/** With --allocations: the node arguments that load the sampler into every measured process (allocations.ts). */
+const nodeArgs = args.allocations ? SAMPLER_ARGS : [];
 
 interface Scenario {
   name: PluginCell['scenario'];
@@ -93,10 +99,10 @@ async function startDeployment(scenario: Scenario, { shared, scratch }: { shared
   const profileDir = args.profile ? path.join(args['profile-dir'] ?? scratch, `profiles-${scenario.name}`) : undefined;
   const workers = Array.from({ length: Math.max(1, Number(args.workers)) }, (_, i) => {
     const name = i === 0 ? 'worker' : `worker ${i + 1}`;
-    return startService({ name, runner, logFile: path.join(scratch, `${scenario.name}-${name.replace(' ', '-')}.log`), cpuProfileDir: profileDir, env: { ...env, SWITCHYARD_ROLE: 'workers' } });
+    return startService({ name, runner, logFile: path.join(scratch, `${scenario.name}-${name.replace(' ', '-')}.log`), cpuProfileDir: profileDir, nodeArgs, env: { ...env, SWITCHYARD_ROLE: 'workers' } });
   });
   const port = await freePort();
-  const api = startService({ name: 'api', runner, logFile: path.join(scratch, `${scenario.name}-api.log`), cpuProfileDir: profileDir, env: { ...env, SWITCHYARD_ROLE: 'api', PORT: String(port), HOST: '127.0.0.1' } });
+  const api = startService({ name: 'api', runner, logFile: path.join(scratch, `${scenario.name}-api.log`), cpuProfileDir: profileDir, nodeArgs, env: { ...env, SWITCHYARD_ROLE: 'api', PORT: String(port), HOST: '127.0.0.1' } });
   const processes = [api, ...workers];
   const deployment = { processes, apiUrl: `http://127.0.0.1:${port}` };
   cleanups.push({ name: `${scenario.name} processes`, run: () => Promise.all(processes.map((p) => p.stop())) });
@@ -111,7 +117,7 @@ async function startDeployment(scenario: Scenario, { shared, scratch }: { shared
 
 /** The floor server in place of Switchyard, against the same simulators. */
 async function startFloor(urls: { searxng: string; embeddings: string; model: string }): Promise<Deployment> {
-  const floor = await startBenchEntry<{ url: string }>('plugin-floor.ts', [urls.searxng, urls.embeddings, urls.model]);
+  const floor = await startBenchEntry<{ url: string }>('plugin-floor.ts', [urls.searxng, urls.embeddings, urls.model], nodeArgs);
   cleanups.push({ name: 'floor server', run: () => floor.stop() });
   return { processes: [{ ...floor, name: 'api' }], apiUrl: floor.ready.url };
 }
@@ -128,12 +134,20 @@ async function measure(scenario: Scenario, { deployment, env, others }: { deploy
   const meter = new CpuMeter(pids, env.databaseName);
   const trips = new RoundTripMeter(env);
   const tripsBefore = await trips.read();
+  const sampled = args.allocations ? withSampler(processRoles(deployment.processes)) : new Map<number, 'api' | 'worker'>();
+  toggleSampling(sampled.keys());
   const before = meter.read();
   const result: LoadResult = await runLoad(t, { ...load, durationMs: Number(args.duration) * 1000 });
   const cpuMs = CpuMeter.since(before, meter.read());
+  toggleSampling(sampled.keys());
+  const allocated = sampled.size > 0 ? await collectAllocations(process.env.ALLOCATION_SAMPLER_DIR ?? '', sampled) : null;
   const roundTrips = RoundTripMeter.since(tripsBefore, await trips.read(), result.requests);
   const slots = Math.min(concurrency, scenario.searxngLimit);
   const cell: PluginCell = { scenario: scenario.name, concurrency, searxngLimit: scenario.searxngLimit, backendLatencyMs: latencyMs, idealRps: slots / (latencyMs / 1000), idealLatencyMs: (latencyMs * concurrency) / slots, result, cpuMs, roundTrips };
+  if (allocated) {
+    cell.allocations = { api: allocated.api / Math.max(1, result.requests), worker: allocated.worker / Math.max(1, result.requests) };
+    say(`    allocated per completion: API ${(cell.allocations.api / 1024).toFixed(1)} KB, worker ${(cell.allocations.worker / 1024).toFixed(1)} KB`);
+  }
   const errors = result.errors > 0 ? `, ${result.errors} failed (${result.errorSamples.join('; ')})` : '';
   say(`  ${scenario.name.padEnd(10)} c=${concurrency} SearXNG limit ${scenario.searxngLimit}: ${result.rps.toFixed(1)} completions/s (ideal ${cell.idealRps.toFixed(0)}), p50 ${result.latency.p50.toFixed(1)} ms, p99 ${result.latency.p99.toFixed(1)} ms${errors}`);
   const commands = Object.entries(roundTrips.redisPerCompletion).map(([name, n]) => `${name} ${n}`).join(', ');
@@ -147,6 +161,8 @@ async function main(): Promise<void> {
   say(`Switchyard plugins benchmark on ${machine.cpu_model} × ${machine.cores}, Node ${machine.node}, load average ${machine.load_average_at_start.join(' ')}`);
   const scratch = mkdtempSync(path.join(os.tmpdir(), 'switchyard-bench-plugins-'));
   cleanups.push({ name: 'scratch folder', run: async () => rmSync(scratch, { recursive: true, force: true }) });
+  // The sampler's folder reaches every process started after this through the environment.
+  if (args.allocations) mkdirSync((process.env.ALLOCATION_SAMPLER_DIR = path.join(scratch, 'allocations')));
   if (args.runner === 'build' || args.runner === undefined) say(`compiled the service with tsc in ${(buildService().ms / 1000).toFixed(1)} s`);
   const env = await createBenchEnvironment();
   cleanups.push({ name: 'database and Redis keys', run: () => env.destroy() });
@@ -184,7 +200,7 @@ async function main(): Promise<void> {
     const floor = await startFloor({ ...backends.ready, model: `${upstream.url}/openai/v1` });
     cells.push(await measure({ name: 'floor', searxngLimit: Number(args.concurrency) }, { deployment: floor, env, others }));
     await Promise.all(floor.processes.map((p) => p.stop()));
-    const queueFloor = await startQueueFloor(env, `${upstream.url}/openai/v1`, { backends: backends.ready });
+    const queueFloor = await startQueueFloor(env, `${upstream.url}/openai/v1`, { backends: backends.ready, nodeArgs });
     cleanups.push({ name: 'queue floor', run: () => Promise.all(queueFloor.processes.map((p) => p.stop())) });
     const deployment = { processes: queueFloor.processes.map((p) => ({ ...p, name: p.name === 'floor api' ? 'api' : 'worker' })), apiUrl: queueFloor.url };
     cells.push(await measure({ name: 'queue-floor', searxngLimit: Number(args.concurrency) }, { deployment, env, others }));
