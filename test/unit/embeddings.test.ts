@@ -52,6 +52,9 @@ describe('embeddingResultOf', () => {
 
   it.each([
     ['not a list', { nope: true }, 1, /not an embeddings list/],
+    ['a vector holding a string', { data: [{ index: 0, embedding: [1, '2'] }] }, 1, /not an embeddings list/],
+    ['an empty vector', { data: [{ index: 0, embedding: [] }] }, 1, /not an embeddings list/],
+    ['a vector that is not an array', { data: [{ index: 0, embedding: 'AAAA' }] }, 1, /not an embeddings list/],
     ['too few vectors', { data: [{ index: 0, embedding: [1] }] }, 2, /1 vectors for 2 inputs/],
     ['a repeated index', { data: [{ index: 0, embedding: [1] }, { index: 0, embedding: [1] }] }, 2, /2 vectors for 2 inputs/],
     ['vectors of two lengths', { data: [{ index: 0, embedding: [1] }, { index: 1, embedding: [1, 2] }] }, 2, /one dimension/],
