@@ -35,10 +35,8 @@ export const anthropicProvider: Provider = {
     const translator = new AnthropicStreamTranslator();
     // Loops, not `yield*`: delegating to an array from an async generator awaits each element again.
     for await (const events of readSse(PROVIDER, upstream, ctx)) {
-      for (const event of events) {
-        for (const chunk of translator.feed(event)) yield chunk;
-        if (translator.done) break;
-      }
+      // Events after the stop give nothing (`feed` answers []).
+      for (const event of events) for (const chunk of translator.feed(event)) yield chunk;
       if (translator.done) break;
     }
     translator.end();
