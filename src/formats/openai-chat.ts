@@ -57,11 +57,6 @@ function chunk(identity: ChunkIdentity, model: string, fields: { choices: unknow
   return JSON.stringify({ id: identity.requestId, object: 'chat.completion.chunk', created: identity.created, model, ...fields });
 }
 
-/** A delta's chunk: the fields of `chunk` spelled out, since every delta of a stream is one. */
-function deltaChunk(identity: ChunkIdentity, model: string, choices: unknown[]): string {
-  return JSON.stringify({ id: identity.requestId, object: 'chat.completion.chunk', created: identity.created, model, choices });
-}
-
 /**
  * A choice's delta as the wire shows it. As OpenAI does, the first delta of each choice names the
  * role: clients such as the OpenAI SDK's stream helper refuse a choice without one.
@@ -105,7 +100,7 @@ export function openAiChatSink(wire: WireSink, identity: ChunkIdentity, { stream
         if ((choice.finish_reason ?? null) !== null) finished.push(wired);
         else (going ??= []).push(wired);
       }
-      if (going) wire.chunk(deltaChunk(identity, model, going));
+      if (going) wire.chunk(chunk(identity, model, { choices: going }));
     },
     done: (result) => {
       if (!stream) return wire.done(chatCompletionBody(result));
