@@ -115,20 +115,21 @@ function parentRow(outcome: RequestOutcome): LogRow {
 }
 
 /** What a step's row says of its step, besides the columns every step's row shares. */
-interface StepColumns {
-  model_id?: string;
-  namespace: string;
-  payload: Prisma.InputJsonValue;
-  response: Prisma.InputJsonValue;
-  response_text: string;
-  prompt_tokens: number;
-  completion_tokens: number;
-  total_tokens: number;
-  prompt_tokens_cost: number;
-  completion_tokens_cost: number;
-  total_tokens_cost: number;
-  costs_incurred: boolean;
-}
+type StepColumns = Pick<
+  LogRow,
+  | 'model_id'
+  | 'namespace'
+  | 'payload'
+  | 'response'
+  | 'response_text'
+  | 'prompt_tokens'
+  | 'completion_tokens'
+  | 'total_tokens'
+  | 'prompt_tokens_cost'
+  | 'completion_tokens_cost'
+  | 'total_tokens_cost'
+  | 'costs_incurred'
+>;
 
 /**
  * A step's row: the columns every step's row shares, then the step's own, in one object literal. Not
