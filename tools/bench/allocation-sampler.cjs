@@ -7,7 +7,7 @@
  * profile's sizes add up to an estimate of everything allocated between the two signals.
  */
 const inspector = require('node:inspector');
-const { writeFileSync } = require('node:fs');
+const { renameSync, writeFileSync } = require('node:fs');
 const path = require('node:path');
 
 const dir = process.env.ALLOCATION_SAMPLER_DIR;
@@ -25,6 +25,10 @@ if (dir) {
     sampling = false;
     windows += 1;
     const file = path.join(dir, `${process.pid}-${windows}.heapprofile`);
-    session.post('HeapProfiler.stopSampling', (err, result) => writeFileSync(file, err ? JSON.stringify({ error: String(err) }) : JSON.stringify(result.profile)));
+    // Written aside, then renamed: the profile appears whole or not at all.
+    session.post('HeapProfiler.stopSampling', (err, result) => {
+      writeFileSync(`${file}.part`, err ? JSON.stringify({ error: String(err) }) : JSON.stringify(result.profile));
+      renameSync(`${file}.part`, file);
+    });
   });
 }

@@ -61,20 +61,25 @@ export async function collectAllocations(dir: string, roles: Map<number, Role>):
     const file = path.join(dir, `${pid}-${window}.heapprofile`);
     while (!existsSync(file) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
     if (!existsSync(file)) throw new Error(`no allocation profile from process ${pid} (${role}) within 30 s (the folder holds: ${readdirSync(dir).join(', ') || 'nothing'})`);
-    // The file may still be being written: read it once it parses.
-    let parsed: { head?: ProfileNode; error?: string } | null = null;
-    while (parsed === null && Date.now() < deadline + 5000) {
-      try {
-        parsed = JSON.parse(readFileSync(file, 'utf8')) as { head?: ProfileNode; error?: string };
-      } catch {
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
-    }
-    if (!parsed?.head) throw new Error(`process ${pid} could not sample its allocations: ${parsed?.error ?? 'unreadable profile'}`);
+    // The sampler renames a profile into place once written whole.
+    const parsed = JSON.parse(readFileSync(file, 'utf8')) as { head?: ProfileNode; error?: string };
+    if (!parsed.head) throw new Error(`process ${pid} could not sample its allocations: ${parsed.error ?? 'unreadable profile'}`);
     out[role] += bytesOf(parsed.head);
     rmSync(file);
   }
   return out;
+}
+
+/**
+ * Runs `measure` with the sampler on in the processes of `roles` that loaded it, and answers what it gave
+ * and the bytes each side allocated meanwhile (null without `dir`, that is without --allocations).
+ */
+export async function allocationsDuring<T>(dir: string | null, roles: Map<number, Role>, measure: () => Promise<T>): Promise<{ value: T; bytes: Record<Role, number> | null }> {
+  const sampled = dir ? withSampler(roles) : new Map<number, Role>();
+  toggleSampling(sampled.keys());
+  const value = await measure();
+  toggleSampling(sampled.keys());
+  return { value, bytes: dir && sampled.size > 0 ? await collectAllocations(dir, sampled) : null };
 }
 
 export interface AllocationRow {

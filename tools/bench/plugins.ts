@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'nod
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { collectAllocations, SAMPLER_ARGS, toggleSampling, withSampler } from './allocations';
+import { allocationsDuring, SAMPLER_ARGS } from './allocations';
 import { Cleanups } from './cleanups';
 import { CpuMeter } from './cpu';
 import { createBenchEnvironment, type BenchEnvironment } from './environment';
@@ -134,13 +134,10 @@ async function measure(scenario: Scenario, { deployment, env, others }: { deploy
   const meter = new CpuMeter(pids, env.databaseName);
   const trips = new RoundTripMeter(env);
   const tripsBefore = await trips.read();
-  const sampled = args.allocations ? withSampler(processRoles(deployment.processes)) : new Map<number, 'api' | 'worker'>();
-  toggleSampling(sampled.keys());
   const before = meter.read();
-  const result: LoadResult = await runLoad(t, { ...load, durationMs: Number(args.duration) * 1000 });
+  const allocationDir = args.allocations ? (process.env.ALLOCATION_SAMPLER_DIR ?? null) : null;
+  const { value: result, bytes: allocated } = await allocationsDuring(allocationDir, processRoles(deployment.processes), (): Promise<LoadResult> => runLoad(t, { ...load, durationMs: Number(args.duration) * 1000 }));
   const cpuMs = CpuMeter.since(before, meter.read());
-  toggleSampling(sampled.keys());
-  const allocated = sampled.size > 0 ? await collectAllocations(process.env.ALLOCATION_SAMPLER_DIR ?? '', sampled) : null;
   const roundTrips = RoundTripMeter.since(tripsBefore, await trips.read(), result.requests);
   const slots = Math.min(concurrency, scenario.searxngLimit);
   const cell: PluginCell = { scenario: scenario.name, concurrency, searxngLimit: scenario.searxngLimit, backendLatencyMs: latencyMs, idealRps: slots / (latencyMs / 1000), idealLatencyMs: (latencyMs * concurrency) / slots, result, cpuMs, roundTrips };
@@ -162,7 +159,10 @@ async function main(): Promise<void> {
   const scratch = mkdtempSync(path.join(os.tmpdir(), 'switchyard-bench-plugins-'));
   cleanups.push({ name: 'scratch folder', run: async () => rmSync(scratch, { recursive: true, force: true }) });
   // The sampler's folder reaches every process started after this through the environment.
-  if (args.allocations) mkdirSync((process.env.ALLOCATION_SAMPLER_DIR = path.join(scratch, 'allocations')));
+  if (args.allocations) {
+    process.env.ALLOCATION_SAMPLER_DIR = path.join(scratch, 'allocations');
+    mkdirSync(process.env.ALLOCATION_SAMPLER_DIR);
+  }
   if (args.runner === 'build' || args.runner === undefined) say(`compiled the service with tsc in ${(buildService().ms / 1000).toFixed(1)} s`);
   const env = await createBenchEnvironment();
   cleanups.push({ name: 'database and Redis keys', run: () => env.destroy() });

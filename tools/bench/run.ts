@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { CpuMeter } from './cpu';
-import { allocationTable, collectAllocations, SAMPLER_ARGS, toggleSampling, withSampler, type AllocationRow } from './allocations';
+import { allocationsDuring, allocationTable, SAMPLER_ARGS, type AllocationRow } from './allocations';
 import { startRedisCluster } from '../../test/helpers/redis-cluster';
 import { targetsLine, targetsOf } from './targets';
 import { machineInfo } from './reliability/machine';
@@ -243,16 +243,13 @@ async function runCells(stack: Stack, meter: CpuMeter): Promise<{ cells: Cell[];
         const target = targetFor(pathKind, mode, endpoints);
         const timeoutMs = 30_000;
         const warm = await runLoad(target, { concurrency, durationMs: warmupMs, maxRequests: 1_000_000, timeoutMs, client: loadClient });
-        const sampled = stack.allocationDir ? withSampler(processRoles(sampledProcesses(pathKind))) : new Map<number, 'api' | 'worker'>();
-        toggleSampling(sampled.keys());
         const before = meter.read();
         const from = nowUs();
-        const result = await runLoad(target, { concurrency, durationMs, maxRequests: 1_000_000, timeoutMs, client: loadClient });
+        const roles = stack.allocationDir ? processRoles(sampledProcesses(pathKind)) : new Map<number, 'api' | 'worker'>();
+        const { value: result, bytes } = await allocationsDuring(stack.allocationDir, roles, () => runLoad(target, { concurrency, durationMs, maxRequests: 1_000_000, timeoutMs, client: loadClient }));
         const window: Window = [from, nowUs()];
         const cpuMs = CpuMeter.since(before, meter.read());
-        toggleSampling(sampled.keys());
-        if (stack.allocationDir && sampled.size > 0) {
-          const bytes = await collectAllocations(stack.allocationDir, sampled);
+        if (bytes) {
           const per = (side: number) => side / Math.max(1, result.requests);
           allocations.push({ path: pathKind, mode, concurrency, completions: result.requests, api: per(bytes.api), worker: per(bytes.worker) });
         }
