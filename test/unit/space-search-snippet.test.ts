@@ -12,6 +12,15 @@ describe('space-search snippets (the query terms as PostgreSQL stems them, in bo
     expect(snippetOf('A costume costs more. Use it as is.', ['cost', 'us'])).toBe('A costume **costs** more. Use it as is.');
   });
 
+  it('reads a word as letters and digits with one apostrophe tail, whatever the script or the surrogates around it', () => {
+    expect(snippetOf("Rock'n'roll chargers' charger's CHARGING’s 4x4 über-charged", ['charg', 'über', 'rock'])).toBe(
+      "Rock'n'roll **chargers**' charger's CHARGING’s 4x4 **über**-**charged**",
+    );
+    expect(snippetOf('\uD835\uDC00charging \uD835 charges \uDC00costs 𝐀𝐁 Über Übers', ['charg', 'cost', 'über'])).toBe(
+      '\uD835\uDC00charging \uD835 **charges** \uDC00**costs** 𝐀𝐁 **Über** **Übers**',
+    );
+  });
+
   it('gives at most two fragments of at most 35 words around the richest matches, joined by an ellipsis', () => {
     const filler = (n: number, word = 'filler') => Array.from({ length: n }, () => word).join(' ');
     const text = `${filler(60)} ferries leave at noon ${filler(60)} the night ferry leaves at ten ${filler(60)}`;
