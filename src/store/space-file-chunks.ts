@@ -34,11 +34,12 @@ export interface ChunkSearch {
 }
 
 /** A row of `search`: the chunk set's figures on every row, a chunk's columns null when none matched. */
+/** The Space's figures and the query's terms are on the first row alone; the others carry nulls. */
 interface SearchRow {
-  chunks: number;
-  files: number;
+  chunks: number | null;
+  files: number | null;
   latest: Date | null;
-  lexemes: string[];
+  lexemes: string[] | null;
   file_id: string | null;
   position: number | null;
   score: number | null;
@@ -101,7 +102,9 @@ export class SpaceFileChunkRepository {
    * whenever they do: a file added, re-ingested or deleted changes its count or latest `modified_on`),
    * the query's terms as PostgreSQL stems them (for snippets), and the best chunks by full text with
    * their text and file name: every-term matches first, then by cover density (`ts_rank_cd`). The terms
-   * are a sub-select, so PostgreSQL stems the query once rather than once per row returned. Every
+   * are a sub-select, so PostgreSQL stems the query once; they and the Space's figures come on the first
+   * row only, so the worker does not parse them again for every chunk (`npm run bench:plugins --
+   * --allocations`: 23 KB of array parsing per completion). Every
    * space-search call runs it, so it goes to the pool under Prisma (see `sqlPoolOf`), as a prepared statement.
    */
   async search(appId: string, { query, limit }: { query: string; limit: number }): Promise<ChunkSearch> {
@@ -115,12 +118,17 @@ export class SpaceFileChunkRepository {
              FROM space_file_chunks c, q
              WHERE c.app_id = ${appId}::uuid AND c.tsv @@ q.loose
              ORDER BY every_term DESC, score DESC, c.file_id, c.position
-             LIMIT ${limit})
-      SELECT s.chunks, s.files, s.latest, (SELECT tsvector_to_array(to_tsvector(${TS_CONFIG}, ${query}))) AS lexemes,
+             LIMIT ${limit}),
+           numbered AS (
+             SELECT r.*, row_number() OVER (ORDER BY r.every_term DESC, r.score DESC, r.file_id, r.position) AS n FROM ranked r)
+      SELECT CASE WHEN r.n IS NULL OR r.n = 1 THEN s.chunks END AS chunks,
+             CASE WHEN r.n IS NULL OR r.n = 1 THEN s.files END AS files,
+             CASE WHEN r.n IS NULL OR r.n = 1 THEN s.latest END AS latest,
+             CASE WHEN r.n IS NULL OR r.n = 1 THEN (SELECT tsvector_to_array(to_tsvector(${TS_CONFIG}, ${query}))) END AS lexemes,
              r.file_id::text AS file_id, r.position, r.score, r.text, f.name AS file_name
       FROM chunk_set s
-      LEFT JOIN (ranked r JOIN space_files f ON f.id = r.file_id) ON true
-      ORDER BY r.every_term DESC, r.score DESC, r.file_id, r.position`;
+      LEFT JOIN (numbered r JOIN space_files f ON f.id = r.file_id) ON true
+      ORDER BY r.n`;
     // Named, so each pooled connection parses and plans it once rather than on every search: about a
     // third of the query's PostgreSQL CPU (its text never varies, the query and Space being parameters).
     const { rows } = await this.pool.query<SearchRow>({ name: SEARCH_STATEMENT, text: statement.text, values: statement.values });
