@@ -37,20 +37,20 @@ export interface ModelStepResult {
 }
 
 interface OpenedStream {
-  /** Chunks read before (and including) the first one a client would see. */
+  /** Chunks read before (and including) the batch with the first one a client would see. */
   head: ChatChunk[];
-  rest: AsyncIterator<ChatChunk>;
+  rest: AsyncIterator<ChatChunk[]>;
 }
 
 /** Opens a stream and reads up to its first substantive chunk: failures until then may still fail over. */
-async function open(stream: AsyncIterable<ChatChunk>): Promise<OpenedStream> {
+async function open(stream: AsyncIterable<ChatChunk[]>): Promise<OpenedStream> {
   const rest = stream[Symbol.asyncIterator]();
   const head: ChatChunk[] = [];
   for (;;) {
     const next = await rest.next();
     if (next.done) break;
-    head.push(next.value);
-    if (isSubstantive(next.value)) break;
+    head.push(...next.value);
+    if (next.value.some(isSubstantive)) break;
   }
   return { head, rest };
 }
@@ -81,7 +81,7 @@ async function relay(ctx: RunContext, opened: OpenedStream, { model, assembler, 
   try {
     for (const chunk of opened.head) forward(chunk);
     // The provider's iterator itself, not a generator around it: each layer of async generator costs every chunk promises and a turn of the microtask queue.
-    for (let next = await opened.rest.next(); !next.done; next = await opened.rest.next()) forward(next.value);
+    for (let next = await opened.rest.next(); !next.done; next = await opened.rest.next()) for (const chunk of next.value) forward(chunk);
     return null;
   } catch (err) {
     return err instanceof UpstreamError ? err : new UpstreamError({ kind: 'invalid_response', provider: model.provider, message: String(err) });
@@ -99,7 +99,7 @@ async function wholeAnswer({ model, provider, ctx, request }: AttemptCall, promp
     return { value: { choices: result.choices, usage: result.usage, estimated: false }, usage: result.usage };
   }
   const assembler = new StreamAssembler();
-  for await (const chunk of provider.chatStream(request, ctx)) assembler.add(chunk);
+  for await (const batch of provider.chatStream(request, ctx)) for (const chunk of batch) assembler.add(chunk);
   const { usage, estimated } = assembler.usageOrEstimate(promptTokens);
   return { value: { choices: assembler.choices(), usage, estimated }, usage };
 }

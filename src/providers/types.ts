@@ -32,8 +32,12 @@ export interface Provider {
   /** Highest temperature the provider accepts, when below OpenAI's 2; the pipeline lowers it and says so. */
   readonly maxTemperature?: number;
   chat(request: ChatRequest, ctx: ProviderContext): Promise<ChatResult>;
-  /** Deltas as they arrive; the last chunk carries usage. */
-  chatStream(request: ChatRequest, ctx: ProviderContext): AsyncIterable<ChatChunk>;
+  /**
+   * Deltas as they arrive, in batches: the chunks one read of the upstream's body completed, together
+   * (never an empty batch). The last chunk carries usage. One step of the iterator per read, not per
+   * chunk: each step costs its consumer promises and a turn of the microtask queue.
+   */
+  chatStream(request: ChatRequest, ctx: ProviderContext): AsyncIterable<ChatChunk[]>;
   /** Vectors for the inputs, one each in input order; absent for providers that serve no embedding model. */
   embed?(request: EmbeddingRequest, ctx: ProviderContext): Promise<EmbeddingResult>;
 }

@@ -91,7 +91,7 @@ describe('anthropic adapter against the simulator, beyond the scenario table', (
   it('throws a retryable server error for an overloaded_error event after streaming began', async () => {
     const received: ChatChunk[] = [];
     const consume = async () => {
-      for await (const chunk of anthropicProvider.chatStream(ask('sim-stream-error'), ctx())) received.push(chunk);
+      for await (const batch of anthropicProvider.chatStream(ask('sim-stream-error'), ctx())) received.push(...batch);
     };
     const error = await failure(consume());
     expect(error).toMatchObject({ kind: 'server_error', retryable: true });

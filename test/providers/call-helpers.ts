@@ -10,9 +10,13 @@ export function simulatorContext(baseUrl: string, overrides: Partial<ProviderCon
   return { apiKey: 'sim-key', baseUrl, signal: new AbortController().signal, timeoutMs: 5000, logger: silent, ...overrides };
 }
 
-export async function collect(stream: AsyncIterable<ChatChunk>): Promise<ChatChunk[]> {
+/** Every chunk of a stream, its batches flattened; a batch is never empty. */
+export async function collect(stream: AsyncIterable<ChatChunk[]>): Promise<ChatChunk[]> {
   const chunks: ChatChunk[] = [];
-  for await (const chunk of stream) chunks.push(chunk);
+  for await (const batch of stream) {
+    if (batch.length === 0) throw new Error('a provider yielded an empty batch');
+    chunks.push(...batch);
+  }
   return chunks;
 }
 

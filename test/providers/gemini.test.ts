@@ -1,9 +1,9 @@
-import type { ChatRequest } from '../../src/domain/chat';
+import type { ChatChunk, ChatRequest } from '../../src/domain/chat';
 import { geminiProvider } from '../../src/providers/gemini/provider';
 import { builtInProviders } from '../../src/providers/registry';
 import type { ProviderContext } from '../../src/providers/types';
 import { startSimulator, type Simulator } from '../simulator/server';
-import { simulatorContext } from './call-helpers';
+import { collect, simulatorContext } from './call-helpers';
 import { describeProviderScenarios } from './scenarios';
 
 describeProviderScenarios({ provider: geminiProvider, baseUrl: (sim) => sim.baseUrls.gemini });
@@ -95,13 +95,13 @@ describe('gemini adapter against the simulator, beyond the scenario table', () =
     const whole = await geminiProvider.chat(request, ctx());
     expect(whole.choices[0]).toMatchObject({ message: { content: 'Echo: one ' }, finish_reason: 'length' });
     const finishes: unknown[] = [];
-    for await (const chunk of geminiProvider.chatStream(request, ctx())) finishes.push(...chunk.choices.map((c) => c.finish_reason).filter(Boolean));
+    for (const chunk of await collect(geminiProvider.chatStream(request, ctx()))) finishes.push(...chunk.choices.map((c) => c.finish_reason).filter(Boolean));
     expect(finishes).toEqual(['length']);
   });
 });
 
-async function collectText(stream: AsyncIterable<{ choices: { delta: { content?: string } }[] }>): Promise<string> {
+async function collectText(stream: AsyncIterable<ChatChunk[]>): Promise<string> {
   let text = '';
-  for await (const chunk of stream) text += chunk.choices.map((c) => c.delta.content ?? '').join('');
+  for (const chunk of await collect(stream)) text += chunk.choices.map((c) => c.delta.content ?? '').join('');
   return text;
 }

@@ -122,7 +122,7 @@ describe('OpenAI-compatible adapters against the simulator, beyond the scenario 
   it('turns an {"error": ...} event inside a stream into a UpstreamError, after the deltas before it', async () => {
     const received: ChatChunk[] = [];
     const consume = async () => {
-      for await (const chunk of openai.chatStream(ask('sim-stream-error'), ctx())) received.push(chunk);
+      for await (const batch of openai.chatStream(ask('sim-stream-error'), ctx())) received.push(...batch);
     };
     const error = await failure(consume());
     expect(error).toBeInstanceOf(UpstreamError);

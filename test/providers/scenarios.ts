@@ -164,7 +164,7 @@ export function describeProviderScenarios(subject: ScenarioSubject): void {
     scenario('cut stream', async () => {
       const received: ChatChunk[] = [];
       const consume = async () => {
-        for await (const chunk of subject.provider.chatStream(request('sim-cut-2'), ctx())) received.push(chunk);
+        for await (const batch of subject.provider.chatStream(request('sim-cut-2'), ctx())) received.push(...batch);
       };
       await expectKind(consume(), 'stream_cut');
       expect(textOf(received)).toBe('Echo: hello ');

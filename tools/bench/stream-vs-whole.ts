@@ -34,7 +34,7 @@ async function main(): Promise<void> {
   const ways: Record<string, () => Promise<unknown>> = {
     'adapter, stream assembled (model-step.ts)': async () => {
       const assembler = new StreamAssembler();
-      for await (const chunk of provider.chatStream(request, ctx())) assembler.add(chunk);
+      for await (const batch of provider.chatStream(request, ctx())) for (const chunk of batch) assembler.add(chunk);
       return assembler.choices();
     },
     'adapter, whole answer (chat)': () => provider.chat(request, ctx()),

@@ -1,5 +1,5 @@
 import type { ChatChunk, ChatRequest, ChatResult } from '../../domain/chat';
-import { readSse } from '../http/sse';
+import { readSse, translateRead, type SseEvent } from '../http/sse';
 import { postUpstream, readJson, type UpstreamResponse } from '../http/upstream-fetch';
 import type { Provider, ProviderContext } from '../types';
 import { anthropicErrorMessage } from './errors';
@@ -30,13 +30,17 @@ export const anthropicProvider: Provider = {
     return toChatResult(await readJson<unknown>(PROVIDER, upstream, ctx));
   },
 
-  async *chatStream(request: ChatRequest, ctx: ProviderContext): AsyncIterable<ChatChunk> {
+  async *chatStream(request: ChatRequest, ctx: ProviderContext): AsyncIterable<ChatChunk[]> {
     const upstream = await post(request, ctx, true);
     const translator = new AnthropicStreamTranslator();
-    // Loops, not `yield*`: delegating to an array from an async generator awaits each element again.
+    const translate = (event: SseEvent) => translator.feed(event);
     for await (const events of readSse(PROVIDER, upstream, ctx)) {
       // Events after the stop give nothing (`feed` answers []).
-      for (const event of events) for (const chunk of translator.feed(event)) yield chunk;
+      const batch: ChatChunk[] = [];
+      const failure = translateRead(events, translate, batch);
+      // Deltas read before an error event go out before it.
+      if (batch.length > 0) yield batch;
+      if (failure !== undefined) throw failure;
       if (translator.done) break;
     }
     translator.end();

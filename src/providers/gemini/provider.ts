@@ -1,6 +1,6 @@
 import type { ChatChunk, ChatRequest, ChatResult } from '../../domain/chat';
 import { postUpstream, readJson, type UpstreamResponse } from '../http/upstream-fetch';
-import { readSse } from '../http/sse';
+import { readSse, translateRead, type SseEvent } from '../http/sse';
 import { UpstreamError } from '../../errors/upstream-error';
 import type { Provider, ProviderContext } from '../types';
 import { geminiErrorMessage, refineGeminiError } from './errors';
@@ -26,14 +26,19 @@ async function chat(request: ChatRequest, ctx: ProviderContext): Promise<ChatRes
   return fromGeminiResponse(body, request.model);
 }
 
-async function* chatStream(request: ChatRequest, ctx: ProviderContext): AsyncGenerator<ChatChunk> {
+async function* chatStream(request: ChatRequest, ctx: ProviderContext): AsyncGenerator<ChatChunk[]> {
   const upstream = await post(request, ctx, true);
   const state = new GeminiStreamState();
-  // Loops, not `yield*`: delegating to an array from an async generator awaits each element again.
+  const translate = (event: SseEvent) => state.push(event.data);
   for await (const events of readSse(PROVIDER, upstream, ctx)) {
-    for (const event of events) for (const chunk of state.push(event.data)) yield chunk;
+    const batch: ChatChunk[] = [];
+    const failure = translateRead(events, translate, batch);
+    // Deltas read before an error event go out before it.
+    if (batch.length > 0) yield batch;
+    if (failure !== undefined) throw failure;
   }
-  for (const chunk of state.finish()) yield chunk;
+  const last = state.finish();
+  if (last.length > 0) yield last;
 }
 
 /** Google Gemini through its own API (`generateContent` / `streamGenerateContent`), not its OpenAI-compatible one. */

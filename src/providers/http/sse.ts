@@ -9,6 +9,19 @@ export interface SseEvent {
 }
 
 /**
+ * Translates one read's events into `batch`, in order, and answers what the translator threw (an error
+ * event), if it did: the chunks of the events before it are in `batch`, for the stream to yield first.
+ */
+export function translateRead<T>(events: readonly SseEvent[], translate: (event: SseEvent) => T[], batch: T[]): unknown {
+  try {
+    for (const event of events) for (const item of translate(event)) batch.push(item);
+    return undefined;
+  } catch (err) {
+    return err ?? new Error('the stream translator failed');
+  }
+}
+
+/**
  * Server-sent events from an upstream body, as they arrive (parsed by eventsource-parser: `event:`
  * and joined `data:` lines, comments dropped, any of the three line ends): the events each read of the
  * body completed, together, in order (never an empty batch). One step of an async generator per read

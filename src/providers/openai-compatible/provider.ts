@@ -1,6 +1,6 @@
 import type { ChatChunk, ChatRequest, ChatResult } from '../../domain/chat';
 import type { EmbeddingRequest, EmbeddingResult } from '../../domain/embedding';
-import { readSse } from '../http/sse';
+import { readSse, translateRead, type SseEvent } from '../http/sse';
 import { postUpstream, readJson, type UpstreamResponse } from '../http/upstream-fetch';
 import type { Provider, ProviderContext } from '../types';
 import { embeddingResultOf, embeddingsBody } from './embeddings';
@@ -23,16 +23,21 @@ export class OpenAiCompatibleProvider implements Provider {
     return chatResultOf(this.id, await readJson<unknown>(this.id, upstream, ctx));
   }
 
-  async *chatStream(request: ChatRequest, ctx: ProviderContext): AsyncGenerator<ChatChunk> {
+  async *chatStream(request: ChatRequest, ctx: ProviderContext): AsyncGenerator<ChatChunk[]> {
     const upstream = await this.post(request, ctx, 'stream');
     const translator = new OpenAiStreamTranslator(this.vendor);
-    // Loops, not `yield*`: delegating to an array from an async generator awaits each element again.
+    const translate = (event: SseEvent) => translator.push(event);
     for await (const events of readSse(this.id, upstream, ctx)) {
-      for (const event of events) for (const chunk of translator.push(event)) yield chunk;
+      const batch: ChatChunk[] = [];
+      const failure = translateRead(events, translate, batch);
+      // Deltas read before an error event go out before it.
+      if (batch.length > 0) yield batch;
+      if (failure !== undefined) throw failure;
       // Stop at [DONE] rather than wait for the server to close the connection.
       if (translator.complete) break;
     }
-    for (const chunk of translator.end()) yield chunk;
+    const last = translator.end();
+    if (last.length > 0) yield last;
   }
 
   /** `POST <baseUrl>/embeddings`, OpenAI's format (Mistral, Together, Ollama and vLLM serve the same). */

@@ -63,12 +63,13 @@ export const testProvider: Provider = {
       usage: usageOf(request, answer),
     };
   },
-  async *chatStream(request, ctx): AsyncIterable<ChatChunk> {
+  async *chatStream(request, ctx): AsyncIterable<ChatChunk[]> {
     const answer = await prepare(request, ctx);
-    yield { choices: [{ index: 0, delta: { role: 'assistant', content: '' }, finish_reason: null }] };
+    yield [{ choices: [{ index: 0, delta: { role: 'assistant', content: '' }, finish_reason: null }] }];
+    // A word a batch, as a network read would bring them.
     for (const piece of answer.match(/\S+\s*|\s+/g) ?? []) {
-      yield { choices: [{ index: 0, delta: { content: piece }, finish_reason: null }] };
+      yield [{ choices: [{ index: 0, delta: { content: piece }, finish_reason: null }] }];
     }
-    yield { choices: [{ index: 0, delta: {}, finish_reason: 'stop' }], usage: usageOf(request, answer) };
+    yield [{ choices: [{ index: 0, delta: {}, finish_reason: 'stop' }], usage: usageOf(request, answer) }];
   },
 };
