@@ -15,6 +15,11 @@ function decodes(segment: string): boolean {
  * text as typed: a malformed id, answered exactly like an unknown one.
  */
 export const keepUndecodablePathLiteral: RequestHandler = (req, _res, next) => {
+  // Without a `%` nothing can fail to decode: most requests stop here, with nothing split or decoded.
+  if (!req.url.includes('%')) {
+    next();
+    return;
+  }
   const queryStart = req.url.indexOf('?');
   const pathname = queryStart < 0 ? req.url : req.url.slice(0, queryStart);
   const segments = pathname.split('/');
