@@ -171,29 +171,43 @@ function wordsOf(text: string, terms: TermTest): Words {
 interface Window {
   from: number;
   to: number;
-  hits: number;
+}
+
+/** Whether the words `from` to `to` overlap a window already chosen. */
+function overlapsChosen(chosen: Window[], from: number, to: number): boolean {
+  for (const window of chosen) if (to > window.from && from < window.to) return true;
+  return false;
 }
 
 /**
- * Up to MAX_FRAGMENTS windows that do not overlap, richest first, then put back in text order. Each
- * match proposes the window of at most MAX_WORDS words starting LEAD_WORDS before it; its matches are
- * counted from running totals.
+ * Up to MAX_FRAGMENTS windows that do not overlap, richest first (the earlier of equals), then put back
+ * in text order. Each match proposes the window of at most MAX_WORDS words starting LEAD_WORDS before
+ * it; its matches are counted from running totals. Each pick is one pass over the matches for the
+ * richest window clear of those picked before: the same windows as sorting every proposal and taking
+ * them greedily, without an object per proposal or the sort.
  */
-function chooseWindows(words: Words): { from: number; to: number }[] {
+function chooseWindows(words: Words): Window[] {
   const before = new Uint32Array(words.count + 1);
   for (let i = 0; i < words.count; i += 1) before[i + 1] = (before[i] as number) + (words.hits[i] as number);
-  const candidates: Window[] = [];
-  for (let i = 0; i < words.count; i += 1) {
-    if (words.hits[i] !== 1) continue;
-    const from = Math.max(0, i - LEAD_WORDS);
-    const to = Math.min(words.count, from + MAX_WORDS);
-    candidates.push({ from, to, hits: (before[to] as number) - (before[from] as number) });
-  }
-  candidates.sort((a, b) => b.hits - a.hits || a.from - b.from);
-  const chosen: { from: number; to: number }[] = [];
-  for (const window of candidates) {
-    if (chosen.length === MAX_FRAGMENTS) break;
-    if (chosen.every((c) => window.to <= c.from || window.from >= c.to)) chosen.push(window);
+  const chosen: Window[] = [];
+  while (chosen.length < MAX_FRAGMENTS) {
+    let bestHits = 0;
+    let bestFrom = -1;
+    let bestTo = 0;
+    for (let i = 0; i < words.count; i += 1) {
+      if (words.hits[i] !== 1) continue;
+      const from = Math.max(0, i - LEAD_WORDS);
+      const to = Math.min(words.count, from + MAX_WORDS);
+      if (overlapsChosen(chosen, from, to)) continue;
+      const hits = (before[to] as number) - (before[from] as number);
+      if (bestFrom < 0 || hits > bestHits || (hits === bestHits && from < bestFrom)) {
+        bestHits = hits;
+        bestFrom = from;
+        bestTo = to;
+      }
+    }
+    if (bestFrom < 0) break;
+    chosen.push({ from: bestFrom, to: bestTo });
   }
   return chosen.sort((a, b) => a.from - b.from);
 }
