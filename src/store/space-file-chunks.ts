@@ -30,11 +30,14 @@ export interface ChunkSearch {
   stamp: string;
   /** The query's terms as the `english` configuration stems them. */
   lexemes: string[];
-  ranked: (RankedChunk & ChunkText)[];
+  /** With their text and file name unless the search was asked without them (`texts: false`). */
+  ranked: (RankedChunk & Partial<ChunkText>)[];
 }
 
-/** A row of `search`: the chunk set's figures on every row, a chunk's columns null when none matched. */
-/** The Space's figures and the query's terms are on the first row alone; the others carry nulls. */
+/**
+ * A row of `search`: the chunk set's figures and the query's terms on the first row alone (the others
+ * carry nulls), a chunk's columns null when none matched.
+ */
 interface SearchRow {
   chunks: number | null;
   files: number | null;
@@ -106,15 +109,17 @@ export class SpaceFileChunkRepository {
    * row only, so the worker does not parse them again for every chunk (`npm run bench:plugins --
    * --allocations`: 23 KB of array parsing per completion). Every
    * space-search call runs it, so it goes to the pool under Prisma (see `sqlPoolOf`), as a prepared statement.
+   * With `texts: false` the chunks come without their text and file name, for a caller that holds them
+   * already (the worker's vector cache): about 1 KB a chunk that PostgreSQL need not send nor the worker parse.
    */
-  async search(appId: string, { query, limit }: { query: string; limit: number }): Promise<ChunkSearch> {
+  async search(appId: string, { query, limit, texts = true }: { query: string; limit: number; texts?: boolean }): Promise<ChunkSearch> {
     const statement = Prisma.sql`
       WITH q AS (${QUERIES(query)}),
            chunk_set AS (
              SELECT coalesce(sum(chunk_count), 0)::int AS chunks, count(*)::int AS files, max(modified_on) AS latest
              FROM space_files WHERE app_id = ${appId}::uuid),
            ranked AS (
-             SELECT c.file_id, c.position, c.text, ts_rank_cd(c.tsv, q.loose)::float8 AS score, (c.tsv @@ q.strict) AS every_term
+             SELECT c.file_id, c.position, ${texts ? Prisma.sql`c.text` : Prisma.sql`NULL::text AS text`}, ts_rank_cd(c.tsv, q.loose)::float8 AS score, (c.tsv @@ q.strict) AS every_term
              FROM space_file_chunks c, q
              WHERE c.app_id = ${appId}::uuid AND c.tsv @@ q.loose
              ORDER BY every_term DESC, score DESC, c.file_id, c.position
@@ -125,23 +130,24 @@ export class SpaceFileChunkRepository {
              CASE WHEN r.n IS NULL OR r.n = 1 THEN s.files END AS files,
              CASE WHEN r.n IS NULL OR r.n = 1 THEN s.latest END AS latest,
              CASE WHEN r.n IS NULL OR r.n = 1 THEN (SELECT tsvector_to_array(to_tsvector(${TS_CONFIG}, ${query}))) END AS lexemes,
-             r.file_id::text AS file_id, r.position, r.score, r.text, f.name AS file_name
+             r.file_id::text AS file_id, r.position, r.score, r.text, ${texts ? Prisma.sql`f.name` : Prisma.sql`NULL::text`} AS file_name
       FROM chunk_set s
-      LEFT JOIN (numbered r JOIN space_files f ON f.id = r.file_id) ON true
+      LEFT JOIN ${texts ? Prisma.sql`(numbered r JOIN space_files f ON f.id = r.file_id)` : Prisma.sql`numbered r`} ON true
       ORDER BY r.n`;
     // Named, so each pooled connection parses and plans it once rather than on every search: about a
     // third of the query's PostgreSQL CPU (its text never varies, the query and Space being parameters).
-    const { rows } = await this.pool.query<SearchRow>({ name: SEARCH_STATEMENT, text: statement.text, values: statement.values });
+    const name = texts ? SEARCH_STATEMENT : `${SEARCH_STATEMENT}:keys`;
+    const { rows } = await this.pool.query<SearchRow>({ name, text: statement.text, values: statement.values });
     const first = rows[0];
     return {
       chunks: first?.chunks ?? 0,
       stamp: `${first?.files ?? 0}:${first?.latest?.getTime() ?? 0}`,
       lexemes: first?.lexemes ?? [],
-      ranked: rows.flatMap((row) =>
-        row.file_id === null || row.position === null || row.text === null || row.file_name === null || row.score === null
-          ? []
-          : [{ file_id: row.file_id, position: row.position, score: row.score, text: row.text, file_name: row.file_name }],
-      ),
+      ranked: rows.flatMap((row) => {
+        if (row.file_id === null || row.position === null || row.score === null) return [];
+        const { file_id, position, score, text, file_name } = row;
+        return [text === null || file_name === null ? { file_id, position, score } : { file_id, position, score, text, file_name }];
+      }),
     };
   }
 

@@ -55,12 +55,16 @@ const keyOf = (chunk: ChunkKey) => `${chunk.file_id}:${chunk.position}`;
 
 /**
  * The chosen chunks in rank order, with text, file name and snippet. Their text came with the ranking
- * that found them (the full-text query, or the worker's vector cache); only chunks ranked by
- * PostgreSQL's vector scan (a Space too large for the cache) are read again.
+ * that found them or is kept in the worker's vector cache; only chunks of a Space too large for the
+ * cache that the full-text query did not bring (ranked by PostgreSQL's vector scan) are read again.
  */
 async function hitsOf(deps: SearchDeps, request: SearchRequest, { top, known, lexemes }: { top: RankedChunk[]; known: (RankedChunk & Partial<ChunkText>)[]; lexemes: string[] }): Promise<SearchHit[]> {
   const texts = new Map<string, ChunkText>();
   for (const chunk of known) if (chunk.text !== undefined && chunk.file_name !== undefined) texts.set(keyOf(chunk), { file_id: chunk.file_id, position: chunk.position, text: chunk.text, file_name: chunk.file_name });
+  for (const chunk of top) {
+    const kept = texts.has(keyOf(chunk)) ? undefined : deps.vectors.textOf(request.appId, chunk);
+    if (kept) texts.set(keyOf(chunk), kept);
+  }
   const missing = top.filter((chunk) => !texts.has(keyOf(chunk)));
   if (missing.length > 0) for (const detail of await deps.chunks.details(request.appId, missing)) texts.set(keyOf(detail), detail);
   const snippetOf = snippetsFor(lexemes);
@@ -94,7 +98,9 @@ function earlyQueryVector(deps: SearchDeps, request: SearchRequest): Promise<{ v
 export async function searchChunks(deps: SearchDeps, request: SearchRequest): Promise<SearchResult> {
   if (!request.query) return { hits: [], costUsd: 0 };
   const early = earlyQueryVector(deps, request);
-  const found = await deps.chunks.search(request.appId, { query: request.query, limit: deps.embeddings ? CANDIDATES : request.limit });
+  // The texts of a Space this worker keeps come from its cache: the search sends only the ranking.
+  const texts = !(deps.embeddings && deps.vectors.holdsTexts(request.appId));
+  const found = await deps.chunks.search(request.appId, { query: request.query, limit: deps.embeddings ? CANDIDATES : request.limit, texts });
   if (found.chunks === 0) {
     deps.vectors.forget(request.appId);
     return { hits: [], costUsd: early ? await early.then((embedded) => embedded.costUsd, () => 0) : 0 };

@@ -1,4 +1,4 @@
-import type { ChunkText, RankedChunk, SpaceFileChunkRepository } from '../../store/space-file-chunks';
+import type { ChunkKey, ChunkText, RankedChunk, SpaceFileChunkRepository } from '../../store/space-file-chunks';
 
 /** Spaces whose vectors one worker keeps. */
 const MAX_SPACES = 256;
@@ -9,7 +9,11 @@ interface Entry {
   stamp: string;
   /** null: too large to keep, ranked by PostgreSQL instead. */
   rows: (ChunkText & { vector: Float32Array })[] | null;
+  /** The rows by `file_id:position`, made when first asked for a chunk's text. */
+  byKey?: Map<string, ChunkText>;
 }
+
+const keyOf = (chunk: ChunkKey) => `${chunk.file_id}:${chunk.position}`;
 
 function dot(a: Float32Array, b: number[]): number {
   let sum = 0;
@@ -33,6 +37,24 @@ export class SpaceVectorCache {
   hadChunks(appId: string): boolean {
     const entry = this.entries.get(appId);
     return entry !== undefined && (entry.rows === null || entry.rows.length > 0);
+  }
+
+  /**
+   * Whether this worker keeps the Space's chunks with their text (at whatever stamp): its full-text
+   * search can then leave the texts out, and `textOf` gives those of the chunks chosen.
+   */
+  holdsTexts(appId: string): boolean {
+    const rows = this.entries.get(appId)?.rows;
+    return rows !== undefined && rows !== null && rows.length > 0;
+  }
+
+  /** A chunk's text and file name as kept at the Space's current stamp here (after `nearest`), if kept. */
+  textOf(appId: string, chunk: ChunkKey): ChunkText | undefined {
+    const entry = this.entries.get(appId);
+    if (!entry?.rows) return undefined;
+    // The text and file name alone: a hit is built by spreading it, and the vector is not the hit's.
+    entry.byKey ??= new Map(entry.rows.map(({ file_id, position, text, file_name }) => [keyOf({ file_id, position }), { file_id, position, text, file_name }]));
+    return entry.byKey.get(keyOf(chunk));
   }
 
   /** Drops what is kept of a Space found to have no chunks any more. */
