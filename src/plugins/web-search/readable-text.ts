@@ -27,8 +27,12 @@ const SNIPPET_OPTIONS: HtmlToTextOptions = {
   ],
 };
 
+/** Whitespace that collapsing would change: a run of two, or any but a plain space. */
+const COLLAPSIBLE = /\s\s|[^\S ]/;
+
 function collapseSpaces(text: string): string {
-  return text.replace(/\s+/g, ' ').trim();
+  // Most titles and snippets have single spaces only: `replace` would copy them for nothing.
+  return (COLLAPSIBLE.test(text) ? text.replace(/\s+/g, ' ') : text).trim();
 }
 
 /** Cuts text to `maxChars` at a word boundary where one is near, marking the cut. */
