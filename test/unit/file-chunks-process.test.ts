@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import ts from 'typescript';
 import { chunkText } from '../../src/services/space-files/chunk-text';
-import { chunksInChildProcess } from '../../src/services/space-files/file-chunks-process';
+import { chunksInChildProcess, reportsOutOfMemory } from '../../src/services/space-files/file-chunks-process';
 import { makeDocx, makeDocxBomb, makePdf } from '../fixtures/space-files/make-documents';
 
 const LIMITS = { heapMb: 256, timeoutMs: 30_000 };
@@ -41,6 +41,13 @@ describe('chunksInChildProcess', () => {
     const bomb = makeDocxBomb(1_000_000);
     await expect(chunksInChildProcess({ kind: 'docx', bytes: bomb }, { heapMb: 64, timeoutMs: 60_000 })).rejects.toThrow('reading the file needed more than the 64 MiB of memory allowed');
     expect(await chunksInChildProcess({ kind: 'text', bytes: Buffer.from('Still here.') }, LIMITS)).toEqual(['Still here.']);
+  });
+
+  it("tells each of V8's reports of running out of room, whichever the garbage collector's timing gives", () => {
+    expect(reportsOutOfMemory('FATAL ERROR: Reached heap limit Allocation failed - JavaScript heap out of memory')).toBe(true);
+    expect(reportsOutOfMemory('#\n# Fatal process out of memory: Zone\n#')).toBe(true);
+    expect(reportsOutOfMemory('#\n# Fatal error in , line 0\n# Fatal JavaScript invalid size error 536870888\n#')).toBe(true);
+    expect(reportsOutOfMemory('Segmentation fault')).toBe(false);
   });
 
   it('kills the reader at its deadline', async () => {

@@ -23,8 +23,18 @@ const ENTRY = require.resolve('./file-chunks-process-entry');
  * through tsx's CommonJS hook.
  */
 const LOADER_ARGS = ENTRY.endsWith('.ts') ? ['--require', require.resolve('tsx/cjs')] : [];
-/** What V8 prints when a heap limit is reached ("FATAL ERROR: Reached heap limit ... JavaScript heap out of memory"). */
-const OUT_OF_MEMORY = /heap out of memory|Allocation failed/;
+/**
+ * What V8 prints when reading a file ran out of room. It may reach the heap limit ("FATAL ERROR: Reached
+ * heap limit Allocation failed - JavaScript heap out of memory"), fail to reserve memory ("Fatal process
+ * out of memory: ..."), or build a string or array past its largest size ("Fatal JavaScript invalid
+ * size error"). Which one comes first depends on the garbage collector's timing.
+ */
+const OUT_OF_MEMORY = /out of memory|Allocation failed|invalid size error/i;
+
+/** Whether the reader's stderr holds V8's report of running out of room (`OUT_OF_MEMORY`). */
+export function reportsOutOfMemory(stderr: string): boolean {
+  return OUT_OF_MEMORY.test(stderr);
+}
 /** Characters of the child's stderr kept, for the log (V8's out-of-memory report ends there). */
 const STDERR_TAIL_CHARS = 4096;
 
@@ -57,8 +67,12 @@ export function chunksInChildProcess(input: Omit<ChunkingInput, 'timeoutMs'>, li
     stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
   });
   let stderr = '';
+  // Told as the report arrives: a long native stack after it could push it out of the tail kept.
+  let outOfMemory = false;
   child.stderr?.setEncoding('utf8').on('data', (text: string) => {
-    stderr = (stderr + text).slice(-STDERR_TAIL_CHARS);
+    const joined = stderr + text;
+    if (!outOfMemory && reportsOutOfMemory(joined)) outOfMemory = true;
+    stderr = joined.slice(-STDERR_TAIL_CHARS);
   });
   const chunking = new Promise<string[]>((resolve, reject) => {
     const fail = (message: string) => reject(new ChunkingFailure(message, stderr));
@@ -68,7 +82,7 @@ export function chunksInChildProcess(input: Omit<ChunkingInput, 'timeoutMs'>, li
     // 'close', not 'exit': stderr is complete by then, and it says whether the heap ran out.
     child.once('close', (code, signal) => {
       clearTimeout(timer);
-      if (OUT_OF_MEMORY.test(stderr)) fail(`reading the file needed more than the ${limits.heapMb} MiB of memory allowed`);
+      if (outOfMemory) fail(`reading the file needed more than the ${limits.heapMb} MiB of memory allowed`);
       else fail(`the file reader stopped (${signal ?? `exit code ${code}`})`);
     });
   });
