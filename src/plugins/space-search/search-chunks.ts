@@ -99,8 +99,8 @@ export async function searchChunks(deps: SearchDeps, request: SearchRequest): Pr
   if (!request.query) return { hits: [], costUsd: 0 };
   const early = earlyQueryVector(deps, request);
   // The texts of a Space this worker keeps come from its cache: the search sends only the ranking.
-  const texts = !(deps.embeddings && deps.vectors.holdsTexts(request.appId));
-  const found = await deps.chunks.search(request.appId, { query: request.query, limit: deps.embeddings ? CANDIDATES : request.limit, texts });
+  const withTexts = !(deps.embeddings && deps.vectors.holdsTexts(request.appId));
+  const found = await deps.chunks.search(request.appId, { query: request.query, limit: deps.embeddings ? CANDIDATES : request.limit, texts: withTexts });
   if (found.chunks === 0) {
     deps.vectors.forget(request.appId);
     return { hits: [], costUsd: early ? await early.then((embedded) => embedded.costUsd, () => 0) : 0 };
