@@ -14,10 +14,14 @@ import { TEST_REDIS_URL, uniqueSuffix } from '../helpers/test-database';
 const logger = pino({ level: 'silent' });
 const connections: Redis[] = [];
 const started: RedisCircuitBreakers[] = [];
+const prefixes: string[] = [];
 
 afterAll(async () => {
   started.forEach((b) => b.stop());
-  await Promise.all(connections.map((redis) => redis.quit().catch(() => undefined)));
+  // The breakers' keys have no expiry: each prefix's keys go with the run that made them.
+  const redis = connections[0];
+  if (redis) for (const prefix of prefixes) for (const key of await redis.keys(`${prefix}:*`)) await redis.del(key);
+  await Promise.all(connections.map((connection) => connection.quit().catch(() => undefined)));
 });
 
 function connect(): Redis {
@@ -28,8 +32,10 @@ function connect(): Redis {
 
 /** Shared breakers on real Redis under a prefix of their own; one failure opens a breaker for a minute unless told otherwise. */
 async function breakers(settings: Partial<BreakerSettings> = {}): Promise<RedisCircuitBreakers> {
+  const prefix = `test-runner-${uniqueSuffix()}`;
+  prefixes.push(prefix);
   const b = new RedisCircuitBreakers(
-    { redis: connect(), subscriber: connect(), prefix: `test-runner-${uniqueSuffix()}`, logger },
+    { redis: connect(), subscriber: connect(), prefix, logger },
     { minFailures: 1, failureRatio: 0.5, windowMs: 10_000, cooldownMs: 60_000, maxCooldownMs: 60_000, ...settings },
   );
   started.push(b);
