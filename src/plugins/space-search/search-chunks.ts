@@ -61,11 +61,14 @@ const keyOf = (chunk: ChunkKey) => `${chunk.file_id}:${chunk.position}`;
 async function hitsOf(deps: SearchDeps, request: SearchRequest, { top, known, lexemes }: { top: RankedChunk[]; known: (RankedChunk & Partial<ChunkText>)[]; lexemes: string[] }): Promise<SearchHit[]> {
   const texts = new Map<string, ChunkText>();
   for (const chunk of known) if (chunk.text !== undefined && chunk.file_name !== undefined) texts.set(keyOf(chunk), { file_id: chunk.file_id, position: chunk.position, text: chunk.text, file_name: chunk.file_name });
+  const missing: RankedChunk[] = [];
   for (const chunk of top) {
-    const kept = texts.has(keyOf(chunk)) ? undefined : deps.vectors.textOf(request.appId, chunk);
-    if (kept) texts.set(keyOf(chunk), kept);
+    const key = keyOf(chunk);
+    if (texts.has(key)) continue;
+    const kept = deps.vectors.textOf(request.appId, chunk);
+    if (kept) texts.set(key, kept);
+    else missing.push(chunk);
   }
-  const missing = top.filter((chunk) => !texts.has(keyOf(chunk)));
   if (missing.length > 0) for (const detail of await deps.chunks.details(request.appId, missing)) texts.set(keyOf(detail), detail);
   const snippetOf = snippetsFor(lexemes);
   return top.flatMap((chunk) => {
