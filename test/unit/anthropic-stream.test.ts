@@ -2,19 +2,17 @@ import pino from 'pino';
 import type { ChatChunk } from '../../src/domain/chat';
 import { AnthropicStreamTranslator } from '../../src/providers/anthropic/stream';
 import { Deadline } from '../../src/net/deadline';
-import { readSse } from '../../src/providers/http/sse';
+import { translateSse } from '../../src/providers/http/sse';
 import { UpstreamError } from '../../src/errors/upstream-error';
 import type { ProviderContext } from '../../src/providers/types';
 import { upstreamResponse } from '../helpers/upstream-response';
 
 const ctx: ProviderContext = { apiKey: 'k', baseUrl: 'http://x', signal: new AbortController().signal, timeoutMs: 5000, logger: pino({ level: 'silent' }) };
 
-/** Raw SSE text through the shared parser and the translator, as the provider does it. */
+/** Raw SSE text through the providers' stream loop and the translator, as the provider does it. */
 async function translate(raw: string, received: ChatChunk[] = []): Promise<ChatChunk[]> {
   const upstream = { response: upstreamResponse(raw), deadline: new Deadline(ctx.signal, { idleMs: ctx.timeoutMs }) };
-  const translator = new AnthropicStreamTranslator();
-  for await (const events of readSse('anthropic', upstream, ctx)) for (const event of events) received.push(...translator.feed(event));
-  translator.end();
+  for await (const batch of translateSse({ provider: 'anthropic', ctx, open: async () => upstream }, new AnthropicStreamTranslator())) received.push(...batch);
   return received;
 }
 
@@ -137,9 +135,9 @@ describe('AnthropicStreamTranslator', () => {
 
   it('ignores anything after message_stop', () => {
     const translator = new AnthropicStreamTranslator();
-    translator.feed({ event: 'message_stop', data: '{"type":"message_stop"}' });
+    translator.push({ event: 'message_stop', data: '{"type":"message_stop"}' });
     expect(translator.done).toBe(true);
-    expect(translator.feed({ event: 'content_block_delta', data: '{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"late"}}' })).toEqual([]);
-    expect(() => translator.end()).not.toThrow();
+    expect(translator.push({ event: 'content_block_delta', data: '{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"late"}}' })).toEqual([]);
+    expect(() => translator.finish()).not.toThrow();
   });
 });

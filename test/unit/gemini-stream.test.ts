@@ -1,6 +1,6 @@
 import type { ChatChunk } from '../../src/domain/chat';
 import { UpstreamError } from '../../src/errors/upstream-error';
-import { GeminiStreamState } from '../../src/providers/gemini/stream';
+import { GeminiStreamTranslator } from '../../src/providers/gemini/stream';
 
 /** Splits raw SSE text into `data:` payloads, as readSse would. */
 function dataOf(sse: string): string[] {
@@ -12,8 +12,8 @@ function dataOf(sse: string): string[] {
 }
 
 function run(sse: string): ChatChunk[] {
-  const state = new GeminiStreamState();
-  const chunks = dataOf(sse).flatMap((data) => state.push(data));
+  const state = new GeminiStreamTranslator();
+  const chunks = dataOf(sse).flatMap((data) => state.push({ event: undefined, data }));
   return [...chunks, ...state.finish()];
 }
 
@@ -83,38 +83,38 @@ describe('gemini stream state machine', () => {
   });
 
   it('waits for every candidate to finish', () => {
-    const state = new GeminiStreamState();
-    state.push('{"candidates":[{"index":0,"content":{"parts":[{"text":"a"}]},"finishReason":"STOP"},{"index":1,"content":{"parts":[{"text":"b"}]}}]}');
+    const state = new GeminiStreamTranslator();
+    state.push({ event: undefined, data: '{"candidates":[{"index":0,"content":{"parts":[{"text":"a"}]},"finishReason":"STOP"},{"index":1,"content":{"parts":[{"text":"b"}]}}]}' });
     expect(() => state.finish()).toThrow(expect.objectContaining({ kind: 'stream_cut' }));
-    expect(state.push('{"candidates":[{"index":1,"content":{"parts":[{"text":"c"}]},"finishReason":"STOP"}]}')).toEqual([{ choices: [{ index: 1, delta: { content: 'c' }, finish_reason: 'stop' }] }]);
+    expect(state.push({ event: undefined, data: '{"candidates":[{"index":1,"content":{"parts":[{"text":"c"}]},"finishReason":"STOP"}]}' })).toEqual([{ choices: [{ index: 1, delta: { content: 'c' }, finish_reason: 'stop' }] }]);
     expect(state.finish()).toEqual([{ choices: [], usage: { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 } }]);
   });
 
   it('throws stream_cut for a stream that ends before any finishReason', () => {
-    const state = new GeminiStreamState();
+    const state = new GeminiStreamTranslator();
     const cut = dataOf(TEXT_STREAM).slice(0, 2);
-    const chunks = cut.flatMap((data) => state.push(data));
+    const chunks = cut.flatMap((data) => state.push({ event: undefined, data }));
     expect(chunks.map((c) => c.choices[0]?.delta.content).join('')).toBe('Hello');
     expect(() => state.finish()).toThrow(UpstreamError);
     expect(() => state.finish()).toThrow(expect.objectContaining({ kind: 'stream_cut', retryable: true }));
   });
 
   it('throws stream_cut for an empty stream', () => {
-    expect(() => new GeminiStreamState().finish()).toThrow(expect.objectContaining({ kind: 'stream_cut' }));
+    expect(() => new GeminiStreamTranslator().finish()).toThrow(expect.objectContaining({ kind: 'stream_cut' }));
   });
 
   it('throws the kind of an error event sent inside the stream', () => {
-    const state = new GeminiStreamState();
-    expect(() => state.push('{"error":{"code":503,"message":"The model is overloaded.","status":"UNAVAILABLE"}}')).toThrow(
+    const state = new GeminiStreamTranslator();
+    expect(() => state.push({ event: undefined, data: '{"error":{"code":503,"message":"The model is overloaded.","status":"UNAVAILABLE"}}' })).toThrow(
       expect.objectContaining({ kind: 'server_error', status: 503, message: 'The model is overloaded.' }),
     );
-    expect(() => state.push('{"error":{"code":429,"message":"quota","status":"RESOURCE_EXHAUSTED"}}')).toThrow(expect.objectContaining({ kind: 'rate_limited' }));
+    expect(() => state.push({ event: undefined, data: '{"error":{"code":429,"message":"quota","status":"RESOURCE_EXHAUSTED"}}' })).toThrow(expect.objectContaining({ kind: 'rate_limited' }));
   });
 
   it('throws bad_request for a blocked prompt and invalid_response for garbage', () => {
-    expect(() => new GeminiStreamState().push('{"promptFeedback":{"blockReason":"SAFETY"},"usageMetadata":{"promptTokenCount":3}}')).toThrow(
+    expect(() => new GeminiStreamTranslator().push({ event: undefined, data: '{"promptFeedback":{"blockReason":"SAFETY"},"usageMetadata":{"promptTokenCount":3}}' })).toThrow(
       expect.objectContaining({ kind: 'bad_request', message: expect.stringContaining('SAFETY') }),
     );
-    expect(() => new GeminiStreamState().push('not json')).toThrow(expect.objectContaining({ kind: 'invalid_response' }));
+    expect(() => new GeminiStreamTranslator().push({ event: undefined, data: 'not json' })).toThrow(expect.objectContaining({ kind: 'invalid_response' }));
   });
 });

@@ -1,7 +1,7 @@
 import pino from 'pino';
 import type { ChatChunk, ToolCallDelta } from '../../src/domain/chat';
 import { Deadline } from '../../src/net/deadline';
-import { readSse } from '../../src/providers/http/sse';
+import { translateSse } from '../../src/providers/http/sse';
 import { UpstreamError } from '../../src/errors/upstream-error';
 import { OpenAiStreamTranslator } from '../../src/providers/openai-compatible/stream';
 import { OPENAI_COMPATIBLE_VENDORS } from '../../src/providers/openai-compatible/vendors';
@@ -16,16 +16,11 @@ const vendor = (id: string) => {
 
 const ctx: ProviderContext = { apiKey: '', baseUrl: '', signal: new AbortController().signal, timeoutMs: 5000, logger: pino({ level: 'silent' }) };
 
-/** Raw SSE text through the real SSE reader (over an in-memory body) and the translator. */
+/** Raw SSE text through the providers' stream loop (over an in-memory body) and the translator. */
 async function translate(vendorId: string, sse: string): Promise<ChatChunk[]> {
   const upstream = { response: upstreamResponse(sse), deadline: new Deadline(ctx.signal, { idleMs: ctx.timeoutMs }) };
-  const translator = new OpenAiStreamTranslator(vendor(vendorId));
   const chunks: ChatChunk[] = [];
-  for await (const events of readSse(vendorId, upstream, ctx)) {
-    for (const event of events) chunks.push(...translator.push(event));
-    if (translator.complete) break;
-  }
-  chunks.push(...translator.end());
+  for await (const batch of translateSse({ provider: vendorId, ctx, open: async () => upstream }, new OpenAiStreamTranslator(vendor(vendorId)))) chunks.push(...batch);
   return chunks;
 }
 

@@ -1,5 +1,5 @@
 import type { ChatChunk, ChatRequest, ChatResult } from '../../domain/chat';
-import { readSse, translateRead, type SseEvent } from '../http/sse';
+import { translateSse } from '../http/sse';
 import { postUpstream, readJson, type UpstreamResponse } from '../http/upstream-fetch';
 import type { Provider, ProviderContext } from '../types';
 import { anthropicErrorMessage } from './errors';
@@ -30,19 +30,7 @@ export const anthropicProvider: Provider = {
     return toChatResult(await readJson<unknown>(PROVIDER, upstream, ctx));
   },
 
-  async *chatStream(request: ChatRequest, ctx: ProviderContext): AsyncIterable<ChatChunk[]> {
-    const upstream = await post(request, ctx, true);
-    const translator = new AnthropicStreamTranslator();
-    const translate = (event: SseEvent) => translator.feed(event);
-    for await (const events of readSse(PROVIDER, upstream, ctx)) {
-      // Events after the stop give nothing (`feed` answers []).
-      const batch: ChatChunk[] = [];
-      const failure = translateRead(events, translate, batch);
-      // Deltas read before an error event go out before it.
-      if (batch.length > 0) yield batch;
-      if (failure !== undefined) throw failure;
-      if (translator.done) break;
-    }
-    translator.end();
+  chatStream(request: ChatRequest, ctx: ProviderContext): AsyncIterable<ChatChunk[]> {
+    return translateSse({ provider: PROVIDER, ctx, open: () => post(request, ctx, true) }, new AnthropicStreamTranslator());
   },
 };

@@ -1,5 +1,5 @@
 import type { ChatChunk, ChunkChoice, ToolCallDelta } from '../../domain/chat';
-import { streamCut, type SseEvent } from '../http/sse';
+import { streamCut, type SseEvent, type StreamTranslator } from '../http/sse';
 import { UpstreamError } from '../../errors/upstream-error';
 import { streamError } from './errors';
 import { finishReasonFor, usageOf } from './response';
@@ -38,7 +38,7 @@ const toolDelta = (call: ToolCallDelta): ChatChunk => delta({ tool_calls: [call]
  * the cumulative counts of the last `message_delta`, sent with the finish reason on `message_stop`.
  * `ping`, thinking deltas and unknown events are skipped; an `error` event throws.
  */
-export class AnthropicStreamTranslator {
+export class AnthropicStreamTranslator implements StreamTranslator<ChatChunk> {
   private readonly usage: WireUsage = {};
   private stopReason: string | null = null;
   private readonly toolBlocks = new Map<number, ToolBlock>();
@@ -50,7 +50,7 @@ export class AnthropicStreamTranslator {
     return this.stopped;
   }
 
-  feed(event: SseEvent): ChatChunk[] {
+  push(event: SseEvent): ChatChunk[] {
     if (this.stopped) return [];
     if (event.event === 'error') throw streamError(event.data);
     const data = this.parse(event.data);
@@ -78,9 +78,10 @@ export class AnthropicStreamTranslator {
     }
   }
 
-  /** Call when the body has ended: a stream without `message_stop` was cut. */
-  end(): void {
+  /** Call when the body has ended: a stream without `message_stop` was cut (its last chunk went with it). */
+  finish(): ChatChunk[] {
     if (!this.stopped) throw streamCut(PROVIDER);
+    return [];
   }
 
   private parse(text: string): StreamEventData {

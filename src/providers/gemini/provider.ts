@@ -1,12 +1,12 @@
 import type { ChatChunk, ChatRequest, ChatResult } from '../../domain/chat';
 import { postUpstream, readJson, type UpstreamResponse } from '../http/upstream-fetch';
-import { readSse, translateRead, type SseEvent } from '../http/sse';
+import { translateSse } from '../http/sse';
 import { UpstreamError } from '../../errors/upstream-error';
 import type { Provider, ProviderContext } from '../types';
 import { geminiErrorMessage, refineGeminiError } from './errors';
 import { toGeminiCall } from './request';
 import { fromGeminiResponse } from './response';
-import { GeminiStreamState } from './stream';
+import { GeminiStreamTranslator } from './stream';
 import type { GeminiResponse } from './wire';
 
 const PROVIDER = 'gemini';
@@ -26,19 +26,8 @@ async function chat(request: ChatRequest, ctx: ProviderContext): Promise<ChatRes
   return fromGeminiResponse(body, request.model);
 }
 
-async function* chatStream(request: ChatRequest, ctx: ProviderContext): AsyncGenerator<ChatChunk[]> {
-  const upstream = await post(request, ctx, true);
-  const state = new GeminiStreamState();
-  const translate = (event: SseEvent) => state.push(event.data);
-  for await (const events of readSse(PROVIDER, upstream, ctx)) {
-    const batch: ChatChunk[] = [];
-    const failure = translateRead(events, translate, batch);
-    // Deltas read before an error event go out before it.
-    if (batch.length > 0) yield batch;
-    if (failure !== undefined) throw failure;
-  }
-  const last = state.finish();
-  if (last.length > 0) yield last;
+function chatStream(request: ChatRequest, ctx: ProviderContext): AsyncIterable<ChatChunk[]> {
+  return translateSse({ provider: PROVIDER, ctx, open: () => post(request, ctx, true) }, new GeminiStreamTranslator());
 }
 
 /** Google Gemini through its own API (`generateContent` / `streamGenerateContent`), not its OpenAI-compatible one. */

@@ -1,6 +1,6 @@
 import type { ChatChunk, ChunkChoice, ToolCallDelta, Usage } from '../../domain/chat';
 import { UpstreamError } from '../../errors/upstream-error';
-import { streamCut } from '../http/sse';
+import { streamCut, type SseEvent, type StreamTranslator } from '../http/sse';
 import { streamError } from './errors';
 import { finishReasonOf, promptBlocked, textOf, toolCallId, usageOf } from './response';
 import type { GeminiCandidate, GeminiResponse } from './wire';
@@ -21,12 +21,15 @@ interface CandidateState {
  * whole, so it becomes one complete tool-call delta (id, name and all arguments). Usage is taken from
  * the last `usageMetadata` seen (each chunk may repeat a running count) and sent in a final chunk.
  */
-export class GeminiStreamState {
+export class GeminiStreamTranslator implements StreamTranslator<ChatChunk> {
   private readonly candidates = new Map<number, CandidateState>();
   private usage: Usage | undefined;
 
-  /** One `data:` payload → the chunks to send (none for an event with nothing new). */
-  push(data: string): ChatChunk[] {
+  /** No terminal event: the body's end is the stream's, judged by `finish`. */
+  readonly done = false;
+
+  /** One event's `data:` payload → the chunks to send (none for an event with nothing new). */
+  push({ data }: SseEvent): ChatChunk[] {
     const parsed = this.parse(data);
     const error = streamError(parsed, data);
     if (error) throw error;

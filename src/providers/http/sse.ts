@@ -9,16 +9,56 @@ export interface SseEvent {
 }
 
 /**
- * Translates one read's events into `batch`, in order, and answers what the translator threw (an error
- * event), if it did: the chunks of the events before it are in `batch`, for the stream to yield first.
+ * One upstream's stream format, translated event by event with no I/O (each provider's `stream.ts`).
+ * `translateSse` drives it over the body's events.
  */
-export function translateRead<T>(events: readonly SseEvent[], translate: (event: SseEvent) => T[], batch: T[]): unknown {
+export interface StreamTranslator<T> {
+  /** The items one event gives (none for an event with nothing new); throws on an error event. */
+  push(event: SseEvent): T[];
+  /** True once the terminal event arrived: the rest of the body is not read. */
+  readonly done: boolean;
+  /** At the end of the body: the closing items; throws `stream_cut` when the stream ended early. */
+  finish(): T[];
+}
+
+/**
+ * Translates one read's events into `batch`, in order, and answers what the translator threw (an error
+ * event), if it did: the items of the events before it are in `batch`, for the stream to yield first.
+ */
+function translateRead<T>(events: readonly SseEvent[], translator: StreamTranslator<T>, batch: T[]): unknown {
   try {
-    for (const event of events) for (const item of translate(event)) batch.push(item);
+    for (const event of events) for (const item of translator.push(event)) batch.push(item);
     return undefined;
   } catch (err) {
     return err ?? new Error('the stream translator failed');
   }
+}
+
+/** A streamed upstream call, not yet made: `open` posts it. */
+export interface StreamCall {
+  provider: string;
+  ctx: ProviderContext;
+  open: () => Promise<UpstreamResponse>;
+}
+
+/**
+ * A provider's streamed answer: opens the upstream call (on the first step, as a generator's body would),
+ * then yields the items of each read of its body together, never an empty batch. Items read before an
+ * error event go out before the error. Reading stops at the translator's terminal event rather than
+ * waiting for the server to close the connection.
+ */
+export async function* translateSse<T>(call: StreamCall, translator: StreamTranslator<T>): AsyncGenerator<T[]> {
+  const { provider, ctx } = call;
+  const upstream = await call.open();
+  for await (const events of readSse(provider, upstream, ctx)) {
+    const batch: T[] = [];
+    const failure = translateRead(events, translator, batch);
+    if (batch.length > 0) yield batch;
+    if (failure !== undefined) throw failure;
+    if (translator.done) break;
+  }
+  const last = translator.finish();
+  if (last.length > 0) yield last;
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { ChatChunk, ChatRequest, ChatResult } from '../../domain/chat';
 import type { EmbeddingRequest, EmbeddingResult } from '../../domain/embedding';
-import { readSse, translateRead, type SseEvent } from '../http/sse';
+import { translateSse } from '../http/sse';
 import { postUpstream, readJson, type UpstreamResponse } from '../http/upstream-fetch';
 import type { Provider, ProviderContext } from '../types';
 import { embeddingResultOf, embeddingsBody } from './embeddings';
@@ -23,21 +23,8 @@ export class OpenAiCompatibleProvider implements Provider {
     return chatResultOf(this.id, await readJson<unknown>(this.id, upstream, ctx));
   }
 
-  async *chatStream(request: ChatRequest, ctx: ProviderContext): AsyncGenerator<ChatChunk[]> {
-    const upstream = await this.post(request, ctx, 'stream');
-    const translator = new OpenAiStreamTranslator(this.vendor);
-    const translate = (event: SseEvent) => translator.push(event);
-    for await (const events of readSse(this.id, upstream, ctx)) {
-      const batch: ChatChunk[] = [];
-      const failure = translateRead(events, translate, batch);
-      // Deltas read before an error event go out before it.
-      if (batch.length > 0) yield batch;
-      if (failure !== undefined) throw failure;
-      // Stop at [DONE] rather than wait for the server to close the connection.
-      if (translator.complete) break;
-    }
-    const last = translator.end();
-    if (last.length > 0) yield last;
+  chatStream(request: ChatRequest, ctx: ProviderContext): AsyncIterable<ChatChunk[]> {
+    return translateSse({ provider: this.id, ctx, open: () => this.post(request, ctx, 'stream') }, new OpenAiStreamTranslator(this.vendor));
   }
 
   /** `POST <baseUrl>/embeddings`, OpenAI's format (Mistral, Together, Ollama and vLLM serve the same). */

@@ -1,6 +1,6 @@
 import { sumUsage, type ChatChunk, type ChunkChoice, type ToolCallDelta, type Usage } from '../../domain/chat';
 import { UpstreamError } from '../../errors/upstream-error';
-import { streamCut, type SseEvent } from '../http/sse';
+import { streamCut, type SseEvent, type StreamTranslator } from '../http/sse';
 import { errorInPayload } from './errors';
 import { argumentsText, contentText, finishReasonOf, isRecord, usageOf, type WireCompletion, type WireToolCall } from './wire';
 import type { OpenAiCompatibleVendor } from './vendors';
@@ -48,26 +48,26 @@ function toolCallDelta(raw: WireToolCall, index: number): ToolCallDelta {
 
 /**
  * Translates one OpenAI-compatible SSE stream into ChatChunks, event by event, with no I/O: feed each
- * event to `push`, then call `end` when the upstream body ends. Usage may come on any chunk (OpenAI's
+ * event to `push`, then call `finish` when the upstream body ends. Usage may come on any chunk (OpenAI's
  * trailing usage chunk, Mistral's and DeepSeek's finish chunk, Groq's `x_groq`); the latest wins and
  * is yielded last, on a chunk of its own.
  */
-export class OpenAiStreamTranslator {
+export class OpenAiStreamTranslator implements StreamTranslator<ChatChunk> {
   private readonly choices = new Map<number, ChoiceState>();
   private usage: Usage | undefined;
-  private done = false;
+  private sawDone = false;
 
   constructor(private readonly vendor: Pick<OpenAiCompatibleVendor, 'id' | 'streamEnd'>) {}
 
   /** True once `data: [DONE]` arrived: nothing after it matters. */
-  get complete(): boolean {
-    return this.done;
+  get done(): boolean {
+    return this.sawDone;
   }
 
   push(event: SseEvent): ChatChunk[] {
-    if (this.done) return [];
+    if (this.sawDone) return [];
     if (event.data.trim() === '[DONE]') {
-      this.done = true;
+      this.sawDone = true;
       return [];
     }
     const payload = this.parse(event.data);
@@ -80,8 +80,8 @@ export class OpenAiStreamTranslator {
   }
 
   /** The closing usage chunk; throws `stream_cut` when the stream ended before it was complete. */
-  end(): ChatChunk[] {
-    if (!this.done && !(this.vendor.streamEnd === 'done_or_finish' && this.allFinished())) throw streamCut(this.vendor.id);
+  finish(): ChatChunk[] {
+    if (!this.sawDone && !(this.vendor.streamEnd === 'done_or_finish' && this.allFinished())) throw streamCut(this.vendor.id);
     // Zeros when the vendor reported no usage at all, as for a whole answer without `usage`.
     return [{ choices: [], usage: this.usage ?? sumUsage(0, 0) }];
   }
