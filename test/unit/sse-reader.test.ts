@@ -1,22 +1,30 @@
 import pino from 'pino';
 import { Deadline } from '../../src/net/deadline';
-import { readSse, type SseEvent } from '../../src/providers/http/sse';
+import { translateSse, type SseEvent, type StreamTranslator } from '../../src/providers/http/sse';
 import type { ProviderContext } from '../../src/providers/types';
 import { upstreamResponse } from '../helpers/upstream-response';
 
 const ctx: ProviderContext = { apiKey: 'k', baseUrl: 'http://x', signal: new AbortController().signal, timeoutMs: 5000, logger: pino({ level: 'silent' }) };
 
-async function eventsOf(pieces: string[]): Promise<SseEvent[]> {
+/** Each event as it is: what the SSE reading alone gives. */
+const asRead = (): StreamTranslator<SseEvent> => ({ push: (event) => [event], done: false, finish: () => [] });
+
+/** The stream loop over an in-memory body arriving in `pieces`. */
+function read(pieces: string[]): AsyncGenerator<SseEvent[]> {
   const upstream = { response: upstreamResponse(pieces.join(''), { pieces }), deadline: new Deadline(ctx.signal, { idleMs: ctx.timeoutMs }) };
+  return translateSse({ provider: 'test', ctx, open: async () => upstream }, asRead());
+}
+
+async function eventsOf(pieces: string[]): Promise<SseEvent[]> {
   const events: SseEvent[] = [];
-  for await (const batch of readSse('test', upstream, ctx)) {
+  for await (const batch of read(pieces)) {
     expect(batch.length).toBeGreaterThan(0);
     events.push(...batch);
   }
   return events;
 }
 
-describe('readSse', () => {
+describe('translateSse reading server-sent events', () => {
   const expected = [
     { event: 'message_start', data: '{"a":1}' },
     { event: undefined, data: 'two\nlines' },
@@ -38,10 +46,8 @@ describe('readSse', () => {
   });
 
   it('hands over the events of one read together, in order', async () => {
-    const pieces = ['data: a\n\ndata: b\n\nda', 'ta: c\n\n'];
-    const upstream = { response: upstreamResponse(pieces.join(''), { pieces }), deadline: new Deadline(ctx.signal, { idleMs: ctx.timeoutMs }) };
     const batches: string[][] = [];
-    for await (const batch of readSse('test', upstream, ctx)) batches.push(batch.map((event) => event.data));
+    for await (const batch of read(['data: a\n\ndata: b\n\nda', 'ta: c\n\n'])) batches.push(batch.map((event) => event.data));
     expect(batches).toEqual([['a', 'b'], ['c']]);
   });
 });

@@ -43,54 +43,50 @@ export interface StreamCall {
 
 /**
  * A provider's streamed answer: opens the upstream call (on the first step, as a generator's body would),
- * then yields the items of each read of its body together, never an empty batch. Items read before an
- * error event go out before the error. Reading stops at the translator's terminal event rather than
- * waiting for the server to close the connection.
+ * reads its body's server-sent events (parsed by eventsource-parser: `event:` and joined `data:` lines,
+ * comments dropped, any of the three line ends), and yields what the translator makes of the events of
+ * each read of the body, together, never an empty batch.
+ * - One step of one async generator per read, rather than per event or per layer: each step costs its
+ *   consumer promises and a turn of the microtask queue, and a stream's reads often carry several events.
+ * - Items read before an error event go out before the error.
+ * - Reading stops at the translator's terminal event rather than waiting for the server to close the
+ *   connection; the rest of the body is drained. A stream that ends without it is for `finish` to judge.
+ * - Each read extends the deadline (an idle timeout); a body that breaks off throws `stream_cut`.
  */
 export async function* translateSse<T>(call: StreamCall, translator: StreamTranslator<T>): AsyncGenerator<T[]> {
   const { provider, ctx } = call;
   const upstream = await call.open();
-  for await (const events of readSse(provider, upstream, ctx)) {
-    const batch: T[] = [];
-    const failure = translateRead(events, translator, batch);
-    if (batch.length > 0) yield batch;
-    if (failure !== undefined) throw failure;
-    if (translator.done) break;
-  }
-  const last = translator.finish();
-  if (last.length > 0) yield last;
-}
-
-/**
- * Server-sent events from an upstream body, as they arrive (parsed by eventsource-parser: `event:`
- * and joined `data:` lines, comments dropped, any of the three line ends): the events each read of the
- * body completed, together, in order (never an empty batch). One step of an async generator per read
- * rather than per event: each step costs its consumer promises and a turn of the microtask queue, and
- * a stream's reads often carry several events. Each read extends the deadline (an idle timeout); a body
- * that breaks off throws `stream_cut`. A stream that ends cleanly but early is for the adapter to
- * judge, since only it knows its terminal event.
- */
-export async function* readSse(provider: string, upstream: UpstreamResponse, ctx: ProviderContext): AsyncGenerator<SseEvent[]> {
   const body = upstream.response.body;
-  if (!body) throw new UpstreamError({ kind: 'invalid_response', provider, message: `${provider} sent an empty stream` });
+  if (!body) {
+    upstream.deadline.clear();
+    throw new UpstreamError({ kind: 'invalid_response', provider, message: `${provider} sent an empty stream` });
+  }
   const decoder = new TextDecoder();
-  let parsed: SseEvent[] = [];
-  const parser = createParser({ onEvent: ({ event, data }) => void parsed.push({ event, data }) });
-  // Left early (the reader had its terminal event) or broken off: what to do with the rest of the body.
+  let events: SseEvent[] = [];
+  const parser = createParser({ onEvent: ({ event, data }) => void events.push({ event, data }) });
+  // Left early (the terminal event came, an error event, or the consumer stopped) or broken off: what to do with the rest of the body.
   let unread: 'drain' | 'destroy' | null = 'drain';
+  // What the translator threw (an error event): thrown once the body is let go, as the body's own errors are not.
+  let failure: unknown;
   try {
     for await (const bytes of body) {
       upstream.deadline.extend();
       parser.feed(decoder.decode(bytes, { stream: true }));
-      if (parsed.length === 0) continue;
-      const ready = parsed;
-      parsed = [];
-      yield ready;
+      if (events.length === 0) continue;
+      const batch: T[] = [];
+      failure = translateRead(events, translator, batch);
+      events = [];
+      if (batch.length > 0) yield batch;
+      if (failure !== undefined || translator.done) break;
     }
-    unread = null;
-    // A last event without its closing blank line still counts.
-    parser.feed(`${decoder.decode()}\n\n`);
-    if (parsed.length > 0) yield parsed;
+    if (failure === undefined && !translator.done) {
+      unread = null;
+      // A last event without its closing blank line still counts.
+      parser.feed(`${decoder.decode()}\n\n`);
+      const batch: T[] = [];
+      failure = translateRead(events, translator, batch);
+      if (batch.length > 0) yield batch;
+    }
   } catch (err) {
     unread = 'destroy';
     const error = transportError(provider, err, { deadline: upstream.deadline, ctx });
@@ -100,6 +96,9 @@ export async function* readSse(provider: string, upstream: UpstreamResponse, ctx
     upstream.deadline.clear();
     if (unread) upstream.response.finish(unread);
   }
+  if (failure !== undefined) throw failure;
+  const last = translator.finish();
+  if (last.length > 0) yield last;
 }
 
 /** The error for a stream that ended without its terminal event. */
