@@ -62,9 +62,12 @@ export function completionProcessing(services: WorkerServices): CompletionProces
     asyncJobs: asyncJobFinisher(services),
     modelExists: (orgId, name) => modelStore.nameKnownTo(db, orgId, name),
   });
+  // Both subscriptions, awaited by the jobs taken before they are up; once up, a job awaits nothing for them.
+  let listening = false;
+  const listen = () => Promise.all([cancellations.start(), resilience.start()]).then(() => void (listening = true));
   return {
     async process(job) {
-      await Promise.all([cancellations.start(), resilience.start()]);
+      if (!listening) await listen();
       const { signal, release } = cancellations.track(job.data.requestId);
       try {
         const summary = await runner.run(job.data, signal, randomUUID());
@@ -76,7 +79,7 @@ export function completionProcessing(services: WorkerServices): CompletionProces
       }
     },
     async runDetached(job, signal) {
-      await Promise.all([cancellations.start(), resilience.start()]);
+      if (!listening) await listen();
       return runner.runDetached(job, signal, randomUUID());
     },
     close: async () => {
