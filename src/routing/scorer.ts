@@ -53,7 +53,7 @@ const round = (value: number, digits = 6) => Math.round(value * 10 ** digits) / 
  * by name, so the same inputs always give the same order.
  */
 export function scoreCandidates(models: RoutableModel[], profile: RequestProfile, inputs: ScoringInputs): CandidateScore[] {
-  const raw = models.map((model) => {
+  const scored: CandidateScore[] = models.map((model) => {
     const offlineQuality = inputs.quality.estimate(model, profile);
     return {
       model,
@@ -61,17 +61,19 @@ export function scoreCandidates(models: RoutableModel[], profile: RequestProfile
       quality: inputs.online ? inputs.online.quality(model.id, profile.reading.kind, offlineQuality) : offlineQuality,
       cost: estimatedCost(model, profile),
       latency: inputs.expectedLatency(model),
+      score: 0,
     };
   });
-  const scores = weightedScores(raw, inputs.weights);
-  const scored = raw.map((c, i) => ({
-    ...c,
-    cost: round(c.cost, 9),
-    latency: round(c.latency, 1),
-    quality: round(c.quality, 4),
-    offlineQuality: round(c.offlineQuality, 4),
-    score: round(scores[i]),
-  }));
+  // Scored on the unrounded estimates, then rounded in place (a copy per candidate cost about 1 KB per request).
+  const scores = weightedScores(scored, inputs.weights);
+  for (let i = 0; i < scored.length; i++) {
+    const candidate = scored[i];
+    candidate.cost = round(candidate.cost, 9);
+    candidate.latency = round(candidate.latency, 1);
+    candidate.quality = round(candidate.quality, 4);
+    candidate.offlineQuality = round(candidate.offlineQuality, 4);
+    candidate.score = round(scores[i]);
+  }
   // Sort keys built once per candidate: the comparator runs O(n log n) times on every request.
   const keyed = scored.map((candidate) => ({ candidate, score: candidate.score, cost: candidate.cost, name: candidate.model.model }));
   return keyed.sort(byDecision).map((key) => key.candidate);
