@@ -46,6 +46,9 @@ function toolCallDelta(raw: WireToolCall, index: number): ToolCallDelta {
   return delta;
 }
 
+/** What an event without chunks gives: one frozen empty array, read and never filled. */
+const NONE: never[] = Object.freeze([]) as never[];
+
 /**
  * Translates one OpenAI-compatible SSE stream into ChatChunks, event by event, with no I/O: feed each
  * event to `push`, then call `finish` when the upstream body ends. Usage may come on any chunk (OpenAI's
@@ -65,18 +68,22 @@ export class OpenAiStreamTranslator implements StreamTranslator<ChatChunk> {
   }
 
   push(event: SseEvent): ChatChunk[] {
-    if (this.sawDone) return [];
+    if (this.sawDone) return NONE;
     if (event.data.trim() === '[DONE]') {
       this.sawDone = true;
-      return [];
+      return NONE;
     }
     const payload = this.parse(event.data);
     const error = errorInPayload(this.vendor.id, payload) ?? (event.event === 'error' ? errorInPayload(this.vendor.id, { error: payload }) : null);
     if (error) throw error;
     this.usage = usageOf(payload) ?? this.usage;
-    const raw = Array.isArray(payload.choices) ? payload.choices : [];
-    const choices = raw.flatMap((choice, position) => this.choiceOf(choice, position) ?? []);
-    return choices.length > 0 ? [{ choices }] : [];
+    const raw: unknown[] = Array.isArray(payload.choices) ? payload.choices : NONE;
+    const choices: ChunkChoice[] = [];
+    for (let position = 0; position < raw.length; position++) {
+      const choice = this.choiceOf(raw[position], position);
+      if (choice) choices.push(choice);
+    }
+    return choices.length > 0 ? [{ choices }] : NONE;
   }
 
   /** The closing usage chunk; throws `stream_cut` when the stream ended before it was complete. */
@@ -113,15 +120,16 @@ export class OpenAiStreamTranslator implements StreamTranslator<ChatChunk> {
     const state = this.stateOf(index);
     const wire = isRecord(raw.delta) ? raw.delta : {};
     const content = contentText(wire.content);
-    const calls = Array.isArray(wire.tool_calls) ? (wire.tool_calls.filter(isRecord) as WireToolCall[]) : [];
-    const deltas = calls.map((call, i) => toolCallDelta(call, state.tools.indexOf(call, i)));
-    state.hadToolCalls ||= deltas.length > 0;
+    // Most deltas carry text alone: no arrays are made for tool calls they do not have.
+    const calls = Array.isArray(wire.tool_calls) ? (wire.tool_calls.filter(isRecord) as WireToolCall[]) : null;
+    const deltas = calls && calls.length > 0 ? calls.map((call, i) => toolCallDelta(call, state.tools.indexOf(call, i))) : null;
+    state.hadToolCalls ||= deltas !== null;
     const finish = finishReasonOf(raw.finish_reason, state.hadToolCalls);
     state.finished ||= finish !== null;
+    if (!content && deltas === null && finish === null) return null;
     const delta: ChunkChoice['delta'] = {};
     if (content) delta.content = content;
-    if (deltas.length > 0) delta.tool_calls = deltas;
-    if (Object.keys(delta).length === 0 && finish === null) return null;
+    if (deltas !== null) delta.tool_calls = deltas;
     if (wire.role === 'assistant') delta.role = 'assistant';
     return { index, delta, finish_reason: finish };
   }
