@@ -1,4 +1,4 @@
-import type { ChatChoice, ChatChunk, ToolCall, Usage } from '../domain/chat';
+import type { ChatChoice, ChatChunk, ToolCall, ToolCallDelta, Usage } from '../domain/chat';
 import { countTokens } from '../text/token-count';
 
 interface ChoiceParts {
@@ -19,12 +19,9 @@ export class StreamAssembler {
     for (const choice of chunk.choices) {
       const parts = this.partsOf(choice.index);
       parts.content += choice.delta.content ?? '';
-      for (const delta of choice.delta.tool_calls ?? []) {
-        const call = (parts.toolCalls[delta.index] ??= { id: '', type: 'function', function: { name: '', arguments: '' } });
-        if (delta.id) call.id = delta.id;
-        call.function.name += delta.function?.name ?? '';
-        call.function.arguments += delta.function?.arguments ?? '';
-      }
+      // Most deltas carry text alone: no array is made for tool calls they do not have.
+      const toolCalls = choice.delta.tool_calls;
+      if (toolCalls) this.addToolCalls(parts, toolCalls);
       if (choice.finish_reason) parts.finish = choice.finish_reason;
     }
   }
@@ -53,6 +50,15 @@ export class StreamAssembler {
 
   text(): string {
     return [...this.parts.values()].map((parts) => parts.content).join('');
+  }
+
+  private addToolCalls(parts: ChoiceParts, deltas: ToolCallDelta[]): void {
+    for (const delta of deltas) {
+      const call = (parts.toolCalls[delta.index] ??= { id: '', type: 'function', function: { name: '', arguments: '' } });
+      if (delta.id) call.id = delta.id;
+      call.function.name += delta.function?.name ?? '';
+      call.function.arguments += delta.function?.arguments ?? '';
+    }
   }
 
   private partsOf(index: number): ChoiceParts {
