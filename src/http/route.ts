@@ -58,6 +58,9 @@ export interface Route {
 
 const EMPTY = z.object({});
 
+/** What `EMPTY` parses anything to; frozen, since every request of such a route shares it. */
+const NONE_TAKEN = Object.freeze(EMPTY.parse({}));
+
 /** Returned by a handler that wrote the response itself (a stream). */
 export const RESPONDED: unique symbol = Symbol('responded');
 
@@ -116,8 +119,9 @@ export function defineRoute<
     }
     guardInput(req);
     const input: RouteInput<z.output<P>, z.output<Q>, z.output<B>> = {
-      params: parse((definition.params ?? EMPTY) as P, req.params, 'path'),
-      query: parse((definition.query ?? EMPTY) as Q, req.query, 'query'),
+      // A route without a params or query schema takes none: what `EMPTY` would parse them to, without parsing.
+      params: definition.params ? parse(definition.params, req.params, 'path') : (NONE_TAKEN as z.output<P>),
+      query: definition.query ? parse(definition.query, req.query, 'query') : (NONE_TAKEN as z.output<Q>),
       body: definition.body ? parse(definition.body, req.body ?? {}, 'body') : (undefined as z.output<B>),
       auth,
       req,
