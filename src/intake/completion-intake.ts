@@ -6,7 +6,7 @@ import type { AsyncCompletion, CompletionJob } from '../queue/payloads';
 import type { CompletionRequest } from '../schemas/chat-completions';
 import { unforwardedFieldError } from '../schemas/forwarded-fields';
 import type { CompletionSink } from '../domain/completion-sink';
-import type { CompletionGateway } from './completion-gateway';
+import type { ClientDeparture, CompletionGateway } from './completion-gateway';
 import type { WireSink } from '../formats/wire-sink';
 import { parseFeatureFlagsHeader } from '../schemas/feature-flag-header';
 import { effectivePrivacyLevel } from '../pipeline/privacy-level';
@@ -37,7 +37,8 @@ export interface Submission {
   auth: AuthContext;
   request: CompletionRequest;
   featureFlagsHeader: string | undefined;
-  signal: AbortSignal;
+  /** When the client goes away before its answer is complete: its job is cancelled. */
+  departure: ClientDeparture;
   /** Headers to put on the response whatever its outcome (rate-limit state). */
   setHeaders(headers: Record<string, string>): void;
   /** The response the answer is written to, in the API's wire format. */
@@ -103,7 +104,7 @@ export class CompletionIntake {
     const retention = { privacyLevel, ...(submission.bodyBytes === undefined ? {} : { bodyBytes: submission.bodyBytes }) };
     if (asyncCompletion) return submission.sink.done(await this.deps.asyncJobs.start(job, retention));
     const sink = submission.format(submission.sink, { requestId: job.requestId, created: Math.floor(receivedAt / 1000) });
-    await this.deps.gateway.run(job, sink, { signal: submission.signal, retention });
+    await this.deps.gateway.run(job, sink, { departure: submission.departure, retention });
   }
 
   /**

@@ -11,6 +11,8 @@ export type ReplyHandler = (reply: Reply) => void;
 export class ReplyListener {
   private readonly handlers = new Map<string, ReplyHandler>();
   private ready: Promise<unknown> | undefined;
+  /** True once subscribed: a request then waits for nothing before its job is queued. */
+  subscribed = false;
 
   constructor(
     private readonly subscriber: Redis,
@@ -19,7 +21,7 @@ export class ReplyListener {
   ) {}
 
   start(): Promise<unknown> {
-    this.ready ??= subscribeInOrder(this.subscriber, this.channel, (message) => this.dispatch(message));
+    this.ready ??= subscribeInOrder(this.subscriber, this.channel, (message) => this.dispatch(message)).then(() => void (this.subscribed = true));
     return this.ready;
   }
 

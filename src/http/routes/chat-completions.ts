@@ -7,7 +7,7 @@ import type { ApiServices } from '../api-services';
 import { acceptedJobSink, jsonSink, sseSink } from '../completion-sink';
 import { openAiChatSink } from '../../formats/openai-chat';
 import { preferenceTokens } from '../prefer-header';
-import { clientGone } from '../client-gone';
+import { departureOf } from '../client-gone';
 import { bodyBytesOf } from '../middleware/json-body';
 import { defineRoute, RESPONDED, type Route } from '../route';
 
@@ -84,7 +84,7 @@ export function chatCompletionRoutes({ completions, idempotency, config, logger 
           auth,
           request: body,
           featureFlagsHeader: req.header('service-feature-flags'),
-          signal: clientGone(res),
+          departure: departureOf(res),
           setHeaders: (headers) => res.set(headers),
           sink: respondAsync ? acceptedJobSink(res) : body.stream ? sseSink(res) : jsonSink(res),
           format: (wire, identity) => openAiChatSink(wire, identity, { stream: body.stream, includeUsage: body.stream_options?.include_usage === true }),

@@ -7,7 +7,7 @@ import { chatRequestOf, misplacedBlock } from '../formats/anthropic-request';
 import { anthropicMessagesSink } from '../formats/anthropic-stream';
 import { inputTokensOf } from '../formats/anthropic-token-count';
 import { anthropicJsonSink, anthropicSseSink } from '../formats/anthropic-wire-sink';
-import { clientGone } from '../client-gone';
+import { departureOf } from '../client-gone';
 import { bodyBytesOf } from '../middleware/json-body';
 import { defineRoute, RESPONDED, type Route } from '../route';
 
@@ -67,7 +67,7 @@ export function messagesRoutes({ completions }: MessagesDeps): Route[] {
           auth,
           request: chatRequestOf(body),
           featureFlagsHeader: req.header('service-feature-flags'),
-          signal: clientGone(res),
+          departure: departureOf(res),
           setHeaders: (headers) => res.set(withRequestId(headers)),
           sink: body.stream ? anthropicSseSink(res) : anthropicJsonSink(res),
           format: (wire, identity) => anthropicMessagesSink(wire, identity, { stream: body.stream }),

@@ -12,7 +12,7 @@ import { openAiResponsesSink } from '../formats/openai-responses-sink';
 import { typedSseSink } from '../formats/openai-responses-sse';
 import { bodyBytesOf } from '../middleware/json-body';
 import { defineRoute, RESPONDED, type Route } from '../route';
-import { clientGone } from '../client-gone';
+import { departureOf } from '../client-gone';
 
 const CREATE_DESCRIPTION = [
   "OpenAI's Responses API over the same completion jobs as chat completions (routing, plugins, retries and failover, one",
@@ -72,7 +72,7 @@ export function responsesRoutes({ completions, responses, logger }: ResponsesDep
           auth,
           request: plan.chat,
           featureFlagsHeader: req.header('service-feature-flags'),
-          signal: clientGone(res),
+          departure: departureOf(res),
           setHeaders: (headers) => res.set(headers),
           sink: stream ? typedSseSink(res) : jsonSink(res),
           format: (wire, identity) =>
