@@ -195,7 +195,8 @@ export class CompletionRunner {
     const { space, privacyLevel, query } = inputs;
     const prepared = await prepareCompletion({ job, space, sources: this.deps.sources, autoModelName: this.deps.autoModelName, privacyLevel, query });
     inputs.trace.namedIdsChecked = true;
-    const profile = profileRequest({ ...prepared.chat, model: '' }, this.deps.router);
+    // The profile reads the messages, tools, response format and max_tokens, not the model: no copy with it blanked.
+    const profile = profileRequest(prepared.chat, this.deps.router);
     const feedback = prepared.flags.smart_learn === true ? await this.deps.feedback.load(space.id) : null;
     const plan = await planModels({
       prepared,

@@ -3,6 +3,9 @@ import { conversationTokens } from '../text/token-count';
 import type { PromptShape } from './learned/prompt-shape';
 import { completionTokens, readPrompt, type PromptReading, type RouterModel } from './learned/router-model';
 
+/** A request as routing reads it: what it asks for, not which model it names. */
+export type ProfiledRequest = Omit<ChatRequest, 'model'> & { model?: string };
+
 /** What routing needs to know about a request. */
 export interface RequestProfile {
   promptTokens: number;
@@ -25,7 +28,7 @@ function textOf(message: ChatMessage): string {
 }
 
 /** What the router reads of a request: each message's role and text, and how many tools it offers. */
-function shapeOfRequest(request: ChatRequest): PromptShape {
+function shapeOfRequest(request: ProfiledRequest): PromptShape {
   return { messages: request.messages.map((m) => ({ role: m.role, content: textOf(m) })), tools: request.tools?.length ?? 0 };
 }
 
@@ -51,7 +54,7 @@ class LazyRequestProfile implements RequestProfile {
   private completion: number | undefined;
 
   constructor(
-    private readonly request: ChatRequest,
+    private readonly request: ProfiledRequest,
     private readonly router: RouterModel,
   ) {
     this.needs = {
@@ -87,6 +90,6 @@ class LazyRequestProfile implements RequestProfile {
 }
 
 /** Counts the prompt exactly and reads it with the learned router (kind, ease, expected answer length), each when first asked. */
-export function profileRequest(request: ChatRequest, router: RouterModel): RequestProfile {
+export function profileRequest(request: ProfiledRequest, router: RouterModel): RequestProfile {
   return new LazyRequestProfile(request, router);
 }
