@@ -51,9 +51,15 @@ function bytesOf(node: ProfileNode): number {
 /** How many windows each sampled process has written: its next profile is `<pid>-<count + 1>`. */
 const windowsOf = new Map<number, number>();
 
-/** Waits for each process's profile of the window just stopped (it writes after the stop), then sums its bytes by side. */
-export async function collectAllocations(dir: string, roles: Map<number, Role>): Promise<Record<Role, number>> {
-  const out: Record<Role, number> = { api: 0, worker: 0 };
+/** Waits for each process's profile of the window just stopped (it writes after the stop), then sums its bytes and promises by side. */
+/** What each side allocated in a window: bytes, and promises created. */
+export interface Allocated {
+  bytes: Record<Role, number>;
+  promises: Record<Role, number>;
+}
+
+export async function collectAllocations(dir: string, roles: Map<number, Role>): Promise<Allocated> {
+  const out: Allocated = { bytes: { api: 0, worker: 0 }, promises: { api: 0, worker: 0 } };
   const deadline = Date.now() + 30_000;
   for (const [pid, role] of roles) {
     const window = (windowsOf.get(pid) ?? 0) + 1;
@@ -62,9 +68,10 @@ export async function collectAllocations(dir: string, roles: Map<number, Role>):
     while (!existsSync(file) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
     if (!existsSync(file)) throw new Error(`no allocation profile from process ${pid} (${role}) within 30 s (the folder holds: ${readdirSync(dir).join(', ') || 'nothing'})`);
     // The sampler renames a profile into place once written whole.
-    const parsed = JSON.parse(readFileSync(file, 'utf8')) as { head?: ProfileNode; error?: string };
+    const parsed = JSON.parse(readFileSync(file, 'utf8')) as { head?: ProfileNode; promises?: number; error?: string };
     if (!parsed.head) throw new Error(`process ${pid} could not sample its allocations: ${parsed.error ?? 'unreadable profile'}`);
-    out[role] += bytesOf(parsed.head);
+    out.bytes[role] += bytesOf(parsed.head);
+    out.promises[role] += parsed.promises ?? 0;
     rmSync(file);
   }
   return out;
@@ -72,14 +79,14 @@ export async function collectAllocations(dir: string, roles: Map<number, Role>):
 
 /**
  * Runs `measure` with the sampler on in the processes of `roles` that loaded it, and answers what it gave
- * and the bytes each side allocated meanwhile (null without `dir`, that is without --allocations).
+ * and what each side allocated meanwhile (null without `dir`, that is without --allocations).
  */
-export async function allocationsDuring<T>(dir: string | null, roles: Map<number, Role>, measure: () => Promise<T>): Promise<{ value: T; bytes: Record<Role, number> | null }> {
+export async function allocationsDuring<T>(dir: string | null, roles: Map<number, Role>, measure: () => Promise<T>): Promise<{ value: T; allocated: Allocated | null }> {
   const sampled = dir ? withSampler(roles) : new Map<number, Role>();
   toggleSampling(sampled.keys());
   const value = await measure();
   toggleSampling(sampled.keys());
-  return { value, bytes: dir && sampled.size > 0 ? await collectAllocations(dir, sampled) : null };
+  return { value, allocated: dir && sampled.size > 0 ? await collectAllocations(dir, sampled) : null };
 }
 
 export interface AllocationRow {
@@ -90,11 +97,19 @@ export interface AllocationRow {
   /** Bytes per completion. */
   api: number;
   worker: number;
+  /** Promises created per completion. */
+  apiPromises: number;
+  workerPromises: number;
 }
 
-export function allocationTable(rows: AllocationRow[]): string {
+/** The table of bytes per completion, with promises per completion when they were counted (`--promises`). */
+export function allocationTable(rows: AllocationRow[], { promises }: { promises: boolean }): string {
   const kb = (bytes: number) => (bytes / 1024).toFixed(1);
-  const lines = ['| path | mode | clients | completions | API KB per completion | worker KB per completion | both |', '| --- | --- | --- | --- | --- | --- | --- |'];
-  for (const row of rows) lines.push(`| ${row.path} | ${row.mode} | ${row.concurrency} | ${row.completions} | ${kb(row.api)} | ${kb(row.worker)} | ${kb(row.api + row.worker)} |`);
+  const extra = (row: AllocationRow) => (promises ? ` ${row.apiPromises.toFixed(1)} | ${row.workerPromises.toFixed(1)} |` : '');
+  const lines = [
+    `| path | mode | clients | completions | API KB per completion | worker KB per completion | both |${promises ? ' API promises per completion | worker promises per completion |' : ''}`,
+    `| --- | --- | --- | --- | --- | --- | --- |${promises ? ' --- | --- |' : ''}`,
+  ];
+  for (const row of rows) lines.push(`| ${row.path} | ${row.mode} | ${row.concurrency} | ${row.completions} | ${kb(row.api)} | ${kb(row.worker)} | ${kb(row.api + row.worker)} |${extra(row)}`);
   return lines.join('\n');
 }

@@ -19,8 +19,8 @@ export interface PluginCell {
   cpuMs: CpuSnapshot;
   /** Redis commands and PostgreSQL transactions per completion. */
   roundTrips: RoundTrips;
-  /** With --allocations: bytes each side allocated per completion (a floor of one process counts as the API). */
-  allocations?: { api: number; worker: number };
+  /** With --allocations: bytes each side allocated and promises it created, per completion (a floor of one process counts as the API). */
+  allocations?: { api: number; worker: number; apiPromises?: number; workerPromises?: number };
 }
 
 interface Answer {

@@ -31,7 +31,8 @@ import { profileTables } from './report';
  * gateway of Switchyard's shape allows. Options: --duration, --warmup (s), --skip-floor (both floors),
  * --skip-saturated, --workers N (worker processes), --concurrency, --latency (ms), --limit, --runner build|prebuilt|tsx, --profile
  * (with --profile-dir <folder> to keep the profiles), --allocations (bytes each side allocates per completion, as with
- * `npm run bench -- --allocations`; the sampler costs CPU, so read only the bytes of such a run), --out <file>.
+ * `npm run bench -- --allocations`; the sampler costs CPU, so read only the bytes of such a run), --promises (promises each side
+ * creates per completion as well, as with `npm run bench -- --promises`), --out <file>.
  */
 const { values: args } = parseArgs({
   options: {
@@ -52,6 +53,7 @@ const { values: args } = parseArgs({
     /** Worker processes beside the one API process. */
     workers: { type: 'string', default: '1' },
     allocations: { type: 'boolean', default: false },
+    promises: { type: 'boolean', default: false },
   },
 });
 
@@ -135,15 +137,19 @@ async function measure(scenario: Scenario, { deployment, env, others }: { deploy
   const trips = new RoundTripMeter(env);
   const tripsBefore = await trips.read();
   const before = meter.read();
-  const allocationDir = args.allocations ? (process.env.ALLOCATION_SAMPLER_DIR ?? null) : null;
-  const { value: result, bytes: allocated } = await allocationsDuring(allocationDir, processRoles(deployment.processes), (): Promise<LoadResult> => runLoad(t, { ...load, durationMs: Number(args.duration) * 1000 }));
+  const allocationDir = args.allocations || args.promises ? (process.env.ALLOCATION_SAMPLER_DIR ?? null) : null;
+  const { value: result, allocated } = await allocationsDuring(allocationDir, processRoles(deployment.processes), (): Promise<LoadResult> => runLoad(t, { ...load, durationMs: Number(args.duration) * 1000 }));
   const cpuMs = CpuMeter.since(before, meter.read());
   const roundTrips = RoundTripMeter.since(tripsBefore, await trips.read(), result.requests);
   const slots = Math.min(concurrency, scenario.searxngLimit);
   const cell: PluginCell = { scenario: scenario.name, concurrency, searxngLimit: scenario.searxngLimit, backendLatencyMs: latencyMs, idealRps: slots / (latencyMs / 1000), idealLatencyMs: (latencyMs * concurrency) / slots, result, cpuMs, roundTrips };
   if (allocated) {
-    cell.allocations = { api: allocated.api / Math.max(1, result.requests), worker: allocated.worker / Math.max(1, result.requests) };
-    say(`    allocated per completion: API ${(cell.allocations.api / 1024).toFixed(1)} KB, worker ${(cell.allocations.worker / 1024).toFixed(1)} KB`);
+    const per = (side: number) => side / Math.max(1, result.requests);
+    const { bytes, promises } = allocated;
+    const figures = { api: per(bytes.api), worker: per(bytes.worker), ...(args.promises ? { apiPromises: per(promises.api), workerPromises: per(promises.worker) } : {}) };
+    cell.allocations = figures;
+    const counted = (side: number | undefined) => (side === undefined ? '' : ` and ${side.toFixed(1)} promises`);
+    say(`    allocated per completion: API ${(figures.api / 1024).toFixed(1)} KB${counted(figures.apiPromises)}, worker ${(figures.worker / 1024).toFixed(1)} KB${counted(figures.workerPromises)}`);
   }
   const errors = result.errors > 0 ? `, ${result.errors} failed (${result.errorSamples.join('; ')})` : '';
   say(`  ${scenario.name.padEnd(10)} c=${concurrency} SearXNG limit ${scenario.searxngLimit}: ${result.rps.toFixed(1)} completions/s (ideal ${cell.idealRps.toFixed(0)}), p50 ${result.latency.p50.toFixed(1)} ms, p99 ${result.latency.p99.toFixed(1)} ms${errors}`);
@@ -159,7 +165,8 @@ async function main(): Promise<void> {
   const scratch = mkdtempSync(path.join(os.tmpdir(), 'switchyard-bench-plugins-'));
   cleanups.push({ name: 'scratch folder', run: async () => rmSync(scratch, { recursive: true, force: true }) });
   // The sampler's folder reaches every process started after this through the environment.
-  if (args.allocations) {
+  if (args.allocations || args.promises) {
+    if (args.promises) process.env.ALLOCATION_SAMPLER_PROMISES = '1';
     process.env.ALLOCATION_SAMPLER_DIR = path.join(scratch, 'allocations');
     mkdirSync(process.env.ALLOCATION_SAMPLER_DIR);
   }

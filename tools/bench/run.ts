@@ -45,7 +45,8 @@ import { baselineTable, cellsTable, compare, compareWithBaseline, comparisonTabl
  * --redis-cluster (Switchyard on a local three-node Redis Cluster),
  * --profile [--keep-profiles <dir>] (with a folder to keep them in, the floors' processes are profiled too, into <dir>/floors),
  * --allocations (bytes each side allocates per completion in every measured cell, from V8's sampling heap profiler in Switchyard's
- * and the floors' processes: steadier than CPU here; the sampler costs CPU, so read only the bytes of such a run),
+ * and the floors' processes: steadier than CPU here; the sampler costs CPU, so read only the bytes of such a run; --promises
+ * counts the promises each side creates per completion too, which adds to the bytes),
  * --out <file>, --baseline <git ref> (that commit too, built from a checkout beside this one and
  * measured in the same run, cell by cell, as a "before" for the working tree's "after"; --baseline-api-processes N and
  * --baseline-workers N size it apart, e.g. `--baseline HEAD` to compare process counts; --baseline-layout lays it out apart, e.g.
@@ -81,6 +82,7 @@ const { values: args } = parseArgs({
     profile: { type: 'boolean', default: false },
     'keep-profiles': { type: 'string' },
     allocations: { type: 'boolean', default: false },
+    promises: { type: 'boolean', default: false },
     baseline: { type: 'string' },
     out: { type: 'string' },
   },
@@ -137,7 +139,8 @@ async function startStack(runner: Runner, scratch: string, baseline: ServiceSour
   const upstream = await startUpstream(args.upstream === 'minimal' ? 'minimal' : 'simulator');
   cleanups.push({ name: 'upstream', run: () => upstream.stop() });
   const profileDir = args.profile ? path.join(scratch, 'profiles') : null;
-  const allocationDir = args.allocations ? path.join(scratch, 'allocations') : null;
+  const allocationDir = args.allocations || args.promises ? path.join(scratch, 'allocations') : null;
+  if (args.promises) process.env.ALLOCATION_SAMPLER_PROMISES = '1';
   if (allocationDir) mkdirSync(allocationDir);
   // The sampler's folder reaches the floors' processes through this process's environment, Switchyard's through `shared`.
   if (allocationDir) process.env.ALLOCATION_SAMPLER_DIR = allocationDir;
@@ -246,12 +249,13 @@ async function runCells(stack: Stack, meter: CpuMeter): Promise<{ cells: Cell[];
         const before = meter.read();
         const from = nowUs();
         const roles = stack.allocationDir ? processRoles(sampledProcesses(pathKind)) : new Map<number, 'api' | 'worker'>();
-        const { value: result, bytes } = await allocationsDuring(stack.allocationDir, roles, () => runLoad(target, { concurrency, durationMs, maxRequests: 1_000_000, timeoutMs, client: loadClient }));
+        const { value: result, allocated } = await allocationsDuring(stack.allocationDir, roles, () => runLoad(target, { concurrency, durationMs, maxRequests: 1_000_000, timeoutMs, client: loadClient }));
         const window: Window = [from, nowUs()];
         const cpuMs = CpuMeter.since(before, meter.read());
-        if (bytes) {
+        if (allocated) {
           const per = (side: number) => side / Math.max(1, result.requests);
-          allocations.push({ path: pathKind, mode, concurrency, completions: result.requests, api: per(bytes.api), worker: per(bytes.worker) });
+          const { bytes, promises } = allocated;
+          allocations.push({ path: pathKind, mode, concurrency, completions: result.requests, api: per(bytes.api), worker: per(bytes.worker), apiPromises: per(promises.api), workerPromises: per(promises.worker) });
         }
         if (pathKind === 'switchyard') windows.push(window);
         if (pathKind === 'switchyard' || pathKind === 'baseline') {
@@ -361,7 +365,7 @@ async function main(): Promise<void> {
   if (stages.length > 0) say(`\nPer-stage CPU budget (µs per completion, every Switchyard process; the profile's shares of the CPU measured from /proc):\n${stageBudgetTable(stages)}`);
   if (baselineStages.length > 0) say(`\nThe same for the baseline ${args.baseline}, same run:\n${stageBudgetTable(baselineStages)}`);
   if (profiles.length > 0) say(`\nCPU profiles (self time):\n${profileTables(profiles)}`);
-  if (allocations.length > 0) say(`\nBytes allocated per completion (V8's sampling heap profiler, collected objects included; the sampler's CPU skews this run's other figures):\n${allocationTable(allocations)}`);
+  if (allocations.length > 0) say(`\nBytes allocated per completion (V8's sampling heap profiler, collected objects included) and promises created (an async hook's count); the sampler's CPU skews this run's other figures:\n${allocationTable(allocations, { promises: args.promises === true })}`);
   const report = {
     machine,
     settings: { runner, upstream: args.upstream, log_level: args['log-level'], privacy_level: Number(args['privacy-level']), layout: args.layout, api_processes: args['api-processes'] ?? 'default', worker_processes: args.workers ?? (args.layout === 'roles' ? 1 : 'default'), duration_s: Number(args.duration), warmup_s: Number(args.warmup), warmup_first_s: Number(args['warmup-first']), load_client: loadClient, model: stack.env.model, prompt: PROMPT, node_env: 'production' },
