@@ -6,8 +6,21 @@ import { upstreamResponse } from '../helpers/upstream-response';
 
 const ctx: ProviderContext = { apiKey: 'k', baseUrl: 'http://x', signal: new AbortController().signal, timeoutMs: 5000, logger: pino({ level: 'silent' }) };
 
-/** Each event as it is: what the SSE reading alone gives. */
-const asRead = (): StreamTranslator<SseEvent> => ({ push: (event) => [event], done: false, finish: () => [] });
+/** Each event as it is (what the SSE reading alone gives); an event whose data is `boom` is an error event, `stop` the terminal one. */
+function asRead(): StreamTranslator<SseEvent> {
+  let stopped = false;
+  return {
+    push: (event) => {
+      if (event.data === 'boom') throw new Error('error event');
+      if (event.data === 'stop') stopped = true;
+      return [event];
+    },
+    get done() {
+      return stopped;
+    },
+    finish: () => [],
+  };
+}
 
 /** The stream loop over an in-memory body arriving in `pieces`. */
 function read(pieces: string[]): AsyncGenerator<SseEvent[]> {
@@ -49,5 +62,21 @@ describe('translateSse reading server-sent events', () => {
     const batches: string[][] = [];
     for await (const batch of read(['data: a\n\ndata: b\n\nda', 'ta: c\n\n'])) batches.push(batch.map((event) => event.data));
     expect(batches).toEqual([['a', 'b'], ['c']]);
+  });
+
+  it('hands over the events read before an error event, then throws it', async () => {
+    const seen: string[][] = [];
+    await expect(
+      (async () => {
+        for await (const batch of read(['data: a\n\ndata: boom\n\ndata: late\n\n'])) seen.push(batch.map((event) => event.data));
+      })(),
+    ).rejects.toThrow('error event');
+    expect(seen).toEqual([['a']]);
+  });
+
+  it('stops reading at the terminal event', async () => {
+    const seen: string[][] = [];
+    for await (const batch of read(['data: a\n\n', 'data: stop\n\n', 'data: after\n\n'])) seen.push(batch.map((event) => event.data));
+    expect(seen).toEqual([['a'], ['stop']]);
   });
 });
