@@ -365,7 +365,9 @@ async function main(): Promise<void> {
   if (stages.length > 0) say(`\nPer-stage CPU budget (µs per completion, every Switchyard process; the profile's shares of the CPU measured from /proc):\n${stageBudgetTable(stages)}`);
   if (baselineStages.length > 0) say(`\nThe same for the baseline ${args.baseline}, same run:\n${stageBudgetTable(baselineStages)}`);
   if (profiles.length > 0) say(`\nCPU profiles (self time):\n${profileTables(profiles)}`);
-  if (allocations.length > 0) say(`\nBytes allocated per completion (V8's sampling heap profiler, collected objects included) and promises created (an async hook's count); the sampler's CPU skews this run's other figures:\n${allocationTable(allocations, { promises: args.promises === true })}`);
+  const promises = args.promises === true;
+  const counted = promises ? " and promises created (an async hook's count, whose own allocations the bytes include)" : '';
+  if (allocations.length > 0) say(`\nBytes allocated per completion (V8's sampling heap profiler, collected objects included)${counted}; the sampler's CPU skews this run's other figures:\n${allocationTable(allocations, { promises })}`);
   const report = {
     machine,
     settings: { runner, upstream: args.upstream, log_level: args['log-level'], privacy_level: Number(args['privacy-level']), layout: args.layout, api_processes: args['api-processes'] ?? 'default', worker_processes: args.workers ?? (args.layout === 'roles' ? 1 : 'default'), duration_s: Number(args.duration), warmup_s: Number(args.warmup), warmup_first_s: Number(args['warmup-first']), load_client: loadClient, model: stack.env.model, prompt: PROMPT, node_env: 'production' },
