@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import type { RedisClient as Redis } from '../queue/redis';
 import { cancelChannel } from '../queue/replies';
 
@@ -5,6 +6,8 @@ import { cancelChannel } from '../queue/replies';
 const REMEMBER_MS = 10 * 60_000;
 /** Cancellations remembered at most (oldest forgotten first). */
 const MAX_REMEMBERED = 100_000;
+/** Listeners a job's signal may have before Node warns of a leak (see `track`). */
+const JOB_SIGNAL_LISTENERS = 64;
 
 /**
  * The worker's side of cancellation: the API publishes a request id when its client leaves or its
@@ -13,6 +16,17 @@ const MAX_REMEMBERED = 100_000;
  * remembered: whichever worker takes that job later finds it cancelled at once, calls no upstream,
  * and still writes the request's one log.
  */
+/**
+ * The controller of a job's signal. The signal is listened to by each of the job's upstream calls (their
+ * deadlines) and plugin calls (a deadline and two races each, up to MAX_PLUGIN_CALLS_PER_STEP at once):
+ * more than Node's default of 10, which printed a leak warning for a model turn of four plugin calls.
+ */
+export function jobController(): AbortController {
+  const controller = new AbortController();
+  setMaxListeners(JOB_SIGNAL_LISTENERS, controller.signal);
+  return controller;
+}
+
 export class Cancellations {
   private readonly running = new Map<string, AbortController>();
   /** Request id → when it was cancelled (epoch ms), in arrival order. */
@@ -33,7 +47,7 @@ export class Cancellations {
 
   /** A signal that fires when the request is cancelled (already fired if it was); call release when it is over. */
   track(requestId: string): { signal: AbortSignal; release: () => void } {
-    const controller = new AbortController();
+    const controller = jobController();
     if (this.cancelled.delete(requestId)) controller.abort();
     this.running.set(requestId, controller);
     return { signal: controller.signal, release: () => this.running.delete(requestId) };

@@ -2,6 +2,7 @@ import pino from 'pino';
 import { z } from 'zod';
 import type { ToolCall } from '../../src/domain/chat';
 import type { HttpClient } from '../../src/net/http-client';
+import { jobController } from '../../src/pipeline/cancellations';
 import { PluginSteps } from '../../src/pipeline/plugin-steps';
 import type { RunContext } from '../../src/pipeline/run-context';
 import { RunTrace } from '../../src/pipeline/run-trace';
@@ -34,7 +35,7 @@ function context(steps: PluginSteps): RunContext {
     run: 'run-1',
     space: { id: 'space', orgId: 'org', dataSpaceId: 'space', settings: {} },
     prepared: { policies: { privacy_level: 1 }, stream: false, chat: { messages: [] }, query: 'q' },
-    signal: new AbortController().signal,
+    signal: jobController().signal,
     logger: pino({ level: 'silent' }),
     trace: new RunTrace(),
     plugins: steps,
