@@ -10,13 +10,6 @@ const MAX_REMEMBERED = 100_000;
 const JOB_SIGNAL_LISTENERS = 64;
 
 /**
- * The worker's side of cancellation: the API publishes a request id when its client leaves or its
- * deadline passes, and the worker running that request aborts it (closing the upstream connection).
- * Every worker process hears every cancellation, so one for a job still waiting in the queue is
- * remembered: whichever worker takes that job later finds it cancelled at once, calls no upstream,
- * and still writes the request's one log.
- */
-/**
  * The controller of a job's signal. The signal is listened to by each of the job's upstream calls (their
  * deadlines) and plugin calls (a deadline and two races each, up to MAX_PLUGIN_CALLS_PER_STEP at once):
  * more than Node's default of 10, which printed a leak warning for a model turn of four plugin calls.
@@ -27,6 +20,13 @@ export function jobController(): AbortController {
   return controller;
 }
 
+/**
+ * The worker's side of cancellation: the API publishes a request id when its client leaves or its
+ * deadline passes, and the worker running that request aborts it (closing the upstream connection).
+ * Every worker process hears every cancellation, so one for a job still waiting in the queue is
+ * remembered: whichever worker takes that job later finds it cancelled at once, calls no upstream,
+ * and still writes the request's one log.
+ */
 export class Cancellations {
   private readonly running = new Map<string, AbortController>();
   /** Request id → when it was cancelled (epoch ms), in arrival order. */
