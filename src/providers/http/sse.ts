@@ -57,10 +57,6 @@ export async function* translateSse<T>(call: StreamCall, translator: StreamTrans
   const { provider, ctx } = call;
   const upstream = await call.open();
   const body = upstream.response.body;
-  if (!body) {
-    upstream.deadline.clear();
-    throw new UpstreamError({ kind: 'invalid_response', provider, message: `${provider} sent an empty stream` });
-  }
   const decoder = new TextDecoder();
   let events: SseEvent[] = [];
   const parser = createParser({ onEvent: ({ event, data }) => void events.push({ event, data }) });
