@@ -91,13 +91,14 @@ function namesNothingStored(job: CompletionJob, space: SpaceContext): boolean {
   return !(request.assistant_id ?? space.settings.assistant_id) && !request.assistant_version_id && !request.conversation_id && !request.parent_request_id;
 }
 
-const NOTHING_STORED = { assistant: null, history: [] as ChatMessage[] };
+/** What a request naming nothing stored reads: shared by every such request, so frozen. */
+const NOTHING_STORED: { assistant: null; history: readonly ChatMessage[] } = Object.freeze({ assistant: null, history: Object.freeze([]) });
 
 /**
- * What the request names, read at once; their errors count in this order (the assistant's first). Most
- * requests name nothing and skip this: the three reads and their settling made a dozen promises each time.
+ * What the request names, read at once. Most requests name nothing and skip this: the three reads and
+ * their settling made a dozen promises each time.
  */
-async function readNamed(job: CompletionJob, space: SpaceContext, sources: CompletionSources): Promise<{ assistant: AssistantConfig | null; history: ChatMessage[] }> {
+async function readNamed(job: CompletionJob, space: SpaceContext, sources: CompletionSources): Promise<{ assistant: AssistantConfig | null; history: readonly ChatMessage[] }> {
   const reads = await Promise.allSettled([assistantOf(job, space, sources), historyOf(job, space, sources), checkParent(job, sources)]);
   const [assistant, history] = [valueOf(reads[0]), valueOf(reads[1]), valueOf(reads[2])];
   return { assistant, history };
@@ -124,7 +125,7 @@ function withInstructions(messages: ChatMessage[], instructions: string | null |
 }
 
 /** Earlier turns go after the leading system messages and before the new ones. */
-function withHistory(messages: ChatMessage[], history: ChatMessage[]): ChatMessage[] {
+function withHistory(messages: ChatMessage[], history: readonly ChatMessage[]): ChatMessage[] {
   if (history.length === 0) return messages;
   const leading = messages.findIndex((m) => m.role !== 'system' && m.role !== 'developer');
   const split = leading === -1 ? messages.length : leading;
