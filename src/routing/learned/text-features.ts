@@ -68,11 +68,12 @@ class HashedCounts {
     this.sums[index] += sign * weight;
   }
 
-  /** The touched slot at `position` (in the order first touched) and its sum. */
+  /** The slot this prompt touched `position`-th (in the order first touched). */
   slotAt(position: number): number {
     return this.order[position];
   }
 
+  /** A touched slot's sum. */
   sumAt(index: number): number {
     return this.sums[index];
   }
