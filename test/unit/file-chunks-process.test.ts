@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import ts from 'typescript';
 import { chunkText } from '../../src/services/space-files/chunk-text';
-import { chunksInChildProcess, reportsOutOfMemory } from '../../src/services/space-files/file-chunks-process';
+import { chunksInChildProcess, ReaderStderr } from '../../src/services/space-files/file-chunks-process';
 import { makeDocx, makeDocxBomb, makePdf } from '../fixtures/space-files/make-documents';
 
 const LIMITS = { heapMb: 256, timeoutMs: 30_000 };
@@ -44,10 +44,23 @@ describe('chunksInChildProcess', () => {
   });
 
   it("tells each of V8's reports of running out of room, whichever the garbage collector's timing gives", () => {
-    expect(reportsOutOfMemory('FATAL ERROR: Reached heap limit Allocation failed - JavaScript heap out of memory')).toBe(true);
-    expect(reportsOutOfMemory('#\n# Fatal process out of memory: Zone\n#')).toBe(true);
-    expect(reportsOutOfMemory('#\n# Fatal error in , line 0\n# Fatal JavaScript invalid size error 536870888\n#')).toBe(true);
-    expect(reportsOutOfMemory('Segmentation fault')).toBe(false);
+    const reported = (...pieces: string[]) => {
+      const stderr = new ReaderStderr();
+      for (const piece of pieces) stderr.add(piece);
+      return stderr.outOfMemory;
+    };
+    expect(reported('FATAL ERROR: Reached heap limit Allocation failed - JavaScript heap out of memory')).toBe(true);
+    expect(reported('#\n# Fatal process out of memory: Zone\n#')).toBe(true);
+    expect(reported('#\n# Fatal error in , line 0\n# Fatal JavaScript invalid size error 536870888\n#')).toBe(true);
+    expect(reported('Segmentation fault')).toBe(false);
+    // Split across reads, or followed by a native stack longer than the tail kept: still told.
+    expect(reported('FATAL ERROR: Reached heap limit Allocation fa', 'iled - JavaScript heap out of memory')).toBe(true);
+    const stderr = new ReaderStderr();
+    stderr.add('# Fatal process out of memory: Zone\n');
+    for (let frame = 0; frame < 200; frame += 1) stderr.add(`    frame ${frame} at node::SomeNativeFunction(v8::Isolate*) [/usr/bin/node]\n`);
+    expect(stderr.tail).not.toContain('out of memory');
+    expect(stderr.tail.length).toBe(4096);
+    expect(stderr.outOfMemory).toBe(true);
   });
 
   it('kills the reader at its deadline', async () => {

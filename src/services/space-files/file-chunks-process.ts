@@ -31,12 +31,24 @@ const LOADER_ARGS = ENTRY.endsWith('.ts') ? ['--require', require.resolve('tsx/c
  */
 const OUT_OF_MEMORY = /out of memory|Allocation failed|invalid size error/i;
 
-/** Whether the reader's stderr holds V8's report of running out of room (`OUT_OF_MEMORY`). */
-export function reportsOutOfMemory(stderr: string): boolean {
-  return OUT_OF_MEMORY.test(stderr);
-}
 /** Characters of the child's stderr kept, for the log (V8's out-of-memory report ends there). */
 const STDERR_TAIL_CHARS = 4096;
+
+/**
+ * The reader's stderr as it arrives: its end kept for the log, and whether V8 reported running out of
+ * room (`OUT_OF_MEMORY`). The report is looked for as it arrives: a long native stack after it could push
+ * it out of the tail kept.
+ */
+export class ReaderStderr {
+  tail = '';
+  outOfMemory = false;
+
+  add(text: string): void {
+    const joined = this.tail + text;
+    if (!this.outOfMemory && OUT_OF_MEMORY.test(joined)) this.outOfMemory = true;
+    this.tail = joined.slice(-STDERR_TAIL_CHARS);
+  }
+}
 
 export class ChunkingFailure extends Error {
   override name = 'ChunkingFailure';
@@ -66,23 +78,17 @@ export function chunksInChildProcess(input: Omit<ChunkingInput, 'timeoutMs'>, li
     serialization: 'advanced',
     stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
   });
-  let stderr = '';
-  // Told as the report arrives: a long native stack after it could push it out of the tail kept.
-  let outOfMemory = false;
-  child.stderr?.setEncoding('utf8').on('data', (text: string) => {
-    const joined = stderr + text;
-    if (!outOfMemory && reportsOutOfMemory(joined)) outOfMemory = true;
-    stderr = joined.slice(-STDERR_TAIL_CHARS);
-  });
+  const stderr = new ReaderStderr();
+  child.stderr?.setEncoding('utf8').on('data', (text: string) => stderr.add(text));
   const chunking = new Promise<string[]>((resolve, reject) => {
-    const fail = (message: string) => reject(new ChunkingFailure(message, stderr));
+    const fail = (message: string) => reject(new ChunkingFailure(message, stderr.tail));
     const timer = setTimeout(() => fail(`reading the file took longer than the ${limits.timeoutMs} ms allowed`), limits.timeoutMs);
     child.once('message', (reply: ChunkingReply) => ('chunks' in reply ? resolve(reply.chunks) : fail(reply.error)));
     child.once('error', (err) => fail(`the file reader could not run: ${err.message}`));
     // 'close', not 'exit': stderr is complete by then, and it says whether the heap ran out.
     child.once('close', (code, signal) => {
       clearTimeout(timer);
-      if (outOfMemory) fail(`reading the file needed more than the ${limits.heapMb} MiB of memory allowed`);
+      if (stderr.outOfMemory) fail(`reading the file needed more than the ${limits.heapMb} MiB of memory allowed`);
       else fail(`the file reader stopped (${signal ?? `exit code ${code}`})`);
     });
   });
