@@ -3,15 +3,15 @@ import type { Path } from './report';
 import { startQueueFloor, type FloorKind, type QueueFloor } from './queue-floor/start';
 
 /** The path each floor is measured as. */
-export const FLOOR_PATHS: Record<FloorKind, Path> = { queue: 'floor', express: 'express-floor', required: 'required-floor' };
+export const FLOOR_PATHS: Record<FloorKind, Path> = { queue: 'floor', express: 'express-floor', required: 'required-floor', configured: 'configured-floor' };
 
-const KINDS: FloorKind[] = ['queue', 'express', 'required'];
+const KINDS: FloorKind[] = ['queue', 'express', 'required', 'configured'];
 
-/** `--floor queue,express,required` (the default), some of them, or `none`. */
+/** `--floor queue,express,required,configured` (the default), some of them, or `none`. */
 export function floorKinds(option: string | undefined): FloorKind[] {
   const names = (option ?? '').split(',').map((name) => name.trim());
   const unknown = names.filter((name) => ![...KINDS, 'none', ''].includes(name));
-  if (unknown.length > 0) throw new Error(`--floor: unknown floor ${unknown.join(', ')} (queue, express, required or none)`);
+  if (unknown.length > 0) throw new Error(`--floor: unknown floor ${unknown.join(', ')} (queue, express, required, configured or none)`);
   return KINDS.filter((kind) => names.includes(kind));
 }
 

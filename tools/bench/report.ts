@@ -7,9 +7,10 @@ import { round } from './stats';
  * `baseline` is another commit of Switchyard, measured in the same run (`--baseline REF`); `floor` is the
  * queue floor (tools/bench/queue-floor), the least a gateway of Switchyard's shape does; `express-floor` the
  * same floor with its HTTP edge on Express 5; `required-floor` the Express floor doing also the work no
- * implementation of issue 20's configuration may leave out.
+ * implementation of issue 20's configuration may leave out; `configured-floor` the required floor doing
+ * also the rest of that configuration (key, validation, routing, breakers, metrics, costs), each the leanest way.
  */
-export type Path = 'direct' | 'switchyard' | 'baseline' | 'portkey' | 'floor' | 'express-floor' | 'required-floor';
+export type Path = 'direct' | 'switchyard' | 'baseline' | 'portkey' | 'floor' | 'express-floor' | 'required-floor' | 'configured-floor';
 export type Mode = 'json' | 'stream';
 
 export interface Cell {

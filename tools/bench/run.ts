@@ -34,9 +34,11 @@ import { baselineTable, cellsTable, compare, compareWithBaseline, comparisonTabl
  * default: the Space has several active models and a rate limit, and requests leave `model` out; named: requests name --model), --layout start|roles|single (as
  * `npm start` runs it, a supervisor and its children; separate API and worker processes; or one SWITCHYARD_ROLE=single process), --api-processes N and
  * --workers N (default: the service's own, one per core; 1 worker under `roles`), --peer portkey|none (the Portkey gateway measured on the same upstream),
- * --floor queue,express,required|any of them|none (the floors, tools/bench/queue-floor: the least a gateway of Switchyard's shape does, one API
- * and one worker process, with its HTTP edge on bare node:http (`queue`) or on Express 5 (`express`, the reference of issue 20's goals);
- * `required`: the Express floor plus the work issue 20's configuration and the fault suite leave no implementation without),
+ * --floor queue,express,required,configured|any of them|none (the floors, tools/bench/queue-floor: the least a gateway of Switchyard's shape
+ * does, one API and one worker process, with its HTTP edge on bare node:http (`queue`) or on Express 5 (`express`, the reference of issue 20's
+ * goals); `required`: the Express floor plus the work issue 20's configuration and the fault suite leave no implementation without;
+ * `configured`: the required floor plus the rest of that configuration, each part the leanest way: the key, validation, routing among
+ * the active models, breakers, metrics, costs and savings; it is sent what Switchyard is sent, with the bench's key),
  * --soak [--soak-minutes 10] [--soak-warmup-minutes 5] (instead of the cells: 64 clients on Switchyard, half of them streaming, the RSS
  * of its API and worker processes every 10 s and their growth over the minutes after warm-up, a linear fit, against 1 MB/min; to soak-results.json),
  * --load-client raw|node (bare sockets with the request built once, the default: a load generator about as light as autocannon; or
@@ -70,7 +72,7 @@ const { values: args } = parseArgs({
     'baseline-api-processes': { type: 'string' },
     'baseline-workers': { type: 'string' },
     peer: { type: 'string', default: 'portkey' },
-    floor: { type: 'string', default: 'queue,express,required' },
+    floor: { type: 'string', default: 'queue,express,required,configured' },
     'skip-round-trips': { type: 'boolean', default: false },
     'load-client': { type: 'string', default: 'raw' },
     soak: { type: 'boolean', default: false },
@@ -115,7 +117,7 @@ interface Stack {
   deployments: Deployment[];
   /** The peer gateway (Portkey) on the same upstream, unless `--peer none`. */
   peer: (Managed & { url: string }) | null;
-  /** The floors (tools/bench/queue-floor) `--floor` names: bare node:http, Express 5, Express 5 with the required work. */
+  /** The floors (tools/bench/queue-floor) `--floor` names: bare node:http, Express 5, Express 5 with the required work, and with all the configuration's. */
   floors: QueueFloor[];
   profileDir: string | null;
   /** The baseline's profiles (--profile with --baseline). */

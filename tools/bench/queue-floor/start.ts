@@ -1,16 +1,18 @@
+import { createHash } from 'node:crypto';
 import type { BenchEnvironment } from '../environment';
 import type { PluginBackendUrls } from '../floor-plugins';
 import { startBenchEntry, type Managed } from '../processes';
 
 /**
- * Which floor: the queue floor (bare node:http), the Express floor (its edge on Express 5), or the
+ * Which floor: the queue floor (bare node:http), the Express floor (its edge on Express 5), the
  * required-work floor (the Express floor doing also what issue 20's configuration and the fault suite
- * make every implementation do: see worker.ts).
+ * make every implementation do: see worker.ts), or the configured floor (the required floor doing also
+ * the rest of issue 20's configuration, each part the leanest way: configured-edge.ts, configured-work.ts).
  */
-export type FloorKind = 'queue' | 'express' | 'required';
+export type FloorKind = 'queue' | 'express' | 'required' | 'configured';
 
-/** What a floor's worker does per job: the least (one row, the upstream asked as the client asked) or the required work. */
-export type FloorWork = 'least' | 'required';
+/** What a floor's worker does per job: the least (one row, the upstream asked as the client asked), the required work, or all the configuration asks. */
+export type FloorWork = 'least' | 'required' | 'configured';
 
 /** A floor's two processes (API and worker) and the URL its API listens on. */
 export interface QueueFloor {
@@ -34,6 +36,8 @@ const ENTRIES: Record<FloorKind, { api: string; name: string; work: FloorWork }>
   express: { api: 'queue-floor/express-api.ts', name: 'express floor', work: 'least' },
   // Its API admits each request first (the Space's stamp and the rate limit in one script): reply-relay.ts.
   required: { api: 'queue-floor/express-api.ts', name: 'required floor', work: 'required' },
+  // Its API also checks the key, validates the request and keeps the HTTP metrics: configured-edge.ts.
+  configured: { api: 'queue-floor/express-api.ts', name: 'configured floor', work: 'configured' },
 };
 
 /**
@@ -46,14 +50,14 @@ const ENTRIES: Record<FloorKind, { api: string; name: string; work: FloorWork }>
 export async function startQueueFloor(env: BenchEnvironment, upstreamBaseUrl: string, options: FloorOptions = {}): Promise<QueueFloor> {
   const kind = options.kind ?? 'queue';
   const { api: apiEntry, name, work } = ENTRIES[kind];
-  // `floor`, `express-floor`, `required-floor`: its Redis prefix's suffix and its profiles' folder.
+  // `floor`, `express-floor`, `required-floor`, `configured-floor`: its Redis prefix's suffix and its profiles' folder.
   const slug = name.replaceAll(' ', '-');
   const prefix = `${env.redisPrefix}-${slug}`;
   const plugins = options.backends ? [options.backends.searxng, options.backends.embeddings] : [];
   const profile = (process: string) => [...(options.profileDir ? ['--cpu-prof', '--cpu-prof-dir', `${options.profileDir}/${slug}-${process}`] : []), ...(options.nodeArgs ?? [])];
   const worker = await startBenchEntry<{ worker: boolean }>('queue-floor/worker.ts', [env.redisUrl, prefix, upstreamBaseUrl, env.databaseUrl, work, ...plugins], profile('worker'));
   try {
-    const admission = work === 'required' ? ['admit'] : [];
+    const admission = work === 'required' ? ['admit'] : work === 'configured' ? ['configure', createHash('sha256').update(env.apiKey).digest('hex')] : [];
     const api = await startBenchEntry<{ url: string }>(apiEntry, [env.redisUrl, prefix, ...admission], profile('api'));
     return { kind, url: api.ready.url, processes: [{ ...api, name: `${name} api` }, { ...worker, name: `${name} worker` }] };
   } catch (err) {

@@ -5,7 +5,8 @@ import { Redis } from 'ioredis';
 import { request } from 'undici';
 import { runChildEntry } from '../child-entry';
 import { floorAgent, withPluginContext, type PluginBackendUrls } from '../floor-plugins';
-import { LEAST_LOG_TABLE, REQUIRED_LOG_TABLE } from './log-tables';
+import { countJob, costsOf, recordCall, route, type Costs, type Scored } from './configured-work';
+import { CONFIGURED_LOG_TABLE, LEAST_LOG_TABLE, REQUIRED_LOG_TABLE } from './log-tables';
 import { FloorLogWriter } from './log-writer';
 import { FLOOR_QUEUE, type FloorJob } from './messages';
 import { FloorReplyPublisher } from './reply-publisher';
@@ -24,20 +25,23 @@ import type { FloorWork } from './start';
  *   when it is complete);
  * - the log is a parent and a child row in a copy of Switchyard's `logs` table (log-tables.ts).
  * Its API process admits each request first (reply-relay.ts): the Space's version stamp and the rate limit,
- * in one script.
+ * in one script. With `configured` work, also the rest of issue 20's configuration, each the leanest way
+ * (configured-work.ts): routing among the active models when the request names none, a breaker per
+ * model, the operators' metrics, costs and savings in the log rows and the answer's metadata.
  * With the plugin backends' URLs, a request naming `plugins` first calls both at once
  * (tools/bench/floor-plugins.ts).
- * argv: Redis URL, key prefix, upstream base URL (…/v1), database URL, work (`least` or `required`), then
+ * argv: Redis URL, key prefix, upstream base URL (…/v1), database URL, work (`least`, `required` or `configured`), then
  * optionally the SearXNG and embeddings base URLs.
  */
 const [redisUrl = '', prefix = '', upstreamUrl = '', databaseUrl = '', work = 'least', searxng, embeddings] = process.argv.slice(2);
-const required = (work as FloorWork) === 'required';
+const configured = (work as FloorWork) === 'configured';
+const required = configured || (work as FloorWork) === 'required';
 const backends: PluginBackendUrls | null = searxng && embeddings ? { searxng, embeddings } : null;
 const connection = new Redis(redisUrl, { maxRetriesPerRequest: null });
 const publisher = new Redis(redisUrl);
 const replies = new FloorReplyPublisher(publisher);
 const leastLogs = new FloorLogWriter(databaseUrl, LEAST_LOG_TABLE);
-const requiredLogs = new FloorLogWriter(databaseUrl, REQUIRED_LOG_TABLE);
+const requiredLogs = new FloorLogWriter(databaseUrl, configured ? CONFIGURED_LOG_TABLE : REQUIRED_LOG_TABLE);
 /** The tenant the required rows name (the copy has no foreign keys to check them against). */
 const TENANT = { org_id: randomUUID(), app_id: randomUUID(), idp_id: 'bench', model_id: randomUUID() };
 
@@ -83,8 +87,8 @@ async function readStream(body: AsyncIterable<Buffer>, relay?: (data: string) =>
   return { text, usage, finish };
 }
 
-/** A streamed answer assembled into the JSON body OpenAI gives for a non-streaming request. */
-function wholeBody(model: string, answer: Answer): string {
+/** A streamed answer assembled into the JSON body OpenAI gives for a non-streaming request (with the configured floor's metadata). */
+function wholeBody(model: string, answer: Answer, metadata: object | null): string {
   const usage = { prompt_tokens: answer.usage.prompt_tokens ?? 0, completion_tokens: answer.usage.completion_tokens ?? 0 };
   return JSON.stringify({
     id: `chatcmpl-${randomUUID()}`,
@@ -93,7 +97,39 @@ function wholeBody(model: string, answer: Answer): string {
     model,
     choices: [{ index: 0, message: { role: 'assistant', content: answer.text }, finish_reason: answer.finish, logprobs: null }],
     usage: { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens },
+    ...(metadata ? { metadata } : {}),
   });
+}
+
+/** What the configured floor knows of a routed, priced call: the answer's metadata (the spec's fields) and the log's figures. */
+interface Priced {
+  costs: Costs;
+  savings: Costs;
+  candidates: Scored[];
+  latencyMs: number;
+}
+
+function metadataOf(body: FloorJob['body'], model: string, priced: Priced): object {
+  const best = priced.candidates.find((c) => c.model === model);
+  return {
+    app_id: TENANT.app_id,
+    model: { model, namespace: model, provider: 'openai', owner: 'openai', at: new Date().toISOString() },
+    costs: priced.costs,
+    cost_savings: priced.savings,
+    generated_artifacts: { items: [] },
+    search_results: { items: [] },
+    latency: priced.latencyMs,
+    labels: {},
+    error: '',
+    scores: { best_models: [model], candidates: priced.candidates },
+    score: best?.score ?? 0,
+    temperature: typeof body.temperature === 'number' ? body.temperature : null,
+    max_tokens: typeof body.max_tokens === 'number' ? body.max_tokens : null,
+    status_code: 200,
+    retries: 0,
+    extra: {},
+    warning: '',
+  };
 }
 
 /** The last user message's text: what a log row shows as the prompt. */
@@ -103,12 +139,16 @@ function promptOf(body: FloorJob['body']): string {
   return typeof last?.content === 'string' ? last.content : '';
 }
 
-/** The request's log, the least way or the required one. */
-function writeLog(data: FloorJob, { model, answer, startedAt }: { model: string; answer: Answer; startedAt: number }): Promise<void> {
+/** The request's log, the least way or the required one (with the configured floor's costs and savings). */
+function writeLog(data: FloorJob, { model, answer, startedAt, priced }: { model: string; answer: Answer; startedAt: number; priced: Priced | null }): Promise<void> {
   const prompt_tokens = answer.usage.prompt_tokens ?? 0;
   const completion_tokens = answer.usage.completion_tokens ?? 0;
   if (!required) return leastLogs.write({ id: data.id, model, request: data.body, response: answer.text, prompt_tokens, completion_tokens });
-  const figures = { prompt_tokens, completion_tokens, total_tokens: prompt_tokens + completion_tokens, prompt_tokens_cost: 0, completion_tokens_cost: 0, total_tokens_cost: 0, privacy_level: 1, request_type: 'chat_completions', status_code: 200, latency: Date.now() - startedAt, timestamp: startedAt };
+  const costs = priced?.costs ?? { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 };
+  const savings = priced
+    ? { prompt_tokens_cost_savings: priced.savings.prompt_tokens, completion_tokens_cost_savings: priced.savings.completion_tokens, total_tokens_cost_savings: priced.savings.total_tokens }
+    : {};
+  const figures = { prompt_tokens, completion_tokens, total_tokens: prompt_tokens + completion_tokens, prompt_tokens_cost: costs.prompt_tokens, completion_tokens_cost: costs.completion_tokens, total_tokens_cost: costs.total_tokens, ...savings, privacy_level: 1, request_type: 'chat_completions', status_code: 200, latency: Date.now() - startedAt, timestamp: startedAt };
   return requiredLogs.write({
     parent: { ...TENANT, ...figures, id: data.id, namespace: model, payload: data.body, response: { text: answer.text, usage: answer.usage }, prompt: promptOf(data.body), response_text: answer.text },
     child: { ...TENANT, ...figures, id: randomUUID(), parent_id: data.id, namespace: model, payload: { step: 'model', model, provider: 'openai' }, response: { usage: answer.usage } },
@@ -126,39 +166,54 @@ async function modelCall(body: FloorJob['body']): Promise<{ body: Record<string,
 async function run(job: Job<FloorJob>): Promise<void> {
   const data = job.data;
   const startedAt = Date.now();
+  const started = process.hrtime.bigint();
   const call = await modelCall(data.body);
+  const routed = configured ? route(data.body.model) : null;
+  const model = routed?.model ?? (typeof data.body.model === 'string' ? data.body.model : '');
   const streamed = data.stream || required;
+  const sent = routed ? { ...call.body, model } : call.body;
   const res = await request(`${upstreamUrl}/chat/completions`, {
     method: 'POST',
     dispatcher: floorAgent,
     headers: { 'content-type': 'application/json', authorization: 'Bearer bench' },
-    body: JSON.stringify(streamed ? { ...call.body, stream: true, stream_options: { include_usage: true } } : call.body),
+    body: JSON.stringify(streamed ? { ...sent, stream: true, stream_options: { include_usage: true } } : sent),
   });
   if (res.statusCode !== 200) {
     const body = await res.body.text();
+    if (routed) recordCall(model, false);
     replies.publish(data.replyTo, { id: data.id, type: 'error', status: 502, body }, true);
     return;
   }
-  const model = typeof data.body.model === 'string' ? data.body.model : '';
   let answer: Answer;
   let body = '';
+  let sentFirst = false;
   if (data.stream) {
-    let sentFirst = false;
     answer = await readStream(res.body, (chunk) => {
       replies.publish(data.replyTo, { id: data.id, type: 'chunks', chunks: [chunk] }, !sentFirst);
       sentFirst = true;
     });
   } else if (required) {
     answer = await readStream(res.body);
-    body = wholeBody(model, answer);
   } else {
     body = await res.body.text();
     const parsed = JSON.parse(body) as { choices?: { message?: { content?: string }; finish_reason?: string }[]; usage?: Usage };
     answer = { text: parsed.choices?.[0]?.message?.content ?? '', usage: parsed.usage ?? {}, finish: parsed.choices?.[0]?.finish_reason ?? 'stop' };
     if (call.metadata) body = JSON.stringify({ ...parsed, metadata: call.metadata });
   }
-  await writeLog(data, { model, answer, startedAt });
+  const priced = routed ? price({ model, answer, candidates: routed.candidates, latencyMs: Date.now() - startedAt }) : null;
+  if (priced) countJob({ appId: TENANT.app_id, model, status: 200, startedAt: started, callMs: priced.latencyMs, promptTokens: answer.usage.prompt_tokens ?? 0, completionTokens: answer.usage.completion_tokens ?? 0, cost: priced.costs.total_tokens, saved: priced.savings.total_tokens });
+  const metadata = priced ? metadataOf(data.body, model, priced) : null;
+  if (required && !data.stream) body = wholeBody(model, answer, metadata);
+  await writeLog(data, { model, answer, startedAt, priced });
+  // A stream's last chunk carries the answer's metadata, as Switchyard's does.
+  if (data.stream && metadata) replies.publish(data.replyTo, { id: data.id, type: 'chunks', chunks: [JSON.stringify({ object: 'chat.completion.chunk', model, choices: [], metadata })] }, !sentFirst);
   replies.publish(data.replyTo, { id: data.id, type: 'done', body }, true);
+}
+
+/** The configured floor's figures of a call that answered: its breaker told, its costs and savings. */
+function price({ model, answer, candidates, latencyMs }: { model: string; answer: Answer; candidates: Scored[]; latencyMs: number }): Priced {
+  recordCall(model, true);
+  return { ...costsOf(model, answer.usage.prompt_tokens ?? 0, answer.usage.completion_tokens ?? 0), candidates, latencyMs };
 }
 
 runChildEntry('queue floor worker', async () => {
