@@ -1,3 +1,4 @@
+import type { ChunkChoice } from '../domain/chat';
 import type { Reply } from '../queue/replies';
 
 /** How long later stream events wait to share a Redis message, in ms. */
@@ -13,6 +14,8 @@ export type SendMessage = (channel: string, message: string) => Promise<unknown>
 
 interface Pending {
   replies: Reply[];
+  /** Where each request's latest reply in `replies` is: a text delta right after it in that request joins it. */
+  latest: Map<string, number>;
   timer: NodeJS.Timeout | null;
   /** The send of this batch on the next turn of the event loop, once something urgent is in it. */
   sending: Promise<void> | null;
@@ -24,7 +27,9 @@ interface Pending {
  * ready by then; the deltas between are gathered for up to COALESCE_WINDOW_MS (or COALESCE_MAX_EVENTS)
  * into one message holding a JSON array, in order. One channel is one API process, so replies of many
  * requests share a message: the answers a group commit of the log releases together go out as one
- * PUBLISH. The listener reads a lone reply (an object) or a batch (an array).
+ * PUBLISH. The listener reads a lone reply (an object) or a batch (an array). Text deltas of one request
+ * gathered together travel as one delta, their texts joined (see `joined`): the API parses, formats and
+ * writes one chunk instead of several, and the client reads the same text.
  */
 export class ReplyPublisher {
   private readonly pending = new Map<string, Pending>();
@@ -39,10 +44,14 @@ export class ReplyPublisher {
 
   /** Not async: a gathered delta answers one settled promise, with nothing allocated for it. */
   publish(channel: string, reply: Reply): Promise<void> {
-    const urgent = this.isUrgent(reply);
+    const key = `${reply.requestId}:${reply.run}`;
+    const urgent = this.isUrgent(key, reply);
     let pending = this.pending.get(channel);
-    if (!pending) this.pending.set(channel, (pending = { replies: [], timer: null, sending: null }));
-    pending.replies.push(reply);
+    if (!pending) this.pending.set(channel, (pending = { replies: [], latest: new Map(), timer: null, sending: null }));
+    const at = pending.latest.get(key);
+    const merged = at === undefined ? null : joined(pending.replies[at] as Reply, reply);
+    if (merged) pending.replies[at as number] = merged;
+    else pending.latest.set(key, pending.replies.push(reply) - 1);
     if (urgent || pending.replies.length >= COALESCE_MAX_EVENTS) return this.sendSoon(channel, pending);
     pending.timer ??= setTimeout(() => void this.flush(channel).catch(this.onError), COALESCE_WINDOW_MS);
     return GATHERED;
@@ -59,8 +68,7 @@ export class ReplyPublisher {
     await Promise.all([...this.pending.keys()].map((channel) => this.flush(channel)));
   }
 
-  private isUrgent(reply: Reply): boolean {
-    const key = `${reply.requestId}:${reply.run}`;
+  private isUrgent(key: string, reply: Reply): boolean {
     if (reply.type === 'done' || reply.type === 'error') {
       this.streaming.delete(key);
       return true;
@@ -79,4 +87,22 @@ export class ReplyPublisher {
     if (replies.length === 0) return;
     await this.send(channel, JSON.stringify(replies.length === 1 ? replies[0] : replies));
   }
+}
+
+/** A choice that is nothing but text: no role, no tool calls, not finished. */
+function textOnly(choice: ChunkChoice): boolean {
+  const { delta } = choice;
+  return choice.finish_reason === null && typeof delta.content === 'string' && delta.role === undefined && delta.tool_calls === undefined;
+}
+
+/**
+ * `next` joined onto `previous` when both are text deltas of the same model and one choice (the same),
+ * else null: tool-call deltas, several choices, a finish or another event stay as they came.
+ */
+function joined(previous: Reply, next: Reply): Reply | null {
+  if (previous.type !== 'delta' || next.type !== 'delta' || previous.model !== next.model) return null;
+  const [before, ...moreBefore] = previous.choices;
+  const [after, ...moreAfter] = next.choices;
+  if (!before || !after || moreBefore.length > 0 || moreAfter.length > 0 || before.index !== after.index || !textOnly(before) || !textOnly(after)) return null;
+  return { ...previous, choices: [{ index: before.index, delta: { content: `${before.delta.content ?? ''}${after.delta.content ?? ''}` }, finish_reason: null }] };
 }

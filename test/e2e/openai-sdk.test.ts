@@ -86,7 +86,9 @@ describe('streaming', () => {
     const stream = await client.chat.completions.create({ model, messages: [{ role: 'user', content: 'Tell me something nice' }], stream: true });
     const chunks: ChatCompletionChunk[] = [];
     for await (const chunk of stream) chunks.push(chunk);
-    expect(chunks.length).toBeGreaterThan(2);
+    // At least the first delta and the closing chunk: text deltas that reach the worker within its few
+    // milliseconds of gathering travel as one (test/unit/reply-publisher.test.ts), as this fast upstream's do.
+    expect(chunks.length).toBeGreaterThanOrEqual(2);
     for (const chunk of chunks) expect(chunk).toMatchObject({ object: 'chat.completion.chunk', model, id: chunks[0].id });
     // As OpenAI's, the first delta names the role, and only the first.
     expect(chunks.map((c) => c.choices[0]?.delta.role).filter(Boolean)).toEqual(['assistant']);

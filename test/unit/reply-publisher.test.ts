@@ -1,8 +1,17 @@
 import { COALESCE_MAX_EVENTS, COALESCE_WINDOW_MS, ReplyPublisher } from '../../src/pipeline/reply-publisher';
+import type { ChunkChoice } from '../../src/domain/chat';
 import type { Reply } from '../../src/queue/replies';
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-const delta = (requestId: string, text: string): Reply => ({ type: 'delta', requestId, run: 'r1', delta: { content: text } }) as unknown as Reply;
+const delta = (requestId: string, text: string, choice: Partial<ChunkChoice> = {}): Reply => ({
+  type: 'delta',
+  requestId,
+  run: 'r1',
+  model: 'm',
+  choices: [{ index: 0, delta: { content: text }, finish_reason: null, ...choice }],
+});
+const toolDelta = (requestId: string, args: string): Reply => delta(requestId, '', { delta: { tool_calls: [{ index: 0, function: { arguments: args } }] } });
+const step = (requestId: string): Reply => ({ type: 'step', requestId, run: 'r1', step: { kind: 'plugin', name: 'web-search', status: 'started' } });
 const done = (requestId: string): Reply => ({ type: 'done', requestId, run: 'r1', result: {} }) as unknown as Reply;
 
 function recorder() {
@@ -19,18 +28,18 @@ function recorder() {
   return { sent, publisher };
 }
 
-const texts = (replies: Reply[]) => replies.map((r) => (r.type === 'delta' ? (r as unknown as { delta: { content: string } }).delta.content : r.type));
+const texts = (replies: Reply[]) => replies.map((r) => (r.type === 'delta' ? (r.choices[0]?.delta.content ?? '') : r.type));
 
 describe('ReplyPublisher', () => {
   it('sends a request first reply at once, gathers the following deltas, and sends the end at once with them, in order', async () => {
     const { sent, publisher } = recorder();
     await publisher.publish('c', delta('a', 'one'));
     expect(sent).toHaveLength(1);
-    await publisher.publish('c', delta('a', 'two'));
+    await publisher.publish('c', delta('a', 'two '));
     await publisher.publish('c', delta('a', 'three'));
     expect(sent).toHaveLength(1);
     await publisher.publish('c', done('a'));
-    expect(sent.map((m) => texts(m.replies))).toEqual([['one'], ['two', 'three', 'done']]);
+    expect(sent.map((m) => texts(m.replies))).toEqual([['one'], ['two three', 'done']]);
   });
 
   it('sends gathered deltas after the window even when nothing else comes', async () => {
@@ -53,13 +62,47 @@ describe('ReplyPublisher', () => {
     const { sent, publisher } = recorder();
     await publisher.publish('x', delta('a', 'first'));
     await publisher.publish('y', delta('b', 'first'));
-    for (let i = 0; i < COALESCE_MAX_EVENTS; i += 1) await publisher.publish('x', delta('a', String(i)));
+    // Tool-call deltas are not joined, so each counts towards the bound.
+    for (let i = 0; i < COALESCE_MAX_EVENTS; i += 1) await publisher.publish('x', toolDelta('a', String(i)));
     expect(sent.map((m) => [m.channel, m.replies.length])).toEqual([
       ['x', 1],
       ['y', 1],
       ['x', COALESCE_MAX_EVENTS],
     ]);
     await publisher.close();
+  });
+});
+
+describe('ReplyPublisher, text deltas gathered together', () => {
+  it('joins the text deltas of one request, each request apart, keeping their order', async () => {
+    const { sent, publisher } = recorder();
+    await publisher.publish('c', delta('a', 'a1'));
+    await publisher.publish('c', delta('b', 'b1'));
+    for (const text of ['a2 ', 'a3']) await publisher.publish('c', delta('a', text));
+    await publisher.publish('c', delta('b', 'b2'));
+    await publisher.publish('c', delta('a', ' a4'));
+    await publisher.publish('c', done('a'));
+    expect(sent.map((m) => texts(m.replies))).toEqual([['a1'], ['b1'], ['a2 a3 a4', 'b2', 'done']]);
+    expect(sent[2]?.replies[0]).toEqual(delta('a', 'a2 a3 a4'));
+  });
+
+  it('does not join across a step, a tool call, another choice, a finish or another model', async () => {
+    const { sent, publisher } = recorder();
+    await publisher.publish('c', delta('a', 'first'));
+    const apart: Reply[] = [
+      delta('a', 'x'),
+      step('a'),
+      delta('a', 'y'),
+      toolDelta('a', '{}'),
+      delta('a', 'z'),
+      delta('a', 'other choice', { index: 1 }),
+      delta('a', 'w'),
+      delta('a', '', { finish_reason: 'stop' }),
+      { ...delta('a', 'v'), model: 'other' } as Reply,
+    ];
+    for (const reply of apart) await publisher.publish('c', reply);
+    await publisher.publish('c', done('a'));
+    expect(sent[1]?.replies).toEqual([...apart, done('a')]);
   });
 });
 
