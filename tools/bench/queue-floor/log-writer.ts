@@ -50,7 +50,9 @@ export class FloorLogWriter<Row> {
 
   private flush(): void {
     if (this.pending.length === 0) return;
-    const batch = this.pending.splice(0, 200);
+    // The whole queue when it fits one statement: `splice` would copy what stays behind.
+    const batch = this.pending.length <= 200 ? this.pending : this.pending.splice(0, 200);
+    if (batch === this.pending) this.pending = [];
     this.inFlight += 1;
     const { sql, params } = this.table.statement(batch.map((w) => w.row));
     this.pool

@@ -135,8 +135,11 @@ function metadataOf(body: FloorJob['body'], model: string, priced: Priced): obje
 /** The last user message's text: what a log row shows as the prompt. */
 function promptOf(body: FloorJob['body']): string {
   const messages = Array.isArray(body.messages) ? (body.messages as { role?: string; content?: unknown }[]) : [];
-  const last = [...messages].reverse().find((m) => m.role === 'user');
-  return typeof last?.content === 'string' ? last.content : '';
+  for (let i = messages.length - 1; i >= 0; i -= 1) {
+    const message = messages[i];
+    if (message?.role === 'user') return typeof message.content === 'string' ? message.content : '';
+  }
+  return '';
 }
 
 /** The request's log, the least way or the required one (with the configured floor's costs and savings). */
@@ -144,15 +147,64 @@ function writeLog(data: FloorJob, { model, answer, startedAt, priced }: { model:
   const prompt_tokens = answer.usage.prompt_tokens ?? 0;
   const completion_tokens = answer.usage.completion_tokens ?? 0;
   if (!required) return leastLogs.write({ id: data.id, model, request: data.body, response: answer.text, prompt_tokens, completion_tokens });
-  const costs = priced?.costs ?? { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 };
-  const savings = priced
-    ? { prompt_tokens_cost_savings: priced.savings.prompt_tokens, completion_tokens_cost_savings: priced.savings.completion_tokens, total_tokens_cost_savings: priced.savings.total_tokens }
-    : {};
-  const figures = { prompt_tokens, completion_tokens, total_tokens: prompt_tokens + completion_tokens, prompt_tokens_cost: costs.prompt_tokens, completion_tokens_cost: costs.completion_tokens, total_tokens_cost: costs.total_tokens, ...savings, privacy_level: 1, request_type: 'chat_completions', status_code: 200, latency: Date.now() - startedAt, timestamp: startedAt };
+  const figures: RowFigures = { prompt_tokens, completion_tokens, latency: Date.now() - startedAt, timestamp: startedAt, priced };
   return requiredLogs.write({
-    parent: { ...TENANT, ...figures, id: data.id, namespace: model, payload: data.body, response: { text: answer.text, usage: answer.usage }, prompt: promptOf(data.body), response_text: answer.text },
-    child: { ...TENANT, ...figures, id: randomUUID(), parent_id: data.id, namespace: model, payload: { step: 'model', model, provider: 'openai' }, response: { usage: answer.usage } },
+    parent: logRow(model, figures, { id: data.id, parent_id: null, payload: data.body, response: { text: answer.text, usage: answer.usage }, prompt: promptOf(data.body), response_text: answer.text }),
+    child: logRow(model, figures, { id: randomUUID(), parent_id: data.id, payload: { step: 'model', model, provider: 'openai' }, response: { usage: answer.usage }, prompt: null, response_text: null }),
   });
+}
+
+interface RowFigures {
+  prompt_tokens: number;
+  completion_tokens: number;
+  latency: number;
+  timestamp: number;
+  priced: Priced | null;
+}
+
+/** What a parent row and a child row have of their own. */
+interface RowOwn {
+  id: string;
+  parent_id: string | null;
+  payload: unknown;
+  response: unknown;
+  prompt: string | null;
+  response_text: string | null;
+}
+
+/**
+ * A log row as one object literal: properties added one by one after a spread turn a row of this width
+ * into a dictionary of about 4 KB (Switchyard's rows are built the same way, src/pipeline/log-rows.ts).
+ * Each statement names its own columns: the required floor's leaves out the savings, a child's the prompt.
+ */
+function logRow(model: string, { prompt_tokens, completion_tokens, latency, timestamp, priced }: RowFigures, own: RowOwn) {
+  return {
+    id: own.id,
+    parent_id: own.parent_id,
+    payload: own.payload,
+    response: own.response,
+    prompt: own.prompt,
+    response_text: own.response_text,
+    org_id: TENANT.org_id,
+    app_id: TENANT.app_id,
+    idp_id: TENANT.idp_id,
+    model_id: TENANT.model_id,
+    namespace: model,
+    prompt_tokens,
+    completion_tokens,
+    total_tokens: prompt_tokens + completion_tokens,
+    prompt_tokens_cost: priced?.costs.prompt_tokens ?? 0,
+    completion_tokens_cost: priced?.costs.completion_tokens ?? 0,
+    total_tokens_cost: priced?.costs.total_tokens ?? 0,
+    prompt_tokens_cost_savings: priced?.savings.prompt_tokens ?? 0,
+    completion_tokens_cost_savings: priced?.savings.completion_tokens ?? 0,
+    total_tokens_cost_savings: priced?.savings.total_tokens ?? 0,
+    privacy_level: 1,
+    request_type: 'chat_completions',
+    status_code: 200,
+    latency,
+    timestamp,
+  };
 }
 
 /** The body sent to the model: the client's, with the plugins' sources when it named plugins. */
