@@ -33,8 +33,11 @@ interface Pending {
  */
 export class ReplyPublisher {
   private readonly pending = new Map<string, Pending>();
-  /** Requests that already sent a reply and have not ended: their next deltas may wait a little. */
-  private readonly streaming = new Set<string>();
+  /**
+   * Requests that already sent a reply and have not ended, with the run that did: their next deltas may
+   * wait a little. Keyed by the request id as the job carries it (no key string made per reply).
+   */
+  private readonly streaming = new Map<string, string>();
 
   constructor(
     private readonly send: SendMessage,
@@ -44,14 +47,13 @@ export class ReplyPublisher {
 
   /** Not async: a gathered delta answers one settled promise, with nothing allocated for it. */
   publish(channel: string, reply: Reply): Promise<void> {
-    const key = `${reply.requestId}:${reply.run}`;
-    const urgent = this.isUrgent(key, reply);
+    const urgent = this.isUrgent(reply);
     let pending = this.pending.get(channel);
     if (!pending) this.pending.set(channel, (pending = { replies: [], latest: new Map(), timer: null, sending: null }));
-    const at = pending.latest.get(key);
+    const at = pending.latest.get(reply.requestId);
     const merged = at === undefined ? null : joined(pending.replies[at] as Reply, reply);
     if (merged) pending.replies[at as number] = merged;
-    else pending.latest.set(key, pending.replies.push(reply) - 1);
+    else pending.latest.set(reply.requestId, pending.replies.push(reply) - 1);
     if (urgent || pending.replies.length >= COALESCE_MAX_EVENTS) return this.sendSoon(channel, pending);
     pending.timer ??= setTimeout(() => void this.flush(channel).catch(this.onError), COALESCE_WINDOW_MS);
     return GATHERED;
@@ -68,13 +70,14 @@ export class ReplyPublisher {
     await Promise.all([...this.pending.keys()].map((channel) => this.flush(channel)));
   }
 
-  private isUrgent(key: string, reply: Reply): boolean {
+  private isUrgent(reply: Reply): boolean {
+    const running = this.streaming.get(reply.requestId) === reply.run;
     if (reply.type === 'done' || reply.type === 'error') {
-      this.streaming.delete(key);
+      if (running) this.streaming.delete(reply.requestId);
       return true;
     }
-    if (this.streaming.has(key)) return false;
-    this.streaming.add(key);
+    if (running) return false;
+    this.streaming.set(reply.requestId, reply.run);
     return true;
   }
 
@@ -96,11 +99,11 @@ function textOnly(choice: ChunkChoice): boolean {
 }
 
 /**
- * `next` joined onto `previous` when both are text deltas of the same model and one choice (the same),
+ * `next` joined onto `previous` when both are text deltas of the same run and model and one choice (the same),
  * else null: tool-call deltas, several choices, a finish or another event stay as they came.
  */
 function joined(previous: Reply, next: Reply): Reply | null {
-  if (previous.type !== 'delta' || next.type !== 'delta' || previous.model !== next.model) return null;
+  if (previous.type !== 'delta' || next.type !== 'delta' || previous.run !== next.run || previous.model !== next.model) return null;
   const [before, ...moreBefore] = previous.choices;
   const [after, ...moreAfter] = next.choices;
   if (!before || !after || moreBefore.length > 0 || moreAfter.length > 0 || before.index !== after.index || !textOnly(before) || !textOnly(after)) return null;
