@@ -86,7 +86,7 @@ describe('ReplyPublisher, text deltas gathered together', () => {
     expect(sent[2]?.replies[0]).toEqual(delta('a', 'a2 a3 a4'));
   });
 
-  it('does not join across a step, a tool call, another choice, a finish or another model', async () => {
+  it('does not join across a step, a tool call, another choice, a finish, another model or another run', async () => {
     const { sent, publisher } = recorder();
     await publisher.publish('c', delta('a', 'first'));
     const apart: Reply[] = [
@@ -99,10 +99,12 @@ describe('ReplyPublisher, text deltas gathered together', () => {
       delta('a', 'w'),
       delta('a', '', { finish_reason: 'stop' }),
       { ...delta('a', 'v'), model: 'other' } as Reply,
+      // A run of the same request restarted elsewhere: its first delta is sent at once, with those waiting.
+      { ...delta('a', 'u'), model: 'other', run: 'r2' } as Reply,
     ];
     for (const reply of apart) await publisher.publish('c', reply);
     await publisher.publish('c', done('a'));
-    expect(sent[1]?.replies).toEqual([...apart, done('a')]);
+    expect(sent.slice(1).map((m) => m.replies)).toEqual([apart, [done('a')]]);
   });
 });
 
