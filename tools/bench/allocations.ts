@@ -51,13 +51,13 @@ function bytesOf(node: ProfileNode): number {
 /** How many windows each sampled process has written: its next profile is `<pid>-<count + 1>`. */
 const windowsOf = new Map<number, number>();
 
-/** Waits for each process's profile of the window just stopped (it writes after the stop), then sums its bytes and promises by side. */
 /** What each side allocated in a window: bytes, and promises created. */
 export interface Allocated {
   bytes: Record<Role, number>;
   promises: Record<Role, number>;
 }
 
+/** Waits for each process's profile of the window just stopped (it writes after the stop), then sums its bytes and promises by side. */
 export async function collectAllocations(dir: string, roles: Map<number, Role>): Promise<Allocated> {
   const out: Allocated = { bytes: { api: 0, worker: 0 }, promises: { api: 0, worker: 0 } };
   const deadline = Date.now() + 30_000;
