@@ -1,4 +1,8 @@
 import { defineConfig } from 'prisma/config';
+import { loadEnvFile } from './src/config/env-file';
+
+// Prisma's own commands read `.env` as the service does (the environment wins).
+loadEnvFile();
 
 export default defineConfig({
   schema: 'prisma/schema.prisma',

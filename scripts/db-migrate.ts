@@ -1,8 +1,10 @@
+import { loadEnvFile } from '../src/config/env-file';
 import { loadConfig } from '../src/config/load';
 import { migrate } from '../src/store/migrations';
 import { createDatabaseIfMissing } from './create-database';
 
 async function main(): Promise<void> {
+  loadEnvFile();
   const { databaseUrl } = loadConfig();
   const created = await createDatabaseIfMissing(databaseUrl);
   if (created) process.stdout.write(`Created database ${created}.\n`);

@@ -59,6 +59,8 @@ export const configSchema = z.object({
   bodyLimitBytes: positiveInt(1_048_576),
   /** How long SIGTERM waits for running requests and jobs before exiting, in ms. */
   shutdownGraceMs: positiveInt(30_000),
+  /** How long a starting process waits for PostgreSQL, Redis and the migrations before it gives up, in ms (0: check once). */
+  startupWaitMs: z.coerce.number().int().min(0).default(30_000),
   /** A process whose event loop is held this long, in ms, counts and logs a stall (with the request that held it). */
   eventLoopStallMs: positiveInt(200),
   /** How long a resolved API key is reused in one process, in ms (revocation takes at most this long). */

@@ -30,11 +30,18 @@ export function createRedis(location: string | RedisLocation, { maxRetriesPerReq
   const { url, clusterNodes } = typeof location === 'string' ? { url: location, clusterNodes: [] } : location;
   const options = { maxRetriesPerRequest, enableReadyCheck: true, lazyConnect: false };
   if (clusterNodes.length === 0) return new IORedis(url, { ...options, enableAutoPipelining: autoPipelining });
-  const parsed = new URL(url);
-  const auth = { ...(parsed.username ? { username: decodeURIComponent(parsed.username) } : {}), ...(parsed.password ? { password: decodeURIComponent(parsed.password) } : {}) };
-  const tls = parsed.protocol === 'rediss:' ? { tls: {} } : {};
   // Sharded pub/sub for replies (see publishInOrder): its subscriptions follow the slot's node.
-  return new Cluster([...clusterNodes], { redisOptions: { ...options, ...auth, ...tls }, enableReadyCheck: true, shardedSubscribers: true, enableAutoPipelining: autoPipelining });
+  return new Cluster([...clusterNodes], { redisOptions: { ...options, ...clusterNodeOptions(url) }, enableReadyCheck: true, shardedSubscribers: true, enableAutoPipelining: autoPipelining });
+}
+
+/** What every node of a cluster is reached with: the user, password and TLS of `REDIS_URL`, if any. */
+export function clusterNodeOptions(url: string): { username?: string; password?: string; tls?: object } {
+  const parsed = new URL(url);
+  return {
+    ...(parsed.username ? { username: decodeURIComponent(parsed.username) } : {}),
+    ...(parsed.password ? { password: decodeURIComponent(parsed.password) } : {}),
+    ...(parsed.protocol === 'rediss:' ? { tls: {} } : {}),
+  };
 }
 
 /** A separate connection to the same Redis (subscriptions need their own), not connected until first used on one server. */
