@@ -18,9 +18,9 @@ import { distribution, type Distribution } from './stats';
  * `npm run bench:router`: the learned router's decision in process — read the prompt (features, kind,
  * ease, length), count its tokens, score 20 catalog candidates — per request, against counting the
  * prompt's tokens alone (work any router does) measured in the same run. Prompts: MMLU-Pro questions and
- * AlpacaEval instructions from ../shared/data/routing when present, else built-in ones.
+ * AlpacaEval instructions from tools/router-lab/data/routing when present, else built-in ones.
  */
-const { values: args } = parseArgs({ options: { prompts: { type: 'string', default: '2000' }, candidates: { type: 'string', default: '20' }, data: { type: 'string', default: '../shared/data/routing' } } });
+const { values: args } = parseArgs({ options: { prompts: { type: 'string', default: '2000' }, candidates: { type: 'string', default: '20' }, data: { type: 'string', default: 'tools/router-lab/data/routing' } } });
 
 function prompts(limit: number): string[] {
   const dir = path.resolve(args.data);

@@ -20,7 +20,7 @@ function buildConvertProgram(io: CliOutput, run: (options: ConvertOptions) => vo
     .description('Converts the shared routing sets to the router evaluation format (JSONL), optionally with cross-validation folds.')
     .addOption(new Option('--set <name>', 'the set to convert, or all').choices([...DATASETS, 'all']).makeOptionMandatory())
     .option('--out <dir>', 'folder to write <set>.jsonl (and the folds) to', 'build/routing-data')
-    .option('--data <dir>', 'folder holding the shared sets', '../shared/data/routing')
+    .option('--data <dir>', 'folder holding the routing sets', 'tools/router-lab/data/routing')
     .option('--folds <k>', 'also write K cross-validation folds, <set>.fold<k>.train.jsonl / .test.jsonl (k from 1)', parseWholeNumber)
     .option('--seed <n>', 'seed of the fold shuffle (default 0)', parseWholeNumber)
     .option('--models <a,b,c>', 'keep only these models in the test folds (the train folds keep every model)', parseNameList)

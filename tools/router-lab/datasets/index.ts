@@ -12,7 +12,7 @@ export { modelsOf, restrictModels } from './restrict-models';
 export { seededRandom, seededShuffle } from './seeded-random';
 export type { ContaminationOptions } from './contamination';
 
-/** The shared routing sets (`../shared/data/routing/`) that convert to the router's evaluation format. */
+/** The shared routing sets (`tools/router-lab/data/routing/`) that convert to the router's evaluation format. */
 export const DATASETS = ['mmlu_pro', 'routellm_mmlu', 'routellm_gsm8k', 'mt_bench', 'alpaca_eval'] as const;
 export type DatasetName = (typeof DATASETS)[number];
 
@@ -26,7 +26,7 @@ const CONVERTERS: Record<DatasetName, (dataDir: string, options: ContaminationOp
 
 /**
  * The named set as evaluation lines, in a fixed order (the source files' order). `dataDir` is the
- * folder holding the sets (`../shared/data/routing`). RouteLLM's contaminated prompts are left out
+ * folder holding the sets (`tools/router-lab/data/routing`). RouteLLM's contaminated prompts are left out
  * unless `keepContaminated` (the other sets have no such list).
  */
 export function convertDataset(name: DatasetName, dataDir: string, options: ContaminationOptions = {}): LabelledPrompt[] {

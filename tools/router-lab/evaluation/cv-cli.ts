@@ -77,7 +77,7 @@ export function cvProgram(io: CliOutput): Command {
     .option('--models <a,b,c>', 'the pool; test folds keep only these models, train folds keep all', parseNameList)
     .option('--prices <file>', "price table, or a file of named tables with --price-set (default: the set's table in <data>/prices.json)")
     .option('--price-set <name>', 'which table of the prices file to use')
-    .option('--data <dir>', 'folder holding the shared sets', '../shared/data/routing')
+    .option('--data <dir>', 'folder holding the routing sets', 'tools/router-lab/data/routing')
     .option('--out <file.md>', 'also write the table there, and every fold\'s figures as JSON next to it (.json)')
     .action((options: CvOptions) => runCrossValidation(options, io));
 }

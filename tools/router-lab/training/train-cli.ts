@@ -7,7 +7,7 @@ import { runTrain } from './train-command';
 
 /** Entry of `npm run router:train`: rebuilds the shipped router weights from the shared routing sets. */
 const program = new Command('router:train')
-  .option('--data <dir>', 'folder of the shared routing sets', '../shared/data/routing')
+  .option('--data <dir>', 'folder of the routing sets', 'tools/router-lab/data/routing')
   .option('--out <file>', 'weights file to write', DEFAULT_WEIGHTS_FILE)
   .option('--seed <n>', 'training seed', parseWholeNumber, SHIPPED_WEIGHTS_SEED)
   .option('--weights-version <name>', 'version written into the file', SHIPPED_WEIGHTS_VERSION)

@@ -51,7 +51,7 @@ export function boundProgram(io: CliOutput): Command {
     .requiredOption('--models <a,b,c>', 'the pool', parseNameList)
     .option('--folds <k>', 'number of folds', parseWholeNumber, 5)
     .option('--seed <n>', 'seed of the fold split', parseWholeNumber, DEFAULT_SEED)
-    .option('--data <dir>', 'folder holding the shared sets', '../shared/data/routing')
+    .option('--data <dir>', 'folder holding the routing sets', 'tools/router-lab/data/routing')
     .action((options: BoundOptions) => runBound(options, io));
 }
 
