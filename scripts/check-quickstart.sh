@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
-# Runs README.md's native quick start exactly as written, as a newcomer would, in the current directory
-# (meant to be a fresh clone): the code blocks after the <!-- quickstart:setup -->, <!-- quickstart:start -->
-# and <!-- quickstart:requests --> markers, in that order, with no provider key in the environment.
-# The start block (which runs in the foreground for a newcomer) runs in the background here; once /readyz
-# answers, every request of the requests block must answer 2xx with no "error" in its body. The service is
-# stopped and this run's Redis keys deleted at the end, whatever happened.
+# Runs README.md's native quick start and day-one tour exactly as written, as a newcomer would, in the
+# current directory (meant to be a fresh clone): the code blocks after the <!-- quickstart:setup -->,
+# <!-- quickstart:start -->, <!-- quickstart:requests --> and <!-- quickstart:tour --> markers, in that
+# order, then every block after a <!-- quickstart:client --> marker (JavaScript, run by node as an ES
+# module from the clone, so the official clients in node_modules resolve), with no provider key in the
+# environment. The start block (which runs in the foreground for a newcomer) runs in the background here;
+# once /readyz answers, every curl of the requests and tour blocks must answer 2xx with no "error" in its
+# body, and every client block must exit 0. The service is stopped and this run's Redis keys deleted at
+# the end, whatever happened.
 #
 # Environment: DATABASE_URL (required: a database this run may create, use and leave to its caller to drop;
 # never a real one), REDIS_PREFIX (required: a prefix of its own), REDIS_URL and PORT (default: a free port).
@@ -21,10 +24,10 @@ READY_TIMEOUT_S=600
 
 say() { printf 'quickstart: %s\n' "$*" >&2; }
 
-# The lines of the first ```-fenced block after the line that is exactly the marker.
+# The lines of the ```-fenced block after the N-th line (default: the first) that is exactly the marker.
 block() {
-  awk -v marker="<!-- quickstart:$1 -->" '
-    $0 == marker { found = 1; next }
+  awk -v marker="<!-- quickstart:$1 -->" -v want="${2:-1}" '
+    $0 == marker { seen++; if (seen == want) found = 1; next }
     found && /^```/ { if (inside) exit; inside = 1; next }
     inside { print }' "$README"
 }
@@ -32,7 +35,9 @@ block() {
 setup=$(block setup)
 start=$(block start)
 requests=$(block requests)
-for part in setup start requests; do
+tour=$(block tour)
+clients=$(grep -c '^<!-- quickstart:client -->$' "$README" || true)
+for part in setup start requests tour; do
   [ -n "${!part}" ] || { say "README.md has no code block after <!-- quickstart:$part -->"; exit 1; }
 done
 
@@ -88,3 +93,17 @@ say "requests block:"; printf '%s\n' "$requests" >&2
 env SY="http://127.0.0.1:$PORT" KEY="$KEY" APP="$APP" STATUSES="$work/statuses" bash -euo pipefail -c "$check_curl
 $requests"
 say "$(wc -l <"$work/statuses") example requests answered: $(tr '\n' ' ' <"$work/statuses")"
+
+say "tour block:"; printf '%s\n' "$tour" >&2
+: >"$work/statuses"
+env SY="http://127.0.0.1:$PORT" KEY="$KEY" APP="$APP" STATUSES="$work/statuses" timeout 300 bash -euo pipefail -c "$check_curl
+$tour"
+say "the tour's $(wc -l <"$work/statuses") requests answered"
+
+[ "$clients" -gt 0 ] || { say "README.md has no <!-- quickstart:client --> block"; exit 1; }
+for n in $(seq 1 "$clients"); do
+  code=$(block client "$n")
+  say "client block $n:"; printf '%s\n' "$code" >&2
+  env SY="http://127.0.0.1:$PORT" KEY="$KEY" timeout 120 node --input-type=module -e "$code"
+done
+say "$clients client blocks ran"

@@ -6,7 +6,7 @@ import { PluginSteps } from '../src/pipeline/plugin-steps';
 import { BackendLimiter } from '../src/plugins/backend-limits';
 import { createImageGenerationPlugin } from '../src/plugins/image-generation-generic';
 import { PluginResultCache } from '../src/plugins/result-cache';
-import { selectPlugins } from '../src/plugins/selection';
+import { classifyPlugins } from '../src/plugins/selection';
 import { createSocialPostPlugin } from '../src/plugins/social-post';
 import { createLegacyFileSearchPlugin, createSpaceFileReader, createSpaceSearchPlugin } from '../src/plugins/space-search';
 import { createTranscribeAudioPlugin } from '../src/plugins/transcribe-audio';
@@ -54,7 +54,7 @@ export function workerPlugins(services: WorkerServices): WorkerPlugins {
   const files = new SpaceFileRepository(db);
   return {
     steps,
-    select: (input, allowed) => selectPlugins(input, allowed),
+    select: (input, candidates) => classifyPlugins(input, candidates),
     spaceHasFiles: (appId) => files.hasSearchable(appId),
     close: () => limiter.close(),
   };

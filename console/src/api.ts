@@ -38,7 +38,7 @@ export const onUnauthorized = (listener: () => void): (() => void) => {
 };
 
 /** Calls the public API with the session's key; same origin, so no CORS and no key in the URL. */
-export async function api<T>(method: 'GET' | 'PUT' | 'POST', path: string, options: { query?: Query; body?: unknown; key?: string } = {}): Promise<T> {
+export async function api<T>(method: 'GET' | 'PUT' | 'POST' | 'DELETE', path: string, options: { query?: Query; body?: unknown; key?: string } = {}): Promise<T> {
   const key = options.key ?? session.key();
   const headers: Record<string, string> = { Accept: 'application/json' };
   if (key) headers.Authorization = `Bearer ${key}`;

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { onUnauthorized } from './api';
 import { BatchesPage } from './pages/batches';
+import { KeysPage } from './pages/keys';
 import { CostsPage } from './pages/costs';
 import { LogDetailPage } from './pages/log-detail';
 import { LogsPage } from './pages/logs';
@@ -17,6 +18,7 @@ const NAV = [
   ['costs', 'Cost & savings'],
   ['prompts', 'Prompt review'],
   ['batches', 'Batches'],
+  ['keys', 'Keys'],
 ] as const;
 
 function Page({ location }: { location: Location }) {
@@ -31,6 +33,8 @@ function Page({ location }: { location: Location }) {
       return <PromptsPage />;
     case 'batches':
       return <BatchesPage />;
+    case 'keys':
+      return <KeysPage />;
     default:
       return <p>No such page.</p>;
   }

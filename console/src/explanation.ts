@@ -29,3 +29,12 @@ export function routingScoresOf(response: unknown): RoutingScores | null {
     },
   };
 }
+
+/**
+ * The model the request named, from the request its log keeps (`payload.model`); null when it named none.
+ * The service's own name (automatic choice) is never a model that answers or a candidate, so the caller
+ * counts a name as "named" only when it is the answering model or one of the candidates.
+ */
+export function requestedModelOf(request: unknown): string | null {
+  return isObject(request) && typeof request.model === 'string' && request.model !== '' ? request.model : null;
+}

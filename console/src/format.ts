@@ -17,3 +17,8 @@ export function epochSeconds(seconds: number | null): string {
 
 /** `YYYY-MM-DD` of a date in UTC, the form the API's date filters take. */
 export const isoDay = (date: Date): string => date.toISOString().slice(0, 10);
+
+/** A log's latency: null means nothing was measured (the API never shows a negative one). */
+export function milliseconds(ms: number | null): string {
+  return ms === null || ms < 0 ? '—' : `${Math.round(ms)} ms`;
+}

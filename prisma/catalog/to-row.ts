@@ -63,7 +63,7 @@ export function catalogEmbeddingEntryToRow(entry: CatalogEmbeddingEntry) {
     until: dateOrNull(entry.until),
     is_open_source: entry.is_open_source,
     is_gdpr: entry.is_gdpr,
-    is_test_model: false,
+    is_test_model: entry.provider === 'test',
     is_chat: false,
     is_public: true,
     default_active: entry.default_active,

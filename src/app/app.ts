@@ -6,6 +6,7 @@ import { errorDialectMarker } from '../http/error-dialect';
 import { errorHandler, notFoundHandler } from '../http/error-handler';
 import { authenticate } from '../http/middleware/authenticate';
 import { corsMiddleware } from '../http/middleware/cors';
+import { addServiceIndex } from '../http/service-index';
 import { jsonBody } from '../http/middleware/json-body';
 import { requestLogger } from '../http/middleware/request-logger';
 import { addDirectRoutes, mountRoutes } from '../http/mount-routes';
@@ -51,6 +52,8 @@ export function buildApp({ config, logger, services }: AppDeps): Express {
   addOpenApiRoutes(app, routes);
   // Static and public; the page signs in with a key it sends to /v1 as a Bearer header.
   app.use(CONSOLE_PATH, consoleRouter());
+  // Public: `/` points a browser to the console and the API reference, and names them to other clients.
+  addServiceIndex(app);
   // Before the body parser and authentication, so their errors too take the route's shape.
   app.use(dialect);
   app.use(body);

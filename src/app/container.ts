@@ -1,4 +1,7 @@
 import { buildAuthenticator } from '../auth/build-authenticator';
+import { KeyRevocations } from '../auth/key-revocations';
+import { ApiKeyRepository } from '../store/api-keys';
+import { KeyService } from '../services/keys/key-service';
 import type { Infrastructure } from './infrastructure';
 import type { ApiServices } from '../http/api-services';
 import type { WorkerServices } from '../../workers/worker-services';
@@ -21,6 +24,8 @@ import { buildCompletionIntake } from './build-intake';
 import { checkReadiness } from '../services/readiness';
 import { SpaceVersions } from '../cache/space-versions';
 import { ModelListService } from '../services/models/model-list-service';
+import { ModelAvailability } from '../services/models/model-availability';
+import { createProviderRegistry } from '../providers/registry';
 import { SpaceLookup } from '../intake/space-lookup';
 import { SpaceContextLoader } from '../pipeline/space-context';
 import { IdempotencyStore } from '../intake/idempotency-store';
@@ -79,6 +84,8 @@ interface Shared {
   assistants: AssistantRepository;
   conversations: ConversationRepository;
   secrets: SecretBox | null;
+  /** Whether each model can answer now (provider keys, custom model credentials), read from the configuration once. */
+  availability: ModelAvailability;
 }
 
 function sharedParts({ config, db, redis }: Infrastructure, plugins: PluginServiceOptions): Shared {
@@ -95,6 +102,7 @@ function sharedParts({ config, db, redis }: Infrastructure, plugins: PluginServi
     assistants: new AssistantRepository(db),
     conversations: new ConversationRepository(db),
     secrets: plugins.secrets === undefined ? secretBoxFor(config.plugins.socialPost.secretKeys) : plugins.secrets,
+    availability: new ModelAvailability(createProviderRegistry(config)),
   };
 }
 
@@ -119,8 +127,9 @@ function adminServices(infra: Infrastructure, shared: Shared) {
         await queues.sandboxSync.add('sync', job);
       },
       secrets,
+      availability: shared.availability,
     }),
-    appModels: new AppModelService(db, spaceVersions),
+    appModels: new AppModelService(db, { versions: spaceVersions, availability: shared.availability }),
     customModels: new CustomModelService({ db, versions: spaceVersions, secrets, allowedHosts: config.plugins.net.ssrfAllowedHosts, autoModelName: config.autoModelName }),
     sandboxSync: new SandboxSync(db, spaceVersions),
   };
@@ -162,11 +171,21 @@ export function buildServices(infra: Infrastructure, plugins: PluginServiceOptio
   const shared = sharedParts(infra, plugins);
   const { spaces, rateLimiter } = shared;
   const completions = buildCompletionIntake(infra, { spaces, rateLimiter, asyncJobs: shared.asyncJobs });
+  const authenticator = buildAuthenticator(infra);
+  const revocations = new KeyRevocations(redis, config.redisPrefix);
   return {
     ...infra,
     ...adminServices(infra, shared),
     ...fileServices(infra, shared),
-    authenticator: buildAuthenticator(infra),
+    authenticator,
+    keys: new KeyService({
+      db,
+      keys: new ApiKeyRepository(db),
+      forget: async (hashes) => {
+        hashes.forEach((hashed) => authenticator.forget(hashed));
+        await revocations.announce(hashes);
+      },
+    }),
     completions,
     embeddings: buildEmbeddingService(infra, { spaces, rateLimiter }),
     responses: new ResponseService({
@@ -174,7 +193,7 @@ export function buildServices(infra: Infrastructure, plugins: PluginServiceOptio
       conversations: shared.conversations,
       privacyLevelOf: (auth, request) => completions.privacyLevelNow(auth, request),
     }),
-    models: new ModelListService({ db, spaces, autoModelName: config.autoModelName }),
+    models: new ModelListService({ db, spaces, autoModelName: config.autoModelName, availability: shared.availability }),
     jobs: new JobService({ store: shared.asyncJobs, queue: queues.completions, publisher: redis, prefix: config.redisPrefix }),
     idempotency: shared.idempotency,
     spaceVersions: shared.spaceVersions,

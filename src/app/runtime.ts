@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import { startWorkers, type RunningWorkers } from '../../workers/index';
 import { buildApp } from './app';
 import type { Config } from '../config/schema';
+import { testBackendsOf } from '../config/plugins/test-backends';
 import { finishesWithin } from '../domain/finishes-within';
 import { connectInfrastructure } from './infrastructure';
 import { buildServices } from './container';
@@ -51,6 +52,8 @@ export async function startRuntime(config: Readonly<Config>, logger: Logger): Pr
   const metricsServer = await startProcessMetrics({ config: config.observability, logger });
   const stopWatchdog = startLoopWatchdog({ thresholdMs: config.eventLoopStallMs, logger });
   logger.info({ role: config.role, port }, 'switchyard started');
+  const testBackends = testBackendsOf(config.plugins);
+  if (testBackends.length > 0) logger.warn({ test_backends: testBackends }, 'plugin test backends are on: they answer with fixed test output, not real results');
 
   return {
     port,

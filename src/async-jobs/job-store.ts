@@ -23,6 +23,7 @@ local status = redis.call('HGET', KEYS[1], 'status')
 if not status then return nil end
 if status == 'queued' then
   redis.call('HSET', KEYS[1], 'status', ARGV[1], 'finished_at', ARGV[2], 'outcome', ARGV[3], 'webhook', ARGV[4])
+  if ARGV[6] ~= '' then redis.call('HSET', KEYS[1], 'model', ARGV[6]) end
   status = ARGV[1]
 end
 redis.call('EXPIRE', KEYS[1], ARGV[5])
@@ -59,6 +60,8 @@ export interface FinishedJob {
   outcome: JobOutcome | null;
   /** The delivery state to start with when a webhook is due, else null. */
   webhook: WebhookDelivery | null;
+  /** The model that answered, which replaces the one the request named (or null, for automatic choice); null keeps it. */
+  model: string | null;
 }
 
 export class AsyncJobStore {
@@ -108,7 +111,7 @@ export class AsyncJobStore {
    * meanwhile. A job that keeps an answer is listed under its Space, so a rise to privacy level 3 can drop it.
    */
   async finish(job: { id: string; appId: string }, finished: FinishedJob, now = Date.now()): Promise<StoredJobStatus | null> {
-    const args = [finished.status, String(Math.floor(now / 1000)), finished.outcome ? JSON.stringify(finished.outcome) : '', finished.webhook ? JSON.stringify(finished.webhook) : '', String(this.ttlSeconds)];
+    const args = [finished.status, String(Math.floor(now / 1000)), finished.outcome ? JSON.stringify(finished.outcome) : '', finished.webhook ? JSON.stringify(finished.webhook) : '', String(this.ttlSeconds), finished.model ?? ''];
     if (finished.outcome) {
       const index = this.keptKey(job.appId);
       await this.redis.multi().sadd(index, job.id).expire(index, this.ttlSeconds).exec();

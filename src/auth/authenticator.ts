@@ -4,7 +4,7 @@ import type { ApiKeyRepository, KeyOwner } from '../store/api-keys';
 import { hashApiKey, sameHash, throttlePrefixOf } from './api-key';
 import type { AuthContext } from './auth-context';
 import type { AttemptOrigin, AuthThrottle } from './auth-throttle';
-import { permissionsFor } from '../domain/permissions';
+import { keyPermissions } from '../domain/permissions';
 
 export interface AuthenticatorOptions {
   /** How long a resolved key is reused in this process, in ms; 0 asks the database every time. */
@@ -13,6 +13,11 @@ export interface AuthenticatorOptions {
   touchIntervalMs?: number;
   /** Counts failed attempts and refuses origins past their limit; without it nothing is throttled. */
   throttle?: AuthThrottle;
+  /**
+   * Subscribes to the deployment's announcements of revoked and rotated keys (KeyRevocations), whose
+   * hashes are then dropped from the cache. Started with the first key that authenticates.
+   */
+  listenForRevocations?: (forget: (hashedKey: string) => void) => Promise<void>;
 }
 
 /** What a request presents: its Authorization header, and the client address it came from. */
@@ -38,7 +43,9 @@ function toContext(key: KeyOwner): AuthContext {
     role: key.role,
     isServiceOwner: key.user.is_service_owner,
     appId: key.app_id,
-    permissions: permissionsFor(key.role, key.user.is_service_owner),
+    permissions: keyPermissions(key, key.user.is_service_owner),
+    expiresAt: key.expires_on ? key.expires_on.getTime() : null,
+    allowedModels: key.allowed_models.length > 0 ? key.allowed_models : null,
   };
 }
 
@@ -64,6 +71,7 @@ export class Authenticator {
   private readonly lastTouched = new LRUCache<string, number>({ max: MAX_CACHE_ENTRIES });
   /** Hashes of keys that passed the database check, and when they last did (see PROVEN_KEY_MS). */
   private readonly proven = new LRUCache<string, number>({ max: MAX_CACHE_ENTRIES });
+  private listening: Promise<void> | null = null;
 
   constructor(
     private readonly keys: ApiKeyRepository,
@@ -71,8 +79,26 @@ export class Authenticator {
   ) {
     this.cache =
       options.cacheTtlMs > 0
-        ? new LRUCache<string, AuthContext>({ max: MAX_CACHE_ENTRIES, ttl: options.cacheTtlMs, fetchMethod: (hashed) => this.lookUp(hashed) })
+        ? new LRUCache<string, AuthContext>({
+            max: MAX_CACHE_ENTRIES,
+            ttl: options.cacheTtlMs,
+            fetchMethod: async (hashed, _stale, { options: entry }) => {
+              const context = await this.lookUp(hashed);
+              // A key that expires sooner than the cache entry would end is kept only until it expires.
+              if (context?.expiresAt != null) entry.ttl = Math.max(1, Math.min(options.cacheTtlMs, context.expiresAt - Date.now()));
+              return context;
+            },
+          })
         : null;
+  }
+
+  /**
+   * Drops a key from this process's cache at once (it was revoked, or rotated to a new secret). Other
+   * processes are told through KeyRevocations.
+   */
+  forget(hashedKey: string): void {
+    this.cache?.delete(hashedKey);
+    this.proven.delete(hashedKey);
   }
 
   /**
@@ -106,6 +132,7 @@ export class Authenticator {
     }
     this.proven.set(hashed, now);
     this.touch(context.keyId, now);
+    if (this.cache && !this.listening) this.listen();
     return context;
   }
 
@@ -123,6 +150,14 @@ export class Authenticator {
 
   private provenRecently(hashed: string, now: number): boolean {
     return (this.proven.get(hashed) ?? 0) + PROVEN_KEY_MS > now;
+  }
+
+  /** Once a key is cached, revocations announced by any process are listened to (a failure leaves AUTH_CACHE_TTL_MS as the bound). */
+  private listen(): void {
+    const listen = this.options.listenForRevocations;
+    if (!listen) return;
+    // Tried once per process: a failure is logged by the listener, and the cache's TTL stays the bound.
+    this.listening = listen((hashed) => this.forget(hashed)).catch(() => undefined);
   }
 
   /** Records use without holding up the request; a failed write only loses a timestamp. */

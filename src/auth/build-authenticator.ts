@@ -5,9 +5,19 @@ import { ApiKeyRepository } from '../store/api-keys';
 import type { Db } from '../store/db';
 import { AuthThrottle } from './auth-throttle';
 import { Authenticator } from './authenticator';
+import { KeyRevocations } from './key-revocations';
 
-/** The authenticator with its failed-attempt throttle, counted in this deployment's Redis. */
-export function buildAuthenticator({ config, db, redis, logger }: { config: Readonly<Config>; db: Db; redis: Redis; logger: Logger }): Authenticator {
+interface AuthenticatorInfrastructure {
+  config: Readonly<Config>;
+  db: Db;
+  redis: Redis;
+  logger: Logger;
+  /** A separate connection, for the subscription to revoked keys. */
+  dedicatedRedis(): Redis;
+}
+
+/** The authenticator with its failed-attempt throttle, counted in this deployment's Redis, and its cache told of revoked keys. */
+export function buildAuthenticator({ config, db, redis, logger, dedicatedRedis }: AuthenticatorInfrastructure): Authenticator {
   const throttle = new AuthThrottle({
     redis,
     prefix: config.redisPrefix,
@@ -16,5 +26,14 @@ export function buildAuthenticator({ config, db, redis, logger }: { config: Read
     windowSeconds: config.authThrottleWindowSeconds,
     logger,
   });
-  return new Authenticator(new ApiKeyRepository(db), { cacheTtlMs: config.authCacheTtlMs, throttle });
+  const revocations = new KeyRevocations(redis, config.redisPrefix);
+  return new Authenticator(new ApiKeyRepository(db), {
+    cacheTtlMs: config.authCacheTtlMs,
+    throttle,
+    listenForRevocations: (forget) =>
+      revocations.listen(dedicatedRedis(), forget).catch((err: unknown) => {
+        logger.warn({ err }, 'revoked keys not listened to: a revoked key stays cached until AUTH_CACHE_TTL_MS');
+        throw err;
+      }),
+  });
 }

@@ -1,6 +1,7 @@
 import { effectivePrefix } from '../config/redis-cluster';
 import { createRedis, type RedisClient } from '../queue/redis';
 import { SpaceVersions } from '../cache/space-versions';
+import { KeyRevocations } from '../auth/key-revocations';
 import { loadConfig } from '../config/load';
 import type { Config } from '../config/schema';
 import { createDb, type Db } from '../store/db';
@@ -48,10 +49,23 @@ export class CliSession {
    * that changes a Space's configuration bumps its stamp after the commit, so their caches reload it.
    */
   spaceVersions(): SpaceVersions {
+    return new SpaceVersions(this.redisClient(), this.redisPrefix());
+  }
+
+  /** Tells the running API processes that keys were revoked, so their authentication caches drop them at once. */
+  keyRevocations(): KeyRevocations {
+    return new KeyRevocations(this.redisClient(), this.redisPrefix());
+  }
+
+  private redisClient(): RedisClient {
     const config = this.loadedConfig();
-    const clusterNodes = config.redisClusterNodes;
-    this.redis ??= createRedis({ url: config.redisUrl, clusterNodes }, { maxRetriesPerRequest: CLI_REDIS_RETRIES });
-    return new SpaceVersions(this.redis, effectivePrefix(config.redisPrefix, clusterNodes.length > 0));
+    this.redis ??= createRedis({ url: config.redisUrl, clusterNodes: config.redisClusterNodes }, { maxRetriesPerRequest: CLI_REDIS_RETRIES });
+    return this.redis;
+  }
+
+  private redisPrefix(): string {
+    const config = this.loadedConfig();
+    return effectivePrefix(config.redisPrefix, config.redisClusterNodes.length > 0);
   }
 
   /** Whether failures should carry their stack trace (`LOG_LEVEL=debug` or `trace`). */

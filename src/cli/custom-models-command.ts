@@ -149,7 +149,7 @@ export function registerCustomModelCommands(models: Command, ctx: CliContext): v
     const service = cliServices.customModels(ctx.session);
     const all = await service.list(orgId);
     const model = all.find((m) => m.model === name);
-    if (!model) throw new ApiError('not_found', `No custom model '${name}' in organization ${orgId}. ${closeNamesHint(name, all.map((m) => m.model), 'models list --space <space>')}`, 'model');
+    if (!model) throw new ApiError('not_found', `No custom model '${name}' in organization ${orgId}. ${closeNamesHint(name, all.map((m) => m.model), 'models list --all --space <space>')}`, 'model');
     const removed = await service.remove(orgId, model.id);
     ctx.io.out(options.json ? jsonLine({ ...removed, model: name }) : `Removed custom model ${name} (${model.id}).\n`);
   });

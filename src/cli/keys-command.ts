@@ -1,8 +1,8 @@
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import type { Role } from '../domain/permissions';
 import { createOrgKey, listOrgKeys, revokeOrgKey, type CreatedKey, type KeyView } from '../services/tenancy/key-admin';
 import type { CliContext } from './context';
-import { jsonOption, roleOption, textOption, uuidOption } from './options';
+import { jsonOption, parseNameList, parseWholeNumber, roleOption, textOption, uuidOption } from './options';
 import { formatFields, formatTable, jsonLine, SHOWN_ONCE_WARNING, type Column } from './output';
 
 interface CreateOptions {
@@ -11,6 +11,9 @@ interface CreateOptions {
   role?: Role;
   appId?: string;
   name?: string;
+  serviceOwner?: true;
+  expiresIn?: number;
+  allowedModels?: string[];
   json?: true;
 }
 
@@ -40,14 +43,14 @@ export function formatKeysTable(keys: readonly KeyView[]): string {
 }
 
 export function formatCreatedKey(key: CreatedKey): string {
-  return (
-    formatFields([
-      ['Key', key.key_id],
-      ['Role', key.role],
-      ['Space', key.app_id ?? 'none (organization-wide)'],
-      ['API key', key.api_key],
-    ]) + `${SHOWN_ONCE_WARNING}\n`
-  );
+  const fields: [string, string][] = [
+    ['Key', key.key_id],
+    ['Role', key.service_owner ? `${key.role}, service owner (queues:admin, prompt review)` : key.role],
+    ['Space', key.app_id ?? 'none (organization-wide)'],
+  ];
+  if (key.expires_on) fields.push(['Expires', key.expires_on]);
+  fields.push(['API key', key.api_key]);
+  return formatFields(fields) + `${SHOWN_ONCE_WARNING}\n`;
 }
 
 export function registerKeyCommands(program: Command, { session, io }: CliContext): void {
@@ -61,6 +64,14 @@ export function registerKeyCommands(program: Command, { session, io }: CliContex
     .addOption(roleOption('role of the key (default: member)'))
     .addOption(uuidOption('--app-id <uuid>', 'Space of the organization the key acts on (default: none, organization-wide)'))
     .addOption(textOption('--name <name>', 'label shown in listings (default: "<role> key for <idp id>")'))
+    .addOption(
+      new Option(
+        '--service-owner',
+        "a service owner's key (queues:admin for the queue dashboard at /admin/queues, prompt review); its user defaults to service-owner@<org name>",
+      ),
+    )
+    .addOption(new Option('--expires-in <seconds>', 'seconds until the key stops authenticating (default: never)').argParser(parseWholeNumber))
+    .addOption(new Option('--allowed-models <models>', 'comma-separated models the key may call (default: every model of its Space)').argParser(parseNameList))
     .addOption(jsonOption())
     .action(async (options: CreateOptions) => {
       const key = await createOrgKey(session.db(), {
@@ -69,6 +80,9 @@ export function registerKeyCommands(program: Command, { session, io }: CliContex
         role: options.role,
         appId: options.appId,
         name: options.name,
+        serviceOwner: options.serviceOwner ?? false,
+        expiresInSeconds: options.expiresIn,
+        allowedModels: options.allowedModels,
       });
       io.out(options.json ? jsonLine(key) : formatCreatedKey(key));
     });
@@ -85,12 +99,13 @@ export function registerKeyCommands(program: Command, { session, io }: CliContex
 
   keys
     .command('revoke')
-    .description('Revoke a key of the organization; it stops authenticating at once (or after AUTH_CACHE_TTL_MS).')
+    .description('Revoke a key of the organization; it stops authenticating at once in every running API process.')
     .addOption(uuidOption('--org-id <uuid>', 'organization id').makeOptionMandatory())
     .addOption(uuidOption('--key-id <uuid>', 'id of the key to revoke').makeOptionMandatory())
     .addOption(jsonOption())
     .action(async (options: RevokeOptions) => {
-      const revoked = await revokeOrgKey(session.db(), { orgId: options.orgId, keyId: options.keyId });
+      const revocations = session.keyRevocations();
+      const revoked = await revokeOrgKey(session.db(), { orgId: options.orgId, keyId: options.keyId, forget: (hashes) => revocations.announce(hashes) });
       io.out(options.json ? jsonLine(revoked) : `Revoked key ${revoked.key_id} on ${revoked.revoked_on}.\n`);
     });
 }

@@ -2,6 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { ApiError } from '../errors/api-error';
 import type { LogView } from '../schemas/logs';
+import type { LogCursor } from '../store/logs';
 import { listOrganizations } from '../store/organization-list';
 import { cliServices } from './cli-services';
 import type { CliContext } from './context';
@@ -16,12 +17,13 @@ interface TailOptions {
   json?: true;
   lines: number;
   intervalMs: number;
+  settleMs: number;
 }
 
-/** Most logs one poll reads; a burst larger than this between two polls shows its newest ones. */
+/** Most logs one read returns; a poll reads page after page until it has caught up. */
 const POLL_PAGE = 100;
-/** Ids remembered to tell new logs from shown ones: far more than one page. */
-const SEEN_KEPT = 1000;
+/** How long, by default, a log may take to commit after its `added_on` (ms): see `--settle-ms`. */
+const DEFAULT_SETTLE_MS = 2000;
 /** Characters of the prompt and the answer a human line shows. */
 const SNIPPET_CHARS = 60;
 
@@ -38,7 +40,7 @@ export function formatLogLine(log: LogView): string {
   const when = new Date(log.timestamp).toISOString();
   const cost = log.total_tokens_cost === null ? '-' : `$${log.total_tokens_cost.toFixed(6)}`;
   const content = log.privacy_level === 1 ? `${JSON.stringify(snippet(log.prompt))} -> ${JSON.stringify(snippet(log.response_text))}` : `[privacy level ${log.privacy_level}: content not kept]`;
-  const fields = [when, String(log.status_code), log.model?.model ?? '-', `space=${log.app_id ?? '-'}`, `${log.latency ?? '-'}ms`, `tokens=${log.total_tokens ?? '-'}`, cost, content];
+  const fields = [when, String(log.status_code), log.model?.model ?? '-', `space=${log.app_id ?? '-'}`, log.latency === null ? 'latency=-' : `${Math.round(log.latency)}ms`, `tokens=${log.total_tokens ?? '-'}`, cost, content];
   return `${fields.join('  ')}\n`;
 }
 
@@ -60,27 +62,44 @@ function parseLines(value: string): number {
   return lines;
 }
 
+/** Where a follower stands after printing `log`. */
+function cursorOf(log: LogView): LogCursor {
+  return { addedOn: new Date(log.added_on ?? 0), id: log.id };
+}
+
+/**
+ * `--follow` prints each log once, in (added_on, id) order, through a cursor: each poll prints the logs
+ * strictly after the last one printed. `added_on` is stamped when a log's INSERT starts, so a log may
+ * commit after one stamped later; a follower that printed the later one first would skip it. So a
+ * follower only prints logs stamped more than `settleMs` ago by the database's clock: by then every
+ * log stamped before has committed (an INSERT of logs takes milliseconds), so the cursor never passes
+ * a log still to come (no gaps) and never goes back (no duplicates). New logs show `settleMs` late.
+ */
 async function tail(ctx: CliContext, options: TailOptions): Promise<void> {
   const scope = await tailScope(ctx, options);
   const service = cliServices.logs(ctx.session);
   const auth = operatorAuth(scope.orgId);
-  const read = (limit: number) => service.list(auth, { limit, app_id: scope.appId, include_children: false });
   const print = (log: LogView) => ctx.io.out(options.json ? `${JSON.stringify(log)}\n` : formatLogLine(log));
-  const seen: string[] = [];
-  const first = (await read(options.lines)).data.reverse();
+  const settled = options.follow ? await service.settledBefore(options.settleMs) : undefined;
+  const first = (await service.list(auth, { limit: options.lines, app_id: scope.appId, include_children: false, created_before: settled })).data.reverse();
   first.forEach(print);
-  seen.push(...first.map((log) => log.id));
-  while (options.follow && !ctx.signal?.aborted) {
+  if (!options.follow || !settled) return;
+  const last = first.at(-1);
+  let cursor: LogCursor = last ? cursorOf(last) : { addedOn: settled, id: null };
+  while (!ctx.signal?.aborted) {
     try {
       await sleep(options.intervalMs, undefined, { signal: ctx.signal });
     } catch {
       break;
     }
-    const known = new Set(seen);
-    const fresh = (await read(POLL_PAGE)).data.filter((log) => !known.has(log.id)).reverse();
-    fresh.forEach(print);
-    seen.push(...fresh.map((log) => log.id));
-    if (seen.length > SEEN_KEPT) seen.splice(0, seen.length - SEEN_KEPT);
+    const before = await service.settledBefore(options.settleMs);
+    for (;;) {
+      const fresh = await service.listAfter(auth, { app_id: scope.appId, after: cursor, before, limit: POLL_PAGE });
+      fresh.forEach(print);
+      const newest = fresh.at(-1);
+      if (newest) cursor = cursorOf(newest);
+      if (fresh.length < POLL_PAGE || ctx.signal?.aborted) break;
+    }
   }
 }
 
@@ -94,6 +113,7 @@ export function registerLogCommands(program: Command, ctx: CliContext): void {
     .option('-f, --follow', 'keep printing new logs')
     .addOption(new Option('-n, --lines <count>', 'how many logs to print first').argParser(parseLines).default(10))
     .addOption(new Option('--interval-ms <ms>', 'how often --follow looks for new logs').argParser(parseWholeNumber).default(1000))
+    .addOption(new Option('--settle-ms <ms>', 'with --follow, how old a log must be to be printed, so that none committed late is skipped').argParser(parseWholeNumber).default(DEFAULT_SETTLE_MS))
     .option('--json', "one JSON object per line: the API's Log")
     .action((options: TailOptions) => tail(ctx, options));
 }

@@ -1,4 +1,4 @@
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import { ApiError } from '../errors/api-error';
 import type { ModelActiveForAppView } from '../schemas/models';
 import { closeNamesHint } from './close-names';
@@ -16,6 +16,10 @@ interface SpaceOptions {
   json?: true;
 }
 
+interface ListOptions extends SpaceOptions {
+  all?: true;
+}
+
 /** One row of `models list`: a model as the Space sees it, prices per 1M tokens as the catalog gives them. */
 export interface SpaceModelRow {
   id: string;
@@ -29,6 +33,10 @@ export interface SpaceModelRow {
   /** USD per 1M completion tokens. */
   completion_per_1m: number;
   context_window: number;
+  /** Whether a request naming it can be answered now (as `GET /v1/models` decides). */
+  available: boolean;
+  /** Why not (`code` stable, `message` for people), when not available. */
+  unavailable_reason: ModelActiveForAppView['unavailable_reason'];
 }
 
 /** Stored per token; rounding keeps 0.15 per 1M from printing as 0.15000000000000002. */
@@ -45,6 +53,8 @@ function rowOf(view: ModelActiveForAppView, kind: SpaceModelRow['kind']): SpaceM
     prompt_per_1m: perMillion(view.parent.prompt_token_cost),
     completion_per_1m: perMillion(view.parent.completion_token_cost),
     context_window: view.context_window,
+    available: view.available,
+    unavailable_reason: view.unavailable_reason,
   };
 }
 
@@ -56,6 +66,7 @@ const MODEL_COLUMNS: readonly Column<SpaceModelRow>[] = [
   { header: 'PROMPT_PER_1M', value: (m) => String(m.prompt_per_1m) },
   { header: 'COMPLETION_PER_1M', value: (m) => String(m.completion_per_1m) },
   { header: 'CONTEXT', value: (m) => String(m.context_window) },
+  { header: 'AVAILABLE', value: (m) => (m.unavailable_reason ? `no: ${m.unavailable_reason.message} (${m.unavailable_reason.code})` : 'yes') },
 ];
 
 export function formatModelsTable(rows: readonly SpaceModelRow[]): string {
@@ -83,7 +94,7 @@ export function pickByName(rows: readonly SpaceModelRow[], names: readonly strin
 
 async function setActive(ctx: CliContext, options: SpaceOptions & { names: string[]; active: boolean }): Promise<void> {
   const space = await findSpace(ctx.session.db(), options);
-  const rows = pickByName(await spaceModels(ctx, space), options.names, `models list --space ${options.space}`);
+  const rows = pickByName(await spaceModels(ctx, space), options.names, `models list --all --space ${options.space}`);
   const service = cliServices.appModels(ctx.session);
   for (const row of rows) await service.setActive(operatorAuth(space.org_id), { appId: space.id, modelId: row.id }, options.active);
   const changed = rows.map((row) => ({ id: row.id, model: row.model, active: options.active }));
@@ -99,13 +110,17 @@ export function registerModelCommands(program: Command, ctx: CliContext): void {
 
   models
     .command('list')
-    .description("List the Space's catalog and custom models: name, provider, whether active, prices (USD per 1M tokens).")
+    .description(
+      "List the Space's models that can answer now (as GET /v1/models does): name, provider, whether active, prices (USD per 1M tokens). With --all, every catalog and custom model the Space can see, and why each unavailable one cannot answer.",
+    )
     .addOption(spaceOption())
     .addOption(orgOption())
+    .addOption(new Option('--all', 'also the models that cannot answer now (off in the Space, provider key missing, ...), with the reason'))
     .addOption(jsonOption())
-    .action(async (options: SpaceOptions) => {
+    .action(async (options: ListOptions) => {
       const space = await findSpace(ctx.session.db(), options);
-      const rows = await spaceModels(ctx, space);
+      const every = await spaceModels(ctx, space);
+      const rows = options.all ? every : every.filter((row) => row.available);
       ctx.io.out(options.json ? jsonLine({ space: { id: space.id, name: space.name }, data: rows }) : formatModelsTable(rows));
     });
 

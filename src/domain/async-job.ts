@@ -33,7 +33,7 @@ export interface AsyncJobRecord {
   /** Epoch seconds. */
   createdAt: number;
   finishedAt: number | null;
-  /** The `model` the request named, or null (automatic choice). */
+  /** The model that answered, once the job completed; before that (or when none answered) the `model` the request named, or null (automatic choice). */
   model: string | null;
   /** The request's own webhook URL; null: the Space's, if it has one. */
   webhookUrl: string | null;

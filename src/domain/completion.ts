@@ -45,6 +45,34 @@ export interface PluginReport {
   error?: string;
 }
 
+/** Why auto_tools left a plugin it may use out of the request. */
+export type AutoToolsSkipReason =
+  /** The plugin has no backend configured in this deployment (its key or URL is not set). */
+  | 'no_backend'
+  /** social-post: the Space's settings do not set `allow_auto_tools`. */
+  | 'not_allowed'
+  /** space-search: the Space (or the parent whose data it reads) holds no searchable files. */
+  | 'no_searchable_files'
+  /** Pre-selection: the classifier scored it below its threshold (0.5). */
+  | 'below_threshold'
+  /** Pre-selection: the request explicitly declined it ("don't search the web"). */
+  | 'declined';
+
+/**
+ * What auto_tools did, for `metadata.extra.auto_tools` (present only when auto_tools is on for the
+ * request). `considered`: the Space's auto_tools plugins the request did not name; each is either
+ * `picked` (pre-selected, or offered to the model as a tool in the tool loop) or `skipped` with why.
+ */
+export interface AutoToolsReport {
+  /** How plugins were chosen; null when nothing was left to choose from. */
+  mode: 'preselect' | 'tool_loop' | null;
+  considered: PluginId[];
+  /** `score`: the classifier's, 0..1; null in the tool loop (the model chooses). */
+  picked: { id: PluginId; score: number | null }[];
+  /** `detail`: a sentence for people; `score`: the classifier's when it judged the plugin, else null. */
+  skipped: { id: PluginId; reason: AutoToolsSkipReason; detail: string; score: number | null }[];
+}
+
 /** How the router decided, as `metadata.scores` shows it. */
 export interface RoutingScores {
   best_models: string[];
@@ -80,6 +108,8 @@ export interface CompletionResult {
   searchResults: SearchResultItem[];
   artifacts: ArtifactItem[];
   plugins: PluginReport[];
+  /** Set only when auto_tools was on for the request. */
+  autoTools?: AutoToolsReport;
 }
 
 /** A request that failed: what its client is told. */

@@ -25,6 +25,14 @@ export type Permission = (typeof PERMISSIONS)[number];
 export const ROLES = ['owner', 'admin', 'member', 'viewer'] as const;
 export type Role = (typeof ROLES)[number];
 
+/** A key's role: one of the ROLES, or `custom` when its own list of permissions is what it may do. */
+export const KEY_ROLES = [...ROLES, 'custom'] as const;
+export type KeyRole = (typeof KEY_ROLES)[number];
+
+export function isPermission(name: string): name is Permission {
+  return (PERMISSIONS as readonly string[]).includes(name);
+}
+
 const VIEWER: readonly Permission[] = [
   'apps:read',
   'models:read',
@@ -53,4 +61,10 @@ export function permissionsFor(role: Role, isServiceOwner: boolean): Permission[
   const granted = new Set<Permission>(ROLE_PERMISSIONS[role]);
   if (isServiceOwner) SERVICE_OWNER_EXTRA.forEach((p) => granted.add(p));
   return PERMISSIONS.filter((p) => granted.has(p));
+}
+
+/** What a key may do: its role's permissions (with the service owner's extras), or for `custom` exactly its own list. */
+export function keyPermissions(key: { role: KeyRole; permissions: readonly string[] }, isServiceOwner: boolean): Permission[] {
+  if (key.role !== 'custom') return permissionsFor(key.role, isServiceOwner);
+  return PERMISSIONS.filter((p) => key.permissions.includes(p));
 }

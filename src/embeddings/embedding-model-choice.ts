@@ -1,6 +1,8 @@
 import { isDeprecated, isRetired, type RoutableModel } from '../domain/routable-model';
 import { ApiError } from '../errors/api-error';
+import { modelAllowed, type ModelAllowList } from '../domain/model-allow-list';
 import type { SpaceContext } from '../pipeline/space-context';
+import { didYouMean } from '../text/close-names';
 
 export interface EmbeddingModelChoice {
   space: Pick<SpaceContext, 'models' | 'embeddingModels'>;
@@ -13,6 +15,8 @@ export interface EmbeddingModelChoice {
   /** Whether a model of that name exists for the organization (active in the Space or not). */
   modelExists(name: string): Promise<boolean>;
   now: Date;
+  /** The key's `allowed_models`, when it has a list. */
+  allowedModels?: ModelAllowList | null;
 }
 
 const named = (name: string) => (m: RoutableModel) => m.model === name || `${m.provider}/${m.namespace}` === name;
@@ -32,7 +36,9 @@ async function namedModel(name: string, choice: EmbeddingModelChoice): Promise<R
       throw new ApiError('model_not_available', `Model '${name}' is a chat model; embeddings need an embedding model (e.g. text-embedding-3-small).`, 'model');
     }
     if (await choice.modelExists(name)) throw new ApiError('model_not_available', `Model '${name}' is not active in this Space.`, 'model');
-    throw new ApiError('not_found', `Model '${name}' does not exist.`, 'model');
+    // The closest embedding models that can answer now (error path only).
+    const hint = didYouMean(name, choice.space.embeddingModels.filter((m) => exclusion(m, choice) === null).map((m) => m.model));
+    throw new ApiError('not_found', `Model '${name}' does not exist.${hint ? ` ${hint}` : ''}`, 'model');
   }
   const reason = exclusion(model, choice);
   if (reason) throw new ApiError('model_not_available', `Model '${name}' cannot take this request: ${reason}.`, 'model');
@@ -47,9 +53,17 @@ async function namedModel(name: string, choice: EmbeddingModelChoice): Promise<R
  */
 export async function chooseEmbeddingModel(choice: EmbeddingModelChoice): Promise<RoutableModel> {
   const { requested, autoModelName } = choice;
-  if (requested !== undefined && requested !== autoModelName) return namedModel(requested, choice);
+  const { allowedModels } = choice;
+  if (requested !== undefined && requested !== autoModelName) {
+    const model = await namedModel(requested, choice);
+    if (allowedModels && !modelAllowed(model, allowedModels)) {
+      throw new ApiError('model_not_allowed', `Model '${requested}' is not among the models this key may call (allowed_models: ${allowedModels.join(', ')}).`, 'model');
+    }
+    return model;
+  }
   const reasons: string[] = [];
-  const eligible = choice.space.embeddingModels.filter((model) => {
+  const candidates = allowedModels ? choice.space.embeddingModels.filter((model) => modelAllowed(model, allowedModels)) : choice.space.embeddingModels;
+  const eligible = candidates.filter((model) => {
     const reason = exclusion(model, choice);
     if (reason) reasons.push(`${model.model}: ${reason}`);
     return reason === null;

@@ -95,6 +95,7 @@ export class EmbeddingService {
       canEmbed: (model) => registry.resolve(model)?.provider.embed !== undefined,
       modelExists: (name) => this.deps.modelExists(call.auth.orgId, name),
       now: new Date(),
+      allowedModels: call.auth.allowedModels,
     });
   }
 

@@ -11,6 +11,7 @@ export const ERROR_CODES = {
   invalid_api_key: { status: 401, type: 'authentication_error' },
   permission_denied: { status: 403, type: 'permission_error' },
   space_inactive: { status: 403, type: 'permission_error' },
+  model_not_allowed: { status: 403, type: 'permission_error' },
   not_found: { status: 404, type: 'not_found_error' },
   method_not_allowed: { status: 405, type: 'invalid_request_error' },
   conflict: { status: 409, type: 'conflict_error' },

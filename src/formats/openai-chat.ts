@@ -7,6 +7,13 @@ import type { CompletionMetadata, CompletionResponse } from '../schemas/chat-com
 
 /** OpenAI's chat-completions wire format of a completion's domain results and events (the HTTP edge's, and the batch lines', webhooks' and log views'). */
 
+/** `metadata.extra`: the plugins that ran (or not) and, with auto_tools, what it considered, picked and skipped. */
+function extraOf(result: CompletionResult): CompletionMetadata['extra'] {
+  const { plugins, autoTools } = result;
+  if (autoTools) return plugins.length > 0 ? { plugins, auto_tools: autoTools } : { auto_tools: autoTools };
+  return plugins.length > 0 ? { plugins } : {};
+}
+
 export function metadataOf(result: CompletionResult): CompletionMetadata {
   const { model } = result;
   return {
@@ -25,7 +32,7 @@ export function metadataOf(result: CompletionResult): CompletionMetadata {
     max_tokens: result.maxTokens ?? null,
     status_code: result.statusCode,
     retries: result.retries,
-    extra: result.plugins.length > 0 ? { plugins: result.plugins } : {},
+    extra: extraOf(result),
     warning: result.warnings.join(' '),
   };
 }

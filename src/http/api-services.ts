@@ -12,6 +12,7 @@ import type { AssistantService } from '../services/assistants/assistant-service'
 import type { BatchService } from '../services/batches/batch-service';
 import type { ConversationService } from '../services/conversations/conversation-service';
 import type { CustomModelService } from '../services/custom-models/custom-model-service';
+import type { KeyService } from '../services/keys/key-service';
 import type { LogService } from '../services/logs/log-service';
 import type { LogSummaryService } from '../services/logs/log-summary-service';
 import type { ModelListService } from '../services/models/model-list-service';
@@ -53,4 +54,6 @@ export interface ApiServices {
   openAiFiles: OpenAiFileService;
   /** OpenAI's Batch API, API side. */
   batches: BatchService;
+  /** `/v1/keys`: API keys managed from the API and the console. */
+  keys: KeyService;
   readiness(): Promise<ReadinessReport>;}

@@ -12,6 +12,7 @@ export const RESOURCE_OF_PATH_ID: Readonly<Record<string, string>> = {
   conversation_id: 'Conversation',
   file_id: 'File',
   job_id: 'Job',
+  key_id: 'API key',
   log_id: 'Log',
   model: 'Model',
   model_id: 'Model',

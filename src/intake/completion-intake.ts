@@ -98,6 +98,8 @@ export class CompletionIntake {
       ...(submission.httpRequestId ? { httpRequestId: submission.httpRequestId } : {}),
       ...traceContextField(),
     };
+    // Set apart from the literal: a key without a list (the usual one) adds nothing to its requests.
+    if (auth.allowedModels) job.allowedModels = auth.allowedModels;
     submission.onAccepted?.({ requestId: job.requestId, privacyLevel });
     // Also on errors, so a client can find the log of a request that failed.
     submission.setHeaders({ 'x-switchyard-log-id': job.requestId });

@@ -7,6 +7,7 @@ import type { RequestOutcome } from './log-rows';
 import { modelStep, type ModelStepResult } from './model-step';
 import { pluginContextMessage, withPluginContext } from './plugin-context';
 import { planPlugins, type PluginSelector } from './plugin-plan';
+import { sentence } from './plugin-notes';
 import type { PluginCall, PluginRun } from './plugin-steps';
 import type { RunContext } from './run-context';
 import { responseTextOf } from './stream-assembler';
@@ -25,7 +26,7 @@ async function runAfterModel(ctx: RunContext, calls: PluginCall[], answer: strin
   const failed = runs.find((run) => run.output === null && run.call.trigger !== 'preselected' && run.call.trigger !== 'tool_call');
   if (!failed) return null;
   const status = failed.error instanceof ApiError ? failed.error.status : 502;
-  return new ApiError(status < 500 && status >= 400 ? 'invalid_request' : 'plugin_failed', `The plugin ${failed.call.id} failed: ${failed.problem ?? 'no output'}`, 'plugins');
+  return new ApiError(status < 500 && status >= 400 ? 'invalid_request' : 'plugin_failed', sentence(`The plugin ${failed.problem ?? `${failed.call.id} failed: no output`}`), 'plugins');
 }
 
 /**

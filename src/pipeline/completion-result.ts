@@ -40,6 +40,8 @@ export function completionResult(ctx: RunContext, { model, choices, statusCode, 
     searchResults: trace.searchResults,
     artifacts: trace.artifacts,
     plugins: trace.plugins,
+    // A plain property (undefined without auto_tools): no object is made for requests without it.
+    autoTools: trace.autoTools ?? undefined,
     // Last: properties that follow a spread are added one by one, and cost allocations.
     ...(errors.length > 0 ? { error: errors.join(' ') } : {}),
   };

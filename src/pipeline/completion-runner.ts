@@ -184,7 +184,7 @@ export class CompletionRunner {
     if (signal.aborted && 'failure' in ended) ended = { ...ended, failure: { ...ended.failure, status: cancelledStatus(job) } };
     markLoopOwner(job.httpRequestId ?? job.requestId);
     // A Space deleted meanwhile has nothing left to attach a log to.
-    if (space) await this.writeLog({ job, privacyLevel, isTest: space.isSandbox, trace, ended, responseText, prompt: query }, logger);
+    if (space) await this.writeLog({ job, privacyLevel, isTest: space.isSandbox, trace, ended, responseText, prompt: query, endedAt: 'result' in ended ? undefined : Date.now() }, logger);
     if (job.async) await this.deps.asyncJobs.finish(job, { final: held, aborted: signal.aborted, privacyLevel });
     else for (const message of held) await publish(message);
     const statusCode = 'result' in ended ? ended.result.statusCode : ended.failure.status;
@@ -208,6 +208,7 @@ export class CompletionRunner {
       learning: feedback && { requestId: job.requestId, feedback },
       now: new Date(),
       modelExists: (name) => this.deps.modelExists(job.orgId, name),
+      allowedModels: job.allowedModels,
     });
     const { registry, latency, resilience, plugins } = this.deps;
     // One literal, not `{ ...inputs, job, ... }`: properties added after a spread are added one by one, and cost allocations.

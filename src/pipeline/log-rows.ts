@@ -23,6 +23,8 @@ export interface RequestOutcome {
   responseText: string;
   /** The request's last user message, when the run has read it already (else the log reads it). */
   prompt?: string;
+  /** When a request that has no answer ended (failed or cancelled), in ms since the epoch: its latency is measured to it. */
+  endedAt?: number;
 }
 
 const asJson = (value: unknown) => value as Prisma.InputJsonValue;
@@ -66,11 +68,26 @@ function withoutImageData(ended: RequestOutcome['ended']): RequestOutcome['ended
   return ended.partial ? { ...ended, partial: lighterResult(ended.partial) } : ended;
 }
 
-/** The request's status, savings and latency, from its answer or its failure (the metrics read them too). */
+/** What the `latency` column holds when nothing was measured (its default): the API shows it as null. */
+const UNKNOWN_LATENCY = -1;
+
+/**
+ * A request that failed or was cancelled before any answer: the milliseconds from its arrival until it
+ * ended (never negative, whatever the clocks of the API and worker processes say).
+ */
+function latencyUntilEnded(outcome: RequestOutcome): number {
+  return outcome.endedAt === undefined ? UNKNOWN_LATENCY : Math.max(0, outcome.endedAt - outcome.job.receivedAt);
+}
+
+/**
+ * The request's status, savings and latency, from its answer or its failure (the metrics read them too).
+ * Latency is the answering model's time; for a stream cut off, that of what was answered; with no answer
+ * at all, the time until the request ended.
+ */
 export function figuresOf(outcome: RequestOutcome): { statusCode: number; savings: Costs; latencyMs: number } {
   const { ended } = outcome;
   if ('result' in ended) return { statusCode: ended.result.statusCode, savings: ended.result.savings, latencyMs: ended.result.latencyMs };
-  return { statusCode: ended.failure.status, savings: ended.partial?.savings ?? ZERO_COSTS, latencyMs: ended.partial?.latencyMs ?? -1 };
+  return { statusCode: ended.failure.status, savings: ended.partial?.savings ?? ZERO_COSTS, latencyMs: ended.partial?.latencyMs ?? latencyUntilEnded(outcome) };
 }
 
 function parentRow(outcome: RequestOutcome): LogRow {

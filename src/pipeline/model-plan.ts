@@ -1,4 +1,5 @@
 import { isDeprecated, type RoutableModel } from '../domain/routable-model';
+import { allowedOnly, modelAllowed, type ModelAllowList } from '../domain/model-allow-list';
 import { ApiError } from '../errors/api-error';
 import type { ProviderRegistry } from '../providers/registry';
 import { exclusionReason, type Limits } from '../routing/hard-limits';
@@ -6,6 +7,7 @@ import { chooseWithExploration } from '../routing/online/exploration';
 import type { SpaceFeedback } from '../routing/online/space-feedback';
 import type { RequestProfile } from '../routing/request-profile';
 import { scoreCandidates, type CandidateScore, type ScoringInputs } from '../routing/scorer';
+import { didYouMean } from '../text/close-names';
 import type { PreparedCompletion } from './prepare-request';
 import type { SpaceContext } from './space-context';
 
@@ -67,6 +69,8 @@ export interface PlanInputs {
   now: Date;
   /** Whether a model of this name exists at all for the Space's organization (for a precise error). */
   modelExists(name: string): Promise<boolean>;
+  /** The key's `allowed_models`, when it has a list: the plan (first model and alternatives) keeps to them. */
+  allowedModels?: ModelAllowList;
 }
 
 const view = (c: CandidateScore): CandidateView => ({
@@ -192,6 +196,19 @@ class NamedPlan implements ModelPlan {
   }
 }
 
+/** "Model 'x' does not exist. Did you mean …?": the closest of the names this Space can answer with now (error path only). */
+function unknownModel(inputs: PlanInputs, name: string): ApiError {
+  const usable = inputs.space.models.filter((m) => inputs.registry.resolve(m) !== null).map((m) => m.model);
+  const hint = didYouMean(name, usable);
+  return new ApiError('not_found', `Model '${name}' does not exist.${hint ? ` ${hint}` : ''}`, 'model');
+}
+
+/** Why the named model's provider cannot be called, as the listings say it (`GET /v1/models?all=true`). */
+function providerProblem(inputs: PlanInputs, model: RoutableModel): string {
+  const why = inputs.registry.explain?.(model);
+  return why ? `${why.message} (${why.code})` : `its provider '${model.provider}' is not configured`;
+}
+
 /** The named model, checked: active in the Space, its provider configured, able to take the request. */
 async function namedModel(inputs: PlanInputs, name: string): Promise<RoutableModel> {
   const model = inputs.space.models.find((m) => m.model === name || `${m.provider}/${m.namespace}` === name);
@@ -200,14 +217,20 @@ async function namedModel(inputs: PlanInputs, name: string): Promise<RoutableMod
       throw new ApiError('model_not_available', `Model '${name}' is an embedding model: call POST /v1/embeddings with it.`, 'model');
     }
     if (await inputs.modelExists(name)) throw new ApiError('model_not_available', `Model '${name}' is not active in this Space.`, 'model');
-    throw new ApiError('not_found', `Model '${name}' does not exist.`, 'model');
+    throw unknownModel(inputs, name);
   }
   if (!inputs.registry.resolve(model)) {
-    throw new ApiError('model_not_available', `Model '${name}' is unavailable: its provider '${model.provider}' is not configured.`, 'model');
+    throw new ApiError('model_not_available', `Model '${name}' is unavailable: ${providerProblem(inputs, model)}.`, 'model');
   }
   const reason = exclusionReason(model, inputs.profile, { ...limitsOf(inputs), maxCost: null });
   if (reason) throw new ApiError('model_not_available', `Model '${name}' cannot take this request: ${reason}.`, 'model');
   return model;
+}
+
+/** The inputs with the Space's models and failover chain cut to the key's allowed models. */
+function keptToAllowed(inputs: PlanInputs, allowed: ModelAllowList): PlanInputs {
+  const space = { ...inputs.space, models: allowedOnly(inputs.space.models, allowed), failoverChain: allowedOnly(inputs.space.failoverChain, allowed) };
+  return { ...inputs, space };
 }
 
 /**
@@ -215,16 +238,22 @@ async function namedModel(inputs: PlanInputs, name: string): Promise<RoutableMod
  * against the others at once only under `smart_learn` (its ratings learn from the ranking); otherwise
  * when a failover needs the alternatives.
  */
-export async function planModels(inputs: PlanInputs): Promise<ModelPlan> {
-  const name = inputs.prepared.requestedModel;
+export async function planModels(given: PlanInputs): Promise<ModelPlan> {
+  const name = given.prepared.requestedModel;
+  // A key without a list (the usual case) plans over the Space as it is, at no cost.
+  const inputs = given.allowedModels ? keptToAllowed(given, given.allowedModels) : given;
   if (name !== null) {
-    const model = await namedModel(inputs, name);
+    const model = await namedModel(given, name);
+    if (given.allowedModels && !modelAllowed(model, given.allowedModels)) {
+      throw new ApiError('model_not_allowed', `Model '${name}' is not among the models this key may call (allowed_models: ${given.allowedModels.join(', ')}).`, 'model');
+    }
     return inputs.learning ? rankedPlan(inputs, model, { scored: ranked(inputs).scored, explored: false }) : new NamedPlan(model, inputs);
   }
   const { scored, reasons } = ranked(inputs);
   const { first: best, explored } = firstChoice(inputs, scored);
   if (!best) {
-    const why = reasons.length > 0 ? ` (${reasons.slice(0, 5).join('; ')})` : ' (no model is active)';
+    const none = given.allowedModels ? " (none of this key's allowed_models is active in it)" : ' (no model is active)';
+    const why = reasons.length > 0 ? ` (${reasons.slice(0, 5).join('; ')})` : none;
     throw new ApiError('model_not_available', `No model of this Space can take this request${why}.`, 'model');
   }
   return rankedPlan(inputs, best.model, { scored, explored });

@@ -10,6 +10,7 @@ import type { SpaceContext } from './space-context';
 import { derivedOnce } from './space-memo';
 import { untilAborted } from './until-aborted';
 import { Deadline } from '../net/deadline';
+import { pluginProblem, pluginWarning, sentence } from './plugin-notes';
 
 /** A plugin to run for a request, and why. */
 export interface PluginCall {
@@ -129,7 +130,7 @@ export class PluginSteps {
     const base = { plugin: call.id, backend: plugin?.backendKey ?? call.id, startedAt, query: String(input.args?.query ?? input.args?.prompt ?? input.query), cached: false };
     const availability = plugin?.availability() ?? { available: false as const, reason: 'not built into this service' };
     if (!plugin || !availability.available) {
-      const problem = `${call.id} is unavailable: ${availability.available ? '' : availability.reason}`;
+      const problem = pluginProblem(call.id, 'is unavailable', availability.available ? '' : availability.reason);
       return { call, output: null, problem, error: null, record: { ...base, kind: 'plugin', latencyMs: 0, statusCode: 503, costUsd: 0, results: 0, artifacts: 0, error: { kind: 'unavailable', status: 503, message: problem } } };
     }
     const useCache = ctx.prepared.policies.privacy_level === 1 && this.deps.cacheTtlSeconds > 0 && CACHEABLE.has(plugin.id);
@@ -146,7 +147,7 @@ export class PluginSteps {
       const error = errorOf(err, { requestAborted: ctx.signal.aborted });
       ctx.logger.warn({ plugin: call.id, kind: error.kind, status: error.status }, 'plugin failed');
       const record: PluginRecord = { ...base, kind: 'plugin', latencyMs: Date.now() - startedAt, statusCode: error.status ?? 502, costUsd: 0, results: 0, artifacts: 0, error };
-      return { call, output: null, problem: `${call.id} failed: ${error.message}`, error: err, record };
+      return { call, output: null, problem: pluginProblem(call.id, 'failed', error.message), error: err, record };
     }
   }
 
@@ -203,13 +204,13 @@ export class PluginSteps {
       ...(problem ? { error: problem } : {}),
     });
     if (!output) {
-      (record.error?.kind === 'unavailable' ? trace.warnings : trace.errors).push(`${problem}.`);
+      (record.error?.kind === 'unavailable' ? trace.warnings : trace.errors).push(sentence(problem ?? `${call.id} failed`));
       return;
     }
     const first = trace.nextSourceIndex();
     trace.searchResults.push(...output.searchResults.map((item) => ({ ...item, index: item.index + first - 1 })));
     trace.artifacts.push(...output.artifacts);
-    if (output.warning) trace.warnings.push(`${call.id}: ${output.warning}`);
+    if (output.warning) trace.warnings.push(pluginWarning(call.id, output.warning));
     if (output.context !== null) run.output = { ...output, context: renumbered(output.context, { first, count: output.searchResults.length }) };
   }
 }

@@ -1,6 +1,6 @@
 import { costOf, ZERO_COSTS, type Costs } from '../accounting/costs';
 import { sumUsage, type Usage } from '../domain/chat';
-import type { PluginReport } from '../domain/completion';
+import type { AutoToolsReport, PluginReport } from '../domain/completion';
 import type { RoutableModel } from '../domain/routable-model';
 import type { ArtifactItem, SearchResultItem } from '../plugins/types';
 import type { AttemptRecord, PluginRecord, StepRecord } from './attempt-record';
@@ -20,6 +20,8 @@ export class RunTrace {
   readonly searchResults: SearchResultItem[] = [];
   readonly artifacts: ArtifactItem[] = [];
   readonly plugins: PluginReport[] = [];
+  /** What auto_tools considered, picked and skipped; null unless auto_tools is on for the request. */
+  autoTools: AutoToolsReport | null = null;
   /**
    * Whether the ids the request names (conversation, parent request, assistant) were checked as the
    * caller's: until they are, its log links to none of them and keeps none of them in its payload.

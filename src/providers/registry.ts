@@ -1,6 +1,7 @@
 import type { LookupFunction } from 'node:net';
 import { LRUCache } from 'lru-cache';
-import type { Config } from '../config/schema';
+import { PROVIDER_IDS, type Config } from '../config/schema';
+import type { Unavailability } from '../domain/model-availability';
 import type { ModelEndpoint } from '../domain/routable-model';
 import { endpointAccess } from '../net/endpoint-policy';
 import { HostAllowlist } from '../net/host-allowlist';
@@ -35,6 +36,12 @@ export interface ProviderRegistry {
    * cannot be used (its key does not open, its address is refused): its models are unavailable, not broken.
    */
   resolve(target: ProviderTarget): ProviderBinding | null;
+  /**
+   * Why `resolve` answers null for this target, or null when it resolves: computed from the
+   * configuration once per process (per model version for custom models). Only error paths and
+   * listings ask. Test doubles that never refuse a target may leave it out.
+   */
+  explain?(target: ProviderTarget): Unavailability | null;
 }
 
 /** Custom model bindings kept per process; past this many (model versions), the least recently used go. */
@@ -59,25 +66,37 @@ interface EndpointDeps {
   allowlist: HostAllowlist;
 }
 
-/** A custom model's binding: the adapter of its provider with the model's own base URL and opened key. */
-function endpointBinding(target: ProviderTarget & { endpoint: ModelEndpoint }, deps: EndpointDeps): ProviderBinding | null {
+/** A custom model's binding: the adapter of its provider with the model's own base URL and opened key; else why not. */
+function endpointBinding(target: ProviderTarget & { endpoint: ModelEndpoint }, deps: EndpointDeps): ProviderBinding | Unavailability {
   const provider = deps.providers.get(target.provider);
+  if (!provider) return { code: 'provider_unknown', message: `provider '${target.provider}' is not supported by this service` };
   const access = endpointAccess(target.endpoint.baseUrl, deps.allowlist);
-  if (!provider || 'refused' in access) return null;
+  if ('refused' in access) return { code: 'custom_model_endpoint_refused', message: `its base URL is refused: ${access.refused} (SSRF_ALLOWED_HOSTS can allow it)` };
   const sealed = target.endpoint.sealedApiKey;
   let apiKey = '';
   if (sealed !== null) {
-    if (!deps.secrets || target.id === undefined) return null;
+    if (!deps.secrets || target.id === undefined) return { code: 'custom_model_key_unreadable', message: 'its API key cannot be opened: PLUGIN_SECRETS_KEY is not set' };
     try {
       apiKey = deps.secrets.open(sealed, customModelKeyContext(target.id));
     } catch {
-      return null;
+      return { code: 'custom_model_key_unreadable', message: 'its API key cannot be opened with the PLUGIN_SECRETS_KEY this service holds (set it again on the custom model)' };
     }
   }
   return { provider, apiKey, baseUrl: target.endpoint.baseUrl, lookup: access.lookup };
 }
 
-export function createProviderRegistry(config: Readonly<Config>, providers: Map<string, Provider> = builtInProviders()): ProviderRegistry {
+const KEYED: ReadonlySet<string> = new Set(PROVIDER_IDS);
+
+/** Why a catalog provider has no binding: no key set, or no adapter at all. */
+function providerProblem(id: string, providers: Map<string, Provider>): Unavailability {
+  if (!providers.has(id)) return { code: 'provider_unknown', message: `provider '${id}' is not supported by this service` };
+  if (!KEYED.has(id)) return { code: 'provider_unknown', message: `provider '${id}' serves custom models only (each with its own base URL)` };
+  return { code: 'provider_key_missing', message: `${id.toUpperCase()}_API_KEY is not set` };
+}
+
+const isBinding = (value: ProviderBinding | Unavailability): value is ProviderBinding => 'provider' in value;
+
+export function createProviderRegistry(config: Readonly<Config>, providers: Map<string, Provider> = builtInProviders()): Required<ProviderRegistry> {
   const bindings = new Map<string, ProviderBinding>();
   for (const [id, provider] of providers) {
     const settings = config.providers[id as keyof Config['providers']];
@@ -90,19 +109,28 @@ export function createProviderRegistry(config: Readonly<Config>, providers: Map<
     secrets: secretBoxFor(config.plugins.socialPost.secretKeys),
     allowlist: new HostAllowlist(config.plugins.net.ssrfAllowedHosts),
   };
-  // A binding that cannot be used is kept too (as `unusable`): lru-cache holds no null.
-  const custom = new LRUCache<string, ProviderBinding | 'unusable'>({ max: MAX_CUSTOM_BINDINGS });
-  const customBinding = (target: ProviderTarget & { endpoint: ModelEndpoint }): ProviderBinding | null => {
+  // A binding that cannot be used is kept too, with why: lru-cache holds no null.
+  const custom = new LRUCache<string, ProviderBinding | Unavailability>({ max: MAX_CUSTOM_BINDINGS });
+  const customBinding = (target: ProviderTarget & { endpoint: ModelEndpoint }): ProviderBinding | Unavailability => {
     // The router asks for every candidate of every request: open a key and parse a URL once per version of the model.
     const key = `${target.id ?? ''}\n${target.provider}\n${target.endpoint.baseUrl}\n${target.endpoint.sealedApiKey ?? ''}`;
     let binding = custom.get(key);
     if (binding === undefined) {
-      binding = endpointBinding(target, deps) ?? 'unusable';
+      binding = endpointBinding(target, deps);
       custom.set(key, binding);
     }
-    return binding === 'unusable' ? null : binding;
+    return binding;
   };
   return {
-    resolve: (target) => (target.endpoint ? customBinding({ ...target, endpoint: target.endpoint }) : (bindings.get(target.provider) ?? null)),
+    resolve: (target) => {
+      if (!target.endpoint) return bindings.get(target.provider) ?? null;
+      const binding = customBinding({ ...target, endpoint: target.endpoint });
+      return isBinding(binding) ? binding : null;
+    },
+    explain: (target) => {
+      if (!target.endpoint) return bindings.has(target.provider) ? null : providerProblem(target.provider, providers);
+      const binding = customBinding({ ...target, endpoint: target.endpoint });
+      return isBinding(binding) ? null : binding;
+    },
   };
 }

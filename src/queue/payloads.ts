@@ -42,6 +42,8 @@ export interface CompletionJob {
   httpRequestId?: string;
   /** W3C trace context (`traceparent`, `tracestate`) of the API's span, when tracing is on: the job's span is its child. */
   traceContext?: Record<string, string>;
+  /** The models the request's key may call (its `allowed_models`); absent for a key without a list. */
+  allowedModels?: readonly string[];
 }
 
 export interface AsyncCompletion {

@@ -145,6 +145,13 @@ export const updateAppBody = z
     policies: policiesPatch.optional(),
     has_failover_chain: z.boolean().optional(),
     settings: settingsPatch.optional(),
+    rate_limit: int4
+      .min(0)
+      .nullable()
+      .optional()
+      .describe(
+        "Extra field (the spec's update has none): the Space's requests per minute, as `bootstrap --rate-limit` and `POST /v1/apps` set it; 0 or null removes the limit. Applies from the next request on, in every process. A main Space's limit is copied to its sandbox by the next sync.",
+      ),
   })
   .meta({ id: 'AppUpdate' });
 export type UpdateAppBody = z.infer<typeof updateAppBody>;

@@ -22,7 +22,7 @@ export const chatCompletionJobSchema = z
       .describe('`expired`: it waited in the queue past the completion timeout (COMPLETION_TIMEOUT_MS), or timed out after it, and was not answered.'),
     created_at: epochSeconds,
     finished_at: epochSeconds.nullable(),
-    model: z.string().nullable().describe('The `model` the request named; null for automatic choice (the answer names the model that answered).'),
+    model: z.string().nullable().describe('The model that answered, once the job has an answer (for an automatic choice too). Until then, and when no model answered, the `model` the request named; null for automatic choice.'),
     response: z
       .object({
         status_code: z.number().int().describe('The HTTP status the synchronous call would have answered with.'),

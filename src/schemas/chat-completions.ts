@@ -192,7 +192,11 @@ export const completionMetadataSchema = z.object({
   max_tokens: z.number().int().nullable(),
   status_code: z.number().int(),
   retries: z.number().int(),
-  extra: z.record(z.string(), z.unknown()),
+  extra: z
+    .record(z.string(), z.unknown())
+    .describe(
+      '`plugins`: each plugin of the request, why it ran and how it went. `auto_tools` (only when auto_tools is on): `{mode, considered, picked: [{id, score}], skipped: [{id, reason, detail, score}]}`, `reason` one of no_backend, not_allowed, no_searchable_files, below_threshold, declined (docs/plugins/auto-tools-selection.md).',
+    ),
   warning: z.string(),
 });
 export type CompletionMetadata = z.infer<typeof completionMetadataSchema>;

@@ -30,7 +30,7 @@ export const embeddingRequestSchema = z
     input: inputSchema.describe('Text to embed: a string, an array of strings, an array of token ids, or an array of such arrays.'),
     model: z.string().min(1).optional().describe("An embedding model active in the key's Space; absent or the service's own name: the Space's cheapest active one."),
     encoding_format: z.enum(['float', 'base64']).default('float').describe('`float`: arrays of numbers; `base64`: each vector as the base64 of its little-endian float32 values.'),
-    dimensions: z.number().int().min(1).max(65_536).optional().describe("Shorter vectors, for the models that can give them (OpenAI's text-embedding-3); others refuse it upstream (400)."),
+    dimensions: z.number().int().min(1).max(65_536).optional().describe("Shorter vectors, for the models that can give them (OpenAI's text-embedding-3, the built-in test-embedding); others refuse it upstream (400)."),
     user: z.string().max(256).optional().describe('The end user, passed on to providers that take it.'),
   })
   .meta({ id: 'EmbeddingRequest' });

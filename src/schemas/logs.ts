@@ -41,7 +41,13 @@ export const logCoreSchema = z
     status_code: count.describe('Status of the request to the model; -1 when unknown.'),
     is_test: z.boolean().describe('True when made from a sandbox Space.'),
     added_on: dateTime.nullable(),
-    latency: z.number().describe('Milliseconds the model took to respond; -1 when unknown.'),
+    latency: z
+      .number()
+      .nonnegative()
+      .nullable()
+      .describe(
+        'Milliseconds the model took to answer. For a request that failed or was cancelled before any answer, the milliseconds from its arrival until it ended. null when nothing was measured (an embeddings request that failed, logs written before this was recorded).',
+      ),
     is_saved_for_later: z.boolean(),
     comment_count: count,
     model: modelSchema.nullable().describe('The model that answered; null when unknown.'),

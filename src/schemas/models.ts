@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { dateTime, uuid } from './common';
+import { availabilityFields } from './model-availability';
 
 /** Every Model field of the contract except `parent`; also the shape of a parent. */
 export const modelCoreSchema = z
@@ -76,6 +77,7 @@ export const modelActiveForAppSchema = modelCoreSchema
     parent: modelSchema.describe('The full model.'),
     active: z.boolean().describe('Switched on in this Space.'),
     globally_disabled: z.boolean().describe('Switched off for every Space by a service owner; such a model is never routed to.'),
+    ...availabilityFields,
   })
   .meta({ id: 'ModelActiveForApp' });
 export type ModelActiveForAppView = z.input<typeof modelActiveForAppSchema>;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { availabilityFields } from './model-availability';
 
 /**
  * OpenAI's model object (`id`, `object`, `created`, `owned_by`), with what a client choosing a model
@@ -15,8 +16,18 @@ export const modelObjectSchema = z.object({
   pricing: z.object({ prompt: z.number(), completion: z.number(), request: z.number() }).nullable().describe('USD per prompt token, per completion token and per request.'),
   capabilities: z.object({ functions: z.boolean(), json: z.boolean(), vision: z.boolean(), stream: z.boolean() }).nullable(),
   automatic: z.boolean().describe('True for the service\'s own name: the router picks among the Space\'s models for each request.'),
+  ...availabilityFields,
 });
 export type ModelObject = z.infer<typeof modelObjectSchema>;
 
 export const modelListSchema = z.object({ object: z.literal('list'), data: z.array(modelObjectSchema) });
 export type ModelList = z.infer<typeof modelListSchema>;
+
+/** `GET /v1/models?all=true`: also the models that cannot answer now. */
+export const modelListQuery = z.object({
+  all: z
+    .enum(['true', 'false'])
+    .default('false')
+    .transform((flag) => flag === 'true')
+    .describe('`true`: every model the Space can see, those that cannot answer now with `available: false` and `unavailable_reason`.'),
+});

@@ -33,6 +33,23 @@ function withShownParent(row: LogRow): LogRow {
   return row.parent && row.parent.privacy_level === HIDDEN_PRIVACY_LEVEL ? { ...row, parent: null } : row;
 }
 
+/**
+ * Where a reader following the logs stands: the last log it has shown, in (added_on, id) order. With
+ * `id` null it has shown none, and every log added at or after `addedOn` is still to come.
+ */
+export interface LogCursor {
+  addedOn: Date;
+  id: string | null;
+}
+
+/** Rows after the cursor in OLDEST_ADDED_FIRST order. */
+function pastCursor(cursor: LogCursor): Prisma.LogWhereInput {
+  if (cursor.id === null) return { added_on: { gte: cursor.addedOn } };
+  return { OR: [{ added_on: { gt: cursor.addedOn } }, { added_on: cursor.addedOn, id: { gt: cursor.id } }] };
+}
+
+const OLDEST_ADDED_FIRST = [{ added_on: 'asc' as const }, { id: 'asc' as const }];
+
 export interface LogFilter extends LogRangeFilter {
   orgId: string;
   appId?: string;
@@ -97,6 +114,34 @@ export class LogRepository {
       where.AND = [...(where.AND as Prisma.LogWhereInput[]), afterCursor(cursor)];
     }
     const rows = await this.db.log.findMany({ where, orderBy: NEWEST_FIRST, take: query.limit + 1, include: WITH_PARENT });
+    return rows.map(withShownParent);
+  }
+
+  /**
+   * The database's clock `ms` milliseconds ago. `added_on` is the database's `now()` when the row's
+   * INSERT started, so a row may commit a little after a later-stamped one; rows stamped before this
+   * instant are taken as all committed once `ms` exceeds the longest time an INSERT of logs takes.
+   */
+  async clockAgo(ms: number): Promise<Date> {
+    const [row] = await this.db.$queryRaw<[{ at: Date }]>`SELECT now() - make_interval(secs => ${ms / 1000}::float8) AS at`;
+    return row.at;
+  }
+
+  /** Top-level logs after the cursor and added before `before`, oldest first (by added_on, then id). */
+  async listAfter(filter: { orgId: string; appId?: string }, options: { after: LogCursor; before: Date; limit: number }): Promise<LogRow[]> {
+    const rows = await this.db.log.findMany({
+      where: {
+        AND: [
+          { org_id: filter.orgId, parent_id: null, ...SHOWN_LOGS },
+          filter.appId ? { app_id: filter.appId } : {},
+          { added_on: { lt: options.before } },
+          pastCursor(options.after),
+        ],
+      },
+      orderBy: OLDEST_ADDED_FIRST,
+      take: options.limit,
+      include: WITH_PARENT,
+    });
     return rows.map(withShownParent);
   }
 

@@ -1,14 +1,18 @@
-import type { Role } from '../domain/permissions';
+import type { KeyRole } from '../domain/permissions';
 import type { Tx } from './db';
 
 export interface NewKey {
   orgId: string;
   userId: string;
   appId: string | null;
-  role: Role;
+  role: KeyRole;
   name: string;
   hashedKey: string;
   keyEnd: string;
+  /** The list a `custom` key may do; absent for the other roles. */
+  permissions?: readonly string[];
+  expiresOn?: Date | null;
+  allowedModels?: readonly string[];
 }
 
 /** Rows that make up an organization's people and keys. Each takes a transaction client. */
@@ -90,6 +94,9 @@ export const tenancyStore = {
         name: key.name,
         hashed_key: key.hashedKey,
         key_end: key.keyEnd,
+        permissions: [...(key.permissions ?? [])],
+        expires_on: key.expiresOn ?? null,
+        allowed_models: [...(key.allowedModels ?? [])],
       },
     });
   },

@@ -71,6 +71,21 @@ describe('openai SDK with Prefer: respond-async', () => {
     expect(comparable(done.response?.body as OpenAI.Chat.Completions.ChatCompletion)).toEqual(comparable(sync));
   });
 
+  it('names the model that answered once a job of an automatic choice has completed', async () => {
+    const client = new OpenAI({ apiKey: tenant.api_key, baseURL });
+    const accepted = await client.chat.completions.create({ messages: [{ role: 'user', content: 'Pick one for me' }] } as OpenAI.Chat.ChatCompletionCreateParamsNonStreaming, { headers: { Prefer: 'respond-async' } }).asResponse();
+    expect(accepted.status).toBe(202);
+    const job = (await accepted.json()) as JobBody & { model: string | null };
+    expect(job.model).toBeNull();
+    const done = await eventually(async () => {
+      const read = await readJob(accepted.headers.get('location') ?? '');
+      return read.body.status === 'completed' ? (read.body as JobBody & { model: string | null }) : null;
+    }, 10_000);
+    expect(done.response?.status_code).toBe(200);
+    expect(done.model).toBe(done.response?.body.model);
+    expect(done.model).toEqual(expect.any(String));
+  });
+
   it('refuses stream: true with the header: the SDK raises a 400 naming stream', async () => {
     const client = new OpenAI({ apiKey: tenant.api_key, baseURL, maxRetries: 0 });
     const call = client.chat.completions.create({ model: 'test-echo', stream: true, messages: [{ role: 'user', content: 'x' }] }, { headers: { Prefer: 'respond-async' } });

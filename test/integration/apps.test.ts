@@ -220,7 +220,8 @@ describe('PUT /v1/apps/update', () => {
     [{ policies: { colour: 'red' } }, 'policies.colour'],
     [{ weights: { speed: 1 } }, 'weights.speed'],
     [{ settings: { top_p: 1 } }, 'settings.top_p'],
-    [{ rate_limit: 5 }, 'rate_limit'],
+    // `rate_limit` is an extension field of the update now (test/e2e/keys-api.test.ts); `is_active` is not one.
+    [{ is_active: false }, 'is_active'],
   ])('rejects the unknown field in %j', async (patch, param) => {
     const { app } = await createApp(alice);
     const res = await update(alice, { id: app.id, ...patch });

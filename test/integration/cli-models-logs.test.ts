@@ -32,7 +32,8 @@ let h: CompletionsHarness;
 let tenant: Tenant;
 let config: Config;
 
-async function cli(argv: string[], signal?: AbortSignal, onOut?: (text: string) => void): Promise<Captured> {
+/** The CLI in-process with this configuration (the harness's, or one changed for a test). */
+async function cliWith(withConfig: Config, argv: string[], { signal, onOut }: { signal?: AbortSignal; onOut?: (text: string) => void } = {}): Promise<Captured> {
   let stdout = '';
   let stderr = '';
   const io = {
@@ -42,9 +43,11 @@ async function cli(argv: string[], signal?: AbortSignal, onOut?: (text: string) 
     },
     err: (text: string) => void (stderr += text),
   };
-  const code = await runCli(argv, { session: new CliSession(() => config), io, signal });
+  const code = await runCli(argv, { session: new CliSession(() => withConfig), io, signal });
   return { code, stdout, stderr };
 }
+
+const cli = (argv: string[], signal?: AbortSignal, onOut?: (text: string) => void) => cliWith(config, argv, { signal, onOut });
 
 const jsonLines = (stdout: string) => stdout.trim().split('\n').filter(Boolean).map((line) => JSON.parse(line) as Record<string, unknown>);
 const complete = (t: Tenant, model: string, content = 'Hello from the CLI test') =>
@@ -58,7 +61,7 @@ interface Row {
 }
 
 async function listed(t: Tenant): Promise<Row[]> {
-  const run = await cli(['models', 'list', '--space', t.app_id, '--json']);
+  const run = await cli(['models', 'list', '--all', '--space', t.app_id, '--json']);
   expect(run).toMatchObject({ code: 0, stderr: '' });
   return (JSON.parse(run.stdout) as { data: Row[] }).data;
 }
@@ -84,8 +87,33 @@ describe('models list / enable / disable', () => {
     expect(rows.find((r) => r.model === 'gpt-4.1-mini')).toMatchObject({ kind: 'catalog', prompt_per_1m: expect.any(Number) });
     const table = await cli(['models', 'list', '--space', 'main', '--org-id', tenant.org_id]);
     expect(table.code).toBe(0);
-    expect(table.stdout.split('\n')[0]).toMatch(/^NAME\s+PROVIDER\s+KIND\s+ACTIVE\s+PROMPT_PER_1M\s+COMPLETION_PER_1M\s+CONTEXT$/);
-    expect(table.stdout).toMatch(/\ngpt-4\.1-mini\s+openai\s+catalog\s+(yes|no)\s+/);
+    expect(table.stdout.split('\n')[0]).toMatch(/^NAME\s+PROVIDER\s+KIND\s+ACTIVE\s+PROMPT_PER_1M\s+COMPLETION_PER_1M\s+CONTEXT\s+AVAILABLE$/);
+    expect(table.stdout).toMatch(/\ngpt-4\.1-mini\s+openai\s+catalog\s+yes\s+[\d.]+\s+[\d.]+\s+\d+\s+yes\n/);
+  });
+
+  it('lists only what can answer now; --all adds the rest with the reason, as GET /v1/models?all=true gives it', async () => {
+    const t = await h.tenant();
+    await cli(['models', 'enable', '--space', t.app_id, 'gpt-4.1-mini', 'claude-haiku-4-5']);
+    await cli(['models', 'disable', '--space', t.app_id, 'gpt-4.1-nano']);
+    // The same service without Anthropic's key.
+    const withoutAnthropic: Config = { ...config, providers: { ...config.providers, anthropic: { baseUrl: config.providers.anthropic.baseUrl } } };
+    const run = (argv: string[]) => cliWith(withoutAnthropic, argv);
+
+    const json = await run(['models', 'list', '--space', t.app_id, '--json']);
+    const names = (JSON.parse(json.stdout) as { data: Row[] }).data.map((r) => r.model);
+    expect(names).toContain('gpt-4.1-mini');
+    expect(names).not.toContain('claude-haiku-4-5');
+    expect(names).not.toContain('gpt-4.1-nano');
+
+    const all = await run(['models', 'list', '--all', '--space', t.app_id, '--json']);
+    const rows = (JSON.parse(all.stdout) as { data: (Row & { available: boolean; unavailable_reason: unknown })[] }).data;
+    expect(rows.find((r) => r.model === 'claude-haiku-4-5')).toMatchObject({ active: true, available: false, unavailable_reason: { code: 'provider_key_missing', message: 'ANTHROPIC_API_KEY is not set' } });
+    expect(rows.find((r) => r.model === 'gpt-4.1-nano')).toMatchObject({ active: false, available: false, unavailable_reason: { code: 'not_active_in_space' } });
+
+    const table = await run(['models', 'list', '--all', '--space', t.app_id]);
+    expect(table.stdout).toMatch(/\nclaude-haiku-4-5\s+anthropic\s+catalog\s+yes\s+.*no: ANTHROPIC_API_KEY is not set \(provider_key_missing\)\n/);
+    expect(table.stdout).toMatch(/\ngpt-4\.1-nano\s+openai\s+catalog\s+no\s+.*no: not switched on in this Space \(not_active_in_space\)\n/);
+    expect((await run(['models', 'list', '--space', t.app_id])).stdout).not.toContain('claude-haiku-4-5');
   });
 
   it('switches models on and off by name, as the API then shows', async () => {
@@ -217,9 +245,10 @@ describe('logs tail', () => {
 });
 
 describe('the real process', () => {
-  it('`models list --space <id>` prints the table and exits 0', async () => {
+  // --all: the test run's environment sets no provider key, so without it no model can answer.
+  it('`models list --all --space <id>` prints the table and exits 0', async () => {
     const run = await new Promise<Captured>((resolve, reject) => {
-      execFile(TSX, ['src/cli/main.ts', 'models', 'list', '--space', tenant.app_id], { cwd: ROOT, env: process.env, timeout: 60_000 }, (error, stdout, stderr) => {
+      execFile(TSX, ['src/cli/main.ts', 'models', 'list', '--all', '--space', tenant.app_id], { cwd: ROOT, env: process.env, timeout: 60_000 }, (error, stdout, stderr) => {
         if (error && typeof error.code !== 'number') return reject(error);
         resolve({ code: error ? Number(error.code) : 0, stdout, stderr });
       });

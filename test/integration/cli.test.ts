@@ -263,6 +263,8 @@ describe('cli keys', () => {
       key_end: expect.any(String),
       role: 'viewer',
       app_id: tenant.app_id,
+      expires_on: null,
+      service_owner: false,
     });
     const secret = String(key.api_key);
     expect(key.key_end).toBe(secret.slice(-4));

@@ -149,7 +149,7 @@ describe('a model whose provider has no API key', () => {
     const res = await complete(tenant, { model: 'grok-3-mini' });
     expect(res.status).toBe(400);
     expect(res.body.error).toEqual({
-      message: "Model 'grok-3-mini' is unavailable: its provider 'xai' is not configured.",
+      message: "Model 'grok-3-mini' is unavailable: XAI_API_KEY is not set (provider_key_missing).",
       type: 'invalid_request_error',
       code: 'model_not_available',
       param: 'model',

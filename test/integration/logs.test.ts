@@ -63,7 +63,7 @@ describe('GET /v1/logs/{log_id}', () => {
       status_code: -1,
       is_test: false,
       added_on: row.added_on?.toISOString(),
-      latency: -1,
+      latency: null,
       is_saved_for_later: false,
       comment_count: 0,
       parent: null,

@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PROVIDER_IDS } from '../../src/config/schema';
 import { catalogSchema, QUALITY_CATEGORIES, type CatalogEntry } from '../../prisma/catalog/schema';
-import { catalogEntryToRow, changedColumns } from '../../prisma/catalog/to-row';
+import type { CatalogEmbeddingEntry } from '../../prisma/catalog/embedding-schema';
+import { catalogEmbeddingEntryToRow, catalogEntryToRow, changedColumns } from '../../prisma/catalog/to-row';
 import { readCatalog } from '../../prisma/seed-catalog';
 
 const catalog = readCatalog();
@@ -62,6 +63,23 @@ describe('the shipped catalog (prisma/catalog/models.json)', () => {
       expect(catalogEntryToRow(entry).is_test_model).toBe(true);
     }
     for (const m of upstream) expect(catalogEntryToRow(m).is_test_model).toBe(false);
+  });
+
+  it('says in every test model\'s description that it gives test output, and flags its capabilities truthfully', () => {
+    for (const m of testModels.filter((entry) => entry.model !== 'test-error')) expect([m.model, m.description]).toEqual([m.model, expect.stringContaining('test output')]);
+    const capabilities = Object.fromEntries(testModels.map((m) => [m.model, [m.capabilities.functions, m.capabilities.json]]));
+    // test-error fails whatever is asked: it claims everything so that it can be tried first for any request.
+    expect(capabilities).toEqual({ 'test-echo': [true, true], 'test-slow': [true, true], 'test-fixed': [false, false], 'test-error': [true, true] });
+  });
+
+  it('ships the free, keyless test-embedding model (256 dimensions) beside the upstream embedding models', () => {
+    const testEmbedding = catalog.embedding_models.find((m) => m.model === 'test-embedding');
+    expect(testEmbedding).toMatchObject({ provider: 'test', namespace: 'embedding', owner: 'switchyard', dimensions: 256, prices: { prompt_per_1m: 0 }, default_active: false, url: '' });
+    expect(testEmbedding?.description).toContain('test output');
+    expect(catalogEmbeddingEntryToRow(testEmbedding as CatalogEmbeddingEntry)).toMatchObject({ is_test_model: true, is_chat: false, prompt_token_cost: 0 });
+    for (const m of catalog.embedding_models.filter((entry) => entry.provider !== 'test')) {
+      expect([m.model, m.prices.prompt_per_1m > 0, m.url !== '', catalogEmbeddingEntryToRow(m).is_test_model]).toEqual([m.model, true, true, false]);
+    }
   });
 
   it('activates a small spread of current models by default', () => {
@@ -150,6 +168,21 @@ describe('catalogSchema', () => {
     expect(firstIssue(withEntry(index, { prices: { prompt_per_1m: 1, completion_per_1m: 1 } }))).toMatch(/test models are free/);
     expect(firstIssue(withEntry(index, { test_behaviour: undefined }))).toMatch(/needs a test_behaviour/);
     expect(firstIssue(withEntry(0, { test_behaviour: 'echo' }))).toMatch(/only provider 'test' has a test_behaviour/);
+  });
+
+  it('holds embedding models to the same rules: only test ones are free, have no url and are owned by switchyard', () => {
+    const raw = rawCatalog() as ReturnType<typeof rawCatalog> & { embedding_models: Record<string, unknown>[] };
+    const at = raw.embedding_models.findIndex((m) => m.model === 'test-embedding');
+    const patched = (index: number, patch: Record<string, unknown>) => {
+      const copy = rawCatalog() as typeof raw;
+      copy.embedding_models[index] = { ...copy.embedding_models[index], ...patch };
+      return copy;
+    };
+    expect(firstIssue(patched(at, { prices: { prompt_per_1m: 1 } }))).toMatch(/test models are free/);
+    expect(firstIssue(patched(at, { owner: 'openai' }))).toMatch(/owned by switchyard/);
+    expect(firstIssue(patched(0, { prices: { prompt_per_1m: 0 } }))).toMatch(/upstream models have a positive price/);
+    expect(firstIssue(patched(0, { url: '' }))).toMatch(/need a documentation url/);
+    expect(firstIssue(patched(0, { owner: 'switchyard' }))).toMatch(/reserved for test models/);
   });
 
   it('requires at least one default-active model', () => {

@@ -58,7 +58,7 @@ describe('command formatters', () => {
   });
 
   it('describes a created key, organization-wide when it has no Space', () => {
-    const text = formatCreatedKey({ key_id: KEY, api_key: 'sy-secret', key_end: 'cret', role: 'member', app_id: null });
+    const text = formatCreatedKey({ key_id: KEY, api_key: 'sy-secret', key_end: 'cret', role: 'member', app_id: null, service_owner: false, expires_on: null });
     expect(text).toBe(`Key      ${KEY}\nRole     member\nSpace    none (organization-wide)\nAPI key  sy-secret\n${WARNING}\n`);
   });
 

@@ -3,8 +3,8 @@ import { readMediaConfig } from '../../src/config/plugins/media';
 describe('readMediaConfig', () => {
   it('defaults to OpenAI with no key: both plugins then unavailable', () => {
     expect(readMediaConfig({})).toEqual({
-      images: { baseUrl: 'https://api.openai.com/v1', apiKey: undefined, costUsdPerImage: 0.04 },
-      transcribe: { baseUrl: 'https://api.openai.com/v1', apiKey: undefined, costUsdPerMinute: 0.006, maxBytes: 26_214_400, maxSeconds: 1800 },
+      images: { backend: 'openai-compatible', baseUrl: 'https://api.openai.com/v1', apiKey: undefined, costUsdPerImage: 0.04 },
+      transcribe: { backend: 'openai-compatible', baseUrl: 'https://api.openai.com/v1', apiKey: undefined, costUsdPerMinute: 0.006, maxBytes: 26_214_400, maxSeconds: 1800 },
     });
   });
 
@@ -24,6 +24,14 @@ describe('readMediaConfig', () => {
     const config = readMediaConfig({ IMAGE_COST_USD: '0.011', TRANSCRIBE_COST_USD_PER_MINUTE: '0.003', TRANSCRIBE_MAX_BYTES: '1000', TRANSCRIBE_MAX_SECONDS: '', IMAGES_API_KEY: '' });
     expect(config.images).toMatchObject({ costUsdPerImage: 0.011, apiKey: undefined });
     expect(config.transcribe).toMatchObject({ costUsdPerMinute: 0.003, maxBytes: 1000, maxSeconds: 1800 });
+  });
+
+  it('chooses the test backends only when named, free unless a cost is set', () => {
+    const config = readMediaConfig({ IMAGES_BACKEND: 'test', TRANSCRIBE_BACKEND: 'TEST', TRANSCRIBE_COST_USD_PER_MINUTE: '0.5' });
+    expect(config.images).toMatchObject({ backend: 'test', costUsdPerImage: 0, apiKey: undefined });
+    expect(config.transcribe).toMatchObject({ backend: 'test', costUsdPerMinute: 0.5 });
+    expect(readMediaConfig({ OPENAI_API_KEY: 'sk-openai' }).images.backend).toBe('openai-compatible');
+    expect(() => readMediaConfig({ IMAGES_BACKEND: 'fake' })).toThrow(/IMAGES_BACKEND:/);
   });
 
   it('names each bad variable', () => {

@@ -158,6 +158,13 @@ describe('readSpaceSearchConfig', () => {
     expect(readSpaceSearchConfig({ OPENAI_API_KEY: 'sk-x', EMBEDDINGS_MODEL: 'none' }).embeddings).toBeNull();
   });
 
+  it('EMBEDDINGS_MODEL=test-embedding without a base URL chooses the built-in test model, free unless priced', () => {
+    expect(readSpaceSearchConfig({ EMBEDDINGS_MODEL: 'test-embedding' }).embeddings).toEqual({ backend: 'test', model: 'test-embedding', costUsdPerMtok: 0 });
+    expect(readSpaceSearchConfig({ EMBEDDINGS_MODEL: 'test-embedding', OPENAI_API_KEY: 'sk-x', EMBEDDINGS_COST_USD_PER_MTOK: '1' }).embeddings).toEqual({ backend: 'test', model: 'test-embedding', costUsdPerMtok: 1 });
+    // With a base URL it is a model of that server, whatever its name.
+    expect(readSpaceSearchConfig({ EMBEDDINGS_MODEL: 'test-embedding', EMBEDDINGS_BASE_URL: 'http://127.0.0.1:3000/v1' }).embeddings).toMatchObject({ baseUrl: 'http://127.0.0.1:3000/v1', model: 'test-embedding' });
+  });
+
   it('names the variable of a bad value', () => {
     expect(() => readSpaceSearchConfig({ SPACE_FILE_MAX_BYTES: 'lots' })).toThrow(/SPACE_FILE_MAX_BYTES/);
     expect(() => readSpaceSearchConfig({ EMBEDDINGS_BASE_URL: 'not a url' })).toThrow(/EMBEDDINGS_BASE_URL/);

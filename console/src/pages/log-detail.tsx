@@ -1,8 +1,9 @@
 import { useEffect, useState } from 'preact/hooks';
+import type { SpaceDetailView } from '../../../src/schemas/apps';
 import type { LogCoreView, LogView } from '../../../src/schemas/logs';
 import { api } from '../api';
 import { LoadState } from '../components/status';
-import { dateTime, usd } from '../format';
+import { dateTime, milliseconds, usd } from '../format';
 import { href } from '../route';
 import { useApi } from '../use-api';
 import { Explanation } from './log-explanation';
@@ -20,6 +21,17 @@ function Text({ label, text }: { label: string; text: string | null }) {
   );
 }
 
+/** The log's Space by its name (its id's start while the name loads, or when this key cannot read the Space). */
+function SpaceLink({ appId, sandbox }: { appId: string; sandbox: boolean }) {
+  const space = useApi(() => api<SpaceDetailView>('GET', `/v1/apps/${encodeURIComponent(appId)}`), [appId]);
+  return (
+    <a href={href('spaces', appId)} data-space-link>
+      {space.data?.app.name ?? appId.slice(0, 8)}
+      {sandbox ? ' (sandbox)' : ''}
+    </a>
+  );
+}
+
 function Facts({ log }: { log: LogCoreView }) {
   return (
     <table>
@@ -34,7 +46,7 @@ function Facts({ log }: { log: LogCoreView }) {
           <th>Status</th>
           <td>{log.status_code}</td>
           <th>Latency</th>
-          <td>{log.latency < 0 ? '—' : `${Math.round(log.latency)} ms`}</td>
+          <td>{milliseconds(log.latency)}</td>
         </tr>
         <tr>
           <th>Tokens</th>
@@ -50,7 +62,7 @@ function Facts({ log }: { log: LogCoreView }) {
           <th>Privacy level</th>
           <td>{log.privacy_level}</td>
           <th>Space</th>
-          <td>{log.app_id ? <a href={href('spaces', log.app_id)}>{log.is_test ? 'sandbox Space' : 'Space'}</a> : '—'}</td>
+          <td>{log.app_id ? <SpaceLink appId={log.app_id} sandbox={log.is_test} /> : '—'}</td>
         </tr>
       </tbody>
     </table>
@@ -81,7 +93,7 @@ function Children({ children }: { children: LogCoreView[] }) {
             <td>{child.status_code}</td>
             <td class="number">{child.total_tokens}</td>
             <td class="number">{usd(child.total_tokens_cost)}</td>
-            <td class="number">{child.latency < 0 ? '—' : `${Math.round(child.latency)} ms`}</td>
+            <td class="number">{milliseconds(child.latency)}</td>
           </tr>
         ))}
       </tbody>
@@ -113,7 +125,7 @@ export function LogDetailPage({ logId }: { logId: string }) {
           <Text label="Prompt" text={log.prompt} />
           <Text label="Answer" text={log.response_text} />
           <h2>Router's explanation</h2>
-          <Explanation response={log.response} />
+          <Explanation response={log.response} request={log.payload} answeredBy={log.model?.model ?? null} />
           <h2>Sub-requests</h2>
           <Children children={log.children ?? []} />
         </>

@@ -35,7 +35,7 @@ export function SignIn({ onSignedIn }: { onSignedIn(): void }) {
               required
               value={key}
               onInput={(event) => setKey(event.currentTarget.value)}
-              placeholder="sk-…"
+              placeholder="sy-…"
             />
             <small>Kept in this tab only (sessionStorage) and sent as a Bearer header to this server.</small>
           </label>

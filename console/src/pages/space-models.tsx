@@ -6,6 +6,23 @@ import { describeError } from '../use-api';
 
 type ModelSetting = SpaceDetailView['base_model_settings'][number];
 
+/** USD per 1M tokens, from the API's USD per token: cents, or four digits below ten cents. */
+function perMillion(perToken: number): string {
+  const dollars = perToken * 1e6;
+  return `$${dollars.toFixed(dollars === 0 || dollars >= 0.1 ? 2 : 4)}`;
+}
+
+/** Whether a request naming the model can be answered now, and why not (the same reason `GET /v1/models?all=true` gives). */
+function Availability({ model }: { model: ModelSetting }) {
+  const reason = model.unavailable_reason;
+  if (!reason) return <span class="badge good">available</span>;
+  return (
+    <span data-unavailable={reason.code}>
+      <span class="badge bad">unavailable</span> <small>{reason.message}</small>
+    </span>
+  );
+}
+
 /** The Space's models, each switched on or off with `PUT /v1/apps/{app_id}/models/{model_id}`. */
 export function ModelToggles({ appId, models, onChanged }: { appId: string; models: ModelSetting[]; onChanged(): void }) {
   const [error, setError] = useState<string | null>(null);
@@ -28,38 +45,48 @@ export function ModelToggles({ appId, models, onChanged }: { appId: string; mode
     <article>
       <header>Models ({models.filter((model) => model.active).length} on)</header>
       <ErrorNote error={error} />
-      <table>
-        <thead>
-          <tr>
-            <th>Model</th>
-            <th>Provider</th>
-            <th>Context</th>
-            <th>On</th>
-          </tr>
-        </thead>
-        <tbody>
-          {models.map((model) => (
-            <tr key={model.id}>
-              <td>{model.model}</td>
-              <td>{model.provider}</td>
-              <td>{model.context_window}</td>
-              <td>
-                <input
-                  type="checkbox"
-                  role="switch"
-                  aria-label={`${model.model} (${model.provider}) on`}
-                  data-model={model.model}
-                  checked={model.active}
-                  disabled={model.globally_disabled || pending === model.id}
-                  aria-busy={pending === model.id}
-                  onChange={(event) => toggle(model, event.currentTarget.checked)}
-                />
-                {model.globally_disabled && <small> disabled by the service</small>}
-              </td>
+      <div class="overflow-auto">
+        <table>
+          <thead>
+            <tr>
+              <th>Model</th>
+              <th>Provider</th>
+              <th class="number" title="USD per 1M tokens, input / output">Price per 1M (in / out)</th>
+              <th>Context</th>
+              <th>Availability</th>
+              <th>On</th>
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {models.map((model) => (
+              <tr key={model.id}>
+                <td>{model.model}</td>
+                <td>{model.provider}</td>
+                <td class="number price" data-price>
+                  {perMillion(model.parent.prompt_token_cost)} / {perMillion(model.parent.completion_token_cost)}
+                </td>
+                <td>{model.context_window}</td>
+                <td>
+                  <Availability model={model} />
+                </td>
+                <td>
+                  <input
+                    type="checkbox"
+                    role="switch"
+                    aria-label={`${model.model} (${model.provider}) on`}
+                    data-model={model.model}
+                    checked={model.active}
+                    disabled={model.globally_disabled || pending === model.id}
+                    aria-busy={pending === model.id}
+                    onChange={(event) => toggle(model, event.currentTarget.checked)}
+                  />
+                  {model.globally_disabled && <small> disabled by the service</small>}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
     </article>
   );
 }

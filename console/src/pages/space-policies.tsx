@@ -13,6 +13,8 @@ interface PoliciesDraft {
   max_switch_model_retries: number;
   max_same_model_retries: number;
   has_failover_chain: boolean;
+  /** Requests per minute as typed; empty means no limit. */
+  rate_limit: string;
 }
 
 const PRIVACY_LEVELS = [
@@ -29,6 +31,7 @@ function draftOf(space: Space): PoliciesDraft {
     max_switch_model_retries: policies.max_switch_model_retries,
     max_same_model_retries: policies.max_same_model_retries,
     has_failover_chain: space.has_failover_chain,
+    rate_limit: space.rate_limit === 0 ? '' : String(space.rate_limit),
   };
 }
 
@@ -45,6 +48,8 @@ function rebase(draft: PoliciesDraft, before: PoliciesDraft, after: PoliciesDraf
 }
 
 const maxCostOf = (text: string): number | null => (text.trim() === '' ? null : Number(text));
+/** Empty or 0: no limit (sent as null, which `PUT /v1/apps/update` takes to clear it). */
+const rateLimitOf = (text: string): number | null => (text.trim() === '' || Number(text) === 0 ? null : Number(text));
 
 /**
  * The fields the user changed, in the shape `PUT /v1/apps/update` accepts; the API judges the values.
@@ -61,6 +66,7 @@ function updateBody(id: string, stored: PoliciesDraft, draft: PoliciesDraft) {
     id,
     ...(Object.keys(policies).length > 0 && { policies }),
     ...(draft.has_failover_chain !== stored.has_failover_chain && { has_failover_chain: draft.has_failover_chain }),
+    ...(rateLimitOf(draft.rate_limit) !== rateLimitOf(stored.rate_limit) && { rate_limit: rateLimitOf(draft.rate_limit) }),
   };
 }
 
@@ -117,9 +123,10 @@ export function PoliciesForm({ space, onSaved }: { space: Space; onSaved(): void
           <input type="checkbox" role="switch" name="has_failover_chain" checked={draft.has_failover_chain} onChange={(event) => setDraft({ ...draft, has_failover_chain: event.currentTarget.checked })} />
           Use the failover chain
         </label>
-        <p>
-          <small>Rate limit: {space.rate_limit === 0 ? 'none' : `${space.rate_limit} per minute`}</small>
-        </p>
+        <label>
+          Rate limit (requests per minute)
+          <input type="number" name="rate_limit" min={0} step={1} placeholder="no limit" value={draft.rate_limit} onInput={(event) => setDraft({ ...draft, rate_limit: event.currentTarget.value })} />
+        </label>
         <ErrorNote error={error} />
         <button type="submit" aria-busy={busy} disabled={busy}>
           Save policies

@@ -16,9 +16,17 @@ export const DEFAULT_TRANSCRIBE_MAX_BYTES = 25 * 1024 * 1024;
 /** Longest audio transcribed, in seconds (30 minutes). */
 export const DEFAULT_TRANSCRIBE_MAX_SECONDS = 1800;
 
+/**
+ * `openai-compatible` (the default) calls the base URL; `test` answers in the worker with no network
+ * (test PNGs, a fixed test transcript: docs/plugins/images-and-audio.md), chosen only by
+ * `IMAGES_BACKEND=test` / `TRANSCRIBE_BACKEND=test`, and free unless the cost variable says otherwise.
+ */
+export const MEDIA_BACKENDS = ['openai-compatible', 'test'] as const;
+
 const backend = {
+  backend: z.enum(MEDIA_BACKENDS).default('openai-compatible'),
   baseUrl: z.url({ protocol: /^https?$/ }),
-  /** Absent: the plugin is unavailable (its availability() says which variable to set). */
+  /** Absent: the plugin is unavailable (its availability() says which variable to set); never needed by the test backend. */
   apiKey: z.string().min(1).optional(),
 };
 
@@ -45,9 +53,11 @@ export type MediaConfig = z.infer<typeof mediaConfigSchema>;
 
 /** Every environment variable `readMediaConfig` reads (for `.env.example` and its test). */
 export const MEDIA_ENV_VARIABLES = [
+  'IMAGES_BACKEND',
   'IMAGES_BASE_URL',
   'IMAGES_API_KEY',
   'IMAGE_COST_USD',
+  'TRANSCRIBE_BACKEND',
   'TRANSCRIBE_BASE_URL',
   'TRANSCRIBE_API_KEY',
   'TRANSCRIBE_COST_USD_PER_MINUTE',
@@ -56,8 +66,9 @@ export const MEDIA_ENV_VARIABLES = [
 ] as const;
 
 const ENV_NAMES: Record<string, Record<string, string>> = {
-  images: { baseUrl: 'IMAGES_BASE_URL', apiKey: 'IMAGES_API_KEY', costUsdPerImage: 'IMAGE_COST_USD' },
+  images: { backend: 'IMAGES_BACKEND', baseUrl: 'IMAGES_BASE_URL', apiKey: 'IMAGES_API_KEY', costUsdPerImage: 'IMAGE_COST_USD' },
   transcribe: {
+    backend: 'TRANSCRIBE_BACKEND',
     baseUrl: 'TRANSCRIBE_BASE_URL',
     apiKey: 'TRANSCRIBE_API_KEY',
     costUsdPerMinute: 'TRANSCRIBE_COST_USD_PER_MINUTE',
@@ -75,20 +86,28 @@ const nonEmpty = (value: string | undefined): string | undefined => (value === u
  * plugin pointed at another host (`IMAGES_BASE_URL`) never receives `OPENAI_API_KEY`, so an operator's
  * OpenAI key cannot leak to a self-hosted or third-party backend by default.
  */
-function backendFrom(env: Env, prefix: 'IMAGES' | 'TRANSCRIBE'): { baseUrl: string; apiKey: string | undefined } {
+function backendFrom(env: Env, prefix: 'IMAGES' | 'TRANSCRIBE'): { backend: string | undefined; baseUrl: string; apiKey: string | undefined } {
+  const backend = nonEmpty(env[`${prefix}_BACKEND`])?.toLowerCase();
   const ownBase = nonEmpty(env[`${prefix}_BASE_URL`]);
   const ownKey = nonEmpty(env[`${prefix}_API_KEY`]);
-  if (ownBase) return { baseUrl: ownBase, apiKey: ownKey };
-  return { baseUrl: nonEmpty(env.OPENAI_BASE_URL) ?? DEFAULT_OPENAI_BASE_URL, apiKey: ownKey ?? nonEmpty(env.OPENAI_API_KEY) };
+  if (ownBase) return { backend, baseUrl: ownBase, apiKey: ownKey };
+  return { backend, baseUrl: nonEmpty(env.OPENAI_BASE_URL) ?? DEFAULT_OPENAI_BASE_URL, apiKey: ownKey ?? nonEmpty(env.OPENAI_API_KEY) };
+}
+
+/** A cost variable's value; unset, the test backend is free (the schema's default applies to the others). */
+function costFrom(env: Env, name: 'IMAGE_COST_USD' | 'TRANSCRIBE_COST_USD_PER_MINUTE', backend: string | undefined): string | number | undefined {
+  return nonEmpty(env[name]) ?? (backend === 'test' ? 0 : undefined);
 }
 
 /** Reads and validates the media plugins' configuration; a bad value throws an Error naming its variable. */
 export function readMediaConfig(env: Env): MediaConfig {
+  const images = backendFrom(env, 'IMAGES');
+  const transcribe = backendFrom(env, 'TRANSCRIBE');
   const parsed = mediaConfigSchema.safeParse({
-    images: { ...backendFrom(env, 'IMAGES'), costUsdPerImage: nonEmpty(env.IMAGE_COST_USD) },
+    images: { ...images, costUsdPerImage: costFrom(env, 'IMAGE_COST_USD', images.backend) },
     transcribe: {
-      ...backendFrom(env, 'TRANSCRIBE'),
-      costUsdPerMinute: nonEmpty(env.TRANSCRIBE_COST_USD_PER_MINUTE),
+      ...transcribe,
+      costUsdPerMinute: costFrom(env, 'TRANSCRIBE_COST_USD_PER_MINUTE', transcribe.backend),
       maxBytes: nonEmpty(env.TRANSCRIBE_MAX_BYTES),
       maxSeconds: nonEmpty(env.TRANSCRIBE_MAX_SECONDS),
     },

@@ -10,14 +10,24 @@ export const DEFAULT_SPACE_FILE_INGEST_HEAP_MB = 512;
 /** Longest one file's extraction process may run unless configured, in ms. */
 export const DEFAULT_SPACE_FILE_INGEST_TIMEOUT_MS = 60_000;
 
-const embeddingsSchema = z.strictObject({
+/** The built-in test embedding model (`EMBEDDINGS_MODEL=test-embedding` with no base URL): vectors computed in the worker, no network. */
+export const TEST_EMBEDDINGS_MODEL = 'test-embedding';
+
+/** USD per 1M input tokens, charged to the request that embeds its query. */
+const costUsdPerMtok = z.number().min(0);
+
+const remoteEmbeddingsSchema = z.strictObject({
+  backend: z.literal('openai-compatible').optional(),
   /** OpenAI-compatible base URL; `/embeddings` is appended. */
   baseUrl: z.url(),
   apiKey: z.string().min(1).optional(),
   model: z.string().min(1),
-  /** USD per 1M input tokens, charged to the request that embeds its query. */
-  costUsdPerMtok: z.number().min(0),
+  costUsdPerMtok,
 });
+
+const testEmbeddingsSchema = z.strictObject({ backend: z.literal('test'), model: z.literal(TEST_EMBEDDINGS_MODEL), costUsdPerMtok });
+
+const embeddingsSchema = z.discriminatedUnion('backend', [remoteEmbeddingsSchema, testEmbeddingsSchema]);
 export type EmbeddingsConfig = z.infer<typeof embeddingsSchema>;
 
 export const spaceSearchConfigSchema = z.strictObject({
@@ -58,13 +68,15 @@ const EMBEDDINGS_OFF = 'none';
 /**
  * Embeddings are on when any `EMBEDDINGS_*` variable is set, or when the OpenAI provider has a key
  * (its base URL and key are the defaults, as for the other OpenAI-compatible plugins). A deployment
- * with neither ranks by PostgreSQL full-text search alone.
+ * with neither ranks by PostgreSQL full-text search alone. `EMBEDDINGS_MODEL=test-embedding` without
+ * `EMBEDDINGS_BASE_URL` chooses the built-in test model (free unless `EMBEDDINGS_COST_USD_PER_MTOK` says otherwise).
  */
 function readEmbeddings(env: Env): Record<string, unknown> | null {
   const baseUrl = value(env.EMBEDDINGS_BASE_URL);
   const model = value(env.EMBEDDINGS_MODEL);
   const apiKey = value(env.EMBEDDINGS_API_KEY) ?? value(env.OPENAI_API_KEY);
   if (model === EMBEDDINGS_OFF || (!baseUrl && !model && !apiKey)) return null;
+  if (model === TEST_EMBEDDINGS_MODEL && !baseUrl) return { backend: 'test', model, costUsdPerMtok: numberOr(env.EMBEDDINGS_COST_USD_PER_MTOK, 0) };
   return {
     baseUrl: baseUrl ?? value(env.OPENAI_BASE_URL) ?? DEFAULT_BASE_URLS.openai,
     apiKey,

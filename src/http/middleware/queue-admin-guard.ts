@@ -14,11 +14,16 @@ function bearerFrom(header: string | undefined): string | undefined {
   return `Bearer ${password}`;
 }
 
+/** Says which command makes a key the dashboard accepts (docs/keys.md, "The service owner's key"). */
+export const QUEUE_DASHBOARD_REFUSAL =
+  "The queue dashboard is for service owners; this key's user is not one. The operator gets a service owner's key with " +
+  '`npm run cli -- keys create --org-id <organization id> --service-owner` (organization ids: `npm run cli -- orgs list`); the secret is printed once.';
+
 export function queueAdminGuard(authenticator: Authenticator): RequestHandler {
   return async (req, res, next) => {
     try {
       const auth = await authenticator.authenticate({ authorization: bearerFrom(req.headers.authorization), clientAddress: req.ip });
-      if (!can(auth, 'queues:admin')) throw new ApiError('permission_denied', 'The queue dashboard is for service owners.');
+      if (!can(auth, 'queues:admin')) throw new ApiError('permission_denied', QUEUE_DASHBOARD_REFUSAL);
       next();
     } catch (err) {
       if (err instanceof ApiError && err.status === 401) res.set('WWW-Authenticate', 'Basic realm="switchyard queues"');

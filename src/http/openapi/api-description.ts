@@ -65,9 +65,10 @@ This document (\`GET /v1/openapi.json\`) and the page that renders it (\`GET /do
 
 const AUTHENTICATION = `## Authentication
 
-Send \`Authorization: Bearer <key>\` with every request. Keys are created by the operator with the command-line tool: \`npm run -s cli -- bootstrap\` creates an organization, its owner, a Space and a first key; \`npm run -s cli -- keys\` creates, lists and revokes keys. Only a hash of each key is stored. A key belongs to a user of one organization, carries that user's role, and may be limited to one Space.
+Send \`Authorization: Bearer <key>\` with every request. The operator makes the first key with the command-line tool: \`npm run -s cli -- bootstrap\` creates an organization, its owner, a Space and a first key; \`npm run -s cli -- keys\` creates, lists and revokes keys (\`keys create --service-owner\` makes a service owner's key, for the queue dashboard). From then on an owner's key (\`keys:manage\`) manages keys with \`/v1/keys\` (tag Keys) or the console's Keys page. Only a hash of each key is stored; the secret is shown once, when the key is created or rotated. A key belongs to a user of one organization, carries a role (or a \`custom\` set of permissions), may be limited to one Space, may expire, and may be limited to some models (\`allowed_models\`).
 
-- No header: 401 \`missing_api_key\`. A malformed header, or an unknown or revoked key: 401 \`invalid_api_key\`.
+- No header: 401 \`missing_api_key\`. A malformed header, or an unknown, revoked or expired key: 401 \`invalid_api_key\`. A revoked or rotated secret stops at once in every API process.
+- A key with \`allowed_models\` that names another model: 403 \`model_not_allowed\` (param \`model\`); automatic routing chooses only among its allowed models.
 - Too many failed authentications from one client address, or with one key prefix: 429 \`too_many_failed_authentications\` with \`Retry-After\`, until the window ends.
 - A key whose role lacks the operation's permission: 403 \`permission_denied\`. Each operation names its permission in its description and in \`x-permission\`.
 - A key sees only its own organization: an id of another organization answers 404, exactly like an id that does not exist.`;

@@ -16,6 +16,7 @@ import { openAiFileRoutes } from './openai-files';
 import { batchRoutes } from './batches';
 import { customModelRoutes } from './custom-models';
 import { embeddingRoutes } from './embeddings';
+import { keyRoutes } from './keys';
 
 /** Every authenticated API route, in the order the OpenAPI document lists them. */
 export function allRoutes(services: ApiServices): Route[] {
@@ -28,5 +29,6 @@ export function allRoutes(services: ApiServices): Route[] {
     ...jobRoutes(services),
     ...promptRoutes(services), ...appRoutes(services), ...appModelRoutes(services), ...assistantRoutes(services), ...conversationRoutes(services), ...spaceFileRoutes(services), ...logRoutes(services),
     ...openAiFileRoutes(services), ...batchRoutes(services),
-    ...customModelRoutes(services)];
+    ...customModelRoutes(services),
+    ...keyRoutes(services)];
 }

@@ -3,10 +3,12 @@ import { IDEMPOTENCY_HEADER } from '../../intake/idempotency';
 import { ApiError } from '../../errors/api-error';
 import { responseIdParams, responsesRequestSchema } from '../../schemas/responses';
 import { deletedResponseSchema, responseObjectSchema, type ResponseObject } from '../../schemas/responses-object';
+import { inputItemListSchema, inputItemsQuery } from '../../schemas/responses-input-items';
 import type { ApiServices } from '../api-services';
 import type { ResponsePlan } from '../../services/responses/response-service';
 import { jsonSink } from '../completion-sink';
 import { echoOf } from '../formats/openai-responses';
+import { inputItemView } from '../formats/openai-responses-input-items';
 import { chatRequestOf } from '../formats/openai-responses-input';
 import { openAiResponsesSink } from '../formats/openai-responses-sink';
 import { typedSseSink } from '../formats/openai-responses-sse';
@@ -66,7 +68,7 @@ export function responsesRoutes({ completions, responses, logger }: ResponsesDep
           throw new ApiError('invalid_request', `'${IDEMPOTENCY_HEADER}' is supported on POST /v1/chat/completions only.`, IDEMPOTENCY_HEADER);
         }
         const items = await responses.resolveReferences(auth, body.input);
-        const plan = await responses.plan(auth, { chat: chatRequestOf(body, items), store: body.store, previousResponseId: body.previous_response_id ?? null });
+        const plan = await responses.plan(auth, { chat: chatRequestOf(body, items), store: body.store, previousResponseId: body.previous_response_id ?? null, input: items });
         const stream = body.stream === true;
         const submission: Submission = {
           auth,
@@ -107,6 +109,25 @@ export function responsesRoutes({ completions, responses, logger }: ResponsesDep
       status: 200,
       errors: [404],
       handle: async ({ auth, params }) => responses.get(auth, params.response_id),
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/v1/responses/{response_id}/input_items',
+      operationId: 'listResponseInputItems',
+      summary: 'List the input items of a stored response',
+      description:
+        "The items of the response's `input` as it was sent (a string input is one user message; `item_reference`s are listed as the items they named), not the earlier turns of its chain nor `instructions`. An item keeps the id it was sent with; one sent without gets `msg_`, `fc_` or `fco_` + the response's hex + `_in<n>`. Newest first unless `order=asc`; `after` / `before` take an item id. 404 as for `GET /v1/responses/{id}`; a response stored before input items were kept lists none.",
+      tags: ['Responses'],
+      permission: 'completions:create',
+      params: responseIdParams,
+      query: inputItemsQuery,
+      response: inputItemListSchema,
+      status: 200,
+      errors: [404],
+      handle: async ({ auth, params, query }) => {
+        const page = await responses.inputItems(auth, params.response_id, query);
+        return { ...page, data: page.data.map(inputItemView) };
+      },
     }),
     defineRoute({
       method: 'delete',

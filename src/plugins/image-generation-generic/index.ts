@@ -6,6 +6,7 @@ import { imageGenerationSettings } from '../../schemas/plugin-settings';
 import type { Availability, Plugin, PluginContext, PluginInput, PluginOutput } from '../types';
 import { toImagesRequest } from './request';
 import { fromImagesResponse, type ImageArtifact } from './response';
+import { testImages } from './test-image';
 import { settingsReader } from '../settings-reader';
 
 const readSettings = settingsReader(imageGenerationSettings);
@@ -46,7 +47,17 @@ export function imagesNote(images: ImageArtifact[], prompt: string): string {
   return lines.join('\n');
 }
 
+/** The test backend's images, drawn here with no network call. */
+function generateTestImages(config: ImagesConfig, { input, ctx }: { input: PluginInput; ctx: PluginContext }): PluginOutput {
+  const settings = readSettings(ctx.settings);
+  const { prompt, size } = promptOf(input);
+  const images = testImages({ prompt, n: settings.n, size: size ?? settings.size });
+  ctx.logger.info({ plugin: PLUGIN_ID, backend: 'test', images: images.length }, 'test images drawn');
+  return { context: imagesNote(images, prompt), searchResults: [], artifacts: images, costUsd: images.length * config.costUsdPerImage };
+}
+
 async function generate(config: ImagesConfig, { input, ctx }: { input: PluginInput; ctx: PluginContext }): Promise<PluginOutput> {
+  if (config.backend === 'test') return generateTestImages(config, { input, ctx });
   if (!config.apiKey) throw new UpstreamError({ kind: 'authentication', provider: SERVICE, message: 'no Images API key is configured' });
   const settings = readSettings(ctx.settings);
   const { prompt, size } = promptOf(input);
@@ -66,17 +77,19 @@ async function generate(config: ImagesConfig, { input, ctx }: { input: PluginInp
   return { context: imagesNote(images, prompt), searchResults: [], artifacts: images, costUsd: images.length * config.costUsdPerImage };
 }
 
-/** image-generation-generic over any OpenAI Images-compatible backend (`POST {base}/images/generations`). */
+/** image-generation-generic over any OpenAI Images-compatible backend (`POST {base}/images/generations`), or the test backend. */
 export function createImageGenerationPlugin(config: ImagesConfig): Plugin {
   const availability = (): Availability =>
-    config.apiKey ? { available: true } : { available: false, reason: 'no Images backend key: set IMAGES_API_KEY (or OPENAI_API_KEY when IMAGES_BASE_URL is not set)' };
+    config.backend === 'test' || config.apiKey
+      ? { available: true }
+      : { available: false, reason: 'no Images backend key: set IMAGES_API_KEY (or OPENAI_API_KEY when IMAGES_BASE_URL is not set)' };
   return {
     id: PLUGIN_ID,
     phase: 'before_model',
     description: 'Generate images from a text description. The images are attached to the response for the user.',
     toolParameters: imageToolParameters,
     settingsSchema: imageGenerationSettings,
-    backendKey: `${PLUGIN_ID}:${new URL(config.baseUrl).host}`,
+    backendKey: config.backend === 'test' ? `${PLUGIN_ID}:test` : `${PLUGIN_ID}:${new URL(config.baseUrl).host}`,
     availability,
     run: (input, ctx) => generate(config, { input, ctx }),
   };

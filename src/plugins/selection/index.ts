@@ -1,3 +1,3 @@
 export { lastUserText } from '../../domain/chat';
-export { selectPlugins } from './select-plugins';
-export type { Selection, SelectionInput, SelectionOptions } from './types';
+export { classifyPlugins, selectable, selectPlugins, SELECTION_THRESHOLD } from './select-plugins';
+export type { Classification, Selection, SelectionInput, SelectionOptions } from './types';

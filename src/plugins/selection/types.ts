@@ -24,6 +24,14 @@ export interface Selection {
   reason: string;
 }
 
+/** How the classifier judged one candidate plugin, chosen or not (for `metadata.extra.auto_tools`). */
+export interface Classification extends Selection {
+  /** At or above the threshold and not declined: the content asks for it (whether it can run is another matter). */
+  wanted: boolean;
+  /** The request explicitly declined it ("don't search the web"). */
+  declined: boolean;
+}
+
 export interface SelectionOptions {
   /** The date "recent years" are counted from (default: now); fixed in tests and the evaluation. */
   now?: Date;

@@ -1,6 +1,7 @@
 import type { EmbeddingsConfig } from '../../config/plugins/space-search';
 import type { HttpClient } from '../../net/http-client';
 import { embeddingResultOf } from '../../providers/openai-compatible/embeddings';
+import { testEmbeddings } from '../../providers/test/hashed-embedding';
 import { UpstreamError } from '../../errors/upstream-error';
 
 const SERVICE = 'embeddings';
@@ -34,9 +35,13 @@ function vectorsOf(body: unknown, count: number): Embeddings {
   return { vectors: vectors.map(unitLength), promptTokens };
 }
 
-/** One call of an OpenAI-compatible embeddings endpoint; failures are UpstreamErrors. */
+/**
+ * One call of an OpenAI-compatible embeddings endpoint, or the built-in test model computed here with
+ * no network (its vectors are unit length already); failures are UpstreamErrors.
+ */
 export async function embed(client: HttpClient, config: EmbeddingsConfig, request: EmbedRequest): Promise<Embeddings> {
   if (request.inputs.length === 0) return { vectors: [], promptTokens: 0 };
+  if (config.backend === 'test') return testEmbeddings(request.inputs);
   const response = await client({
     method: 'POST',
     url: `${config.baseUrl.replace(/\/+$/, '')}/embeddings`,

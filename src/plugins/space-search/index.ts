@@ -38,8 +38,8 @@ function build(id: PluginId, config: SpaceSearchConfig, { db }: SpaceSearchDeps)
     description: "Searches the files uploaded to this Space (documents, notes, data) and returns the most relevant passages as numbered sources.",
     toolParameters,
     settingsSchema: spaceSearchSettings,
-    // Full text runs in our own PostgreSQL; only the embeddings backend is shared and limited.
-    backendKey: config.embeddings ? 'space-search:embeddings' : 'space-search:postgres',
+    // Full text runs in our own PostgreSQL; only a remote embeddings backend is shared and limited (the test model's vectors are computed here).
+    backendKey: config.embeddings && config.embeddings.backend !== 'test' ? 'space-search:embeddings' : 'space-search:postgres',
     // PostgreSQL full-text search is always there; embeddings only refine the ranking.
     availability: () => ({ available: true }),
     run: async (input, ctx) => {

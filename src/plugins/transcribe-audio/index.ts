@@ -9,6 +9,7 @@ import { toTranscriptionForm, type TranscribeAudioSettings } from './request';
 import { fromTranscriptionResponse, transcriptionCostUsd, type Transcription } from './response';
 import { audioRefs } from './sources';
 import type { SpaceFileReader } from './space-file-reader';
+import { testTranscription } from './test-transcript';
 import { settingsReader } from '../settings-reader';
 
 const readSettings = settingsReader(transcribeAudioSettings);
@@ -43,7 +44,9 @@ interface Run {
   ctx: PluginContext;
 }
 
-async function transcribe(audio: LoadedAudio, { config, settings, ctx }: Run): Promise<Transcription> {
+/** The backend's transcription (the test backend's, made here with no network call). */
+async function transcription(audio: LoadedAudio, { config, settings, ctx }: Run): Promise<Transcription> {
+  if (config.backend === 'test') return testTranscription(audio);
   const response = await ctx.backend({
     method: 'POST',
     url: `${config.baseUrl.replace(/\/+$/, '')}/audio/transcriptions`,
@@ -54,11 +57,15 @@ async function transcribe(audio: LoadedAudio, { config, settings, ctx }: Run): P
     maxBytes: MAX_RESPONSE_BYTES,
     service: SERVICE,
   });
-  const transcription = fromTranscriptionResponse(response.json(), SERVICE);
-  if (transcription.durationSeconds !== undefined && transcription.durationSeconds > config.maxSeconds) {
-    throw new ApiError('invalid_value', `${audio.param} is ${Math.round(transcription.durationSeconds)} s long, more than the ${config.maxSeconds} s transcribe-audio accepts`, audio.param);
+  return fromTranscriptionResponse(response.json(), SERVICE);
+}
+
+async function transcribe(audio: LoadedAudio, run: Run): Promise<Transcription> {
+  const result = await transcription(audio, run);
+  if (result.durationSeconds !== undefined && result.durationSeconds > run.config.maxSeconds) {
+    throw new ApiError('invalid_value', `${audio.param} is ${Math.round(result.durationSeconds)} s long, more than the ${run.config.maxSeconds} s transcribe-audio accepts`, audio.param);
   }
-  return transcription;
+  return result;
 }
 
 /** The transcripts for the model, each labelled with its source. */
@@ -104,20 +111,22 @@ async function transcribeFiles(input: PluginInput, { deps, run }: { deps: Transc
   return { context: transcriptsContext(artifacts), searchResults: [], artifacts, costUsd, ...(notes.length ? { warning: `transcribe-audio: ${notes.join('; ')}` } : {}) };
 }
 
-/** transcribe-audio over any OpenAI audio-transcriptions-compatible backend (`POST {base}/audio/transcriptions`). */
+/** transcribe-audio over any OpenAI audio-transcriptions-compatible backend (`POST {base}/audio/transcriptions`), or the test backend. */
 export function createTranscribeAudioPlugin(config: TranscribeConfig, deps: TranscribeAudioDeps): Plugin {
   const availability = (): Availability =>
-    config.apiKey ? { available: true } : { available: false, reason: 'no transcription backend key: set TRANSCRIBE_API_KEY (or OPENAI_API_KEY when TRANSCRIBE_BASE_URL is not set)' };
+    config.backend === 'test' || config.apiKey
+      ? { available: true }
+      : { available: false, reason: 'no transcription backend key: set TRANSCRIBE_API_KEY (or OPENAI_API_KEY when TRANSCRIBE_BASE_URL is not set)' };
   return {
     id: PLUGIN_ID,
     phase: 'before_model',
     description: "Transcribe the request's audio files (speech to text) so their content can be used in the answer.",
     toolParameters: transcribeToolParameters,
     settingsSchema: transcribeAudioSettings,
-    backendKey: `${PLUGIN_ID}:${new URL(config.baseUrl).host}`,
+    backendKey: config.backend === 'test' ? `${PLUGIN_ID}:test` : `${PLUGIN_ID}:${new URL(config.baseUrl).host}`,
     availability,
     run: async (input, ctx) => {
-      if (!config.apiKey) throw new UpstreamError({ kind: 'authentication', provider: SERVICE, message: 'no transcription backend key is configured' });
+      if (config.backend !== 'test' && !config.apiKey) throw new UpstreamError({ kind: 'authentication', provider: SERVICE, message: 'no transcription backend key is configured' });
       return transcribeFiles(input, { deps, run: { config, settings: readSettings(ctx.settings), ctx } });
     },
   };

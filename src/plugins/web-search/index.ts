@@ -1,9 +1,10 @@
 import { z } from 'zod';
-import type { WebSearchConfig } from '../../config/plugins/web-search';
+import { WEB_SEARCH_TEST_BACKEND, type WebSearchConfig } from '../../config/plugins/web-search';
 import { UpstreamError } from '../../errors/upstream-error';
 import { webSearchSettings } from '../../schemas/plugin-settings';
 import type { Availability, Plugin, PluginContext, PluginInput, PluginOutput, SearchResultItem } from '../types';
 import { WEB_SEARCH_ADAPTERS } from './backends';
+import { testWebResults } from './backends/test';
 import { webSearchContext } from './context';
 import { fetchPages } from './fetch-pages';
 import { MAX_QUERY_CHARS, queryOf } from './query';
@@ -32,6 +33,7 @@ export interface WebSearchPluginDeps {
 }
 
 export function webSearchAvailability(config: WebSearchConfig): Availability {
+  if (config.backend === WEB_SEARCH_TEST_BACKEND) return { available: true };
   if (!config.baseUrl) return { available: false, reason: `web-search: ${config.backend.toUpperCase()}_BASE_URL is not set` };
   if (config.backend !== 'searxng' && !config.apiKey) return { available: false, reason: `web-search: ${config.backend.toUpperCase()}_API_KEY is not set` };
   return { available: true };
@@ -44,6 +46,7 @@ function distinct(results: WebResult[], max: number): WebResult[] {
 }
 
 async function search(config: WebSearchConfig, { query, settings, ctx }: { query: string; settings: WebSearchSettings; ctx: PluginContext }): Promise<WebResult[]> {
+  if (config.backend === WEB_SEARCH_TEST_BACKEND) return testWebResults(settings.max_results);
   const adapter = WEB_SEARCH_ADAPTERS[config.backend];
   const request = adapter.buildRequest({ query, count: settings.max_results, language: settings.language }, { baseUrl: config.baseUrl ?? '', apiKey: config.apiKey });
   const remaining = ctx.deadline - Date.now();
@@ -55,7 +58,8 @@ async function search(config: WebSearchConfig, { query, settings, ctx }: { query
 /** The readable text of the top `count` results' pages (null where one could not be read). */
 async function readPages(config: WebSearchConfig, { results, count, ctx }: { results: WebResult[]; count: number; ctx: PluginContext }): Promise<(string | null)[]> {
   const urls = results.slice(0, count).map((result) => result.url);
-  if (urls.length === 0) return [];
+  // The test backend's pages do not exist: its snippets stand in for them.
+  if (urls.length === 0 || config.backend === WEB_SEARCH_TEST_BACKEND) return [];
   return fetchPages(urls, {
     client: ctx.untrusted,
     signal: ctx.signal,
@@ -97,7 +101,7 @@ async function run(config: WebSearchConfig, { input, ctx, now }: { input: Plugin
 }
 
 /**
- * `web-search`: searches the configured backend (SearXNG, Brave, Tavily or Exa) and, when the Space
+ * `web-search`: searches the configured backend (SearXNG, Brave, Tavily or Exa; or the test backend's fixed results) and, when the Space
  * asks for it, reads the top result pages through the SSRF-safe client. Its output is a dated block of
  * numbered sources for the model and the matching `search_results` items.
  */

@@ -4,6 +4,7 @@ import { ApiError } from '../../errors/api-error';
 import type { ModelActiveForAppView, ModelView } from '../../schemas/models';
 import { inTransaction, type Db } from '../../store/db';
 import { modelStore, type ModelWithParent } from '../../store/models';
+import type { ModelAvailability } from '../models/model-availability';
 import { presentModel, presentModelForApp } from './present-model';
 import { findVisibleApp, lockVisibleApp, markSandboxOutdated } from './space-access';
 import { loadSpaceModels, scopeOf, type SpaceModels } from './space-detail';
@@ -22,11 +23,12 @@ export interface AppModelRef {
 export class AppModelService {
   constructor(
     private readonly db: Db,
-    private readonly versions: SpaceVersions,
+    private readonly deps: { versions: SpaceVersions; availability: ModelAvailability },
   ) {}
 
+  /** Every model the Space can see, each with its state there and whether it can answer now (and why not). */
   async list(auth: AuthContext, appId: string): Promise<SpaceModels> {
-    return loadSpaceModels(this.db, await findVisibleApp(this.db, auth, { id: appId, param: 'app_id' }));
+    return loadSpaceModels(this.db, await findVisibleApp(this.db, auth, { id: appId, param: 'app_id' }), this.deps.availability);
   }
 
   /**
@@ -52,9 +54,9 @@ export class AppModelService {
       }
       await modelStore.setActive(tx, { app_id: app.id, model_id: model.id, active });
       await markSandboxOutdated(tx, app);
-      return presentModelForApp(model, active);
+      return presentModelForApp(model, { active, unavailable: this.deps.availability.ofRow(model, active) });
     });
-    await this.versions.bump([appId]);
+    await this.deps.versions.bump([appId]);
     return view;
   }
 
@@ -81,7 +83,7 @@ export class AppModelService {
       await markSandboxOutdated(tx, app);
       return { failover_models: chain.map(presentModel) };
     });
-    await this.versions.bump([appId]);
+    await this.deps.versions.bump([appId]);
     return chain;
   }
 }

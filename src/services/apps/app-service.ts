@@ -6,6 +6,7 @@ import type { IdempotencyStore } from '../../intake/idempotency-store';
 import { ApiError } from '../../errors/api-error';
 import type { SandboxSyncJob } from '../../queue/payloads';
 import type { SecretBox } from '../../secrets/secret-box';
+import type { ModelAvailability } from '../models/model-availability';
 import type { CreateAppBody, SpaceDetailView, SpacePairView, SpaceView, UpdateAppBody } from '../../schemas/apps';
 import type { Page, PageQuery } from '../../schemas/common';
 import { createAppWithDefaults } from '../../store/app-creation';
@@ -16,7 +17,7 @@ import { presentSpace } from './present-space';
 import { findVisibleApp, lockVisibleApp } from './space-access';
 import { DEFAULT_POLICIES, DEFAULT_SETTINGS, DEFAULT_WEIGHTS } from '../../schemas/stored-space-config';
 import { mergeConfig } from './space-config';
-import { loadSpaceDetail, loadSpacePair } from './space-detail';
+import { loadSpaceDetail, loadSpacePair, type SpaceReader } from './space-detail';
 import { checkReferences } from './space-references';
 import { writeSocialPostSecrets } from './social-post-settings';
 import { writeWebhookSecret } from './webhook-settings';
@@ -35,6 +36,8 @@ export interface AppServiceDeps {
   enqueueSandboxSync: EnqueueSandboxSync;
   /** Seals plugin credentials set through `settings.plugins`; null when the service has no PLUGIN_SECRETS_KEY. */
   secrets: SecretBox | null;
+  /** Whether each model of a Space can answer now, for the Space's model lists. */
+  availability: ModelAvailability;
 }
 
 /** A webhook secret the service generated is shown once: in the response of the request that made it. */
@@ -50,6 +53,10 @@ export class AppService {
 
   constructor(private readonly deps: AppServiceDeps) {
     this.db = deps.db;
+  }
+
+  private readerOf(auth: AuthContext): SpaceReader {
+    return { auth, availability: this.deps.availability };
   }
 
   /** A new main Space with the catalog's default-active models switched on. */
@@ -69,7 +76,7 @@ export class AppService {
       });
       await writeSocialPostSecrets(tx, { appId: created.id, patch: body.settings?.plugins?.['social-post'], box: this.deps.secrets });
       const secret = await writeWebhookSecret(tx, { appId: created.id, patch: body.settings?.webhook, box: this.deps.secrets });
-      return withShownSecret(await loadSpaceDetail(tx, auth, await findVisibleApp(tx, auth, { id: created.id, param: 'id' })), secret);
+      return withShownSecret(await loadSpaceDetail(tx, this.readerOf(auth), await findVisibleApp(tx, auth, { id: created.id, param: 'id' })), secret);
     });
   }
 
@@ -78,7 +85,7 @@ export class AppService {
   }
 
   async get(auth: AuthContext, appId: string): Promise<SpaceDetailView> {
-    return loadSpaceDetail(this.db, auth, await findVisibleApp(this.db, auth, { id: appId, param: 'app_id' }));
+    return loadSpaceDetail(this.db, this.readerOf(auth), await findVisibleApp(this.db, auth, { id: appId, param: 'app_id' }));
   }
 
   /** One transaction: a rejected update changes nothing. The next request after the answer uses the new configuration. */
@@ -88,7 +95,7 @@ export class AppService {
       // After updateSpace: it found the Space in the caller's organization (else 404) and holds its lock.
       await writeSocialPostSecrets(tx, { appId: body.id, patch: body.settings?.plugins?.['social-post'], box: this.deps.secrets });
       const secret = await writeWebhookSecret(tx, { appId: body.id, patch: body.settings?.webhook, box: this.deps.secrets });
-      const pair = await loadSpacePair(tx, auth, mainId);
+      const pair = await loadSpacePair(tx, this.readerOf(auth), mainId);
       if (pair.main.app.id === body.id) pair.main = withShownSecret(pair.main, secret);
       else if (pair.sandbox) pair.sandbox = withShownSecret(pair.sandbox, secret);
       return pair;
@@ -114,7 +121,7 @@ export class AppService {
         throw new ApiError('invalid_request', `Space '${app.id}' is itself a sandbox; ask for the sandbox of its main Space '${app.sandbox_of}'.`, 'app_id');
       }
       await appStore.setSandboxStatus(tx, app.id, { status: 'syncing' });
-      const pair = await loadSpacePair(tx, auth, app.id);
+      const pair = await loadSpacePair(tx, this.readerOf(auth), app.id);
       await this.deps.enqueueSandboxSync({ mainAppId: app.id, requestedBy: auth.idpId });
       return pair;
     });

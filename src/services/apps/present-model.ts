@@ -1,3 +1,4 @@
+import type { Unavailability } from '../../domain/model-availability';
 import type { Model } from '../../generated/prisma/client';
 import type { ModelActiveForAppView, ModelCoreView, ModelView } from '../../schemas/models';
 import type { ModelWithParent } from '../../store/models';
@@ -58,8 +59,8 @@ export function presentModel(row: ModelWithParent): ModelView {
   return { ...presentCore(row), parent: row.parent ? presentCore(row.parent) : {} };
 }
 
-/** A model as seen from one Space: its identity, the full model, and whether it is on there. */
-export function presentModelForApp(row: ModelWithParent, active: boolean): ModelActiveForAppView {
+/** A model as seen from one Space: its identity, the full model, whether it is on there and whether it can answer now. */
+export function presentModelForApp(row: ModelWithParent, { active, unavailable }: { active: boolean; unavailable: Unavailability | null }): ModelActiveForAppView {
   const model = presentModel(row);
   return {
     id: model.id,
@@ -79,5 +80,7 @@ export function presentModelForApp(row: ModelWithParent, active: boolean): Model
     parent: model,
     active,
     globally_disabled: row.globally_disabled,
+    available: unavailable === null,
+    unavailable_reason: unavailable,
   };
 }

@@ -48,6 +48,7 @@ export async function updateSpace(tx: Tx, auth: AuthContext, body: UpdateAppBody
     description: body.description,
     app_logo: body.app_logo,
     has_failover_chain: body.has_failover_chain,
+    rate_limit: body.rate_limit === null ? 0 : body.rate_limit,
     use_parent_custom_data: body.use_parent_custom_data,
     benchmark_model_id: body.benchmark_model_id,
     weights: body.weights ? merged.weights : undefined,

@@ -85,6 +85,10 @@ export class BatchService {
    */
   private async spaceOf(auth: AuthContext): Promise<SpaceContext> {
     if (!auth.appId) throw new ApiError('invalid_request', 'This key is not bound to a Space; batches need a Space key (see `cli keys create --app-id`).', 'Authorization');
+    // Batch lines run later, without the key: a key limited to some models could not be held to them there.
+    if (auth.allowedModels) {
+      throw new ApiError('model_not_allowed', 'This key is limited to some models (allowed_models); batches need a key without such a list.', 'Authorization');
+    }
     const space = await this.deps.findSpace(auth.appId);
     if (!space || space.orgId !== auth.orgId) throw ApiError.notFound('Space', 'Authorization');
     if (!space.isActive) throw new ApiError('space_inactive', 'This Space is deactivated.');

@@ -3,7 +3,7 @@ import { ApiError } from '../../errors/api-error';
 import { learnFromRating } from '../../routing/online/rating-lesson';
 import type { Page } from '../../schemas/common';
 import type { LogListQuery, LogView } from '../../schemas/logs';
-import type { LogFeedback, LogRepository, LogRow } from '../../store/logs';
+import type { LogCursor, LogFeedback, LogRepository, LogRow } from '../../store/logs';
 import { toPage } from '../../store/pagination';
 import { requireVisibleSpace } from '../assistants/space-access';
 import { presentLog } from './present-log';
@@ -39,6 +39,18 @@ export class LogService {
       query,
     );
     return toPage(rows, query, (row) => presentLog(row));
+  }
+
+  /** The database's clock `ms` milliseconds ago: the end of what a follower may show (see `LogRepository.clockAgo`). */
+  settledBefore(ms: number): Promise<Date> {
+    return this.logs.clockAgo(ms);
+  }
+
+  /** Top-level logs after the cursor and added before `before`, oldest first: what a follower shows next. */
+  async listAfter(auth: AuthContext, query: { app_id?: string; after: LogCursor; before: Date; limit: number }): Promise<LogView[]> {
+    if (query.app_id) await requireVisibleSpace((appId) => this.logs.findSpace(appId), auth, query.app_id);
+    const rows = await this.logs.listAfter({ orgId: auth.orgId, appId: query.app_id }, { after: query.after, before: query.before, limit: query.limit });
+    return rows.map((row) => presentLog(row));
   }
 
   /**

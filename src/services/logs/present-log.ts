@@ -42,7 +42,8 @@ export function presentLogCore(row: LogCoreRow): LogCoreView {
     status_code: row.status_code,
     is_test: row.is_test,
     added_on: row.added_on ? row.added_on.toISOString() : null,
-    latency: row.latency,
+    // The column's -1 means "not measured" (older logs of failed requests, failed embeddings): shown as null, never negative.
+    latency: row.latency < 0 ? null : row.latency,
     is_saved_for_later: row.is_saved_for_later,
     comment_count: row.comment_count,
     model: row.model ? presentModel(row.model) : null,

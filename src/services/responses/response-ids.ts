@@ -28,3 +28,12 @@ export function responseIdOfItem(itemId: string): string | null {
   const hex = ITEM_ID.exec(itemId)?.[1];
   return hex ? `resp_${hex}` : null;
 }
+
+/**
+ * The n-th input item (from 0) of a response, when the request gave it no id: `msg_<32 hex>_in<n>`
+ * (`fc_`, `fco_` for function calls and their outputs). Unlike output item ids, `item_reference` cannot name these.
+ */
+export function inputItemIdOf(responseId: string, { type, n }: { type: 'message' | 'function_call' | 'function_call_output'; n: number }): string {
+  const prefix = type === 'message' ? 'msg' : type === 'function_call' ? 'fc' : 'fco';
+  return `${prefix}_${responseId.replace(/^resp_/, '')}_in${n}`;
+}

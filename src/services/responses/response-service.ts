@@ -1,11 +1,14 @@
 import type { AuthContext } from '../../auth/auth-context';
 import { ApiError } from '../../errors/api-error';
-import type { Prisma } from '../../generated/prisma/client';
 import type { CompletionRequest } from '../../schemas/chat-completions';
+import type { Page } from '../../schemas/common';
+import type { InputItemsQuery } from '../../schemas/responses-input-items';
 import type { ResolvedItem, ResponsesInputItem } from '../../schemas/responses';
 import type { OutputItem, ResponseObject } from '../../schemas/responses-object';
 import type { ConversationRepository } from '../../store/conversations';
+import { pageOfItems } from './input-item-page';
 import { responseIdOfItem } from './response-ids';
+import { readStoredBody, storedBodyOf, type StoredInputItem } from './stored-response';
 import type { ResponseRecords, ResponseRow, ResponseScope } from '../../store/response-records';
 
 /** What a Responses request becomes before it runs. */
@@ -16,12 +19,15 @@ export interface ResponsePlan {
   store: boolean;
   /** Set when the response joins a conversation: it is then recorded once it has succeeded. */
   record: { orgId: string; appId: string; conversationId: string; previousResponseId: string | null } | null;
+  /** The request's input items (`item_reference`s resolved), kept with a stored response for `input_items`. */
+  input: ResolvedItem[];
 }
 
 export interface PlanRequest {
   chat: CompletionRequest;
   store: boolean | null | undefined;
   previousResponseId: string | null;
+  input: ResolvedItem[];
 }
 
 export interface ResponseServiceDeps {
@@ -62,13 +68,13 @@ export class ResponseService {
    * the request as the completion job runs it, its `item_reference`s already resolved.
    */
   async plan(auth: AuthContext, request: PlanRequest): Promise<ResponsePlan> {
-    const { chat, previousResponseId } = request;
+    const { chat, previousResponseId, input } = request;
     const privacyLevel = await this.deps.privacyLevelOf(auth, chat);
     const store = this.storeAt(privacyLevel, request.store);
     const appId = auth.appId as string; // privacyLevelOf refused a key without a Space
     const conversationId = await this.conversationFor(auth, { previousId: previousResponseId, store });
-    if (conversationId === null) return { chat, store, record: null };
-    return { chat: { ...chat, conversation_id: conversationId }, store, record: { orgId: auth.orgId, appId, conversationId, previousResponseId } };
+    if (conversationId === null) return { chat, store, record: null, input };
+    return { chat: { ...chat, conversation_id: conversationId }, store, record: { orgId: auth.orgId, appId, conversationId, previousResponseId }, input };
   }
 
   /** Records a finished response: with its content when stored, else only as its predecessor's continuation. */
@@ -81,7 +87,7 @@ export class ResponseService {
       app_id: appId,
       conversation_id: conversationId,
       previous_response_id: previousResponseId,
-      body: plan.store ? (response as unknown as Prisma.InputJsonValue) : null,
+      body: plan.store ? storedBodyOf(response, plan.input) : null,
     });
   }
 
@@ -94,7 +100,14 @@ export class ResponseService {
   async get(auth: AuthContext, id: string): Promise<ResponseObject> {
     const row = await this.findReadable(auth, id);
     if (!row) throw ApiError.notFound('Response', 'response_id');
-    return row.body as unknown as ResponseObject;
+    return readStoredBody(row.body).response;
+  }
+
+  /** The input items of a stored response, paged as OpenAI pages them (404 as `get`). */
+  async inputItems(auth: AuthContext, id: string, query: InputItemsQuery): Promise<Page<StoredInputItem>> {
+    const row = await this.findReadable(auth, id);
+    if (!row) throw ApiError.notFound('Response', 'response_id');
+    return pageOfItems(readStoredBody(row.body).input_items, query);
   }
 
   async delete(auth: AuthContext, id: string): Promise<{ id: string; object: 'response'; deleted: true }> {
@@ -172,7 +185,7 @@ export class ResponseService {
       }
       const responseId = responseIdOfItem(item.id);
       const row = responseId ? await this.findReadable(auth, responseId) : null;
-      const found = row ? (row.body as unknown as ResponseObject).output.find((output) => output.id === item.id) : undefined;
+      const found = row ? readStoredBody(row.body).response.output.find((output) => output.id === item.id) : undefined;
       if (!found) throw ApiError.notFound('Item', `input[${i}].id`);
       resolved.push(inputItemOf(found));
     }

@@ -1,5 +1,5 @@
 import { generateApiKey } from '../../auth/api-key';
-import type { Role } from '../../domain/permissions';
+import type { KeyRole, Role } from '../../domain/permissions';
 import { ApiError } from '../../errors/api-error';
 import { ApiKeyRepository } from '../../store/api-keys';
 import { inTransaction, type Db } from '../../store/db';
@@ -17,6 +17,20 @@ export interface NewOrgKey {
   /** The Space the key acts on; omitted for an organization-wide key. */
   appId?: string;
   name?: string;
+  /**
+   * Makes the key's user a service owner (`queues:admin`, prompt review): the user defaults to
+   * `service-owner@<org name>` rather than the owner, so the owner's other keys gain nothing.
+   */
+  serviceOwner?: boolean;
+  /** Seconds until the key stops authenticating; omitted: never. */
+  expiresInSeconds?: number;
+  /** Models the key may call; omitted: every model of its Space. */
+  allowedModels?: readonly string[];
+}
+
+/** Identity-provider id of the service-owner user `keys create --service-owner` makes when none is named. */
+export function serviceOwnerIdpId(orgName: string): string {
+  return `service-owner@${orgName}`;
 }
 
 export interface CreatedKey {
@@ -26,13 +40,15 @@ export interface CreatedKey {
   key_end: string;
   role: Role;
   app_id: string | null;
+  service_owner: boolean;
+  expires_on: string | null;
 }
 
 /** A key as operators see it: never the secret, never the hash. */
 export interface KeyView {
   id: string;
   name: string;
-  role: Role;
+  role: KeyRole;
   key_end: string;
   app_id: string | null;
   idp_id: string | null;
@@ -56,9 +72,11 @@ export async function createOrgKey(db: Db, input: NewOrgKey): Promise<CreatedKey
     if (input.appId !== undefined && !(await tenancyStore.findApp(tx, org.id, input.appId))) {
       throw new ApiError('not_found', `Space ${input.appId} not found in organization ${org.id}.`, 'app_id');
     }
-    const idpId = input.idpId ?? ownerIdpId(org.name);
-    const user = await tenancyStore.upsertUser(tx, { orgId: org.id, idpId, name: idpId, isServiceOwner: false });
+    const serviceOwner = input.serviceOwner ?? false;
+    const idpId = input.idpId ?? (serviceOwner ? serviceOwnerIdpId(org.name) : ownerIdpId(org.name));
+    const user = await tenancyStore.upsertUser(tx, { orgId: org.id, idpId, name: idpId, isServiceOwner: serviceOwner });
     const role = input.role ?? DEFAULT_KEY_ROLE;
+    const expiresOn = input.expiresInSeconds === undefined ? null : new Date(Date.now() + input.expiresInSeconds * 1000);
     const row = await tenancyStore.createKey(tx, {
       orgId: org.id,
       userId: user.id,
@@ -67,8 +85,18 @@ export async function createOrgKey(db: Db, input: NewOrgKey): Promise<CreatedKey
       name: input.name ?? `${role} key for ${idpId}`,
       hashedKey: key.hashedKey,
       keyEnd: key.keyEnd,
+      expiresOn,
+      allowedModels: input.allowedModels,
     });
-    return { key_id: row.id, api_key: key.secret, key_end: row.key_end, role, app_id: row.app_id };
+    return {
+      key_id: row.id,
+      api_key: key.secret,
+      key_end: row.key_end,
+      role,
+      app_id: row.app_id,
+      service_owner: user.is_service_owner,
+      expires_on: iso(expiresOn),
+    };
   });
 }
 
@@ -91,10 +119,20 @@ export async function listOrgKeys(db: Db, orgId: string): Promise<KeyView[]> {
   }));
 }
 
+export interface KeyToRevoke {
+  orgId: string;
+  keyId: string;
+  /** Told the revoked key's hash, to drop it from the running processes' caches (KeyRevocations). */
+  forget?(hashedKeys: readonly string[]): Promise<void>;
+}
+
 /** Revokes a live key; a key of another organization reads as unknown. */
-export async function revokeOrgKey(db: Db, input: { orgId: string; keyId: string }, now = new Date()): Promise<RevokedKey> {
+export async function revokeOrgKey(db: Db, input: KeyToRevoke, now = new Date()): Promise<RevokedKey> {
   await requireOrganization(db, input.orgId);
-  if (await new ApiKeyRepository(db).revoke(input.orgId, input.keyId, now)) {
+  const keys = new ApiKeyRepository(db);
+  if (await keys.revoke(input.orgId, input.keyId, now)) {
+    const hashed = await keys.hashOf(input.keyId);
+    if (hashed) await input.forget?.([hashed]);
     return { key_id: input.keyId, revoked_on: now.toISOString() };
   }
   const existing = await tenancyStore.findKey(db, input.orgId, input.keyId);
