@@ -1,8 +1,6 @@
-import { existsSync } from 'node:fs';
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { chromium, type Browser, type BrowserContext } from 'playwright-core';
+import type { Browser, BrowserContext } from 'playwright-core';
 import { createTestContext, type Tenant, type TestContext } from '../helpers/test-context';
+import { describeWithBrowser, serveToBrowser, type BrowserServer } from '../helpers/browser-server';
 
 /**
  * bull-board as an operator opens it: headless Chromium (Debian's `chromium`, which `.ci/run` installs)
@@ -11,32 +9,23 @@ import { createTestContext, type Tenant, type TestContext } from '../helpers/tes
  * (not its translation keys) and our queues, never staying on "Loading".
  */
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-// Skipped on a machine without Chromium, unless REQUIRE_BROWSER is set (as `.ci/run` sets it).
-if (process.env.REQUIRE_BROWSER && !existsSync(CHROMIUM)) throw new Error(`REQUIRE_BROWSER is set but ${CHROMIUM} is missing (apt-get install chromium)`);
-const describeWithBrowser = existsSync(CHROMIUM) ? describe : describe.skip;
 const QUEUES = ['completions', 'sandbox-sync', 'prompt-review', 'space-files'];
 
 describeWithBrowser('bull-board in a browser', () => {
   let ctx: TestContext;
   let owner: Tenant;
-  let server: Server;
+  let served: BrowserServer | undefined;
   let host: string;
   let browser: Browser;
 
   beforeAll(async () => {
     ctx = createTestContext();
     owner = await ctx.tenant({ serviceOwner: true });
-    server = await new Promise<Server>((resolve) => {
-      const listening = ctx.app.listen(0, '127.0.0.1', () => resolve(listening));
-    });
-    host = `127.0.0.1:${(server.address() as AddressInfo).port}`;
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+    served = await serveToBrowser(ctx.app);
+    ({ host, browser } = served);
   });
   afterAll(async () => {
-    await browser?.close();
-    server?.closeAllConnections();
-    await new Promise((resolve) => server?.close(resolve));
+    await served?.close();
     await ctx?.close();
   });
 

@@ -1,12 +1,10 @@
-import { existsSync } from 'node:fs';
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import request from 'supertest';
 import { buildConsole } from '../../scripts/build-console';
 import { createOrgKey } from '../../src/services/tenancy/key-admin';
 import { createTestContext, type Tenant, type TestContext } from '../helpers/test-context';
+import { describeWithBrowser, serveToBrowser, type BrowserServer } from '../helpers/browser-server';
 
 /**
  * The console's Keys page and the Space page's rate limit, as a user works them in headless Chromium,
@@ -14,9 +12,6 @@ import { createTestContext, type Tenant, type TestContext } from '../helpers/tes
  * models), see and copy its secret once, rotate it, revoke it; each step checked through the API.
  */
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-if (process.env.REQUIRE_BROWSER && !existsSync(CHROMIUM)) throw new Error(`REQUIRE_BROWSER is set but ${CHROMIUM} is missing (apt-get install chromium)`);
-const describeWithBrowser = existsSync(CHROMIUM) ? describe : describe.skip;
 jest.setTimeout(120_000);
 /** A folder to save the page in (`npm run console:screenshots` sets docs/console), as console.test.ts does. */
 const SHOTS = process.env.CONSOLE_SCREENSHOTS;
@@ -33,7 +28,7 @@ describeWithBrowser('the Keys page in a browser', () => {
   let owner: Tenant;
   /** An organization-wide owner key: the one signed in with. */
   let ownerKey: string;
-  let server: Server;
+  let served: BrowserServer | undefined;
   let base: string;
   let browser: Browser;
 
@@ -42,16 +37,11 @@ describeWithBrowser('the Keys page in a browser', () => {
     ctx = createTestContext();
     owner = await ctx.tenant();
     ownerKey = (await createOrgKey(ctx.services.db, { orgId: owner.org_id, role: 'owner', name: 'console owner' })).api_key;
-    server = await new Promise<Server>((resolve) => {
-      const listening = ctx.app.listen(0, '127.0.0.1', () => resolve(listening));
-    });
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+    served = await serveToBrowser(ctx.app);
+    ({ base, browser } = served);
   });
   afterAll(async () => {
-    await browser?.close();
-    server?.closeAllConnections();
-    await new Promise((resolve) => server?.close(resolve));
+    await served?.close();
     await ctx?.close();
   });
 

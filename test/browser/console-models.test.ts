@@ -1,13 +1,12 @@
-import { existsSync, mkdirSync } from 'node:fs';
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import request from 'supertest';
 import { buildConsole } from '../../scripts/build-console';
 import { loadConfig } from '../../src/config/load';
 import type { Config } from '../../src/config/schema';
 import { createTestContext, type Tenant, type TestContext } from '../helpers/test-context';
+import { describeWithBrowser, serveToBrowser, type BrowserServer } from '../helpers/browser-server';
 
 /**
  * The console's model table of a Space, in headless Chromium on a wide screen (1400 px) and a phone's
@@ -15,9 +14,6 @@ import { createTestContext, type Tenant, type TestContext } from '../helpers/tes
  * reason when it cannot. The service has OpenAI's key and not Anthropic's.
  */
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-if (process.env.REQUIRE_BROWSER && !existsSync(CHROMIUM)) throw new Error(`REQUIRE_BROWSER is set but ${CHROMIUM} is missing (apt-get install chromium)`);
-const describeWithBrowser = existsSync(CHROMIUM) ? describe : describe.skip;
 const SHOTS = process.env.CONSOLE_SCREENSHOTS;
 jest.setTimeout(120_000);
 
@@ -36,7 +32,7 @@ function openAiOnly(): Config['providers'] {
 describeWithBrowser("a Space's model table in the console", () => {
   let ctx: TestContext;
   let owner: Tenant;
-  let server: Server;
+  let served: BrowserServer | undefined;
   let base: string;
   let browser: Browser;
   let mini: { id: string; prompt: string; completion: string };
@@ -54,16 +50,11 @@ describeWithBrowser("a Space's model table in the console", () => {
     const dollars = (perToken: number) => `$${(perToken * 1e6).toFixed(2)}`;
     mini = { id: found.id, prompt: dollars(found.parent.prompt_token_cost), completion: dollars(found.parent.completion_token_cost) };
     for (const id of [found.id, haiku.id]) await request(ctx.app).put(`/v1/apps/${owner.app_id}/models/${id}`).set(owner.auth).send({ active: true }).expect(200);
-    server = await new Promise<Server>((resolve) => {
-      const listening = ctx.app.listen(0, '127.0.0.1', () => resolve(listening));
-    });
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+    served = await serveToBrowser(ctx.app);
+    ({ base, browser } = served);
   });
   afterAll(async () => {
-    await browser?.close();
-    server?.closeAllConnections();
-    await new Promise((resolve) => server?.close(resolve));
+    await served?.close();
     await ctx?.close();
   });
 

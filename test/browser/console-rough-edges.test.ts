@@ -1,10 +1,8 @@
-import { existsSync } from 'node:fs';
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { buildConsole } from '../../scripts/build-console';
 import type { Model, Prisma } from '../../src/generated/prisma/client';
 import { createTestContext, type Tenant, type TestContext } from '../helpers/test-context';
+import { describeWithBrowser, serveToBrowser, type BrowserServer } from '../helpers/browser-server';
 
 /**
  * Rough edges of the console a newcomer met, in headless Chromium on a wide screen (1400 px) and a
@@ -13,9 +11,6 @@ import { createTestContext, type Tenant, type TestContext } from '../helpers/tes
  * whatever the number of its entries; a cancelled request shows no negative latency.
  */
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-if (process.env.REQUIRE_BROWSER && !existsSync(CHROMIUM)) throw new Error(`REQUIRE_BROWSER is set but ${CHROMIUM} is missing (apt-get install chromium)`);
-const describeWithBrowser = existsSync(CHROMIUM) ? describe : describe.skip;
 jest.setTimeout(120_000);
 
 /** The few browser globals the page functions use (the test program is compiled without DOM types). */
@@ -74,7 +69,7 @@ describeWithBrowser('rough edges of the console', () => {
   let ctx: TestContext;
   let owner: Tenant;
   let seeded: Seeded & { mini: Model; other: Model };
-  let server: Server;
+  let served: BrowserServer | undefined;
   let base: string;
   let browser: Browser;
 
@@ -83,16 +78,11 @@ describeWithBrowser('rough edges of the console', () => {
     ctx = createTestContext();
     owner = await ctx.tenant();
     seeded = await seed(ctx, owner);
-    server = await new Promise<Server>((resolve) => {
-      const listening = ctx.app.listen(0, '127.0.0.1', () => resolve(listening));
-    });
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+    served = await serveToBrowser(ctx.app);
+    ({ base, browser } = served);
   });
   afterAll(async () => {
-    await browser?.close();
-    server?.closeAllConnections();
-    await new Promise((resolve) => server?.close(resolve));
+    await served?.close();
     await ctx?.close();
   });
 

@@ -1,13 +1,12 @@
-import { existsSync, mkdirSync } from 'node:fs';
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import request from 'supertest';
 import { buildConsole } from '../../scripts/build-console';
 import { CONSOLE_CSP } from '../../src/http/console';
 import { testBatchConfig } from '../helpers/batch-config';
 import { createTestContext, type Tenant, type TestContext } from '../helpers/test-context';
+import { describeWithBrowser, serveToBrowser, type BrowserServer } from '../helpers/browser-server';
 import { HOSTILE_PROMPT, seedConsole, type ConsoleSeed } from './console-seed';
 
 /**
@@ -16,10 +15,6 @@ import { HOSTILE_PROMPT, seedConsole, type ConsoleSeed } from './console-seed';
  * folder (`npm run console:screenshots` sets docs/console), each page is also saved there as a PNG.
  */
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-// Skipped on a machine without Chromium, unless REQUIRE_BROWSER is set (as `.ci/run` sets it).
-if (process.env.REQUIRE_BROWSER && !existsSync(CHROMIUM)) throw new Error(`REQUIRE_BROWSER is set but ${CHROMIUM} is missing (apt-get install chromium)`);
-const describeWithBrowser = existsSync(CHROMIUM) ? describe : describe.skip;
 const SHOTS = process.env.CONSOLE_SCREENSHOTS;
 
 /** The few browser globals the page functions use (the test program is compiled without DOM types). */
@@ -42,7 +37,7 @@ describeWithBrowser('the web console in a browser', () => {
   let owner: Tenant;
   let stranger: Tenant;
   let seed: ConsoleSeed;
-  let server: Server;
+  let served: BrowserServer | undefined;
   let base: string;
   let browser: Browser;
   let page: Page;
@@ -58,11 +53,8 @@ describeWithBrowser('the web console in a browser', () => {
     seed = await seedConsole(ctx, ctx.app, owner);
     // Another organization's log, which the console must never show.
     await ctx.services.db.log.create({ data: { org_id: stranger.org_id, app_id: stranger.app_id, timestamp: BigInt(Date.now()), prompt: 'stranger secret', total_tokens_cost: 5 } });
-    server = await new Promise<Server>((resolve) => {
-      const listening = ctx.app.listen(0, '127.0.0.1', () => resolve(listening));
-    });
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+    served = await serveToBrowser(ctx.app);
+    ({ base, browser } = served);
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-US', timezoneId: 'UTC' });
     page = await context.newPage();
     page.on('pageerror', (err) => problems.push(`page error: ${err.message}`));
@@ -79,9 +71,7 @@ describeWithBrowser('the web console in a browser', () => {
     if (SHOTS) mkdirSync(SHOTS, { recursive: true });
   });
   afterAll(async () => {
-    await browser?.close();
-    server?.closeAllConnections();
-    await new Promise((resolve) => server?.close(resolve));
+    await served?.close();
     await ctx?.close();
   });
 
