@@ -24,7 +24,10 @@ runPluginScenarios({
     scenarioSim = await startMediaSimulator();
     return { plugin: createImageGenerationPlugin(configFor(scenarioSim)), close: () => scenarioSim.close() };
   },
-  script: (...faults) => scenarioSim.images.push(...faults),
+  script: (...faults) => {
+    scenarioSim.images.reset();
+    scenarioSim.images.push(...faults);
+  },
   input: input(),
   settings: imageGenerationSettings.parse({}),
   expectOk: (output) => {

@@ -10,7 +10,10 @@ export interface PluginSubject {
   name: string;
   /** Builds the plugin against a started simulator (called in beforeAll). */
   start(): Promise<{ plugin: Plugin; close(): Promise<void> }>;
-  /** Queues faults for the backend's next requests. */
+  /**
+   * Sets the faults of the backend's next requests, dropping any still queued: a scenario whose plugin gave
+   * up before calling the backend (the timeout one, on a loaded machine) must not leave its fault to the next.
+   */
   script(...faults: BackendFault[]): void;
   input: PluginInput;
   /** The plugin's per-Space settings (parsed; defaults filled in). */

@@ -27,7 +27,10 @@ const input = { messages: [], query: 'q', files: [], images: [], args: null, ans
 runPluginScenarios({
   name: 'social-post (bluesky)',
   start: async () => ({ plugin: createSocialPostPlugin(space.config, { db: space.db }), close: async () => undefined }),
-  script: (...faults) => sim.faults.push(...faults),
+  script: (...faults) => {
+    sim.faults.reset();
+    sim.faults.push(...faults);
+  },
   input,
   get settings() {
     return space.settings;

@@ -38,7 +38,10 @@ runPluginScenarios({
     scenarioSim = await startMediaSimulator();
     return { plugin: createTranscribeAudioPlugin(configFor(scenarioSim), { spaceFiles: new InMemorySpaceFiles() }), close: () => scenarioSim.close() };
   },
-  script: (...faults) => scenarioSim.transcriptions.push(...faults),
+  script: (...faults) => {
+    scenarioSim.transcriptions.reset();
+    scenarioSim.transcriptions.push(...faults);
+  },
   input: input([dataUrl('audio/wav', WAV)]),
   settings: transcribeAudioSettings.parse({}),
   expectOk: (output) => {

@@ -21,7 +21,10 @@ for (const backend of WEB_SEARCH_BACKENDS) {
       sim = await SIMULATORS[backend]();
       return { plugin: createWebSearchPlugin(configFor(backend, sim)), close: () => sim.close() };
     },
-    script: (...faults) => sim.faults.push(...faults),
+    script: (...faults) => {
+      sim.faults.reset();
+      sim.faults.push(...faults);
+    },
     input,
     settings: settingsWith(),
     empty: 'nothing',
