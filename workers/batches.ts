@@ -1,5 +1,7 @@
-import { DelayedError, type Job, type Processor } from 'bullmq';
+import { DelayedError, type Job, type Processor, type Queue } from 'bullmq';
+import type { Logger } from 'pino';
 import type { BatchJob, BatchLineJob } from '../src/queue/payloads';
+import { startAsyncJobSweep, type AsyncJobSweep } from '../src/async-jobs/job-sweeper';
 import { BatchCoordinator } from '../src/services/batches/batch-coordinator';
 import { LineFeeder } from '../src/services/batches/line-feeder';
 import { LineRunner } from '../src/services/batches/line-runner';
@@ -10,14 +12,80 @@ import type { CompletionProcessing } from './completions';
 
 /** How soon a coordinator handed back at shutdown may be taken again, in ms. */
 const HAND_BACK_DELAY_MS = 100;
+/**
+ * How often each worker process makes sure every unfinished batch has a live coordinator job, in ms:
+ * after Redis lost its data, a running batch resumes within this (and the coordinator's first recovery).
+ */
+const RESUME_MS = 10_000;
+/** How often a running coordinator checks that its job is still its own, in ms. */
+const OWNERSHIP_CHECK_MS = 5_000;
+/** Added to COMPLETION_TIMEOUT_MS: how long past the longest run a running line without a job waits before it is handed over again, in ms. */
+const RUNNING_LINE_MARGIN_MS = 30_000;
 
 export interface BatchProcessing {
   coordinator: Processor;
   line: Processor;
-  /** Makes sure every unfinished batch has a live coordinator job (one whose job failed for good gets it retried). */
+  /**
+   * Makes sure every unfinished batch has a live coordinator job (a missing one is added, one that failed
+   * for good or ended early is run again), now and then every RESUME_MS until `close`. Also starts the
+   * sweep of expired async job records, the process's other periodic look at PostgreSQL.
+   */
   resume(): Promise<void>;
-  /** Stops the coordinators (their batches go back to the queue); lines finish. */
+  /** Stops the coordinators (their batches go back to the queue) and the periodic checks; lines finish. */
   close(): void;
+}
+
+/** A coordinator's job was deleted or taken over (Redis lost its data, or its lock lapsed): another coordinator goes on. */
+class CoordinatorJobLost extends Error {
+  constructor(batchId: string) {
+    super(`the coordinator job of batch ${batchId} is no longer this worker's; the re-added job takes over`);
+  }
+}
+
+/**
+ * Aborts when the job's lock is no longer this worker's: its key is gone (Redis lost its data) or
+ * another worker holds it. The check extends the lock, as BullMQ's own renewal does. A failed check
+ * (Redis unreachable) tells nothing and is tried again.
+ */
+function watchOwnership(job: Job, token: string | undefined, lockMs: number): { signal: AbortSignal; lose(): void; stop(): void } {
+  const lost = new AbortController();
+  const timer = token
+    ? setInterval(() => {
+        job.extendLock(token, lockMs).then(
+          (held) => {
+            if (!held) lost.abort();
+          },
+          () => undefined,
+        );
+      }, OWNERSHIP_CHECK_MS)
+    : undefined;
+  return { signal: lost.signal, lose: () => lost.abort(), stop: () => clearInterval(timer) };
+}
+
+/** One pass of the resume check: each unfinished batch of this deployment gets a coordinator job that will run. */
+async function ensureCoordinators(batches: BatchRepository, queue: Queue<BatchJob>, queuePrefix: string): Promise<void> {
+  for (const { id } of await batches.unfinished(queuePrefix)) {
+    const job = await queue.getJob(id);
+    const state = job ? await job.getState() : 'unknown';
+    if (state === 'failed') await job?.retry('failed');
+    // A job that ended while its batch did not (its coordinator was cut off) is replaced.
+    else if (state === 'completed') await job?.remove();
+    if (state === 'unknown' || state === 'completed') await queue.add('batch', { batchId: id }, { jobId: id });
+  }
+}
+
+/** Runs `pass` now and every RESUME_MS (never two at once), until stopped. */
+function everyResumeInterval(pass: () => Promise<void>, logger: Logger): { now(): Promise<void>; stop(): void } {
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<void> | null = null;
+  const once = () => (running ??= pass().finally(() => (running = null)));
+  return {
+    now: () => {
+      timer ??= setInterval(() => void once().catch((err: unknown) => logger.error({ err }, 'unfinished batches not resumed')), RESUME_MS).unref();
+      return once();
+    },
+    stop: () => clearInterval(timer),
+  };
 }
 
 /** The `batches` queue's coordinators and the `batch-lines` queue's runners, built once per worker process. */
@@ -25,7 +93,8 @@ export function batchProcessing(services: WorkerServices, completions: Completio
   const { db, queues, config, logger } = services;
   const batches = new BatchRepository(db);
   const lines = new BatchLineRepository(db);
-  const feeder = new LineFeeder({ lines, queue: queues.batchLines, spaceConcurrency: config.batches.spaceConcurrency });
+  const runningGraceMs = config.completionTimeoutMs + RUNNING_LINE_MARGIN_MS;
+  const feeder = new LineFeeder({ lines, queue: queues.batchLines, spaceConcurrency: config.batches.spaceConcurrency, runningGraceMs });
   const coordinator = new BatchCoordinator({ batches, lines, files: services.openAiFiles, feeder, logger });
   const { spaces } = services;
   const runner = new LineRunner({
@@ -39,22 +108,39 @@ export function batchProcessing(services: WorkerServices, completions: Completio
   // Lines are not abandoned when their worker stops: a graceful stop lets them finish, a crash hands them on.
   const lineSignal = new AbortController().signal;
   const stopping = new AbortController();
+  const resumer = everyResumeInterval(() => ensureCoordinators(batches, queues.batches, config.redisPrefix), logger);
+  let sweep: AsyncJobSweep | undefined;
   return {
     coordinator: (async (job: Job<BatchJob>, token?: string) => {
-      const status = await coordinator.coordinate(job.data.batchId, { report: (progress) => job.updateProgress(progress), stop: stopping.signal });
-      if (status !== 'interrupted') return { status };
-      // Back to the queue for another worker (or this one after a restart): the batch has not ended.
-      await job.moveToDelayed(Date.now() + HAND_BACK_DELAY_MS, token);
-      throw new DelayedError();
+      const ownership = watchOwnership(job, token, config.jobLockMs);
+      try {
+        const status = await coordinator.coordinate(job.data.batchId, {
+          // A progress that cannot be written means the job is gone: this coordinator stops, the re-added one goes on.
+          report: (progress) => job.updateProgress(progress).catch(() => ownership.lose()),
+          stop: AbortSignal.any([stopping.signal, ownership.signal]),
+        });
+        if (status !== 'interrupted') return { status };
+        // Its job is gone: nothing of it is left to move; failing it touches only a job still locked by this worker.
+        if (ownership.signal.aborted) {
+          logger.warn({ batch_id: job.data.batchId, job_id: job.id }, 'batch coordinator stopped: its job was lost (Redis lost its data, or its lock lapsed); the re-added job takes over');
+          throw new CoordinatorJobLost(job.data.batchId);
+        }
+        // Back to the queue for another worker (or this one after a restart): the batch has not ended.
+        await job.moveToDelayed(Date.now() + HAND_BACK_DELAY_MS, token);
+        throw new DelayedError();
+      } finally {
+        ownership.stop();
+      }
     }) as Processor,
     line: (async (job: Job<BatchLineJob>) => runner.run(job.data, lineSignal)) as Processor,
     resume: async () => {
-      for (const { id } of await batches.unfinished(config.redisPrefix)) {
-        const job = await queues.batches.getJob(id);
-        if (!job) await queues.batches.add('batch', { batchId: id }, { jobId: id });
-        else if (await job.isFailed()) await job.retry('failed');
-      }
+      sweep ??= startAsyncJobSweep(services.asyncJobs, { logger });
+      await resumer.now();
     },
-    close: () => stopping.abort(),
+    close: () => {
+      stopping.abort();
+      resumer.stop();
+      sweep?.stop();
+    },
   };
 }

@@ -1,8 +1,9 @@
 import { Worker, type Job, type Processor, type WorkerOptions } from 'bullmq';
+import { queueLabel } from '../src/queue/completion-shards';
 import { QUEUE_NAMES, type QueueName } from '../src/queue/names';
 import type { WorkerServices } from './worker-services';
 import type { CompletionJob } from '../src/queue/payloads';
-import { JobOwners } from '../src/resilience/job-owners';
+import { JobOwners, type WatchedQueue } from '../src/resilience/job-owners';
 import { instrumented } from '../src/observability/job-instrumentation';
 import { batchProcessing } from './batches';
 import { completionProcessing } from './completions';
@@ -17,7 +18,9 @@ export interface RunningWorkers {
 }
 
 interface WorkerSpec {
-  name: QueueName;
+  name: string;
+  /** The queue's key prefix: the deployment's, or a completion shard's. */
+  prefix: string;
   processor: Processor;
   concurrency: number;
   /** Times a job may be found stalled (its worker died) before it fails; default 1. */
@@ -32,10 +35,20 @@ interface Processors {
   batchLines: Processor;
 }
 
+/**
+ * Every shard of the completion queue, each with an equal part of COMPLETION_CONCURRENCY: requests spread
+ * evenly over the shards (by their random id), so the parts stay evenly busy.
+ */
+function completionSpecs(services: WorkerServices, processor: Processor): WorkerSpec[] {
+  const shards = services.queues.completions.layout;
+  const concurrency = Math.max(1, Math.ceil(services.config.completionConcurrency / shards.length));
+  return shards.map(({ name, prefix }) => ({ name, prefix, processor, concurrency }));
+}
+
 function workerSpecs(services: WorkerServices, processors: Processors): WorkerSpec[] {
-  const { batches } = services.config;
-  return [
-    { name: QUEUE_NAMES.completions, processor: processors.completions, concurrency: services.config.completionConcurrency },
+  const { batches, redisPrefix: prefix } = services.config;
+  const specs: Omit<WorkerSpec, 'prefix'>[] = [
+
     { name: QUEUE_NAMES.promptReview, processor: promptReviewProcessor(services) as Processor, concurrency: 4 },
     { name: QUEUE_NAMES.sandboxSync, processor: sandboxSyncProcessor(services) as Processor, concurrency: 2 },
     // Each file is extracted and chunked in a bounded child process of its own; two at a time keep a 2-core machine
@@ -55,6 +68,7 @@ function workerSpecs(services: WorkerServices, processors: Processors): WorkerSp
     // Deliveries wait on receivers, not on the CPU.
     { name: QUEUE_NAMES.webhooks, processor: webhooksProcessor(services) as Processor, concurrency: 32 },
   ];
+  return [...completionSpecs(services, processors.completions), ...specs.map((spec) => ({ ...spec, prefix }))];
 }
 
 /**
@@ -68,8 +82,12 @@ function jobLockOptions(services: WorkerServices): Pick<WorkerOptions, 'lockDura
   return { lockDuration: services.config.jobLockMs, stalledInterval: services.config.jobStalledCheckMs, maxStalledCount: 1 };
 }
 
-/** Queues whose running jobs are recovered quickly when their worker dies (JobOwners). */
-const OWNED_QUEUES: readonly QueueName[] = [QUEUE_NAMES.completions, QUEUE_NAMES.batches, QUEUE_NAMES.batchLines];
+/** Queues whose running jobs are recovered quickly when their worker dies (JobOwners): the completion shards, batches and lines. */
+function ownedQueues(services: WorkerServices): WatchedQueue[] {
+  const prefix = services.config.redisPrefix;
+  const others: QueueName[] = [QUEUE_NAMES.batches, QUEUE_NAMES.batchLines];
+  return [...services.queues.completions.layout.map(({ name, prefix: shardPrefix }) => ({ name, prefix: shardPrefix })), ...others.map((name) => ({ name, prefix }))];
+}
 
 export function startWorkers(services: WorkerServices): RunningWorkers {
   const completions = completionProcessing(services);
@@ -81,12 +99,13 @@ export function startWorkers(services: WorkerServices): RunningWorkers {
   };
   const specs = workerSpecs(services, processors);
   const workers = specs.map(
-    ({ name, processor, concurrency, maxStalledCount }) =>
-      new Worker(name, instrumented(name, processor), { connection: services.queueConnection, prefix: services.config.redisPrefix, concurrency, ...jobLockOptions(services), ...(maxStalledCount === undefined ? {} : { maxStalledCount }) }),
+    ({ name, prefix, processor, concurrency, maxStalledCount }) =>
+      new Worker(name, instrumented(queueLabel(name), processor), { connection: services.queueConnection, prefix, concurrency, ...jobLockOptions(services), ...(maxStalledCount === undefined ? {} : { maxStalledCount }) }),
   );
   // One watch for the process: its heartbeats renewed together, the queues looked at in one script.
-  const owners = new JobOwners({ redis: services.redis, prefix: services.config.redisPrefix, queueNames: OWNED_QUEUES, intervalMs: services.config.jobStalledCheckMs, logger: services.logger });
-  owners.start(Object.fromEntries(workers.filter((worker) => OWNED_QUEUES.includes(worker.name as QueueName)).map((worker) => [worker.name, worker.id])));
+  const owned = ownedQueues(services);
+  const owners = new JobOwners({ redis: services.redis, queues: owned, intervalMs: services.config.jobStalledCheckMs, logger: services.logger });
+  owners.start(Object.fromEntries(workers.filter((worker) => owned.some((queue) => queue.name === worker.name)).map((worker) => [worker.name, worker.id])));
   batches.resume().catch((err: unknown) => services.logger.error({ err }, 'unfinished batches not resumed'));
   workers.forEach((worker, i) => {
     const onFailed = specs[i]?.onFailed;

@@ -31,7 +31,7 @@ export interface WorkerServices {
   spaceVersions: SpaceVersions;
   /** Spaces at their current configuration version (the two above together). */
   spaces: SpaceLookup;
-  /** Async jobs' records in Redis (how they ended, for `GET /v1/chat/completions/jobs/{id}` and webhooks). */
+  /** Async jobs' records in PostgreSQL (how they ended, for `GET /v1/chat/completions/jobs/{id}` and webhooks). */
   asyncJobs: AsyncJobStore;
   /** The space-search plugin's configuration (upload limit, embeddings backend). */
   spaceSearch: SpaceSearchConfig;

@@ -5,7 +5,6 @@ import type { Infrastructure } from './infrastructure';
 import { CompletionGateway } from '../intake/completion-gateway';
 import { CompletionIntake } from '../intake/completion-intake';
 import { RateLimiter } from '../intake/rate-limiter';
-import { replyChannel } from '../queue/replies';
 import { ReplyListener } from '../intake/reply-listener';
 import type { SpaceLookup } from '../intake/space-lookup';
 
@@ -21,16 +20,20 @@ export interface IntakeOptions {
 
 /** The API side of completions, wired to this process's reply channel. */
 export function buildCompletionIntake(infra: Infrastructure, { spaces, rateLimiter, asyncJobs, ...options }: IntakeOptions): CompletionIntake {
-  const { config, logger, redis, queues } = infra;
-  const channel = replyChannel(config.redisPrefix, infra.instanceId);
-  const listener = new ReplyListener(infra.dedicatedRedis(), channel, logger);
+  const { config, logger, redis, queues, instanceId } = infra;
+  const listener = new ReplyListener(
+    { connect: () => infra.dedicatedRedis(), publisher: redis, clustered: infra.keySpace.clustered, channels: queues.completions.replyChannels(instanceId) },
+    logger,
+  );
+  const gateway = new CompletionGateway({ queue: queues.completions, listener, publisher: redis, prefix: config.redisPrefix, logger, ...options });
   return new CompletionIntake({
     spaces,
-    rateLimiter: rateLimiter ?? new RateLimiter(redis, config.redisPrefix),
-    gateway: new CompletionGateway({ queue: queues.completions, listener, publisher: redis, prefix: config.redisPrefix, logger, ...options }),
-    replyChannel: channel,
+    rateLimiter: rateLimiter ?? new RateLimiter(redis, infra.keySpace),
+    gateway,
+    replyChannelFor: (requestId) => queues.completions.replyChannelFor(requestId, instanceId),
+    newRequestId: () => queues.completions.newRequestId(),
     timeoutMs: config.completionTimeoutMs,
-    asyncJobs: new AsyncJobStarter({ store: asyncJobs ?? asyncJobStore(infra), queue: queues.completions, logger }),
+    asyncJobs: new AsyncJobStarter({ store: asyncJobs ?? asyncJobStore(infra), queue: queues.completions, logger, cancel: (requestId) => gateway.cancel(requestId) }),
     canSignWebhooks: config.plugins.socialPost.secretKeys !== null,
   });
 }

@@ -88,16 +88,16 @@ interface Shared {
   availability: ModelAvailability;
 }
 
-function sharedParts({ config, db, redis }: Infrastructure, plugins: PluginServiceOptions): Shared {
-  const spaceVersions = new SpaceVersions(redis, config.redisPrefix);
+function sharedParts({ config, db, redis, keySpace }: Infrastructure, plugins: PluginServiceOptions): Shared {
+  const spaceVersions = new SpaceVersions(redis, keySpace);
   const spaceContexts = new SpaceContextLoader(db, SPACE_CONTEXT_MS);
   return {
     spaceVersions,
     spaceContexts,
     spaces: new SpaceLookup(spaceContexts, spaceVersions),
-    idempotency: new IdempotencyStore(redis, config.redisPrefix),
-    asyncJobs: asyncJobStore({ redis, config }),
-    rateLimiter: new RateLimiter(redis, config.redisPrefix),
+    idempotency: new IdempotencyStore(redis, keySpace),
+    asyncJobs: asyncJobStore({ db, config }),
+    rateLimiter: new RateLimiter(redis, keySpace),
     prompts: new PromptRepository(db),
     assistants: new AssistantRepository(db),
     conversations: new ConversationRepository(db),

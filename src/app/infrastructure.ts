@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { RedisClient as Redis } from '../queue/redis';
 import type { Logger } from 'pino';
-import { effectivePrefix } from '../config/redis-cluster';
+import { completionShardCount } from '../config/redis-cluster';
+import { completionShards } from '../queue/completion-shards';
+import { KeySpace } from '../queue/key-space';
 import type { Config } from '../config/schema';
 import { createQueues, type Queues } from '../queue/queues';
 import { createRedis, duplicateRedis } from '../queue/redis';
@@ -14,6 +16,8 @@ export interface Infrastructure {
   config: Readonly<Config>;
   logger: Logger;
   db: Db;
+  /** Where the keys live: the deployment's prefix, a Space's, the completion shards'. */
+  keySpace: KeySpace;
   /** The service's own commands (auto-pipelined). */
   redis: Redis;
   /** BullMQ's connection: the queues' and the workers' (not auto-pipelined). */
@@ -29,17 +33,21 @@ export interface OwnedInfrastructure extends Infrastructure {
   close(): Promise<void>;
 }
 
+/** How long the service's own Redis commands wait for an answer, in ms: each is a millisecond's work. */
+const SERVICE_COMMAND_TIMEOUT_MS = 3000;
+
 /** Connects to PostgreSQL and Redis and opens the queues. */
 export function connectInfrastructure(given: Readonly<Config>, logger: Logger): OwnedInfrastructure {
-  const clustered = given.redisClusterNodes.length > 0;
-  // Every key and queue of ours is under the prefix: on a cluster its hash tag keeps them in one slot.
-  const config = Object.freeze({ ...given, redisPrefix: effectivePrefix(given.redisPrefix, clustered) });
-  const db = createDb(config.databaseUrl);
+  const keys = new KeySpace(given.redisPrefix, given.redisClusterNodes.length > 0);
+  // `redisPrefix` is the deployment's own prefix from here on: hash-tagged on a cluster (KeySpace).
+  const config = Object.freeze({ ...given, redisPrefix: keys.prefix });
+  const db = createDb(config.databaseUrl, config.databasePoolSize);
   const location = { url: config.redisUrl, clusterNodes: config.redisClusterNodes };
-  const redis = createRedis(location, { autoPipelining: true });
+  // A command of ours waits at most this long for a Redis that is away (a failover): the request then answers 503.
+  const redis = createRedis(location, { autoPipelining: true, commandTimeoutMs: SERVICE_COMMAND_TIMEOUT_MS });
   const queueConnection = createRedis(location);
   for (const connection of [redis, queueConnection]) connection.on('error', (err) => logger.warn({ err }, 'redis connection error'));
-  const queues = createQueues(queueConnection, config.redisPrefix);
+  const queues = createQueues(queueConnection, config.redisPrefix, completionShards(keys, completionShardCount(config)));
   const extraConnections: Redis[] = [];
   for (const queue of queues.all()) queue.on('error', (err) => logger.warn({ err, queue: queue.name }, 'queue connection error'));
   const unwatch = metrics().watch(redisScrapeSources({ queues: queues.all(), redis, prefix: config.redisPrefix }));
@@ -47,6 +55,7 @@ export function connectInfrastructure(given: Readonly<Config>, logger: Logger): 
     config,
     logger,
     db,
+    keySpace: keys,
     redis,
     queueConnection,
     queues,

@@ -1,14 +1,15 @@
 import type { Logger } from 'pino';
 import type { Config } from '../config/schema';
 import type { Queues } from '../queue/queues';
-import type { RedisClient } from '../queue/redis';
+import type { Db } from '../store/db';
+import { AsyncJobRepository } from '../store/async-jobs';
 import { AsyncJobFinisher } from './job-finisher';
 import { AsyncJobStore } from './job-store';
 
-/** The connections and settings async jobs are built from. */
+/** The connection and settings async jobs are built from: their records live in PostgreSQL. */
 export interface AsyncJobConnections {
-  redis: RedisClient;
-  config: Pick<Config, 'redisPrefix' | 'asyncJobs'>;
+  db: Db;
+  config: Pick<Config, 'asyncJobs'>;
 }
 
 /** The worker's side: the process's store of async jobs, the webhooks queue and the retry settings. */
@@ -20,8 +21,8 @@ export interface AsyncJobFinisherDeps {
 }
 
 /** The store of async jobs, as every process of this configuration reads and writes it. */
-export function asyncJobStore({ redis, config }: AsyncJobConnections): AsyncJobStore {
-  return new AsyncJobStore(redis, config.redisPrefix, config.asyncJobs.resultTtlSeconds);
+export function asyncJobStore({ db, config }: AsyncJobConnections): AsyncJobStore {
+  return new AsyncJobStore(new AsyncJobRepository(db), config.asyncJobs.resultTtlSeconds);
 }
 
 /**

@@ -1,15 +1,14 @@
-import type { Queue } from 'bullmq';
 import type { RedisClient } from '../queue/redis';
 import type { AuthContext } from '../auth/auth-context';
 import { cancelChannel } from '../queue/replies';
 import { ApiError } from '../errors/api-error';
-import type { CompletionJob } from '../queue/payloads';
+import type { CompletionQueue } from '../queue/completion-queue';
 import type { AsyncJobRecord, JobStatus } from '../domain/async-job';
 import type { AsyncJobStore } from './job-store';
 
 export interface JobServiceDeps {
   store: AsyncJobStore;
-  queue: Queue<CompletionJob>;
+  queue: Pick<CompletionQueue, 'getJobState'>;
   /** Publishes on the workers' cancellation channel. */
   publisher: RedisClient;
   prefix: string;

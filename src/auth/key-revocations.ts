@@ -23,6 +23,6 @@ export class KeyRevocations {
 
   /** Calls `forget` with each announced hash; `subscriber` is a connection of its own. */
   listen(subscriber: Redis, forget: (hashedKey: string) => void): Promise<void> {
-    return subscribeInOrder(subscriber, this.channel, forget);
+    return subscribeInOrder(subscriber, [this.channel], forget);
   }
 }

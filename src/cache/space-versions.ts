@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { KeySpace } from '../queue/key-space';
 import type { RedisClient as Redis } from '../queue/redis';
 
 interface PendingRead {
@@ -18,16 +19,16 @@ interface PendingRead {
  * before the database, what is loaded is never older than the stamp it is filed under. Stamps are random
  * rather than counters, so a Redis that lost its keys cannot bring an old stamp back.
  *
- * Reads made in the same turn of the event loop share one MGET (on a Redis Cluster every key carries the
- * prefix's hash tag, so they are in one slot): under load, one round trip serves every request that
- * arrived together, instead of one each. A lone read waits for no timer.
+ * Reads made in the same turn of the event loop share one MGET (on a Redis Cluster, one per slot: each
+ * Space's stamp has the Space as hash tag, next to its rate-limit windows): under load, one round trip
+ * serves every request that arrived together, instead of one each. A lone read waits for no timer.
  */
 export class SpaceVersions {
   private pending: PendingRead[] = [];
 
   constructor(
     private readonly redis: Redis,
-    private readonly prefix: string,
+    private readonly keys: KeySpace,
   ) {}
 
   /** The Space's current stamp ('' until its configuration first changes). */
@@ -40,20 +41,17 @@ export class SpaceVersions {
   /** Marks the Spaces' configuration as changed; call after the change is committed. */
   async bump(appIds: readonly string[]): Promise<void> {
     if (appIds.length === 0) return;
-    const pipeline = this.redis.pipeline();
-    for (const appId of appIds) pipeline.set(this.keyOf(appId), randomUUID());
-    const results = await pipeline.exec();
-    const failed = results?.find(([err]) => err !== null);
-    if (failed?.[0]) throw failed[0];
+    // One command per Space, not a pipeline: on a cluster the stamps live in different slots.
+    await Promise.all(appIds.map((appId) => this.redis.set(this.keyOf(appId), randomUUID())));
   }
 
   private flush(): void {
     const reads = this.pending;
     this.pending = [];
-    const keys = [...new Set(reads.map((read) => this.keyOf(read.appId)))];
-    this.redis.mget(...keys).then(
-      (values) => {
-        const stamps = new Map(keys.map((key, i) => [key, values[i] ?? '']));
+    const groups = this.keys.bySlot([...new Set(reads.map((read) => this.keyOf(read.appId)))]);
+    Promise.all(groups.map((keys) => this.redis.mget(...keys).then((values) => keys.map((key, i) => [key, values[i] ?? ''] as const)))).then(
+      (found) => {
+        const stamps = new Map(found.flat());
         for (const read of reads) read.resolve(stamps.get(this.keyOf(read.appId)) ?? '');
       },
       (err: unknown) => reads.forEach((read) => read.reject(err)),
@@ -62,6 +60,6 @@ export class SpaceVersions {
 
   /** The Redis key of the Space's stamp (a script that must find the stamp unchanged reads it). */
   keyOf(appId: string): string {
-    return `${this.prefix}:space-version:${appId}`;
+    return `${this.keys.space(appId)}:space-version`;
   }
 }

@@ -1,4 +1,4 @@
-import { effectivePrefix } from '../config/redis-cluster';
+import { KeySpace } from '../queue/key-space';
 import { createRedis, type RedisClient } from '../queue/redis';
 import { SpaceVersions } from '../cache/space-versions';
 import { KeyRevocations } from '../auth/key-revocations';
@@ -49,12 +49,12 @@ export class CliSession {
    * that changes a Space's configuration bumps its stamp after the commit, so their caches reload it.
    */
   spaceVersions(): SpaceVersions {
-    return new SpaceVersions(this.redisClient(), this.redisPrefix());
+    return new SpaceVersions(this.redisClient(), this.keySpace());
   }
 
   /** Tells the running API processes that keys were revoked, so their authentication caches drop them at once. */
   keyRevocations(): KeyRevocations {
-    return new KeyRevocations(this.redisClient(), this.redisPrefix());
+    return new KeyRevocations(this.redisClient(), this.keySpace().prefix);
   }
 
   private redisClient(): RedisClient {
@@ -63,9 +63,9 @@ export class CliSession {
     return this.redis;
   }
 
-  private redisPrefix(): string {
+  private keySpace(): KeySpace {
     const config = this.loadedConfig();
-    return effectivePrefix(config.redisPrefix, config.redisClusterNodes.length > 0);
+    return new KeySpace(config.redisPrefix, config.redisClusterNodes.length > 0);
   }
 
   /** Whether failures should carry their stack trace (`LOG_LEVEL=debug` or `trace`). */

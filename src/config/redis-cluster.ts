@@ -20,10 +20,10 @@ export const redisClusterNodesSchema = z
     });
   });
 
-/**
- * The key prefix as used: on a cluster, wrapped in a hash tag (`{switchyard}`) unless it has one, so
- * every key of the deployment (BullMQ's queues, and each multi-key script of ours) lands in one slot.
- */
-export function effectivePrefix(prefix: string, clustered: boolean): string {
-  return clustered && !/\{[^}]+\}/.test(prefix) ? `{${prefix}}` : prefix;
+/** Completion queue shards on a cluster by default: two per master of a 3-master cluster. */
+export const CLUSTER_DEFAULT_SHARDS = 6;
+
+/** The completion queue's shard count: as configured, else one on one Redis server and 6 on a cluster. */
+export function completionShardCount(config: { completionQueueShards?: number | undefined; redisClusterNodes: readonly unknown[] }): number {
+  return config.completionQueueShards ?? (config.redisClusterNodes.length > 0 ? CLUSTER_DEFAULT_SHARDS : 1);
 }

@@ -44,11 +44,15 @@ export const configSchema = z.object({
   port: z.coerce.number().int().min(0).max(65535).default(8080),
   host: z.string().default('0.0.0.0'),
   databaseUrl: z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgresql:// URL'),
+  /** PostgreSQL connections each process may open (its pool): count processes × this against max_connections. */
+  databasePoolSize: z.coerce.number().int().min(2).max(500).default(10),
   redisUrl: z.string().regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL'),
   /** Seed nodes of a Redis Cluster (`REDIS_CLUSTER_NODES`); empty for one Redis server at `redisUrl`. */
   redisClusterNodes: redisClusterNodesSchema,
   /** Prefix of every Redis key and BullMQ queue, so several deployments can share one Redis (hash-tagged on a cluster). */
   redisPrefix: z.string().min(1).default('switchyard'),
+  /** Shards of the completion queue (`COMPLETION_QUEUE_SHARDS`); unset: 1 on one Redis server, 6 on a cluster (completionShardCount). */
+  completionQueueShards: z.coerce.number().int().min(1).max(64).optional(),
   logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   role: z.enum(PROCESS_ROLES).default('all'),
   /** API processes the supervisor (`SWITCHYARD_ROLE=all`) runs; they share the port. */

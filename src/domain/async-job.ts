@@ -1,9 +1,10 @@
 import type { CompletionFailure, CompletionResult } from './completion';
 
 /**
- * An async chat completion (`Prefer: respond-async`) as the service keeps it in Redis. Its id is the
- * request id, the id of its log and of its BullMQ job. The outcome is a domain result or failure: the
- * API formats it at its edge when it is read, exactly as the synchronous call would have answered.
+ * An async chat completion (`Prefer: respond-async`) as the service keeps it in PostgreSQL (table
+ * `async_jobs`). Its id is the request id, the id of its log and of its BullMQ job. The outcome is a
+ * domain result or failure: the API formats it at its edge when it is read, exactly as the synchronous
+ * call would have answered.
  */
 
 /** What is stored. `in_progress` is never stored: a queued job whose BullMQ job is active reads as it. */

@@ -1,6 +1,7 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { ApiError } from '../errors/api-error';
 import { isDatabaseBusy } from '../store/db-errors';
+import { isRedisUnavailable, REDIS_RETRY_AFTER_SECONDS } from '../queue/redis-errors';
 import { errorBodyIn } from './error-dialect';
 
 /** Seconds a client is asked to wait when the database is saturated. */
@@ -50,6 +51,10 @@ export function toApiError(err: unknown, path = ''): ApiError | null {
   if (isBodyParserError(err)) return fromBodyParser(err);
   if (isDatabaseBusy(err)) {
     return new ApiError('service_unavailable', 'The service is busy; retry shortly.').withHeaders({ 'Retry-After': String(BUSY_RETRY_AFTER_SECONDS) });
+  }
+  // Redis unreachable, or a cluster failing over: nothing was done, so the client may send it again.
+  if (isRedisUnavailable(err)) {
+    return new ApiError('service_unavailable', 'The service is briefly unavailable; retry shortly.').withHeaders({ 'Retry-After': String(REDIS_RETRY_AFTER_SECONDS) });
   }
   return fromUndecodablePath(err, path);
 }

@@ -1,14 +1,15 @@
-import type { Queue } from 'bullmq';
 import type { Logger } from 'pino';
-import { retentionFor, type Retention } from './completion-gateway';
-import { ApiError } from '../errors/api-error';
+import { ENQUEUE_TIMEOUT_MS, redisAwayError, retentionFor, type Retention } from './completion-gateway';
+import type { CompletionQueue } from '../queue/completion-queue';
 import type { CompletionJob } from '../queue/payloads';
 import type { AsyncJobRecord } from '../domain/async-job';
 import type { AsyncJobStore } from '../async-jobs/job-store';
 
 export interface StarterDeps {
   store: AsyncJobStore;
-  queue: Queue<CompletionJob>;
+  queue: Pick<CompletionQueue, 'addWithin'>;
+  /** Tells workers to stop a job given up on that was queued too late (the gateway's cancel). */
+  cancel(requestId: string): void;
   logger: Logger;
 }
 
@@ -34,13 +35,17 @@ export class AsyncJobStarter {
       webhook: null,
     };
     const { store, queue, logger } = this.deps;
+    await store.create(record);
+    let added: boolean;
     try {
-      await store.create(record);
-      await queue.add('completion', job, { jobId: job.requestId, attempts: 1, ...retentionFor(retention) });
+      added = await queue.addWithin(job, { jobId: job.requestId, attempts: 1, ...retentionFor(retention) }, { timeoutMs: ENQUEUE_TIMEOUT_MS, tooLate: (requestId) => this.deps.cancel(requestId) });
     } catch (err) {
       logger.error({ err, request_id: job.requestId }, 'could not queue async completion');
+      added = false;
+    }
+    if (!added) {
       await store.remove(job.requestId).catch(() => undefined);
-      throw new ApiError('service_unavailable', 'The completion queue is unavailable; try again shortly.');
+      throw redisAwayError('The completion queue is unavailable');
     }
     return record;
   }

@@ -1,20 +1,34 @@
-import type { Queue } from 'bullmq';
 import type { RedisClient as Redis } from '../queue/redis';
 import type { Logger } from 'pino';
 import type { CompletionSink } from '../domain/completion-sink';
 import { ApiError } from '../errors/api-error';
+import type { CompletionQueue } from '../queue/completion-queue';
 import type { CompletionJob } from '../queue/payloads';
 import { cancelChannel, type Reply } from '../queue/replies';
 import type { ReplyListener } from './reply-listener';
+import { isRedisUnavailable, REDIS_RETRY_AFTER_SECONDS } from '../queue/redis-errors';
 
 export interface GatewayOptions {
-  queue: Queue<CompletionJob>;
+  queue: CompletionQueue;
   listener: ReplyListener;
   publisher: Redis;
   prefix: string;
   logger: Logger;
   /** How often a waiting request checks that its job is still alive, in ms. */
   livenessIntervalMs?: number;
+  /** How long queueing a job may take before the request is answered 503, in ms (ENQUEUE_TIMEOUT_MS). */
+  enqueueTimeoutMs?: number;
+}
+
+/**
+ * Queueing a job takes a millisecond or two; one that takes longer than this waits on a Redis that is
+ * away (a cluster failing over, a node unreachable: BullMQ's connection retries for ever).
+ */
+export const ENQUEUE_TIMEOUT_MS = 3000;
+
+/** The answer while Redis is away: nothing ran, so the client may send the request again. */
+export function redisAwayError(what: string): ApiError {
+  return new ApiError('service_unavailable', `${what}; retry shortly.`).withHeaders({ 'Retry-After': String(REDIS_RETRY_AFTER_SECONDS) });
 }
 
 /**
@@ -61,17 +75,18 @@ export interface ClientDeparture {
  */
 export class CompletionGateway {
   /** Requests waiting for their answer, and since when (epoch ms): what the liveness sweep checks. */
-  private readonly waiting = new Map<string, { relay: Relay; since: number }>();
+  private readonly waiting = new Map<string, Waiting>();
   /** One sweep per process, started with the first request (not one timer per waiting request). */
   private sweep: NodeJS.Timeout | undefined;
 
   constructor(private readonly options: GatewayOptions) {}
 
-  async run(job: CompletionJob, sink: CompletionSink, { departure, retention }: { departure: ClientDeparture; retention: Retention }): Promise<void> {
-    const { queue, listener } = this.options;
+  /** `onQueued`: told once the job is in the queue (before its first reply), never when queueing failed. */
+  async run(job: CompletionJob, sink: CompletionSink, { departure, retention, onQueued }: { departure: ClientDeparture; retention: Retention; onQueued(): void }): Promise<void> {
+    const { listener } = this.options;
     if (!listener.subscribed) await listener.start();
     await new Promise<void>((resolve) => {
-      const relay = new Relay(sink, () => finish());
+      const relay = new Relay(sink, () => finish(), once(onQueued));
       const finish = () => {
         clearTimeout(deadlineTimer);
         this.waiting.delete(job.requestId);
@@ -92,18 +107,31 @@ export class CompletionGateway {
       this.watch(job.requestId, relay);
       const stopWatching = departure.onGone(onAbort);
       listener.on(job.requestId, (reply) => relay.accept(reply));
-      queue.add('completion', job, { jobId: job.requestId, attempts: 1, ...retentionFor(retention) }).catch((err: unknown) => {
-        this.options.logger.error({ err, request_id: job.requestId }, 'could not enqueue completion');
-        relay.fail(new ApiError('service_unavailable', 'The completion queue is unavailable; try again shortly.'));
-      });
+      this.enqueue(job, retention, relay);
     });
+  }
+
+  /** Queues the job; past `enqueueTimeoutMs` (Redis away) the request is answered 503, and its job never runs. */
+  private enqueue(job: CompletionJob, retention: Retention, relay: Relay): void {
+    const { queue, logger } = this.options;
+    const options = { jobId: job.requestId, attempts: 1, ...retentionFor(retention) };
+    queue.addWithin(job, options, { timeoutMs: this.options.enqueueTimeoutMs ?? ENQUEUE_TIMEOUT_MS, tooLate: (requestId) => this.cancel(requestId) }).then(
+      (added) => {
+        if (added) relay.queued();
+        else relay.fail(redisAwayError('The completion queue is not answering'));
+      },
+      (err: unknown) => {
+        logger.error({ err, request_id: job.requestId }, 'could not enqueue completion');
+        relay.fail(redisAwayError('The completion queue is unavailable'));
+      },
+    );
   }
 
   /**
    * Tells workers to stop the request. A job no worker has taken yet stays in the queue: the worker
    * that takes it finds it cancelled, calls no upstream and writes the request's log (499 or 504).
    */
-  private cancel(requestId: string): void {
+  cancel(requestId: string): void {
     const { publisher, prefix, logger } = this.options;
     publisher.publish(cancelChannel(prefix), requestId).catch((err: unknown) => logger.warn({ err }, 'cancel not published'));
   }
@@ -113,7 +141,7 @@ export class CompletionGateway {
   }
 
   private watch(requestId: string, relay: Relay): void {
-    this.waiting.set(requestId, { relay, since: Date.now() });
+    this.waiting.set(requestId, { relay, since: Date.now(), completedSeen: false });
     // Unref'd: a waiting request's socket keeps the process alive, the sweep alone does not.
     this.sweep ??= setInterval(() => this.checkWaiting(), this.livenessIntervalMs).unref();
   }
@@ -121,19 +149,60 @@ export class CompletionGateway {
   /** Checks each request that has waited a whole interval, as its own timer used to. */
   private checkWaiting(): void {
     const due = Date.now() - this.livenessIntervalMs;
-    for (const [requestId, { relay, since }] of this.waiting) if (since <= due) this.checkAlive(requestId, relay);
+    for (const [requestId, waiting] of this.waiting) if (waiting.since <= due) this.checkAlive(requestId, waiting);
   }
 
   /** A job whose worker died is retried by BullMQ (stalled) or ends up failed: a failed one answers now. */
-  private checkAlive(requestId: string, relay: Relay): void {
+  private checkAlive(requestId: string, waiting: Waiting): void {
+    const { relay } = waiting;
     this.options.queue
       .getJobState(requestId)
       .then((state) => {
-        if (state === 'failed') relay.fail(new ApiError('internal_error', 'The worker running this completion failed.'));
-        else if (state === 'unknown') relay.fail(new ApiError('internal_error', 'The completion job was lost.'));
+        if (state === 'failed') this.failedJob(requestId, relay);
+        // Redis lost it (a restart without persistence, a failover that lost the last writes) before it ran.
+        else if (state === 'unknown') relay.fail(redisAwayError('The completion job was lost by the queue'));
+        // Ended a whole interval ago and its answer never came: the reply was published to a master that
+        // died with it (a failover). The request ran; its log holds the outcome.
+        else if (state === 'completed' && waiting.completedSeen) relay.fail(redisAwayError('The answer was lost in a Redis failover after the completion ran (its log, x-switchyard-log-id, holds the outcome)'));
+        else if (state === 'completed') waiting.completedSeen = true;
       })
       .catch(() => undefined);
   }
+
+  /**
+   * A failed job: its worker crashed twice (500), or Redis went away as the worker ended it (a failover:
+   * BullMQ fails a job whose completion could not be written, with "Connection is closed" or a "MOVED"
+   * its cluster client did not follow), which is a 503 with its log holding the outcome.
+   */
+  private failedJob(requestId: string, relay: Relay): void {
+    const crashed = () => relay.fail(new ApiError('internal_error', 'The worker running this completion failed.'));
+    this.options.queue.getJob(requestId).then(
+      (job) => {
+        if (job && isRedisUnavailable(new Error(job.failedReason))) relay.fail(redisAwayError('The completion ran, but Redis went away as it ended (its log, x-switchyard-log-id, holds the outcome)'));
+        else crashed();
+      },
+      crashed,
+    );
+  }
+}
+
+/** `fn`, called at most once. */
+function once(fn: () => void): () => void {
+  let called = false;
+  return () => {
+    if (called) return;
+    called = true;
+    fn();
+  };
+}
+
+/** A request waiting for its answer, as the liveness sweep sees it. */
+interface Waiting {
+  relay: Relay;
+  /** When it started waiting (epoch ms). */
+  since: number;
+  /** Whether a sweep already found its job completed with no answer here (one more and the answer was lost). */
+  completedSeen: boolean;
 }
 
 /** Forwards one run's replies; a second run after chunks were sent (a restarted job) ends the stream. */
@@ -145,10 +214,13 @@ class Relay {
   constructor(
     private readonly sink: CompletionSink,
     private readonly onFinish: () => void,
+    /** The job is in the queue: a reply proves it too, should it arrive before the add's answer. */
+    readonly queued: () => void,
   ) {}
 
   accept(reply: Reply): void {
     if (this.finished) return;
+    this.queued();
     if (this.run !== undefined && reply.run !== this.run) {
       if (this.started) return this.fail(new ApiError('internal_error', 'The worker restarted while streaming; the answer is incomplete.'));
     }

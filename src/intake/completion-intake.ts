@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type { AsyncJobStarter } from './async-job-starter';
 import type { AuthContext } from '../auth/auth-context';
 import { ApiError } from '../errors/api-error';
@@ -19,7 +18,10 @@ export interface IntakeDeps {
   spaces: SpaceLookup;
   rateLimiter: RateLimiter;
   gateway: CompletionGateway;
-  replyChannel: string;
+  /** The reply channel of this API process for a request (its queue shard's). */
+  replyChannelFor(requestId: string): string;
+  /** A new request's id (random, in a completion queue shard whose Redis is answering). */
+  newRequestId(): string;
   timeoutMs: number;
   /** Queues `Prefer: respond-async` requests without waiting for them. */
   asyncJobs: AsyncJobStarter;
@@ -83,15 +85,16 @@ export class CompletionIntake {
     const headerFlags = parseFeatureFlagsHeader(submission.featureFlagsHeader);
     const { space, stamp, privacyLevel, asyncCompletion } = await this.admit(submission);
     const receivedAt = Date.now();
+    const requestId = this.deps.newRequestId();
     const job: CompletionJob = {
-      requestId: randomUUID(),
+      requestId,
       orgId: auth.orgId,
       appId: space.id,
       spaceStamp: stamp,
       idpId: auth.idpId,
       request,
       headerFlags,
-      replyTo: this.deps.replyChannel,
+      replyTo: this.deps.replyChannelFor(requestId),
       deadline: receivedAt + this.deps.timeoutMs,
       receivedAt,
       ...(asyncCompletion ? { async: asyncCompletion } : {}),
@@ -101,12 +104,17 @@ export class CompletionIntake {
     // Set apart from the literal: a key without a list (the usual one) adds nothing to its requests.
     if (auth.allowedModels) job.allowedModels = auth.allowedModels;
     submission.onAccepted?.({ requestId: job.requestId, privacyLevel });
-    // Also on errors, so a client can find the log of a request that failed.
-    submission.setHeaders({ 'x-switchyard-log-id': job.requestId });
+    // Once the job is queued (its log will follow), also on errors, so a client can find the log of a
+    // request that failed; not on a 503 for a job that never reached the queue (no log ever comes).
+    const logId = () => submission.setHeaders({ 'x-switchyard-log-id': job.requestId });
     const retention = { privacyLevel, ...(submission.bodyBytes === undefined ? {} : { bodyBytes: submission.bodyBytes }) };
-    if (asyncCompletion) return submission.sink.done(await this.deps.asyncJobs.start(job, retention));
+    if (asyncCompletion) {
+      const record = await this.deps.asyncJobs.start(job, retention);
+      logId();
+      return submission.sink.done(record);
+    }
     const sink = submission.format(submission.sink, { requestId: job.requestId, created: Math.floor(receivedAt / 1000) });
-    await this.deps.gateway.run(job, sink, { departure: submission.departure, retention });
+    await this.deps.gateway.run(job, sink, { departure: submission.departure, retention, onQueued: logId });
   }
 
   /**

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { KeySpace } from '../queue/key-space';
 import type { RedisClient as Redis } from '../queue/redis';
 import { SerialisedBody } from '../formats/wire-sink';
 
@@ -104,7 +105,8 @@ function parseRecord(fields: string[]): IdempotencyRecord {
 }
 
 /**
- * Idempotency records in Redis, one hash per key under REDIS_PREFIX: `running` while the first request
+ * Idempotency records in Redis, one hash per key under its Space's prefix (KeySpace.space: the Space is
+ * the hash tag, so a Space's records and its set of kept ones share a slot for the scripts): `running` while the first request
  * runs (with the claim's token, so only that request finishes or frees it), then `done` for 24 h with
  * the answer, or only its log id and why the answer was not kept. The client's key is stored hashed.
  * A set per Space lists the records that keep an answer, so raising its privacy drops them at once.
@@ -114,7 +116,7 @@ export class IdempotencyStore {
 
   constructor(
     redis: Redis,
-    private readonly prefix: string,
+    private readonly keys: KeySpace,
   ) {
     redis.defineCommand('switchyardIdempotencyClaim', { numberOfKeys: 1, lua: CLAIM });
     redis.defineCommand('switchyardIdempotencyFinish', { numberOfKeys: 2, lua: FINISH });
@@ -159,11 +161,11 @@ export class IdempotencyStore {
 
   keyOf({ orgId, appId, key }: IdempotencyScope): string {
     const digest = createHash('sha256').update(key, 'utf8').digest('hex');
-    return `${this.prefix}:idempotency:${orgId}:${appId}:${digest}`;
+    return `${this.keys.space(appId)}:idempotency:${orgId}:${digest}`;
   }
 
   /** The set of the Space's records that keep an answer. */
   private keptKeyOf({ orgId, appId }: Omit<IdempotencyScope, 'key'>): string {
-    return `${this.prefix}:idempotency-kept:${orgId}:${appId}`;
+    return `${this.keys.space(appId)}:idempotency-kept:${orgId}`;
   }
 }

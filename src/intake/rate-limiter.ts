@@ -1,4 +1,5 @@
 import { ApiError } from '../errors/api-error';
+import type { KeySpace } from '../queue/key-space';
 import type { RedisClient as Redis } from '../queue/redis';
 
 const WINDOW_MS = 60_000;
@@ -6,11 +7,11 @@ const WINDOW_MS = 60_000;
 /**
  * Sliding-window estimate over two fixed one-minute windows, in one round trip: the previous window's
  * count weighted by how much of it still overlaps, plus the current count. Rejected requests are not
- * counted, so a client that backs off gets through as soon as the estimate allows.
+ * counted, so a client that backs off gets through as soon as the estimate allows. Given `current` and
+ * `previous` as read; the keys are read with one MGET (Redis counts each command a script runs: three
+ * GETs were two commands more per request).
  */
-const TAKE = `
-local current = tonumber(redis.call('GET', KEYS[1]) or '0')
-local previous = tonumber(redis.call('GET', KEYS[2]) or '0')
+const TAKE_COUNTED = `
 local weight = 1 - tonumber(ARGV[2]) / tonumber(ARGV[3])
 local limit = tonumber(ARGV[1])
 if previous * weight + current + 1 > limit then
@@ -21,6 +22,11 @@ if current == 1 then redis.call('PEXPIRE', KEYS[1], tonumber(ARGV[3]) * 2) end
 return {1, current, previous}
 `;
 
+const TAKE = `
+local counts = redis.call('MGET', KEYS[1], KEYS[2])
+local current, previous = tonumber(counts[1]) or 0, tonumber(counts[2]) or 0
+${TAKE_COUNTED}`;
+
 /**
  * The same, for a limit read from a Space context loaded at a version stamp: the Space's current stamp
  * (KEYS[3], ARGV[4]) is checked first, and a request is counted only when it is still that one.
@@ -28,9 +34,11 @@ return {1, current, previous}
  * takes under its limit. One round trip where a stamp read and a take were two.
  */
 const TAKE_AT_STAMP = `
-local stamp = redis.call('GET', KEYS[3]) or ''
+local read = redis.call('MGET', KEYS[3], KEYS[1], KEYS[2])
+local stamp = read[1] or ''
 if stamp ~= ARGV[4] then return {-1, stamp} end
-${TAKE}`;
+local current, previous = tonumber(read[2]) or 0, tonumber(read[3]) or 0
+${TAKE_COUNTED}`;
 
 export interface RateDecision {
   allowed: boolean;
@@ -58,7 +66,7 @@ export class RateLimiter {
 
   constructor(
     redis: Redis,
-    private readonly prefix: string,
+    private readonly keys: KeySpace,
   ) {
     redis.defineCommand('switchyardRateLimit', { numberOfKeys: 2, lua: TAKE });
     redis.defineCommand('switchyardRateLimitAtStamp', { numberOfKeys: 3, lua: TAKE_AT_STAMP });
@@ -84,7 +92,7 @@ export class RateLimiter {
   }
 
   private key(appId: string, window: number): string {
-    return `${this.prefix}:ratelimit:${appId}:${window}`;
+    return `${this.keys.space(appId)}:ratelimit:${window}`;
   }
 }
 

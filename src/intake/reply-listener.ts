@@ -1,27 +1,29 @@
-import { subscribeInOrder, type RedisClient as Redis } from '../queue/redis';
+import { OrderedSubscriptions, type OrderedSubscriptionsOptions } from '../queue/ordered-subscriptions';
 import type { Logger } from 'pino';
 import type { Reply } from '../queue/replies';
 
 export type ReplyHandler = (reply: Reply) => void;
 
 /**
- * The API process's one subscription to its own reply channel; replies are handed to the request
- * waiting for them, without any polling.
+ * The API process's subscription to its own reply channels (one per completion queue shard, each in its
+ * shard's slot); replies are handed to the request waiting for them, without any polling.
  */
 export class ReplyListener {
   private readonly handlers = new Map<string, ReplyHandler>();
   private ready: Promise<unknown> | undefined;
+  private readonly subscriptions: OrderedSubscriptions;
   /** True once subscribed: a request then waits for nothing before its job is queued. */
   subscribed = false;
 
   constructor(
-    private readonly subscriber: Redis,
-    readonly channel: string,
+    options: Omit<OrderedSubscriptionsOptions, 'onMessage' | 'logger'>,
     private readonly logger: Logger,
-  ) {}
+  ) {
+    this.subscriptions = new OrderedSubscriptions({ ...options, logger, onMessage: (message) => this.dispatch(message) });
+  }
 
   start(): Promise<unknown> {
-    this.ready ??= subscribeInOrder(this.subscriber, this.channel, (message) => this.dispatch(message)).then(() => void (this.subscribed = true));
+    this.ready ??= this.subscriptions.start().then(() => void (this.subscribed = true));
     return this.ready;
   }
 
@@ -35,7 +37,7 @@ export class ReplyListener {
 
   async close(): Promise<void> {
     this.handlers.clear();
-    this.subscriber.disconnect();
+    this.subscriptions.close();
   }
 
   /** A message is one reply, or several in order (stream events coalesced by the worker's ReplyPublisher). */

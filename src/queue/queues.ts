@@ -1,10 +1,12 @@
 import { Queue, type ConnectionOptions, type DefaultJobOptions } from 'bullmq';
+import { CompletionQueue } from './completion-queue';
+import type { CompletionShard } from './completion-shards';
 import { QUEUE_NAMES } from './names';
-import type { BatchJob, BatchLineJob, CompletionJob, PromptReviewJob, SandboxSyncJob, SpaceFileJob, WebhookJob } from './payloads';
+import type { BatchJob, BatchLineJob, PromptReviewJob, SandboxSyncJob, SpaceFileJob, WebhookJob } from './payloads';
 
 export interface Queues {
-  /** Per-job retention is set when a completion is added (privacy level 3 keeps nothing). */
-  completions: Queue<CompletionJob>;
+  /** Per-job retention is set when a completion is added (privacy level 3 keeps nothing). Sharded: see CompletionQueue. */
+  completions: CompletionQueue;
   sandboxSync: Queue<SandboxSyncJob>;
   promptReview: Queue<PromptReviewJob>;
   /** Ingestion of uploaded Space files (text extraction, chunks, embeddings). */
@@ -27,9 +29,10 @@ const KEEP_FINISHED: DefaultJobOptions = {
   removeOnFail: { age: 7 * 24 * 3600, count: 5000 },
 };
 
-export function createQueues(connection: ConnectionOptions, prefix: string): Queues {
+/** The queues, under the deployment's prefix; the completion queue in its shards (`completionShards`). */
+export function createQueues(connection: ConnectionOptions, prefix: string, shards: readonly CompletionShard[]): Queues {
   const options = { connection, prefix, defaultJobOptions: KEEP_FINISHED };
-  const completions = new Queue<CompletionJob>(QUEUE_NAMES.completions, { connection, prefix });
+  const completions = new CompletionQueue(shards, connection);
   const sandboxSync = new Queue<SandboxSyncJob>(QUEUE_NAMES.sandboxSync, options);
   const promptReview = new Queue<PromptReviewJob>(QUEUE_NAMES.promptReview, options);
   const spaceFiles = new Queue<SpaceFileJob>(QUEUE_NAMES.spaceFiles, options);
@@ -37,7 +40,7 @@ export function createQueues(connection: ConnectionOptions, prefix: string): Que
   const batches = new Queue<BatchJob>(QUEUE_NAMES.batches, { connection, prefix, defaultJobOptions: { ...KEEP_FINISHED, attempts: 20 } });
   const batchLines = new Queue<BatchLineJob>(QUEUE_NAMES.batchLines, { connection, prefix, defaultJobOptions: { ...KEEP_FINISHED, removeOnComplete: { age: 3600, count: 10_000 } } });
   const webhooks = new Queue<WebhookJob>(QUEUE_NAMES.webhooks, options);
-  const all = (): Queue[] => [completions as Queue, sandboxSync as Queue, promptReview as Queue, spaceFiles as Queue, batches as Queue, batchLines as Queue, webhooks as Queue];
+  const all = (): Queue[] => [...(completions.shards as Queue[]), sandboxSync as Queue, promptReview as Queue, spaceFiles as Queue, batches as Queue, batchLines as Queue, webhooks as Queue];
   return {
     completions,
     sandboxSync,

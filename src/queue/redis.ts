@@ -20,18 +20,35 @@ export interface RedisOptions {
    * service's own commands use it. BullMQ's connection does not: its job-state scripts go as BullMQ sends them.
    */
   autoPipelining?: boolean;
+  /**
+   * Fails a command that has no answer after this long, in ms (ioredis' `commandTimeout`), rather than
+   * wait for a Redis that is away: the service's own commands, never BullMQ's blocking ones.
+   */
+  commandTimeoutMs?: number;
 }
+
+/** How often a cluster connection reads the slot map, in ms (ioredis reads it otherwise only on a MOVED or a node error). */
+const SLOTS_REFRESH_MS = 2000;
 
 /**
  * A connection to Redis: `maxRetriesPerRequest` is null unless given (workers block on Redis). With
  * cluster nodes, an ioredis Cluster (the password and TLS of `REDIS_URL`, if any, apply to every node).
  */
-export function createRedis(location: string | RedisLocation, { maxRetriesPerRequest = null, autoPipelining = false }: RedisOptions = {}): RedisClient {
+export function createRedis(location: string | RedisLocation, { maxRetriesPerRequest = null, autoPipelining = false, commandTimeoutMs }: RedisOptions = {}): RedisClient {
   const { url, clusterNodes } = typeof location === 'string' ? { url: location, clusterNodes: [] } : location;
-  const options = { maxRetriesPerRequest, enableReadyCheck: true, lazyConnect: false };
+  const options = { maxRetriesPerRequest, enableReadyCheck: true, lazyConnect: false, ...(commandTimeoutMs === undefined ? {} : { commandTimeout: commandTimeoutMs }) };
   if (clusterNodes.length === 0) return new IORedis(url, { ...options, enableAutoPipelining: autoPipelining });
-  // Sharded pub/sub for replies (see publishInOrder): its subscriptions follow the slot's node.
-  return new Cluster([...clusterNodes], { redisOptions: { ...options, ...clusterNodeOptions(url) }, enableReadyCheck: true, shardedSubscribers: true, enableAutoPipelining: autoPipelining });
+  // Sharded pub/sub for replies (see publishInOrder): its subscriptions follow the slot's node. A
+  // connection that only subscribes sends nothing that would tell it of a failover, so every cluster
+  // connection reads the slot map every SLOTS_REFRESH_MS: a promoted replica's slots get their
+  // subscriptions back within that (one CLUSTER SLOTS per connection per interval).
+  return new Cluster([...clusterNodes], {
+    redisOptions: { ...options, ...clusterNodeOptions(url) },
+    enableReadyCheck: true,
+    shardedSubscribers: true,
+    enableAutoPipelining: autoPipelining,
+    slotsRefreshInterval: SLOTS_REFRESH_MS,
+  });
 }
 
 /** What every node of a cluster is reached with: the user, password and TLS of `REDIS_URL`, if any. */
@@ -58,13 +75,14 @@ export function publishInOrder(client: RedisClient, channel: string, message: st
   return client instanceof Cluster ? client.spublish(channel, message) : client.publish(channel, message);
 }
 
-/** Subscribes to a channel `publishInOrder` writes to; `onMessage` gets each message's text. */
-export async function subscribeInOrder(client: RedisClient, channel: string, onMessage: (message: string) => void): Promise<void> {
+/** Subscribes to channels `publishInOrder` writes to; `onMessage` gets each message's text. */
+export async function subscribeInOrder(client: RedisClient, channels: readonly string[], onMessage: (message: string) => void): Promise<void> {
   if (client instanceof Cluster) {
-    await client.ssubscribe(channel);
+    // One SSUBSCRIBE per channel: channels in different slots go to different nodes.
+    await Promise.all(channels.map((channel) => client.ssubscribe(channel)));
     client.on('smessage', (_channel: string, message: string) => onMessage(message));
     return;
   }
-  await client.subscribe(channel);
+  await client.subscribe(...channels);
   client.on('message', (_channel: string, message: string) => onMessage(message));
 }

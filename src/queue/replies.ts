@@ -13,10 +13,6 @@ export type Reply = { requestId: string; run: string } & (
   | { type: 'error'; failure: CompletionFailure }
 );
 
-export function replyChannel(prefix: string, instanceId: string): string {
-  return `${prefix}:replies:${instanceId}`;
-}
-
 export function cancelChannel(prefix: string): string {
   return `${prefix}:cancel`;
 }

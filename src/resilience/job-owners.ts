@@ -8,8 +8,8 @@ import type { Logger } from 'pino';
  * back in its queue). Read and delete happen in one script, so a lock another worker took since is never
  * freed. KEYS[q]: queue q's active list; ARGV[q]: its key base (`<prefix>:<queue>:`); ARGV[#KEYS + q]: the
  * caller's own worker id on it, never dead in its own eyes (its heartbeat may have lapsed in a stall), or
- * ''. Every key is built from the prefix, whose hash tag on a Redis Cluster puts them all in one slot, as in
- * BullMQ's own scripts. Returns, for each freed job, its queue's position in KEYS, its id and its dead
+ * ''. The queues of one call share a prefix, whose hash tag on a Redis Cluster puts their keys in one slot, as
+ * in BullMQ's own scripts (each completion shard has a prefix of its own, so a call of its own). Returns, for each freed job, its queue's position in KEYS, its id and its dead
  * worker's id.
  */
 const FREE_LOCKS_OF_DEAD_WORKERS = `
@@ -45,14 +45,25 @@ export const HEARTBEAT_INTERVAL_MS = 250;
  * a live worker may miss three renewals in a row (a connection blip, a busy event loop) and keep its jobs.
  */
 export const HEARTBEAT_TTL_MS = 1000;
+/**
+ * After a heartbeat or a reap of this process failed (Redis away: a failover, a restart), no lock is freed
+ * for this long, in ms: every heartbeat may have lapsed while Redis was away (a promoted replica expires
+ * them all at once), and the live workers need a renewal or two to write theirs again.
+ */
+export const REAP_GRACE_MS = 2 * HEARTBEAT_TTL_MS;
 /** Dead owners are looked for at least this often, in ms (recovery after kill -9: TTL + this + BullMQ's stalled check). */
 const MAX_REAP_INTERVAL_MS = 500;
 
+/** A watched queue: its BullMQ name and key prefix. */
+export interface WatchedQueue {
+  name: string;
+  prefix: string;
+}
+
 export interface JobOwnersOptions {
   redis: Redis;
-  prefix: string;
-  /** The queues watched: their running jobs are looked at together, in one script. */
-  queueNames: readonly string[];
+  /** The queues watched: the running jobs of those under one prefix are looked at together, in one script. */
+  queues: readonly WatchedQueue[];
   /** How often to look for jobs whose owner is gone, in ms (at most every 500 ms). */
   intervalMs: number;
   logger: Logger;
@@ -69,15 +80,27 @@ export interface JobOwnersOptions {
  *
  * One per process, for all its watched queues: one timer renews every heartbeat of the process (the
  * commands of one turn share a write on an auto-pipelined connection), and one script a tick looks at
- * every queue: 6 round trips a second from an idle worker process, where one watch per queue made 18.
+ * every queue under one prefix (one script per completion shard on a cluster, whose shards have prefixes
+ * of their own): 6 round trips a second from an idle worker process on one shard, where one watch per
+ * queue made 18.
  */
 export class JobOwners {
   /** This process's BullMQ worker id on each watched queue it works. */
   private readonly own = new Map<string, string>();
   private heartbeat: NodeJS.Timeout | undefined;
   private reaper: NodeJS.Timeout | undefined;
+  /** The watched queues grouped by prefix: one script per group, whose keys share a slot. */
+  private readonly byPrefix: WatchedQueue[][];
+  private readonly byName: Map<string, WatchedQueue>;
+  /** No lock is freed before this time (epoch ms): see REAP_GRACE_MS. */
+  private quietUntil = 0;
 
-  constructor(private readonly options: JobOwnersOptions) {}
+  constructor(private readonly options: JobOwnersOptions) {
+    const groups = new Map<string, WatchedQueue[]>();
+    for (const queue of options.queues) groups.set(queue.prefix, [...(groups.get(queue.prefix) ?? []), queue]);
+    this.byPrefix = [...groups.values()];
+    this.byName = new Map(options.queues.map((queue) => [queue.name, queue]));
+  }
 
   /** Starts the heartbeats of this process's BullMQ workers (`Worker.id`, by queue) and the search for dead ones. */
   start(workerIds: Readonly<Record<string, string>>): void {
@@ -86,7 +109,10 @@ export class JobOwners {
     this.heartbeat ??= setInterval(() => this.beat(), HEARTBEAT_INTERVAL_MS);
     this.heartbeat.unref();
     this.reaper ??= setInterval(() => {
-      this.reap().catch((err: unknown) => this.options.logger.warn({ err }, 'dead workers not checked'));
+      this.reap().catch((err: unknown) => {
+        this.redisWasAway();
+        this.options.logger.warn({ err }, 'dead workers not checked');
+      });
     }, Math.min(this.options.intervalMs, MAX_REAP_INTERVAL_MS));
     this.reaper.unref();
   }
@@ -104,11 +130,16 @@ export class JobOwners {
 
   /** Frees the locks of running jobs whose worker's heartbeat is gone, on every watched queue; answers how many. */
   async reap(): Promise<number> {
-    const { queueNames } = this.options;
-    const bases = queueNames.map((queueName) => this.keyBase(queueName));
-    const own = queueNames.map((queueName) => this.own.get(queueName) ?? '');
-    const freed = triples((await this.options.redis.eval(FREE_LOCKS_OF_DEAD_WORKERS, queueNames.length, ...bases.map((base) => `${base}active`), ...bases, ...own)) as (number | string)[]);
-    for (const [position, queueName] of queueNames.entries()) {
+    if (Date.now() < this.quietUntil) return 0;
+    const counts = await Promise.all(this.byPrefix.map((queues) => this.reapAmong(queues)));
+    return counts.reduce((sum, n) => sum + n, 0);
+  }
+
+  private async reapAmong(queues: readonly WatchedQueue[]): Promise<number> {
+    const bases = queues.map((queue) => keyBase(queue));
+    const own = queues.map((queue) => this.own.get(queue.name) ?? '');
+    const freed = triples((await this.options.redis.eval(FREE_LOCKS_OF_DEAD_WORKERS, queues.length, ...bases.map((base) => `${base}active`), ...bases, ...own)) as (number | string)[]);
+    for (const [position, { name: queueName }] of queues.entries()) {
       const jobs = freed.filter(([q]) => Number(q) === position + 1);
       if (jobs.length === 0) continue;
       const jobIds = jobs.map(([, jobId]) => String(jobId));
@@ -120,18 +151,26 @@ export class JobOwners {
 
   private beat(): void {
     for (const [queueName, workerId] of this.own) {
-      this.options.redis.set(this.heartbeatKey(queueName, workerId), '1', 'PX', HEARTBEAT_TTL_MS).catch((err: unknown) => this.options.logger.warn({ err }, 'heartbeat not renewed'));
+      this.options.redis.set(this.heartbeatKey(queueName, workerId), '1', 'PX', HEARTBEAT_TTL_MS).catch((err: unknown) => {
+        this.redisWasAway();
+        this.options.logger.warn({ err }, 'heartbeat not renewed');
+      });
     }
   }
 
-  private heartbeatKey(queueName: string, workerId: string): string {
-    return `${this.keyBase(queueName)}heartbeat:${workerId}`;
+  private redisWasAway(): void {
+    this.quietUntil = Date.now() + REAP_GRACE_MS;
   }
 
-  /** BullMQ's key base of a queue: `<prefix>:<queue>:`. */
-  private keyBase(queueName: string): string {
-    return `${this.options.prefix}:${queueName}:`;
+  private heartbeatKey(queueName: string, workerId: string): string {
+    const queue = this.byName.get(queueName) ?? { name: queueName, prefix: '' };
+    return `${keyBase(queue)}heartbeat:${workerId}`;
   }
+}
+
+/** BullMQ's key base of a queue: `<prefix>:<queue>:`. */
+function keyBase(queue: WatchedQueue): string {
+  return `${queue.prefix}:${queue.name}:`;
 }
 
 /** The script's flat answer, three by three. */

@@ -64,9 +64,28 @@ function byColumns(rows: LogInsert[]): { columns: string; rows: LogInsert[] }[] 
  * the answer) are taken from it as they are. With a `json` parameter each of them is parsed a second
  * time, into jsonb: `tsx tools/bench/log-schema-costs.ts` measured 0.36–0.39 against 0.40–0.45 ms of
  * PostgreSQL CPU per request (parent and child row, batches of 16).
+ *
+ * Idempotent: a row whose id exists is skipped (`ON CONFLICT (id) DO NOTHING`), so a request's log
+ * written twice (a job run again) neither fails its batch nor makes a second log. `where` keeps only
+ * some of the rows (children of parents this statement inserted).
  */
-function insertFromJson(columns: string, parameter: string): string {
-  return `INSERT INTO logs (${columns}) SELECT ${columns} FROM jsonb_populate_recordset(NULL::logs, ${parameter}::jsonb)`;
+function insertFromJson(columns: string, parameter: string, where = ''): string {
+  return `INSERT INTO logs (${columns}) SELECT ${columns} FROM jsonb_populate_recordset(NULL::logs, ${parameter}::jsonb) r${where} ON CONFLICT (id) DO NOTHING`;
+}
+
+/**
+ * The statement writing the groups of parents, then the groups of children, as CTEs of one statement,
+ * so the children's `parent_id` references are satisfied when the statement ends. A child is written
+ * only if its parent was inserted by this statement: a parent that already existed keeps the children
+ * it has, and one request never gets a second set of steps.
+ */
+function insertStatement(parents: string[], children: string[]): string {
+  const [only] = parents;
+  if (only !== undefined && parents.length === 1 && children.length === 0) return insertFromJson(only, '$1');
+  const ctes = parents.map((columns, i) => `p${i} AS (${insertFromJson(columns, `$${i + 1}`)} RETURNING id)`);
+  const inserted = parents.map((_, i) => `SELECT id FROM p${i}`).join(' UNION ALL ');
+  children.forEach((columns, j) => ctes.push(`c${j} AS (${insertFromJson(columns, `$${parents.length + j + 1}`, ` WHERE r.parent_id IN (${inserted})`)})`));
+  return `WITH ${ctes.join(', ')} SELECT 1`;
 }
 
 /** What stands in for U+0000 in a stored log: PostgreSQL's text and jsonb cannot hold it. */
@@ -103,7 +122,8 @@ export interface LogBatcherOptions {
  * are being written, and otherwise joins the next batch, which starts as soon as one finishes. A lone
  * request pays one statement and no waiting; under load many requests share a statement, so logging
  * keeps up with the request rate. Callers wait for the commit (the worker releases an answer only once
- * its log exists). A batch that fails is retried one request at a time, so one bad row loses nothing else.
+ * its log exists). A batch that fails is retried one request at a time, so one bad row loses nothing else;
+ * a log that already exists is not a failure (the insert skips it).
  */
 /** A log whose prompt is longer than this, in characters, is written in a statement of its own. */
 const LARGE_PROMPT_CHARS = 64 * 1024;
@@ -188,17 +208,19 @@ export class LogBatcher {
   }
 
   /**
-   * One statement for the whole batch: the rows travel as JSON and `json_populate_recordset` types them
-   * by the table's own columns, one INSERT per set of columns. Parents go first, in CTEs with the other
-   * groups, so the children's `parent_id` references are satisfied when the statement ends. (Prisma's
-   * createMany costs several times the CPU per row; the statement goes to the pool under Prisma, see
-   * `sqlPoolOf`.)
+   * One statement for the whole batch: the rows travel as JSON and `jsonb_populate_recordset` types them
+   * by the table's own columns, one INSERT per set of columns (see `insertStatement`). A request written
+   * twice in one batch is written once. (Prisma's createMany costs several times the CPU per row; the
+   * statement goes to the pool under Prisma, see `sqlPoolOf`.)
    */
   private async insert(batch: PendingWrite[]): Promise<void> {
-    const groups = [...byColumns(batch.map((write) => write.parent)), ...byColumns(batch.flatMap((write) => write.children))];
-    const inserts = groups.map((group, i) => insertFromJson(group.columns, `$${i + 1}`));
-    const last = inserts.pop() ?? '';
-    const sql = inserts.length === 0 ? last : `WITH ${inserts.map((insert, i) => `w${i} AS (${insert})`).join(', ')} ${last}`;
-    await this.pool.query(sql, groups.map((group) => rowsJson(group.rows)));
+    const unique = [...new Map(batch.map((write) => [write.parent.id, write])).values()];
+    const parents = byColumns(unique.map((write) => write.parent));
+    const children = byColumns(unique.flatMap((write) => write.children));
+    const sql = insertStatement(
+      parents.map((group) => group.columns),
+      children.map((group) => group.columns),
+    );
+    await this.pool.query(sql, [...parents, ...children].map((group) => rowsJson(group.rows)));
   }
 }

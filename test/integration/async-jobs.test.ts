@@ -9,6 +9,7 @@ import { complete, eventually, isolatedSpace, script, sleep, userMessage, type I
 import { createTestContext, type Tenant, type TestContext } from '../helpers/test-context';
 import { startSimulator, type Simulator } from '../simulator/server';
 import { startWebhookReceiver, type WebhookReceiver } from '../simulator/webhook-receiver';
+import { keysMatching } from '../helpers/redis-keys';
 
 let sim: Simulator;
 let receiver: WebhookReceiver;
@@ -74,6 +75,11 @@ async function redisText(): Promise<string> {
     }
   } while (cursor !== '0');
   return parts.join('\n');
+}
+
+/** The job's record in PostgreSQL, as text. */
+async function jobRowText(id: string): Promise<string> {
+  return JSON.stringify(await h.services.db.asyncJob.findUnique({ where: { id } }));
 }
 
 /** What must be equal between a sync answer and the stored one: all but ids, times and measured figures. */
@@ -155,21 +161,23 @@ describe('POST /v1/chat/completions with Prefer: respond-async', () => {
     const job = await ended(tenant, accepted.body.id);
     expect(job.status).toBe('completed');
     expect(job.response.body.object).toBe('chat.completion');
-    const ttl = await h.services.redis.ttl(`${h.services.config.redisPrefix}:async-job:${accepted.body.id}`);
-    expect(ttl).toBeGreaterThan(0);
-    expect(ttl).toBeLessThanOrEqual(h.services.config.asyncJobs.resultTtlSeconds);
+    const row = await h.services.db.asyncJob.findUniqueOrThrow({ where: { id: accepted.body.id } });
+    const ttlMs = row.expires_at.getTime() - Date.now();
+    expect(ttlMs).toBeGreaterThan(0);
+    expect(ttlMs).toBeLessThanOrEqual(h.services.config.asyncJobs.resultTtlSeconds * 1000);
   });
 
-  it('drops a kept answer when its Space rises to privacy level 3: the status stays, no text is left in Redis', async () => {
+  it('drops a kept answer when its Space rises to privacy level 3: the status stays, no text is left in PostgreSQL or Redis', async () => {
     const { tenant } = await space({ policies: { privacy_level: 2 } });
     const prompt = `Account ${randomUUID()}`;
     const accepted = await submitAsync(tenant, { messages: userMessage(prompt) });
     // The simulator echoes the prompt, so the kept answer holds it until the rise.
     expect(JSON.stringify((await ended(tenant, accepted.body.id)).response)).toContain(prompt);
-    expect(await redisText()).toContain(prompt);
+    expect(await jobRowText(accepted.body.id)).toContain(prompt);
     await request(h.app).put('/v1/apps/update').set(tenant.auth).send({ id: tenant.app_id, policies: { privacy_level: 3 } }).expect(200);
     const job = (await getJob(tenant, accepted.body.id)).body;
     expect(job).toMatchObject({ status: 'completed', response: null });
+    expect(await jobRowText(accepted.body.id)).not.toContain(prompt);
     expect(await redisText()).not.toContain(prompt);
   });
 
@@ -199,7 +207,7 @@ describe('POST /v1/chat/completions with Prefer: respond-async', () => {
     const second = await submitAsync(tenant, { messages: userMessage(prompt) }, { 'Idempotency-Key': key });
     expect(second.status).toBe(202);
     expect(second.body).toEqual(first.body);
-    const kept = await h.services.redis.keys(`${h.services.config.redisPrefix}:idempotency:*`);
+    const kept = await keysMatching(h.services.redis, `${h.services.keySpace.space(tenant.app_id)}:idempotency:*`);
     const values = await Promise.all(kept.map((k) => h.services.redis.hgetall(k).catch(() => ({}))));
     expect(JSON.stringify(values)).not.toContain(prompt);
     await ended(tenant, first.body.id);

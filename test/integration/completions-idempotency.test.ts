@@ -4,6 +4,7 @@ import { setModels, useSimulatedHarness } from '../helpers/completions';
 import { callsTo, isolatedSpace, script, sseData, times, userMessage, type IsolatedSpace } from '../helpers/completion-fixtures';
 import type { Tenant } from '../helpers/test-context';
 import { createOrgKey } from '../../src/services/tenancy/key-admin';
+import { keysMatching } from '../helpers/redis-keys';
 
 const env = useSimulatedHarness();
 
@@ -37,7 +38,7 @@ const parentLogs = (tenant: Tenant) => env.h.services.db.log.count({ where: { ap
 
 /** Every field and value of the Space's idempotency records, as text. */
 async function idempotencyDump(tenant: Tenant): Promise<{ keys: string[]; text: string }> {
-  const keys = await env.h.services.redis.keys(`${env.h.services.config.redisPrefix}:idempotency:${tenant.org_id}:${tenant.app_id}:*`);
+  const keys = await keysMatching(env.h.services.redis, `${env.h.services.keySpace.space(tenant.app_id)}:idempotency:${tenant.org_id}:*`);
   const values = await Promise.all(keys.map((key) => env.h.services.redis.hgetall(key)));
   return { keys, text: JSON.stringify(values) + keys.join(' ') };
 }

@@ -144,7 +144,7 @@ describe('a job whose worker dies', () => {
   afterAll(() => ctx.close());
 
   const queue = () => ctx.services.queues.completions;
-  const waitingJobOf = (tenant: Tenant) => eventually(async () => (await queue().getWaiting()).find((job) => job.data.appId === tenant.app_id));
+  const waitingJobOf = (tenant: Tenant) => eventually(async () => (await queue().shards[0]?.getWaiting() ?? []).find((job) => job.data.appId === tenant.app_id));
 
   it('answers a clear error soon after the job failed', async () => {
     const tenant = await ctx.tenant();
@@ -171,15 +171,16 @@ describe('a job whose worker dies', () => {
     }
   });
 
-  it('answers a clear error when the job disappeared', async () => {
+  it('answers 503 with Retry-After when Redis lost the job before it ran (a restart, a failover), not 500', async () => {
     const tenant = await ctx.tenant();
     // `then` sends the request now (supertest sends only once awaited).
     const pending = complete({ app }, tenant, { messages: userMessage('Hello?') }).then((res) => res);
     const job = await waitingJobOf(tenant);
     await job.remove();
     const res = await pending;
-    expect(res.status).toBe(500);
-    expect(res.body.error).toMatchObject({ code: 'internal_error', message: 'The completion job was lost.' });
+    expect(res.status).toBe(503);
+    expect(res.headers['retry-after']).toBe('2');
+    expect(res.body.error).toMatchObject({ code: 'service_unavailable', message: 'The completion job was lost by the queue; retry shortly.' });
   });
 
 });
@@ -199,7 +200,7 @@ describe('a queued job whose client disconnected before any worker took it', () 
     await eventually(() => callsTo(sim, models.slow)[0]);
     const client = rawCompletion(h.app, tenant, { model: 'quick', messages: userMessage('Never mind.') });
     const queue = h.services.queues.completions;
-    const waiting = await eventually(async () => (await queue.getWaiting()).find((job) => job.data.appId === tenant.app_id));
+    const waiting = await eventually(async () => (await queue.shards[0]?.getWaiting() ?? []).find((job) => job.data.appId === tenant.app_id));
     client.drop();
     expect((await first).status).toBe(200);
     const log = await eventually(() => h.services.db.log.findUnique({ where: { id: waiting.data.requestId } }));

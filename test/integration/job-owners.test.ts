@@ -45,7 +45,7 @@ async function twoWorkers() {
   prefixes.push(prefix);
   const worker = connect();
   const checker = connect();
-  const options = { prefix, queueNames: [queueName], intervalMs: 60_000, logger };
+  const options = { queues: [{ name: queueName, prefix }], intervalMs: 60_000, logger };
   const owners = new JobOwners({ ...options, redis: worker });
   owners.start({ [queueName]: 'worker-a' });
   started.push(owners);
@@ -91,7 +91,7 @@ describe('JobOwners', () => {
     owners.stop();
     await sleep(HEARTBEAT_TTL_MS + 50);
     // The lock lapsed and a live worker took the job before anyone reaped.
-    const other = new JobOwners({ prefix: prefixes.at(-1) ?? '', queueNames: [queueName], intervalMs: 60_000, logger, redis: connect() });
+    const other = new JobOwners({ queues: [{ name: queueName, prefix: prefixes.at(-1) ?? '' }], intervalMs: 60_000, logger, redis: connect() });
     other.start({ [queueName]: 'worker-b' });
     started.push(other);
     await heartbeatOf(checker, prefixes.at(-1) ?? '', 'worker-b');
@@ -122,7 +122,7 @@ describe('JobOwners', () => {
     const queues = ['completions', 'batch-lines'];
     const worker = connect();
     const checker = connect();
-    const options = { prefix, queueNames: queues, intervalMs: 60_000, logger };
+    const options = { queues: queues.map((name) => ({ name, prefix })), intervalMs: 60_000, logger };
     const owners = new JobOwners({ ...options, redis: worker });
     owners.start({ completions: 'worker-c1', 'batch-lines': 'worker-l1' });
     started.push(owners);

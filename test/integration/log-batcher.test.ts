@@ -62,10 +62,36 @@ describe('the log batcher', () => {
 
   it('loses only the bad request of a batch', async () => {
     const good = rowsFor('fine');
-    const duplicate = rowsFor('again');
-    await batcher.write(duplicate);
-    const results = await Promise.allSettled([batcher.write(good), batcher.write(duplicate)]);
+    // A Space that does not exist: the foreign key refuses the row.
+    const bad = rowsFor('nowhere');
+    bad.parent.app_id = randomUUID();
+    const results = await Promise.allSettled([batcher.write(good), batcher.write(bad)]);
     expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected']);
     expect(await ctx.services.db.log.count({ where: { id: good.parent.id } })).toBe(1);
+    expect(await ctx.services.db.log.count({ where: { id: bad.parent.id } })).toBe(0);
+  });
+
+  it('writes a request’s log twice without an error, keeping the first log and its steps only', async () => {
+    const first = rowsFor('first run');
+    await batcher.write(first);
+    const again = rowsFor('second run');
+    const rerun = { parent: { ...again.parent, id: first.parent.id }, children: again.children.map((child) => ({ ...child, parent_id: first.parent.id })) };
+    // Alone, and then in a batch with other requests, which are all written.
+    await expect(batcher.write(rerun)).resolves.toBeUndefined();
+    const others = Array.from({ length: 5 }, (_, i) => rowsFor(`beside ${i}`));
+    await Promise.all([batcher.write(rerun), ...others.map((other) => batcher.write(other))]);
+    const parent = await ctx.services.db.log.findUniqueOrThrow({ where: { id: first.parent.id } });
+    expect(parent.response_text).toBe('first run');
+    const children = await ctx.services.db.log.findMany({ where: { parent_id: first.parent.id } });
+    expect(children.map((child) => child.id)).toEqual(first.children.map((child) => child.id));
+    expect(await ctx.services.db.log.count({ where: { id: { in: others.map((other) => String(other.parent.id)) } } })).toBe(5);
+  });
+
+  it('writes one log for a request written twice in the same batch', async () => {
+    const rows = rowsFor('twice at once');
+    const copy = { parent: { ...rows.parent }, children: rows.children.map((child) => ({ ...child, id: randomUUID() })) };
+    await Promise.all([batcher.write(rows), batcher.write(copy), batcher.write(rowsFor('a third request'))]);
+    expect(await ctx.services.db.log.count({ where: { id: rows.parent.id } })).toBe(1);
+    expect(await ctx.services.db.log.count({ where: { parent_id: rows.parent.id } })).toBe(1);
   });
 });

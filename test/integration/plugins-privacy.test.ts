@@ -3,6 +3,7 @@ import { complete, logsOf, sleep, userMessage } from '../helpers/completion-fixt
 import { pluginReports, pluginSpace, searchesFor, usePluginHarness, type PluginEnv } from '../helpers/plugin-harness';
 import type { Tenant } from '../helpers/test-context';
 import { uniqueSuffix } from '../helpers/test-database';
+import { keysMatching } from '../helpers/redis-keys';
 
 /** What a plugin's query and results leave behind at each privacy level, and when its output is cached. */
 const env = usePluginHarness();
@@ -12,8 +13,9 @@ const ask = (tenant: Tenant, question: string) => complete(env.h, tenant, { plug
 
 /** Every Redis key of the harness's prefix, with its string or hash contents. */
 async function redisContents({ h }: PluginEnv): Promise<{ key: string; text: string }[]> {
-  const { redis, config } = h.services;
-  const keys = await redis.keys(`${config.redisPrefix}*`);
+  const { redis, keySpace } = h.services;
+  // Every key of the deployment: its own prefix ({base} on a cluster), its Spaces' and its shards' (base:{…}).
+  const keys = await keysMatching(redis, `*${keySpace.base}*`);
   return Promise.all(
     keys.map(async (key) => {
       const type = await redis.type(key);

@@ -5,6 +5,8 @@ import { startRedisCluster, type LocalRedisCluster } from '../helpers/redis-clus
 import { startSimulator, type Simulator } from '../simulator/server';
 import { createServer, type Server } from 'node:http';
 import pino from 'pino';
+import { randomUUID } from 'node:crypto';
+import { slotOf } from '../../src/queue/key-space';
 import { BackendLimiter } from '../../src/plugins/backend-limits';
 
 /**
@@ -31,9 +33,40 @@ afterAll(async () => {
   await cluster.stop();
 });
 
+/** The master serving a slot, from CLUSTER SLOTS: `host:port`. */
+async function mastersBySlot(): Promise<(slot: number) => string> {
+  const ranges = await h.services.redis.cluster('SLOTS');
+  return (slot) => {
+    const range = ranges.find(([low, high]) => slot >= low && slot <= high);
+    return range?.[2] ? `${range[2][0]}:${range[2][1]}` : 'none';
+  };
+}
+
 describe('on a Redis Cluster', () => {
-  it('hash-tags the prefix, so queues and our keys share one slot', () => {
+  it("hash-tags the deployment's prefix, so its queues and keys share one slot", () => {
     expect(h.services.config.redisPrefix).toMatch(/^\{.+\}$/);
+  });
+
+  it('spreads the completion queue over every master: 6 shards by default, two on each of the 3 masters', async () => {
+    const { layout } = h.services.queues.completions;
+    expect(layout.map((shard) => shard.name)).toEqual(['completions-0', 'completions-1', 'completions-2', 'completions-3', 'completions-4', 'completions-5']);
+    const masters = await mastersBySlot();
+    const perMaster = new Map<string, number>();
+    for (const shard of layout) {
+      const master = masters(slotOf(`${shard.prefix}:${shard.name}:wait`));
+      perMaster.set(master, (perMaster.get(master) ?? 0) + 1);
+    }
+    expect([...perMaster.values()]).toEqual([2, 2, 2]);
+    // A request's reply channel is in its shard's slot, so the reply stays on the master of its job.
+    const requestId = randomUUID();
+    const shard = layout[h.services.queues.completions.shardOf(requestId)];
+    expect(slotOf(h.services.queues.completions.replyChannelFor(requestId, 'api-1'))).toBe(slotOf(`${shard?.prefix}:${shard?.name}:wait`));
+  });
+
+  it("gives each Space's keys the Space as hash tag", () => {
+    const appId = randomUUID();
+    expect(slotOf(`${h.services.keySpace.space(appId)}:ratelimit:1`)).toBe(slotOf(appId));
+    expect(h.services.spaceVersions.keyOf(appId)).toBe(`${h.services.keySpace.base}:{${appId}}:space-version`);
   });
 
   it('keeps a plugin backend limit (redis-semaphore and its release channel) across two limiters', async () => {

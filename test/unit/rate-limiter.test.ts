@@ -1,4 +1,5 @@
 import IORedis, { type Redis } from 'ioredis';
+import { KeySpace } from '../../src/queue/key-space';
 import { RateLimiter, rateLimitHeaders, type RateDecision } from '../../src/intake/rate-limiter';
 import { TEST_REDIS_URL, uniqueSuffix } from '../helpers/test-database';
 
@@ -20,7 +21,7 @@ beforeAll(() => {
   redis = new IORedis(process.env.REDIS_URL ?? TEST_REDIS_URL);
   other = new IORedis(process.env.REDIS_URL ?? TEST_REDIS_URL);
   prefix = `${process.env.REDIS_PREFIX ?? 'sytest_unit'}_ratelimit_${uniqueSuffix()}`;
-  limiter = new RateLimiter(redis, prefix);
+  limiter = new RateLimiter(redis, new KeySpace(prefix, false));
 });
 afterAll(async () => {
   const keys = await redis.keys(`${prefix}:*`);
@@ -64,13 +65,13 @@ describe('RateLimiter within one window', () => {
   it('does not count refused requests', async () => {
     const appId = space();
     await takeMany(appId, { limit: 2, times: 5, at: T0 + 1_000 });
-    expect(await redis.get(`${prefix}:ratelimit:${appId}:${T0 / MINUTE}`)).toBe('2');
+    expect(await redis.get(`${prefix}:{${appId}}:ratelimit:${T0 / MINUTE}`)).toBe('2');
   });
 
   it('keeps a window count for two windows, then lets Redis drop it', async () => {
     const appId = space();
     await limiter.take(appId, 5, T0 + 1_000);
-    const ttl = await redis.pttl(`${prefix}:ratelimit:${appId}:${T0 / MINUTE}`);
+    const ttl = await redis.pttl(`${prefix}:{${appId}}:ratelimit:${T0 / MINUTE}`);
     expect(ttl).toBeGreaterThan(2 * MINUTE - 5_000);
     expect(ttl).toBeLessThanOrEqual(2 * MINUTE);
   });
@@ -84,7 +85,7 @@ describe('RateLimiter within one window', () => {
 
   it('shares one count between limiters on different connections (different API processes)', async () => {
     const appId = space();
-    const elsewhere = new RateLimiter(other, prefix);
+    const elsewhere = new RateLimiter(other, new KeySpace(prefix, false));
     expect((await limiter.take(appId, 2, T0 + 5_000)).allowed).toBe(true);
     expect(await elsewhere.take(appId, 2, T0 + 5_000)).toMatchObject({ allowed: true, remaining: 0 });
     expect((await limiter.take(appId, 2, T0 + 5_000)).allowed).toBe(false);

@@ -119,3 +119,15 @@ export async function createBenchEnvironment({ privacyLevel = 1, model = BENCH_M
     throw err;
   }
 }
+
+/** Logs are batched a few ms after each reply: wait until the count stops moving. */
+export async function settledLogs(env: BenchEnvironment): Promise<{ parents: number; children: number }> {
+  let last = await env.countLogs();
+  for (let i = 0; i < 20; i += 1) {
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    const now = await env.countLogs();
+    if (now.parents === last.parents && now.children === last.children) return now;
+    last = now;
+  }
+  return last;
+}

@@ -1,8 +1,7 @@
 import { Queue, Worker, type JobsOptions } from 'bullmq';
 import IORedis from 'ioredis';
-import { spawn, spawnSync } from 'node:child_process';
 import { parseArgs } from 'node:util';
-import { freePort } from './processes';
+import { privateRedis } from './private-redis';
 
 /**
  * `npm run bench:kept-jobs`: what keeping finished completion jobs in Redis (so that operators see them
@@ -91,18 +90,6 @@ async function round(retention: (typeof RETENTIONS)[number], { jobs, redis, url 
   await worker.close();
   await queue.close();
   return { redisUsPerJob: ((redisAfter - redisBefore) * 1000) / jobs, clientUsPerJob: ((ownAfter - ownBefore) * 1000) / jobs, heldBytes };
-}
-
-/** A redis-server of this run's own on a free loopback port, without persistence. */
-async function privateRedis(): Promise<{ url: string; stop(): void }> {
-  const port = await freePort();
-  const server = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
-  const deadline = Date.now() + 10_000;
-  while (spawnSync('redis-cli', ['-p', String(port), 'ping'], { encoding: 'utf8' }).stdout?.trim() !== 'PONG') {
-    if (Date.now() > deadline) throw new Error(`redis-server on ${port} did not start`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  return { url: `redis://127.0.0.1:${port}`, stop: () => server.kill('SIGKILL') };
 }
 
 async function main(): Promise<void> {

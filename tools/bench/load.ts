@@ -109,8 +109,38 @@ function send(target: LoadTarget, { agent, payload, timeoutMs }: { agent: Agent;
 
 const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
+/** What a closed loop recorded, before it is summarised: parts of one cell can be merged (mergeLoads). */
+export interface LoadSamples {
+  samples: Sample[];
+  /** When each sample finished, in ms since the loop began. */
+  finishedAt: number[];
+  wallMs: number;
+  stream: boolean;
+}
+
 /** Closed loop: `concurrency` clients, each sending its next request as soon as the previous one ends. */
 export async function runLoad(target: LoadTarget, options: LoadOptions): Promise<LoadResult> {
+  return summarise(await collectLoad(target, options));
+}
+
+/**
+ * Several loops of one cell as if they were one (the halves of a cell measured A-B-B-A): their samples
+ * together, their times end to end.
+ */
+export function mergeLoads(parts: LoadSamples[]): LoadResult {
+  let offset = 0;
+  let samples: Sample[] = [];
+  let finishedAt: number[] = [];
+  for (const part of parts) {
+    samples = samples.concat(part.samples);
+    finishedAt = finishedAt.concat(part.finishedAt.map((t) => t + offset));
+    offset += part.wallMs;
+  }
+  return summarise({ samples, finishedAt, wallMs: offset, stream: parts[0]?.stream ?? false });
+}
+
+/** The closed loop of runLoad, its samples kept. */
+export async function collectLoad(target: LoadTarget, options: LoadOptions): Promise<LoadSamples> {
   const agent = new Agent({ keepAlive: true, maxSockets: options.concurrency, maxFreeSockets: options.concurrency });
   const payload = Buffer.from(JSON.stringify(target.body));
   const samples: Sample[] = [];
@@ -137,10 +167,10 @@ export async function runLoad(target: LoadTarget, options: LoadOptions): Promise
   const wallMs = performance.now() - begin;
   agent.destroy();
   for (const connection of connections) connection.close();
-  return summarise(samples, { finishedAt, wallMs, stream: target.stream });
+  return { samples, finishedAt, wallMs, stream: target.stream };
 }
 
-function summarise(samples: Sample[], { finishedAt, wallMs, stream }: { finishedAt: number[]; wallMs: number; stream: boolean }): LoadResult {
+function summarise({ samples, finishedAt, wallMs, stream }: LoadSamples): LoadResult {
   const ok = samples.filter((s) => s.ok);
   const errors = samples.filter((s) => !s.ok);
   const perSecond = new Array<number>(Math.floor(wallMs / 1000)).fill(0);

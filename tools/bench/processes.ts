@@ -137,8 +137,8 @@ export async function waitFor200(url: string, timeoutMs: number, alive: () => bo
  * its node_modules), with its own Prisma client, compiled: a "before" to measure in the same run as the
  * "after". `remove` takes the checkout away again.
  */
-export function checkOutBaseline(ref: string, scratch: string): ServiceSource & { commit: string; remove(): void } {
-  const root = path.join(scratch, 'baseline');
+export function checkOutBaseline(ref: string, scratch: string, folder = 'baseline'): ServiceSource & { commit: string; remove(): void } {
+  const root = path.join(scratch, folder);
   const git = (args: string[], cwd = ROOT) => {
     const result = spawnSync('git', args, { cwd, encoding: 'utf8' });
     if (result.status !== 0) throw new Error(`git ${args.join(' ')} failed: ${result.stderr}`);

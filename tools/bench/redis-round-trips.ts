@@ -1,4 +1,5 @@
 import { connect, type Socket } from 'node:net';
+import { commandsSince, readCommands } from './redis-commands';
 import { portOwners } from './socket-owners';
 import type { Role } from './process-roles';
 
@@ -9,6 +10,11 @@ export interface RoundTripsBySide {
   worker: number;
   /** Commands per completion by side and name, most frequent first (e.g. `worker evalsha` 2). */
   commands: Record<string, number>;
+  /**
+   * The servers' own count of commands per completion in the same window (INFO commandstats: a script's
+   * commands each count; every client's, MONITOR's slowdown included), beside the round trips.
+   */
+  serverCommands?: number;
 }
 
 /**
@@ -20,20 +26,24 @@ export interface RoundTripsBySide {
  */
 export class RedisRoundTripCounter {
   private readonly bySource = new Map<string, Map<string, number>>();
-  private monitor: Socket | null = null;
-  private partial = '';
+  private monitors: Socket[] = [];
 
-  constructor(private readonly redisUrl: string) {}
+  /** One server's URL, or each master of a cluster (a MONITOR on each). */
+  constructor(private readonly redisUrls: string[]) {}
 
   /**
-   * Opens a bare connection in MONITOR mode (ioredis switches its state a microtask after MONITOR's
-   * OK, and takes monitor lines that arrive in the same read for replies: on a busy Redis it fails).
+   * Opens a bare connection in MONITOR mode to each server (ioredis switches its state a microtask after
+   * MONITOR's OK, and takes monitor lines that arrive in the same read for replies: on a busy Redis it fails).
    */
   async start(): Promise<void> {
-    const url = new URL(this.redisUrl);
+    await Promise.all(this.redisUrls.map((redisUrl) => this.monitor(redisUrl)));
+  }
+
+  private async monitor(redisUrl: string): Promise<void> {
+    const url = new URL(redisUrl);
     const socket = connect({ host: url.hostname, port: Number(url.port || 6379) });
     socket.setEncoding('utf8');
-    this.monitor = socket;
+    this.monitors.push(socket);
     await new Promise<void>((resolve, reject) => {
       socket.once('error', reject);
       socket.once('connect', () => {
@@ -43,13 +53,16 @@ export class RedisRoundTripCounter {
       });
     });
     socket.on('error', () => undefined);
-    socket.on('data', (text: string) => this.read(text));
+    let partial = '';
+    socket.on('data', (text: string) => {
+      const lines = (partial + text).split('\r\n');
+      partial = lines.pop() ?? '';
+      this.read(lines);
+    });
   }
 
   /** MONITOR lines: `+1700000000.123456 [0 127.0.0.1:41234] "evalsha" "…"`, or `[0 lua]` for what a script runs. */
-  private read(text: string): void {
-    const lines = (this.partial + text).split('\r\n');
-    this.partial = lines.pop() ?? '';
+  private read(lines: string[]): void {
     for (const line of lines) {
       const open = line.indexOf('[');
       const close = line.indexOf(']', open);
@@ -66,8 +79,8 @@ export class RedisRoundTripCounter {
 
   /** Stops counting and answers the commands per completion of the processes in `roles`. */
   stop(roles: Map<number, Role>, completions: number): RoundTripsBySide {
-    this.monitor?.destroy();
-    this.monitor = null;
+    for (const socket of this.monitors) socket.destroy();
+    this.monitors = [];
     const owners = portOwners(roles);
     const per = (n: number) => Number((n / Math.max(1, completions)).toFixed(2));
     const totals = { api: 0, worker: 0 };
@@ -86,16 +99,20 @@ export class RedisRoundTripCounter {
 }
 
 /**
- * Runs `load` with the counter on and answers the commands per completion of the processes in `roles`.
+ * Runs `load` with the counter on and answers the commands per completion of the processes in `roles`,
+ * and the servers' own count of the window (`redisUrls`: one server, or each master of a cluster).
  * The load should be short and light (MONITOR is costly): a few hundred completions at a few clients.
  */
-export async function countRoundTrips(redisUrl: string, roles: () => Map<number, Role>, load: () => Promise<number>): Promise<RoundTripsBySide> {
-  const counter = new RedisRoundTripCounter(redisUrl);
+export async function countRoundTrips(redisUrls: string[], roles: () => Map<number, Role>, load: () => Promise<number>): Promise<RoundTripsBySide> {
+  const counter = new RedisRoundTripCounter(redisUrls);
+  const before = await readCommands(redisUrls);
   await counter.start();
   try {
     const completions = await load();
     // The roles are read while every connection is still open.
-    return counter.stop(roles(), completions);
+    const trips = counter.stop(roles(), completions);
+    const after = await readCommands(redisUrls);
+    return { ...trips, serverCommands: commandsSince(before, after, { completions, idleCommands: 0 }).perCompletion };
   } catch (err) {
     counter.stop(new Map(), 0);
     throw err;

@@ -20,6 +20,8 @@ export interface Cell {
   result: LoadResult;
   /** CPU used during the cell, per component, in ms. */
   cpuMs: CpuSnapshot;
+  /** Completions/s of each stretch, in the order measured, when the cell was measured in parts (A-B-B-A, cells.ts). */
+  stretchRps?: number[];
 }
 
 export interface Comparison {

@@ -3,15 +3,18 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { CpuMeter } from './cpu';
-import { allocationsDuring, allocationTable, SAMPLER_ARGS, type AllocationRow } from './allocations';
-import { startRedisCluster } from '../../test/helpers/redis-cluster';
-import { targetsLine, targetsOf } from './targets';
+import { allocationTable, SAMPLER_ARGS } from './allocations';
+import { redisKindOf, startBenchRedis, type BenchRedis } from './bench-redis';
+import { runCells } from './cells';
+import { commandGoals, commandsTable, countCommandsPerPath, mastersTable, type CountedPath } from './commands-window';
+import { commandTargets, targetsLine, targetsOf } from './targets';
 import { machineInfo } from './reliability/machine';
-import { BENCH_MODEL, createBenchEnvironment, type BenchEnvironment } from './environment';
+import { BENCH_MODEL, createBenchEnvironment, settledLogs, type BenchEnvironment } from './environment';
 import { runLoad, type LoadClient } from './load';
-import { PROMPT, targetFor } from './path-targets';
+import { PROMPT, targetFor, type Endpoints } from './path-targets';
 import { layoutOf, startDeployment, type Deployment } from './deployment';
-import { buildService, checkOutBaseline, startUpstream, WORKING_TREE, type Managed, type Runner, type ServiceSource } from './processes';
+import { startUpstream, type Managed, type Runner, type ServiceSource } from './processes';
+import { prepareSources, type MeasuredSource } from './sources';
 import { startPortkey } from './portkey';
 import type { QueueFloor } from './queue-floor/start';
 import { floorReport, type ProcessesOf } from './floor-goals';
@@ -19,10 +22,10 @@ import { FLOOR_PATHS, floorKinds, startFloors } from './floors';
 import { processRoles } from './process-roles';
 import { countRoundTrips, type RoundTripsBySide } from './redis-round-trips';
 import { roundTripsTable } from './round-trips-report';
-import { runSoak, soakTable } from './soak';
-import { summariseProfile, type ProfileSummary, type Window } from './profile-summary';
+import { runSoak, writeSoakReport } from './soak';
+import { summariseProfile, type ProfileSummary } from './profile-summary';
 import { stageBudgets, stageBudgetTable, type ProfiledCell } from './stage-budget';
-import { baselineTable, cellsTable, compare, compareWithBaseline, comparisonTable, cpuTable, otherCpuMs, profileTables, type Cell, type Mode, type Path } from './report';
+import { baselineTable, cellsTable, compare, compareWithBaseline, comparisonTable, cpuTable, profileTables, type Mode, type Path } from './report';
 
 /**
  * `npm run bench`: the upstream called directly and through Switchyard (API process → BullMQ →
@@ -43,16 +46,26 @@ import { baselineTable, cellsTable, compare, compareWithBaseline, comparisonTabl
  * of its API and worker processes every 10 s and their growth over the minutes after warm-up, a linear fit, against 1 MB/min; to soak-results.json),
  * --load-client raw|node (bare sockets with the request built once, the default: a load generator about as light as autocannon; or
  * node:http clients with a keep-alive agent, the load generator of runs before issue 20: load.ts),
- * --skip-round-trips (no Redis round-trip count per completion, API and worker apart, counted with MONITOR after the cells),
- * --redis-cluster (Switchyard on a local three-node Redis Cluster),
+ * --skip-round-trips (no Redis round-trip count per completion, API and worker apart, counted with MONITOR after the cells,
+ * the servers' own count of the same window beside it),
+ * --commands-completions 1000 --commands-concurrency 64 (the counting window after the cells: per path and mode, that many
+ * completions at that many clients, the servers' INFO commandstats read before and after: Redis commands per completion,
+ * a Lua script's commands included, by name, against issue 22's goal of ≤ 20; 0 for none; commands-window.ts),
+ * --redis shared|own|cluster (where Switchyard's Redis is: the shared test Redis, the default; a throwaway redis-server of the
+ * run's own, for every path, so the counts are the run's alone; or a throwaway three-master Redis Cluster on loopback ports,
+ * REDIS_CLUSTER_NODES, for Switchyard and the baseline, with each master's commands and share in the counting window against
+ * the goal of no master above 45%; the floors stay on the shared Redis; `--redis-cluster` is the older spelling),
  * --profile [--keep-profiles <dir>] (with a folder to keep them in, the floors' processes are profiled too, into <dir>/floors),
  * --allocations (bytes each side allocates per completion in every measured cell, from V8's sampling heap profiler in Switchyard's
  * and the floors' processes: steadier than CPU here; the sampler costs CPU, so read only the bytes of such a run; --promises
  * counts the promises each side creates per completion too, which adds to the bytes),
  * --out <file>, --baseline <git ref> (that commit too, built from a checkout beside this one and
- * measured in the same run, cell by cell, as a "before" for the working tree's "after"; --baseline-api-processes N and
+ * measured in the same run, cell by cell, as a "before" for the working tree's "after", each side in --stretches 2 parts of
+ * the cell (each after its own warm-up), A-B-B-A and B-A-A-B in turn, so neither is always measured first (cells.ts;
+ * --fixed-order measures each whole, Switchyard first, as before, only to show that order's bias); --baseline-api-processes N and
  * --baseline-workers N size it apart, e.g. `--baseline HEAD` to compare process counts; --baseline-layout lays it out apart, e.g.
- * `--layout single --baseline HEAD --baseline-layout start`).
+ * `--layout single --baseline HEAD --baseline-layout start`), --switchyard-ref <git ref> (that commit as Switchyard instead of
+ * the working tree, checked out and compiled as the baseline is: `--switchyard-ref HEAD --baseline HEAD` is an A/A run).
  */
 const { values: args } = parseArgs({
   options: {
@@ -78,7 +91,10 @@ const { values: args } = parseArgs({
     soak: { type: 'boolean', default: false },
     'soak-minutes': { type: 'string', default: '10' },
     'soak-warmup-minutes': { type: 'string' },
+    redis: { type: 'string', default: 'shared' },
     'redis-cluster': { type: 'boolean', default: false },
+    'commands-completions': { type: 'string', default: '1000' },
+    'commands-concurrency': { type: 'string', default: '64' },
     model: { type: 'string', default: BENCH_MODEL },
     routing: { type: 'string', default: 'auto' },
     profile: { type: 'boolean', default: false },
@@ -86,6 +102,9 @@ const { values: args } = parseArgs({
     allocations: { type: 'boolean', default: false },
     promises: { type: 'boolean', default: false },
     baseline: { type: 'string' },
+    'switchyard-ref': { type: 'string' },
+    'fixed-order': { type: 'boolean', default: false },
+    stretches: { type: 'string', default: '2' },
     out: { type: 'string' },
   },
 });
@@ -112,6 +131,8 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
 
 interface Stack {
   env: BenchEnvironment;
+  /** Which Redis the run uses (--redis) and where Switchyard's commands land. */
+  redis: BenchRedis;
   upstream: Managed & { url: string };
   /** The working tree's Switchyard, then the baseline's when one is compared. */
   deployments: Deployment[];
@@ -126,18 +147,14 @@ interface Stack {
   allocationDir: string | null;
 }
 
-/** With --redis-cluster: a throwaway local three-node Redis Cluster for Switchyard (and the baseline), removed afterwards. */
-async function redisClusterEnv(): Promise<Record<string, string>> {
-  if (!args['redis-cluster']) return {};
-  const cluster = await startRedisCluster();
-  cleanups.push({ name: 'redis cluster', run: () => cluster.stop() });
-  say(`Redis Cluster: ${cluster.nodesEnv}`);
-  return { REDIS_CLUSTER_NODES: cluster.nodesEnv };
-}
-
-async function startStack(runner: Runner, scratch: string, baseline: ServiceSource | null): Promise<Stack> {
-  const env = await createBenchEnvironment({ privacyLevel: Number(args['privacy-level']), model: args.model, routing: args.routing === 'named' ? 'named' : 'auto' });
-  cleanups.push({ name: 'database and Redis keys', run: () => env.destroy() });
+async function startStack(runner: Runner, scratch: string, { switchyard, baseline }: { switchyard: MeasuredSource; baseline: ServiceSource | null }): Promise<Stack> {
+  const created = await createBenchEnvironment({ privacyLevel: Number(args['privacy-level']), model: args.model, routing: args.routing === 'named' ? 'named' : 'auto' });
+  cleanups.push({ name: 'database and Redis keys', run: () => created.destroy() });
+  const redis = await startBenchRedis(redisKindOf(args.redis, args['redis-cluster'] === true), created.redisUrl);
+  cleanups.push({ name: `Redis (${redis.kind})`, run: () => redis.stop() });
+  if (redis.kind !== 'shared') say(`Redis: ${redis.kind}, Switchyard's commands on ${redis.serviceNodes.join(', ')}`);
+  // With --redis own, every path (floors too) uses the run's own server.
+  const env: BenchEnvironment = { ...created, redisUrl: redis.url };
   const upstream = await startUpstream(args.upstream === 'minimal' ? 'minimal' : 'simulator');
   cleanups.push({ name: 'upstream', run: () => upstream.stop() });
   const profileDir = args.profile ? path.join(scratch, 'profiles') : null;
@@ -157,13 +174,13 @@ async function startStack(runner: Runner, scratch: string, baseline: ServiceSour
     [`${env.model.provider.toUpperCase()}_BASE_URL`]: `${upstream.url}/openai/v1`,
     LOG_LEVEL: args['log-level'] ?? 'warn',
     SHUTDOWN_GRACE_MS: '5000',
-    ...(await redisClusterEnv()),
+    ...redis.serviceEnv,
   };
   const layout = layoutOf(args.layout);
   const sizes = { apiProcesses: args['api-processes'] ? Number(args['api-processes']) : undefined, workerProcesses: args.workers ? Number(args.workers) : undefined };
   const started = (managed: Managed) => cleanups.push({ name: `${managed.name} process`, run: () => managed.stop() });
   const common = { shared, scratch, layout, ...sizes, started, nodeArgs };
-  const deployments = [await startDeployment({ path: 'switchyard', runner, source: WORKING_TREE, profileDir, ...common }, env)];
+  const deployments = [await startDeployment({ path: 'switchyard', runner, source: switchyard, profileDir, ...common }, env)];
   // The baseline serves the same Space from the same database, on its own queues; with --profile it is
   // profiled too, into its own folder, for a per-stage budget before and after in the same run.
   // Its own sizes, when given: `--baseline HEAD --baseline-workers 1` compares process counts of the same code.
@@ -184,7 +201,7 @@ async function startStack(runner: Runner, scratch: string, baseline: ServiceSour
     ...(floorProfileDir ? { profileDir: floorProfileDir } : {}),
     nodeArgs,
   });
-  return { env, upstream, deployments, peer, floors, profileDir, baselineProfileDir, allocationDir };
+  return { env, redis, upstream, deployments, peer, floors, profileDir, baselineProfileDir, allocationDir };
 }
 
 /** The CPU meter's names of each path's own processes. */
@@ -195,112 +212,35 @@ function processesOf(stack: Stack): ProcessesOf {
   return out;
 }
 
+/** Where each path listens; `peer` leaves the peer gateway out where it is not measured. */
+function endpointsOf(stack: Stack, { peer }: { peer: boolean }): Endpoints {
+  return { upstream: stack.upstream.url, deployments: stack.deployments, peer: peer ? (stack.peer?.url ?? null) : null, floors: stack.floors, apiKey: stack.env.apiKey, model: stack.env.model.name, requestModel: stack.env.requestModel };
+}
+
+/** The paths that use Redis, their processes, and the servers their commands land on (the floors stay on one server). */
+function redisPaths(stack: Stack): (CountedPath & { processes: Managed[] })[] {
+  return [
+    ...stack.floors.map((f) => ({ path: FLOOR_PATHS[f.kind], processes: f.processes, nodes: [stack.env.redisUrl] })),
+    ...stack.deployments.map((d) => ({ path: d.path, processes: d.processes, nodes: stack.redis.serviceNodes })),
+  ];
+}
+
 /**
  * Redis round trips per completion, API and worker apart, of Switchyard and each floor: 300 completions
  * at 8 clients per path and mode, counted with MONITOR after the measured cells (it slows Redis down).
  */
-async function roundTrips(stack: Stack): Promise<{ path: Path; mode: Mode; trips: RoundTripsBySide }[]> {
+async function roundTrips(stack: Stack, modes: Mode[]): Promise<{ path: Path; mode: Mode; trips: RoundTripsBySide }[]> {
   if (args['skip-round-trips']) return [];
-  const endpoints = { upstream: stack.upstream.url, deployments: stack.deployments, peer: null, floors: stack.floors, apiKey: stack.env.apiKey, model: stack.env.model.name, requestModel: stack.env.requestModel };
-  const owners: { path: Path; processes: Managed[] }[] = [...stack.floors.map((f) => ({ path: FLOOR_PATHS[f.kind], processes: f.processes })), ...stack.deployments.map((d) => ({ path: d.path, processes: d.processes }))];
+  const endpoints = endpointsOf(stack, { peer: false });
   const out: { path: Path; mode: Mode; trips: RoundTripsBySide }[] = [];
-  for (const mode of (args.modes ?? 'json,stream').split(',') as Mode[]) {
-    for (const owner of owners) {
+  for (const mode of modes) {
+    for (const owner of redisPaths(stack)) {
       const target = targetFor(owner.path, mode, endpoints);
       const load = async () => (await runLoad(target, { concurrency: 8, durationMs: 60_000, maxRequests: 300, timeoutMs: 30_000, client: loadClient })).requests;
-      out.push({ path: owner.path, mode, trips: await countRoundTrips(stack.env.redisUrl, () => processRoles(owner.processes), load) });
+      out.push({ path: owner.path, mode, trips: await countRoundTrips(owner.nodes, () => processRoles(owner.processes), load) });
     }
   }
   return out;
-}
-
-const nowUs = () => Number(process.hrtime.bigint() / 1000n);
-
-async function runCells(stack: Stack, meter: CpuMeter): Promise<{ cells: Cell[]; sentThrough: number; windows: Window[]; profiled: Record<'switchyard' | 'baseline', ProfiledCell[]>; allocations: AllocationRow[] }> {
-  const durationMs = Number(args.duration) * 1000;
-  const warmupMs = Number(args.warmup) * 1000;
-  const modes = (args.modes ?? 'json,stream').split(',') as Mode[];
-  const levels = (args.concurrency ?? '1,64').split(',').map(Number);
-  const endpoints = { upstream: stack.upstream.url, deployments: stack.deployments, peer: stack.peer?.url ?? null, floors: stack.floors, apiKey: stack.env.apiKey, model: stack.env.model.name, requestModel: stack.env.requestModel };
-  const paths: Path[] = ['direct', ...(stack.peer ? ['portkey' as const] : []), ...stack.floors.map((f) => FLOOR_PATHS[f.kind]), ...stack.deployments.map((d) => d.path)];
-  const cells: Cell[] = [];
-  const windows: Window[] = [];
-  const profiled: Record<'switchyard' | 'baseline', ProfiledCell[]> = { switchyard: [], baseline: [] };
-  const processNamesOf = (kind: Path) => stack.deployments.find((d) => d.path === kind)?.processes.map((p) => p.name) ?? [];
-  // With --allocations: the processes of each sampled path.
-  const sampledProcesses = (kind: Path) => [...stack.deployments.filter((d) => d.path === kind), ...stack.floors.filter((f) => FLOOR_PATHS[f.kind] === kind)].flatMap((owner) => owner.processes);
-  const allocations: AllocationRow[] = [];
-  // Each deployment answered one completion before the cells (firstCompletion).
-  let sentThrough = stack.deployments.length;
-  // Every path but direct runs each mode at 64 clients first: otherwise the first cell (1 client, a few hundred
-  // requests) measures V8 still compiling the code of the path, and a larger service pays longer for it.
-  const firstMs = Number(args['warmup-first']) * 1000;
-  for (const pathKind of firstMs > 0 ? paths.filter((kind) => kind !== 'direct') : []) {
-    for (const mode of modes) {
-      const warm = await runLoad(targetFor(pathKind, mode, endpoints), { concurrency: 64, durationMs: firstMs / modes.length, maxRequests: 1_000_000, timeoutMs: 30_000, client: loadClient });
-      if (pathKind === 'switchyard' || pathKind === 'baseline') sentThrough += warm.requests;
-    }
-  }
-  for (const mode of modes) {
-    for (const concurrency of levels) {
-      // Direct, through Switchyard (and the baseline) back to back, so all see the same machine state.
-      for (const pathKind of paths) {
-        const target = targetFor(pathKind, mode, endpoints);
-        const timeoutMs = 30_000;
-        const warm = await runLoad(target, { concurrency, durationMs: warmupMs, maxRequests: 1_000_000, timeoutMs, client: loadClient });
-        const before = meter.read();
-        const from = nowUs();
-        const roles = stack.allocationDir ? processRoles(sampledProcesses(pathKind)) : new Map<number, 'api' | 'worker'>();
-        const { value: result, allocated } = await allocationsDuring(stack.allocationDir, roles, () => runLoad(target, { concurrency, durationMs, maxRequests: 1_000_000, timeoutMs, client: loadClient }));
-        const window: Window = [from, nowUs()];
-        const cpuMs = CpuMeter.since(before, meter.read());
-        if (allocated) {
-          const per = (side: number) => side / Math.max(1, result.requests);
-          const { bytes, promises } = allocated;
-          allocations.push({ path: pathKind, mode, concurrency, completions: result.requests, api: per(bytes.api), worker: per(bytes.worker), apiPromises: per(promises.api), workerPromises: per(promises.worker) });
-        }
-        if (pathKind === 'switchyard') windows.push(window);
-        if (pathKind === 'switchyard' || pathKind === 'baseline') {
-          const ownMs = processNamesOf(pathKind).reduce((sum, name) => sum + (cpuMs[name] ?? 0), 0);
-          profiled[pathKind].push({ label: `${mode} c=${concurrency}`, window, completions: result.requests, measuredMsPerCompletion: ownMs / Math.max(1, result.requests) });
-        }
-        if (pathKind === 'switchyard' || pathKind === 'baseline') sentThrough += warm.requests + result.requests;
-        cells.push({ path: pathKind, mode, concurrency, result, cpuMs });
-        const other = otherCpuMs({ path: pathKind, mode, concurrency, result, cpuMs });
-        if (other / result.wallMs > 0.2) say(`  (other processes used ${((other / result.wallMs) * 100).toFixed(0)}% of a core during this cell: numbers are skewed)`);
-        const errors = result.errors > 0 ? `, ${result.errors} errors (${result.errorSamples.join('; ')})` : '';
-        say(`  ${pathKind.padEnd(10)} ${mode.padEnd(6)} c=${String(concurrency).padEnd(3)} ${result.rps.toFixed(0).padStart(6)} req/s  p50 ${result.latency.p50.toFixed(2)} ms  p99 ${result.latency.p99.toFixed(2)} ms${result.ttft ? `  TTFT p50 ${result.ttft.p50.toFixed(2)} ms` : ''}${errors}`);
-      }
-    }
-  }
-  return { cells, sentThrough, windows, profiled, allocations };
-}
-
-/** Logs are batched a few ms after each reply: wait until the count stops moving. */
-async function settledLogs(env: BenchEnvironment): Promise<{ parents: number; children: number }> {
-  let last = await env.countLogs();
-  for (let i = 0; i < 20; i += 1) {
-    await new Promise((resolve) => setTimeout(resolve, 250));
-    const now = await env.countLogs();
-    if (now.parents === last.parents && now.children === last.children) return now;
-    last = now;
-  }
-  return last;
-}
-
-/** Compiles the working tree (and checks out and compiles the baseline, when asked). */
-function prepareSources(runner: Runner, scratch: string) {
-  let build: { ms: number; warnings: string[] } | null = null;
-  if (runner === 'build') {
-    build = buildService();
-    say(`compiled the service with tsc in ${(build.ms / 1000).toFixed(1)} s${build.warnings.length ? ` (type errors, emitted anyway: ${build.warnings.join(' | ')})` : ''}`);
-  }
-  if (!args.baseline) return { build, baseline: null };
-  const baseline = checkOutBaseline(args.baseline, scratch);
-  cleanups.push({ name: 'baseline checkout', run: async () => baseline.remove() });
-  const baselineBuild = buildService(baseline);
-  say(`baseline ${args.baseline} (${baseline.commit.slice(0, 10)}) compiled in ${(baselineBuild.ms / 1000).toFixed(1)} s`);
-  return { build, baseline };
 }
 
 /** Stops every Switchyard process: that drains the log batchers and, with --profile, writes the CPU profiles. */
@@ -318,13 +258,14 @@ function describeLayout(): string {
 
 async function main(): Promise<void> {
   const started = Date.now();
-  const runner: Runner = args.runner === 'tsx' || args.runner === 'prebuilt' ? args.runner : 'build';
   const machine = machineInfo();
   say(`Switchyard benchmark on ${machine.cpu_model} × ${machine.cores}, Node ${machine.node}`);
   const scratch = mkdtempSync(path.join(os.tmpdir(), 'switchyard-bench-'));
   cleanups.push({ name: 'scratch folder', run: async () => rmSync(scratch, { recursive: true, force: true }) });
-  const { build, baseline } = prepareSources(runner, scratch);
-  const stack = await startStack(runner, scratch, baseline);
+  const removeLater = (name: string, remove: () => void) => cleanups.push({ name, run: async () => remove() });
+  const requested: Runner = args.runner === 'tsx' || args.runner === 'prebuilt' ? args.runner : 'build';
+  const { runner, build, switchyard, baseline } = prepareSources({ runner: requested, scratch, ref: args['switchyard-ref'], baselineRef: args.baseline, say, removeLater });
+  const stack = await startStack(runner, scratch, { switchyard, baseline });
   const [own] = stack.deployments;
   if (!own) throw new Error('no Switchyard started');
   say(`upstream: ${args.upstream} at ${stack.upstream.url}; Switchyard at ${own.apiUrl} (${runner}, LOG_LEVEL=${args['log-level']}, privacy level ${args['privacy-level']}, ${describeLayout()})${baseline ? `; baseline ${args.baseline}` : ''}; ready after ${((Date.now() - started) / 1000).toFixed(1)} s`);
@@ -333,28 +274,34 @@ async function main(): Promise<void> {
   const floorPids = Object.fromEntries(stack.floors.flatMap((f) => f.processes).map((p) => [p.name, p.child.pid]));
   const pids = () => ({ ...Object.fromEntries(processes.map((p) => [p.name, p.child.pid])), ...(stack.peer ? { portkey: stack.peer.child.pid } : {}), ...floorPids, upstream: stack.upstream.child.pid });
   const meter = new CpuMeter(pids, stack.env.databaseName);
-  const { cells, sentThrough: measured, windows, profiled, allocations } = await runCells(stack, meter);
-  const trips = await roundTrips(stack);
-  const sentThrough = measured + trips.filter((t) => t.path === 'switchyard' || t.path === 'baseline').reduce((sum, t) => sum + t.trips.completions, 0);
+  const modes = (args.modes ?? 'json,stream').split(',') as Mode[];
+  const paths: Path[] = ['direct', ...(stack.peer ? ['portkey' as const] : []), ...stack.floors.map((f) => FLOOR_PATHS[f.kind]), ...stack.deployments.map((d) => d.path)];
+  const cellSettings = { durationMs: Number(args.duration) * 1000, warmupMs: Number(args.warmup) * 1000, firstMs: Number(args['warmup-first']) * 1000, modes, levels: (args.concurrency ?? '1,64').split(',').map(Number), client: loadClient, fixedOrder: args['fixed-order'] === true, stretches: Number(args.stretches), say };
+  const { cells, sentThrough: measured, windows, profiled, allocations } = await runCells({ ...stack, endpoints: endpointsOf(stack, { peer: true }), paths }, meter, cellSettings);
+  const commandsOptions = { modes, endpoints: endpointsOf(stack, { peer: false }), completions: Number(args['commands-completions']), concurrency: Number(args['commands-concurrency']), client: loadClient };
+  const commands = await countCommandsPerPath(redisPaths(stack), commandsOptions);
+  const trips = await roundTrips(stack, modes);
+  const ownCompletions = [...trips.map((t) => ({ path: t.path, completions: t.trips.completions })), ...commands.map((c) => ({ path: c.path, completions: c.commands.completions }))];
+  const sentThrough = measured + ownCompletions.filter((t) => t.path === 'switchyard' || t.path === 'baseline').reduce((sum, t) => sum + t.completions, 0);
   await stopDeployments(stack);
   const logs = await settledLogs(stack.env);
   if (args['keep-profiles'] && stack.profileDir) cpSync(stack.profileDir, args['keep-profiles'], { recursive: true });
   const profiles: ProfileSummary[] = stack.profileDir
     ? readdirSync(stack.profileDir)
         .filter((file) => file.endsWith('.cpuprofile'))
-        .map((file) => ({ ...summariseProfile(path.join(stack.profileDir ?? '', file), { root: path.resolve(__dirname, '../..'), windows }), process: file.replace(/\.cpuprofile$/, '') }))
+        .map((file) => ({ ...summariseProfile(path.join(stack.profileDir ?? '', file), { root: switchyard.root, windows }), process: file.replace(/\.cpuprofile$/, '') }))
         .filter((summary) => summary.busyMs > 100)
     : [];
   const profilesIn = (dir: string | null) => (dir ? readdirSync(dir).filter((file) => file.endsWith('.cpuprofile')).map((file) => path.join(dir, file)) : []);
   // Each profile's frames are read from its own checkout (the baseline's is a worktree in the scratch folder).
   const budgetOf = (dir: string | null, cells: ProfiledCell[], root: string) => (profilesIn(dir).length > 0 ? stageBudgets(profilesIn(dir), cells, root) : []);
-  const stages = budgetOf(stack.profileDir, profiled.switchyard, path.resolve(__dirname, '../..'));
+  const stages = budgetOf(stack.profileDir, profiled.switchyard, switchyard.root);
   const baselineStages = baseline ? budgetOf(stack.baselineProfileDir, profiled.baseline, baseline.root) : [];
   const comparisons = compare(cells);
   const withBaseline = compareWithBaseline(cells);
   const withPeer = compareWithBaseline(cells, 'portkey');
   const floorWithPeer = compareWithBaseline(cells, 'portkey', 'floor');
-  const targets = targetsOf(cells, comparisons, withPeer);
+  const targets = { ...targetsOf(cells, comparisons, withPeer), ...commandTargets(commandGoals(commands)) };
   say(`\n${cellsTable(cells)}\n\n${comparisonTable(comparisons)}\n\nCPU per completion (ms of one core):\n${cpuTable(cells, machine.cores)}`);
   if (withBaseline.length > 0) say(`\nAgainst the baseline ${args.baseline} (${baseline?.commit.slice(0, 10)}), same run:\n${baselineTable(withBaseline)}`);
   say(`\nrequest logs written: ${logs.parents} (of ${sentThrough} completions through Switchyard), ${logs.children} upstream-call rows`);
@@ -363,6 +310,9 @@ async function main(): Promise<void> {
   const floors = floorReport(cells, processesOf(stack));
   say(floors.text);
   if (trips.length > 0) say(`\nRedis round trips per completion (commands each process sent, MONITOR, 300 completions at 8 clients per row):\n${roundTripsTable(trips)}`);
+  if (commands.length > 0) say(`\nRedis commands per completion (INFO commandstats of ${stack.redis.kind === 'shared' ? 'the shared Redis: other clients count too' : `the run's own Redis${stack.redis.kind === 'cluster' ? ' Cluster' : ''}`}, Lua's commands included; ${commandsOptions.completions} completions at ${commandsOptions.concurrency} clients per row):\n${commandsTable(commands)}`);
+  const masters = mastersTable(commands);
+  if (masters) say(`\nEach master's part of the counting window:\n${masters}`);
   say(`targets: ${targetsLine(targets)}`);
   if (stages.length > 0) say(`\nPer-stage CPU budget (µs per completion, every Switchyard process; the profile's shares of the CPU measured from /proc):\n${stageBudgetTable(stages)}`);
   if (baselineStages.length > 0) say(`\nThe same for the baseline ${args.baseline}, same run:\n${stageBudgetTable(baselineStages)}`);
@@ -374,13 +324,16 @@ async function main(): Promise<void> {
     machine,
     settings: { runner, upstream: args.upstream, log_level: args['log-level'], privacy_level: Number(args['privacy-level']), layout: args.layout, api_processes: args['api-processes'] ?? 'default', worker_processes: args.workers ?? (args.layout === 'roles' ? 1 : 'default'), duration_s: Number(args.duration), warmup_s: Number(args.warmup), warmup_first_s: Number(args['warmup-first']), load_client: loadClient, model: stack.env.model, prompt: PROMPT, node_env: 'production' },
     build,
+    switchyard: { ref: args['switchyard-ref'] ?? 'working tree', commit: switchyard.commit },
     baseline: baseline ? { ref: args.baseline, commit: baseline.commit } : null,
     cells,
     comparisons,
     comparisons_with_baseline: withBaseline,
     floor_against_portkey: floorWithPeer,
     ...floors.json,
+    redis: { kind: stack.redis.kind, switchyard_nodes: stack.redis.serviceNodes },
     redis_round_trips: trips,
+    redis_commands: commands,
     targets,
     logs: { ...logs, completions_through_switchyard: sentThrough },
     profiles,
@@ -402,16 +355,10 @@ async function soak(stack: Stack, started: number): Promise<void> {
   // for the first few minutes under this load before it settles (RESULTS.md, issue 20's third session).
   const minutes = Number(args['soak-minutes']);
   const warmupMinutes = args['soak-warmup-minutes'] === undefined ? Math.min(5, minutes / 2) : Number(args['soak-warmup-minutes']);
-  const endpoints = { upstream: stack.upstream.url, deployments: stack.deployments, peer: null, floors: [], apiKey: stack.env.apiKey, model: stack.env.model.name, requestModel: stack.env.requestModel };
+  const endpoints = { ...endpointsOf(stack, { peer: false }), floors: [] };
   say(`soak: 64 clients (half streaming) for ${warmupMinutes} min of warm-up and ${minutes} min measured, RSS every 10 s, growth fitted after the warm-up`);
   const report = await runSoak(own.processes, { json: targetFor('switchyard', 'json', endpoints), stream: targetFor('switchyard', 'stream', endpoints), clients: 64, minutes, warmupMinutes, client: loadClient, say });
-  const { json, stream } = report.results;
-  say(`\n${json.requests + stream.requests} completions (${json.rps.toFixed(0)}/s JSON, ${stream.rps.toFixed(0)}/s streaming), ${json.errors + stream.errors} errors${json.errorSamples.length + stream.errorSamples.length ? ` (${[...json.errorSamples, ...stream.errorSamples].join('; ')})` : ''}`);
-  say(`\nRSS of Switchyard's API and worker processes:\n${soakTable(report)}`);
-  const out = args.out ?? path.join(__dirname, 'soak-results.json');
-  const summary = (r: typeof json) => ({ requests: r.requests, errors: r.errors, rps: r.rps, latency: r.latency, ttft: r.ttft });
-  writeFileSync(out, `${JSON.stringify({ machine: machineInfo(), ...report, results: { json: summary(json), stream: summary(stream) }, total_seconds: Number(((Date.now() - started) / 1000).toFixed(1)) }, null, 2)}\n`);
-  say(`\nwrote ${out}`);
+  writeSoakReport(report, { out: args.out ?? path.join(__dirname, 'soak-results.json'), started, say });
 }
 
 main()

@@ -1,7 +1,8 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { runLoad, type LoadClient, type LoadResult, type LoadTarget } from './load';
 import type { Managed } from './processes';
 import { processRoles, type Role } from './process-roles';
+import { machineInfo } from './reliability/machine';
 import { round } from './stats';
 import { table } from './report';
 
@@ -114,4 +115,14 @@ export function soakTable(report: SoakReport): string {
       s.met === null ? 'not measured' : s.met ? 'PASS' : 'MISS',
     ]),
   );
+}
+
+/** Prints the soak's completions and RSS table, and writes its JSON report to `out`. */
+export function writeSoakReport(report: SoakReport, { out, started, say }: { out: string; started: number; say: (line: string) => void }): void {
+  const { json, stream } = report.results;
+  say(`\n${json.requests + stream.requests} completions (${json.rps.toFixed(0)}/s JSON, ${stream.rps.toFixed(0)}/s streaming), ${json.errors + stream.errors} errors${json.errorSamples.length + stream.errorSamples.length ? ` (${[...json.errorSamples, ...stream.errorSamples].join('; ')})` : ''}`);
+  say(`\nRSS of Switchyard's API and worker processes:\n${soakTable(report)}`);
+  const summary = (r: LoadResult) => ({ requests: r.requests, errors: r.errors, rps: r.rps, latency: r.latency, ttft: r.ttft });
+  writeFileSync(out, `${JSON.stringify({ machine: machineInfo(), ...report, results: { json: summary(json), stream: summary(stream) }, total_seconds: Number(((Date.now() - started) / 1000).toFixed(1)) }, null, 2)}\n`);
+  say(`\nwrote ${out}`);
 }

@@ -1,10 +1,10 @@
 import { summariseProfile, type Window } from './profile-summary';
 import { STAGE_MEANINGS, STAGES, type Stage } from './stages';
 
-/** One measured cell of Switchyard, with the stretch of time its load ran. */
+/** One measured cell of Switchyard, with the stretches of time its load ran (two when measured in halves, A-B-B-A). */
 export interface ProfiledCell {
   label: string;
-  window: Window;
+  windows: Window[];
   completions: number;
   /** CPU per completion of Switchyard's own processes from /proc in the same cell, in ms. */
   measuredMsPerCompletion: number;
@@ -27,7 +27,7 @@ export function stageBudgets(profileFiles: string[], cells: ProfiledCell[], root
   return cells.map((cell) => {
     const usPerCompletion = Object.fromEntries(STAGES.map((stage) => [stage, 0])) as Record<Stage, number>;
     for (const file of profileFiles) {
-      const summary = summariseProfile(file, { root, windows: [cell.window] });
+      const summary = summariseProfile(file, { root, windows: cell.windows });
       for (const stage of STAGES) usPerCompletion[stage] += (summary.byStageMs[stage] * 1000) / Math.max(1, cell.completions);
     }
     const sampledUsPerCompletion = STAGES.reduce((sum, stage) => sum + usPerCompletion[stage], 0);

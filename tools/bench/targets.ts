@@ -1,3 +1,4 @@
+import { COMMANDS_GOAL, MASTER_SHARE_GOAL } from './commands-window';
 import type { BaselineComparison, Cell, Comparison } from './report';
 
 interface Target {
@@ -6,7 +7,7 @@ interface Target {
   met: boolean | null;
 }
 
-const check = (target: number, measured: number | undefined, atMost: boolean): Target => ({
+export const check = (target: number, measured: number | undefined, atMost: boolean): Target => ({
   target,
   measured: measured === undefined ? null : Number(measured.toFixed(2)),
   met: measured === undefined ? null : atMost ? measured <= target : measured >= target,
@@ -29,12 +30,25 @@ export function targetsOf(cells: Cell[], comparisons: Comparison[], peer: Baseli
   };
 }
 
+/**
+ * Issue 22's goals, from the counting window (commands-window.ts): Redis commands per completion (Lua's
+ * included) ≤ 20, and on a cluster no master above 45% of them.
+ */
+export function commandTargets({ perCompletion, maxShare }: { perCompletion: number | undefined; maxShare: number | undefined }): Record<string, Target> {
+  return {
+    redis_commands_per_completion: check(COMMANDS_GOAL, perCompletion, true),
+    ...(maxShare === undefined ? {} : { redis_max_master_share: check(MASTER_SHARE_GOAL, maxShare, true) }),
+  };
+}
+
 export function targetsLine(targets: Record<string, Target>): string {
   const labels: Record<string, string> = {
     added_p50_ms_at_1_client: 'added p50 at 1 client ≤ 2 ms',
     completions_per_second_at_64_clients: '≥ 1500/s at 64 clients',
     portkey_ratio_json_64_clients: '≥ 2× Portkey at 64 clients (json)',
     portkey_ratio_stream_64_clients: '≥ 1.5× Portkey at 64 clients (stream)',
+    redis_commands_per_completion: 'Redis commands per completion ≤ 20',
+    redis_max_master_share: 'busiest Redis master ≤ 0.45 of the commands',
   };
   return Object.entries(targets)
     .map(([key, t]) => `${labels[key] ?? key}: ${t.measured ?? '–'} (${t.met === null ? 'not measured' : t.met ? 'met' : 'NOT met'})`)

@@ -30,8 +30,12 @@ export interface BatchProgress {
  * fed between ticks too (each finished line hands over the next), so a tick is not a line's pace.
  */
 const TICK_MS = 500;
-/** How often it looks again at the lines in flight for lost jobs, in ms. */
-const RECOVER_MS = 30_000;
+/**
+ * How often it looks again at the lines in flight for lost jobs, in ms (and once when it starts): after
+ * Redis lost its data, the coordinator re-added by the workers' resume check (every 10 s) hands the lost
+ * lines over at once, and one that kept running does within this.
+ */
+const RECOVER_MS = 10_000;
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
@@ -52,7 +56,8 @@ export class BatchCoordinator {
 
   /**
    * Returns the batch's final status (null: the batch is gone), or 'interrupted' when `stop` fired
-   * first (the worker is shutting down): the batch is then still running and another coordinator goes on.
+   * first (the worker is shutting down, or this coordinator's job was lost): the batch is then still
+   * running and another coordinator goes on.
    */
   async coordinate(batchId: string, { report, stop }: { report(progress: BatchProgress): Promise<void>; stop: AbortSignal }): Promise<BatchStatus | 'interrupted' | null> {
     let batch = await this.deps.batches.byId(batchId);

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import type { Prisma } from '../../generated/prisma/client';
 import type { CompletionFailure } from '../../domain/completion';
 import { ApiError } from '../../errors/api-error';
@@ -19,8 +19,8 @@ export interface LineRunnerDeps {
   feeder: LineFeeder;
   /** The Space and its configuration stamp, as the API would hand them to a completion job. */
   findSpace(appId: string): Promise<{ space: SpaceContext | null; stamp: string }>;
-  /** The completion worker's runner, for a job nobody waits for live. */
-  runDetached(job: CompletionJob, signal: AbortSignal): Promise<DetachedRun>;
+  /** The completion worker's runner, for a job nobody waits for live; null when another run of the line holds its claim. */
+  runDetached(job: CompletionJob, signal: AbortSignal): Promise<DetachedRun | null>;
   /** Longest a line's completion may take, in ms (COMPLETION_TIMEOUT_MS). */
   timeoutMs: number;
 }
@@ -30,6 +30,17 @@ export interface LineReport {
   state: 'succeeded' | 'failed' | 'skipped';
   status_code?: number;
   request_id?: string;
+}
+
+/**
+ * The request id of a batch line's completion (its log's id): the same for every run of the line, so a run
+ * of a line job handed out twice finds the first run's claim (docs/reliability.md, "Runs at most once").
+ * A UUID built from the batch and line (SHA-256, version and variant bits set as for a name-based UUID).
+ */
+export function lineRequestId(batchId: string, line: number): string {
+  const hex = createHash('sha256').update(`${batchId}:${line}`, 'utf8').digest('hex');
+  const variant = ((parseInt(hex.slice(16, 17), 16) & 0x3) | 0x8).toString(16);
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-5${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
 }
 
 function failed(error: ApiError): CompletionFailure {
@@ -50,15 +61,17 @@ export class LineRunner {
     if (!batch || batch.status !== 'in_progress') return { state: 'skipped' };
     const claimed = await this.deps.lines.claim(batchId, line);
     if (!claimed) return { state: 'skipped' };
-    const requestId = randomUUID();
+    const requestId = lineRequestId(batchId, line);
     const outcome = await this.outcomeOf(batch, { requestId, body: claimed.body, signal });
+    // The line's job was handed out again while its first run goes on (a Redis failover): that run records it.
+    if (outcome === null) return { state: 'skipped' };
     const state = 'result' in outcome ? 'succeeded' : 'failed';
     await this.deps.lines.finish(batchId, line, { state, requestId, outcome: outcome as unknown as Prisma.InputJsonValue });
     await this.deps.feeder.feed(batch);
     return { state, status_code: 'result' in outcome ? 200 : outcome.failure.status, request_id: requestId };
   }
 
-  private async outcomeOf(batch: BatchRow, { requestId, body, signal }: { requestId: string; body: unknown; signal: AbortSignal }): Promise<LineOutcome> {
+  private async outcomeOf(batch: BatchRow, { requestId, body, signal }: { requestId: string; body: unknown; signal: AbortSignal }): Promise<LineOutcome | null> {
     const parsed = completionRequestSchema.safeParse(body);
     if (!parsed.success) return { failure: failed(apiErrorFromZod(parsed.error, 'body')) };
     const { space, stamp } = await this.deps.findSpace(batch.app_id);
@@ -81,7 +94,8 @@ export class LineRunner {
       deadline: receivedAt + this.deps.timeoutMs,
       receivedAt,
     };
-    const { ended } = await this.deps.runDetached(job, signal);
-    return 'result' in ended ? { result: ended.result } : { failure: ended.failure };
+    const run = await this.deps.runDetached(job, signal);
+    if (run === null) return null;
+    return 'result' in run.ended ? { result: run.ended.result } : { failure: run.ended.failure };
   }
 }

@@ -3,6 +3,7 @@ export class Cleanups {
   private readonly steps: { name: string; run: () => Promise<unknown> }[] = [];
   /** Set once cleaning up has begun: the run must start nothing more. */
   stopping = false;
+  private running: Promise<void> | null = null;
 
   constructor(private readonly say: (text: string) => void) {}
 
@@ -10,7 +11,16 @@ export class Cleanups {
     this.steps.push({ name, run });
   }
 
-  async runAll(): Promise<void> {
+  /**
+   * Runs every step once. A second call (a signal, then an error the interrupted run throws) waits for the
+   * first to finish rather than exiting halfway through it.
+   */
+  runAll(): Promise<void> {
+    this.running ??= this.drain();
+    return this.running;
+  }
+
+  private async drain(): Promise<void> {
     this.stopping = true;
     while (this.steps.length > 0) {
       const step = this.steps.pop();

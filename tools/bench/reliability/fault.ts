@@ -20,6 +20,15 @@ export interface FaultContext {
   /** Of these `x-switchyard-log-id` values (null: the request was not accepted), those with no log row after the grace period (ms). */
   lostLogs(logIds: (string | null)[], graceMs?: number): Promise<number>;
   say(text: string): void;
+  /** How a service process is started (the compiled entry, or tsx): for a row that runs a stack of its own. */
+  command: string[];
+  /** The run's scratch folder (removed at the end): a row's own logs and files go in a folder under it. */
+  scratch: string;
+  /**
+   * Registers an undo step with the run's cleanups, so an interrupted run (Ctrl-C, SIGTERM) undoes it too; the
+   * step must be safe to run twice (the row also runs it when it ends).
+   */
+  cleanup(name: string, run: () => Promise<unknown>): void;
 }
 
 /** One row of the suite: a fault caused for real, and the figures of what the service did with it. */
@@ -27,6 +36,13 @@ export interface Fault {
   name: string;
   /** One sentence for the docs and the progress output. */
   summary: string;
+  /**
+   * `own`: the row starts its own service processes (on another Redis), so a run of only such rows starts no
+   * shared stack. The shared stack (ctx.stack) unless given.
+   */
+  stack?: 'shared' | 'own';
+  /** Why the row is left out of `--short` (CI), when it is: printed in place of the row. Named with `--rows`, it runs anyway. */
+  skippedInShortRun?: string;
   run(ctx: FaultContext): Promise<Row>;
 }
 

@@ -26,7 +26,21 @@ const notOk = (row: Row) => row.sent - row.ok;
 const other = (name: string) => (row: Row) => row.other[name] ?? null;
 
 const transientRows = ['transient 500', 'transient 429', 'transient reset'];
-const everyRow = ['500', '429', 'reset', ...transientRows, 'hang', 'cut stream', 'dead primary', 'worker kill -9', 'API kill -9', 'privacy switch', 'fuzz', 'long word', 'hostile text', 'hostile file', 'ownership and edges'];
+const everyRow = ['500', '429', 'reset', ...transientRows, 'hang', 'cut stream', 'dead primary', 'worker kill -9', 'API kill -9', 'privacy switch', 'fuzz', 'long word', 'hostile text', 'hostile file', 'ownership and edges', 'cluster failover'];
+
+/** Issue 22: a master of a Redis Cluster killed under load is a pause, not an error storm, and loses no work. */
+const CLUSTER_TARGETS: Target[] = [
+  ['500 answers = 0 (503 while failing over)', '500 answers'],
+  ['503 answers without Retry-After = 0', '503 without Retry-After'],
+  ['503 answers not coded service_unavailable = 0', '503 not service_unavailable'],
+  ['requests not answered within the client patience = 0', 'not answered'],
+  ['streams that ended twice = 0', 'answered twice'],
+  ['requests called upstream more than once = 0', 'requests called upstream more than once'],
+  ['batch lines not in the output exactly once = 0', 'batch lines not answered exactly once'],
+  ['batch lines not called upstream exactly once = 0', 'batch lines not called upstream exactly once'],
+  ['async job finished before the kill not readable with its answer after it = 0', 'async job not readable after the fault'],
+  ['service processes that exited = 0', 'service processes exited'],
+].map(([rule = '', figure = '']) => ({ fault: 'cluster failover', rule, read: other(figure), met: zero }));
 
 export const TARGETS: Target[] = [
   // The fault happened at all: without these, a row that sent nothing or hit nobody would meet every target below.
@@ -35,6 +49,9 @@ export const TARGETS: Target[] = [
   { fault: 'API kill -9', rule: 'streams in flight at the killed API ≥ 1', read: other('in flight at the killed API'), met: atLeastOne },
   { fault: 'privacy switch', rule: 'requests sent after the switch ≥ 1', read: other('sent after the switch'), met: atLeastOne },
   { fault: 'fuzz', rule: 'completions accepted (their logs checked) ≥ 1', read: other('accepted completions'), met: atLeastOne },
+  { fault: 'cluster failover', rule: 'requests sent between the kill and the replica taking over ≥ 1', read: other('sent during the failover'), met: atLeastOne },
+  { fault: 'cluster failover', rule: 'batch lines still to run at the kill ≥ 1', read: other('batch lines left at the kill'), met: atLeastOne },
+  { fault: 'cluster failover', rule: "the killed master's replica took over", read: other('replica took over'), met: atLeastOne },
   ...everyRow.map((fault) => ({ fault, rule: 'lost logs = 0', read: (row: Row) => row.lostLogs, met: zero })),
   ...['500', '429', 'reset', ...transientRows].map((fault) => ({ fault, rule: 'every request answered 200 in full (sent − ok = 0)', read: notOk, met: zero })),
   // One retry per request answers it: a breaker or a spent retry budget must not take that retry away, nor add more.
@@ -77,6 +94,8 @@ export const TARGETS: Target[] = [
   { fault: 'hostile text', rule: 'worker CPU per 100 KB of hostile text ≤ 10 ms', read: other('worker ms per 100 KB (max)'), met: (v) => v <= 10 },
   { fault: 'hostile text', rule: 'every hostile text answered 200 in full', read: notOk, met: zero },
   { fault: 'hostile text', rule: `no event-loop stall ≥ ${STALL_LIMIT_MS} ms in any process`, read: other('longest loop stall ms'), met: (v) => v < STALL_LIMIT_MS },
+  ...CLUSTER_TARGETS,
+  { fault: 'cluster failover', rule: 'largest master share of the commands under load ≤ 45%', read: other('max master command share %'), met: (v) => v <= 45 },
   { fault: 'ownership and edges', rule: '5xx = 0', read: (row) => row.fiveXx, met: zero },
   { fault: 'ownership and edges', rule: 'every 6-way delete race answered one 200 and five 404', read: other('delete races not one 200 and five 404'), met: zero },
   { fault: 'ownership and edges', rule: "another organization's ids answered exactly as unknown ones (404)", read: other('foreign ids not answered as unknown'), met: zero },

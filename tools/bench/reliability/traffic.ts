@@ -29,3 +29,19 @@ export async function runUntil<T>(options: { concurrency: number; maxJobs: numbe
 }
 
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Open-loop arrivals: a job every `intervalMs` whether or not the earlier ones ended, until `stop()` says so,
+ * so new requests keep arriving while the service stalls (closed-loop clients would all be waiting).
+ */
+export async function runArrivals<T>(options: { intervalMs: number; stop: () => boolean }, job: (index: number) => Promise<T>): Promise<T[]> {
+  const pending: Promise<T>[] = [];
+  for (let index = 0; !options.stop(); index += 1) {
+    const started = job(index);
+    // Handled now, reported by Promise.all below: a job failing while later ones are still being started is no unhandled rejection.
+    started.catch(() => undefined);
+    pending.push(started);
+    await sleep(options.intervalMs);
+  }
+  return Promise.all(pending);
+}
