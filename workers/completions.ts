@@ -45,7 +45,11 @@ const UNCLAIMED_RETRY_AFTER_SECONDS = 2;
 
 interface CompletionClaims {
   decide: RunClaims['decide'];
-  finish(requestId: string): void;
+  /**
+   * Marks a run ended, unless its log marks it (a run that logged is finished in its claim's eyes): only
+   * a run at privacy level 3, which writes no log, or one that threw, costs the mark's statement.
+   */
+  finishUnlessLogged(requestId: string, summary: RunSummary | undefined): void;
   close(): Promise<void>;
 }
 
@@ -73,7 +77,9 @@ function completionClaims(services: WorkerServices): CompletionClaims {
   const stopSweeper = startClaimSweeper({ store, retainMs: claimRetentionMs(config.completionTimeoutMs), everyMs: CLAIM_SWEEP_MS, logger });
   return {
     decide: (job, run) => claims.decide(job, run),
-    finish: (requestId) => store.finish(requestId),
+    finishUnlessLogged: (requestId, summary) => {
+      if (summary === undefined || summary.privacyLevel >= 3) store.finish(requestId);
+    },
     close: async () => {
       stopSweeper();
       await store.close();
@@ -149,14 +155,15 @@ export function completionProcessing(services: WorkerServices): CompletionProces
         return DUPLICATE_RUN;
       }
       const { signal, release } = cancellations.track(job.data.requestId);
+      let summary: RunSummary | undefined;
       try {
-        const summary = await runner.run(job.data, signal, run);
+        summary = await runner.run(job.data, signal, run);
         // bull-board keeps finished jobs for a while: past level 1 none may keep the conversation's text.
         if (summary.privacyLevel >= 2) await job.updateData(maskedJob(job.data));
         return summary;
       } finally {
         release();
-        claims.finish(job.data.requestId);
+        claims.finishUnlessLogged(job.data.requestId, summary);
       }
     },
     async runDetached(job, signal) {
@@ -167,10 +174,12 @@ export function completionProcessing(services: WorkerServices): CompletionProces
         logger.warn({ request_id: job.requestId }, 'batch line handed out again while claimed: this run does nothing');
         return null;
       }
+      let detached: DetachedRun | undefined;
       try {
-        return await runner.runDetached(job, signal, run);
+        detached = await runner.runDetached(job, signal, run);
+        return detached;
       } finally {
-        claims.finish(job.requestId);
+        claims.finishUnlessLogged(job.requestId, detached?.summary);
       }
     },
     close: async () => {

@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import { escapeLiteral, type Pool, type QueryResult } from 'pg';
+import type { Pool } from 'pg';
 import { sqlPoolOf, type Db } from './db';
 
 /** Who holds a claim: a worker process and its run of the job. */
@@ -24,53 +24,45 @@ interface PendingClaim {
   done(view: ClaimView | Error): void;
 }
 
-interface ClaimRow {
-  taken: boolean;
-  owner: string | null;
-  run: string | null;
-  /** Null when the claim's row was not seen. */
-  finished: boolean | null;
-}
-
 /** Whether the request's run ended: its claim says so, or its log was written (a log is written last). */
 const FINISHED = `(c.finished_at IS NOT NULL OR EXISTS (SELECT 1 FROM logs l WHERE l.id = c.request_id))`;
 
 /**
- * One statement for a batch of claims and finishes. The INSERT's conflicts are answered from the
- * statement's snapshot (a CTE's insert or update is invisible to the rest of its statement, so the join
- * sees the row as it was before, and a finish of the same statement is counted by hand). It never reads
- * `logs`: a lock on that table (a migration, a hung log insert) must not hold back every run's first
- * call. Whether a conflicting holder's log exists is read afterwards (`read`), on the rare second run only.
- *
- * Committed without waiting for the WAL flush (`synchronous_commit off`, set for this transaction only):
- * the claim is visible to every other session at once, which is all a second run needs, and the run's
- * first upstream call does not wait for a disk flush (a lone claim took 2.5–3.6 ms with it, 0.6–0.7 ms
- * without, on the development machine). What that gives up: a PostgreSQL crash may lose the last ~200 ms of
- * claims, as a failover to an asynchronous replica may lose any recent write; a job handed out again
- * in that same window would run twice. Hence one simple-protocol query (the only way to send the SET
- * in the same round trip), with its two inputs as escaped literals: ids only.
+ * Claims and finish marks are committed without waiting for the WAL flush (`synchronous_commit` off for
+ * their own transaction, set by `set_config(…, true)` inside the statement, so that it stays one prepared
+ * statement in one round trip): a claim is visible to every other session at once, which is all a second
+ * run needs, and the run's first upstream call does not wait for a disk flush (a lone claim took 2.5–3.6 ms
+ * with it, 0.6–0.7 ms without, on the development machine). What that gives up: a PostgreSQL crash may lose
+ * the last ~200 ms of claims, as a failover to an asynchronous replica may lose any recent write; a job
+ * handed out again in that same window would run twice.
  */
-function claimAndFinish(input: string, finishes: readonly string[]): string {
-  return `SET LOCAL synchronous_commit TO off;
-WITH input AS (
-  SELECT * FROM ROWS FROM (jsonb_to_recordset(${escapeLiteral(input)}::jsonb) AS (request_id uuid, owner text, run text)) WITH ORDINALITY AS i(request_id, owner, run, n)
-), taken AS (
-  INSERT INTO completion_claims (request_id, owner, run)
-  SELECT request_id, owner, run FROM input
-  ON CONFLICT (request_id) DO NOTHING
-  RETURNING request_id, run
-), finishing AS (
-  SELECT unnest(ARRAY[${finishes.map(escapeLiteral).join(', ')}]::uuid[]) AS request_id
-), finished AS (
-  UPDATE completion_claims SET finished_at = now() WHERE request_id IN (SELECT request_id FROM finishing) AND finished_at IS NULL
-)
-SELECT t.request_id IS NOT NULL AS taken, c.owner, c.run,
-       c.finished_at IS NOT NULL OR c.request_id IN (SELECT request_id FROM finishing) AS finished
-FROM input i
-LEFT JOIN taken t ON t.request_id = i.request_id AND t.run = i.run
-LEFT JOIN completion_claims c ON t.request_id IS NULL AND c.request_id = i.request_id
-ORDER BY i.n`;
-}
+const WITHOUT_FLUSH = `set_config('synchronous_commit', 'off', true) IS NOT NULL`;
+
+/**
+ * A batch of claims: the rows inserted come back (with their run, so of two claims of one request in
+ * one batch, one wins). Prepared once per connection; it never reads `logs` (a lock on that table, a
+ * migration or a hung log insert, must not hold back every run's first call).
+ */
+const CLAIM = {
+  name: 'completion-claims-insert',
+  text: `INSERT INTO completion_claims (request_id, owner, run)
+SELECT r.request_id, r.owner, r.run FROM unnest($1::uuid[], $2::text[], $3::text[]) AS r(request_id, owner, run)
+WHERE ${WITHOUT_FLUSH}
+ON CONFLICT (request_id) DO NOTHING
+RETURNING request_id::text, run`,
+};
+
+/** The holders of claims that were already taken (the rare second run). */
+const HOLDERS = {
+  name: 'completion-claims-holders',
+  text: `SELECT request_id::text, owner, run, finished_at IS NOT NULL AS finished FROM completion_claims WHERE request_id = ANY($1::uuid[])`,
+};
+
+/** A batch of finish marks. */
+const FINISH = {
+  name: 'completion-claims-finish',
+  text: `UPDATE completion_claims SET finished_at = now() WHERE request_id = ANY($1::uuid[]) AND finished_at IS NULL AND ${WITHOUT_FLUSH}`,
+};
 
 const READ = `SELECT c.owner, c.run, ${FINISHED} AS finished FROM completion_claims c WHERE c.request_id = $1::uuid`;
 
@@ -87,7 +79,7 @@ DELETE FROM completion_claims WHERE request_id IN (
 )`;
 
 export interface ClaimStoreOptions {
-  /** Claims and finishes in one statement, at most. */
+  /** Claims (and finish marks) in one statement, at most. */
   maxBatch?: number;
   /** Statements under way at once, at most; more claims wait and share the next one. */
   maxInFlight?: number;
@@ -183,24 +175,54 @@ export class CompletionClaimStore {
 
   /** A failed statement fails its claims (each run decides what that means) and loses its finish marks, which the logs cover. */
   private async write(claims: PendingClaim[], finishes: string[]): Promise<void> {
+    // Side by side; a claim meeting a finish mark of the same batch counts it by hand (it may not have committed yet).
+    await Promise.all([this.writeClaims(claims, new Set(finishes)), this.writeFinishes(finishes)]);
+  }
+
+  private async writeClaims(claims: PendingClaim[], finishing: ReadonlySet<string>): Promise<void> {
+    if (claims.length === 0) return;
     try {
-      const input = claims.map(({ requestId, holder }) => ({ request_id: requestId, owner: holder.owner, run: holder.run }));
-      // Two statements in one query: pg answers one result for each.
-      const results = (await this.pool.query(claimAndFinish(JSON.stringify(input), finishes))) as unknown as QueryResult<ClaimRow>[];
-      const rows = results.at(-1)?.rows ?? [];
-      if (rows.length !== claims.length) throw new Error(`completion claims: ${rows.length} answers to ${claims.length} claims`);
-      claims.forEach((claim, i) => claim.done(viewOf(rows[i] as ClaimRow, claim)));
+      const { rows } = await this.pool.query<{ request_id: string; run: string }>({
+        ...CLAIM,
+        values: [claims.map((claim) => claim.requestId), claims.map((claim) => claim.holder.owner), claims.map((claim) => claim.holder.run)],
+      });
+      const taken = new Set(rows.map((row) => `${row.request_id} ${row.run}`));
+      const others = claims.filter((claim) => !taken.has(`${claim.requestId} ${claim.holder.run}`));
+      const holders = others.length === 0 ? new Map<string, HolderRow>() : await this.holdersOf(others.map((claim) => claim.requestId));
+      for (const claim of claims) {
+        if (taken.has(`${claim.requestId} ${claim.holder.run}`)) claim.done({ taken: true, holder: claim.holder, finished: false });
+        else claim.done(viewOf(holders.get(claim.requestId), finishing.has(claim.requestId)));
+      }
     } catch (err) {
-      this.logger.error({ err, claims: claims.length, finishes: finishes.length }, 'completion claims not written');
+      this.logger.error({ err, claims: claims.length }, 'completion claims not written');
       const failure = err instanceof Error ? err : new Error(String(err));
       for (const claim of claims) claim.done(failure);
     }
   }
+
+  private async holdersOf(requestIds: string[]): Promise<Map<string, HolderRow>> {
+    const { rows } = await this.pool.query<HolderRow>({ ...HOLDERS, values: [requestIds] });
+    return new Map(rows.map((row) => [row.request_id, row]));
+  }
+
+  private async writeFinishes(finishes: string[]): Promise<void> {
+    if (finishes.length === 0) return;
+    try {
+      await this.pool.query({ ...FINISH, values: [finishes] });
+    } catch (err) {
+      this.logger.error({ err, finishes: finishes.length }, 'completion claims not marked finished');
+    }
+  }
 }
 
-/** The statement's row for a claim (rows come back in input order, `ORDER BY i.n`). */
-function viewOf(row: ClaimRow, claim: PendingClaim): ClaimView {
-  if (row.taken) return { taken: true, holder: claim.holder, finished: false };
-  const holder = row.owner === null || row.run === null ? null : { owner: row.owner, run: row.run };
-  return { taken: false, holder, finished: row.finished === true };
+interface HolderRow {
+  request_id: string;
+  owner: string;
+  run: string;
+  finished: boolean;
+}
+
+/** A claim another run holds, as read; none read (a concurrent claim committed after the statement began): holder null. */
+function viewOf(row: HolderRow | undefined, finishing: boolean): ClaimView {
+  return row ? { taken: false, holder: { owner: row.owner, run: row.run }, finished: row.finished || finishing } : { taken: false, holder: null, finished: false };
 }

