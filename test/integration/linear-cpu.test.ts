@@ -113,7 +113,7 @@ const MS_PER_100_KB = 400;
 /** Large over small CPU: linear work gives ~9 (or ~1 for a capped API), quadratic ~81; 31 was measured once under CI's full load (2026-11-26). */
 const MAX_GROWTH = 40;
 
-/** A shape's small and large request, measured once more when the other test files' load made the ratio look quadratic. */
+/** A shape's small and large request, measured again when the other test files' load made them look quadratic. */
 const GROWTH_ATTEMPTS = 3;
 
 async function growth(api: Api, texts: { small: string[]; large: string[] }): Promise<{ small: Measure; large: Measure }> {
@@ -126,15 +126,21 @@ describe.each(APIS)('$name', (api) => {
   it.each(Object.entries(ADVERSARIAL_TEXTS))("%s costs CPU linear in its size", async (_shape, make) => {
     const largeBytes = api.largeBytes ?? 900 * KB;
     const texts = { small: make(largeBytes / 9), large: make(largeBytes) };
+    const perHundredKb = (tinyMs: number, largeMs: number) => ((largeMs - tinyMs) / largeBytes) * 100 * KB;
     await measureBackground();
-    const tiny = await measured(api, tenant, ['hello there']);
-    // Quadratic work fails every attempt (~81×); a busy moment of the machine rarely lasts through three.
+    let tiny = await measured(api, tenant, ['hello there']);
+    // Quadratic work fails every attempt (~81×, and far past the bound per 100 KB); a busy moment of the
+    // machine (another test file's periodic work charged to this process) rarely lasts through three.
     let measuredGrowth = await growth(api, texts);
-    for (let attempt = 1; attempt < GROWTH_ATTEMPTS && !withinGrowth(measuredGrowth); attempt++) measuredGrowth = await growth(api, texts);
+    for (let attempt = 1; attempt < GROWTH_ATTEMPTS && !(withinGrowth(measuredGrowth) && perHundredKb(tiny.ms, measuredGrowth.large.ms) < MS_PER_100_KB); attempt++) {
+      await measureBackground();
+      tiny = await measured(api, tenant, ['hello there']);
+      measuredGrowth = await growth(api, texts);
+    }
     const { small, large } = measuredGrowth;
     expect([tiny.status, small.status, large.status]).toEqual([tiny.status, tiny.status, tiny.status]);
     expect(tiny.status).toBeLessThan(300);
-    expect(((large.ms - tiny.ms) / largeBytes) * 100 * KB).toBeLessThan(MS_PER_100_KB);
+    expect(perHundredKb(tiny.ms, large.ms)).toBeLessThan(MS_PER_100_KB);
     expect(large.ms).toBeLessThan(MAX_GROWTH * Math.max(small.ms, 5));
   }, 120_000);
 });
