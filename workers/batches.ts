@@ -19,8 +19,6 @@ const HAND_BACK_DELAY_MS = 100;
 const RESUME_MS = 10_000;
 /** How often a running coordinator checks that its job is still its own, in ms. */
 const OWNERSHIP_CHECK_MS = 5_000;
-/** Added to COMPLETION_TIMEOUT_MS: how long past the longest run a running line without a job waits before it is handed over again, in ms. */
-const RUNNING_LINE_MARGIN_MS = 30_000;
 
 export interface BatchProcessing {
   coordinator: Processor;
@@ -93,8 +91,7 @@ export function batchProcessing(services: WorkerServices, completions: Completio
   const { db, queues, config, logger } = services;
   const batches = new BatchRepository(db);
   const lines = new BatchLineRepository(db);
-  const runningGraceMs = config.completionTimeoutMs + RUNNING_LINE_MARGIN_MS;
-  const feeder = new LineFeeder({ lines, queue: queues.batchLines, spaceConcurrency: config.batches.spaceConcurrency, runningGraceMs });
+  const feeder = new LineFeeder({ lines, queue: queues.batchLines, spaceConcurrency: config.batches.spaceConcurrency });
   const coordinator = new BatchCoordinator({ batches, lines, files: services.openAiFiles, feeder, logger });
   const { spaces } = services;
   const runner = new LineRunner({
