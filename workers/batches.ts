@@ -1,7 +1,7 @@
 import { DelayedError, type Job, type Processor, type Queue } from 'bullmq';
-import type { Logger } from 'pino';
 import type { BatchJob, BatchLineJob } from '../src/queue/payloads';
-import { startAsyncJobSweep, type AsyncJobSweep } from '../src/async-jobs/job-sweeper';
+import { startAsyncJobSweep } from '../src/async-jobs/job-sweeper';
+import { periodic, type Periodic } from '../src/domain/periodic';
 import { BatchCoordinator } from '../src/services/batches/batch-coordinator';
 import { LineFeeder } from '../src/services/batches/line-feeder';
 import { LineRunner } from '../src/services/batches/line-runner';
@@ -72,20 +72,6 @@ async function ensureCoordinators(batches: BatchRepository, queue: Queue<BatchJo
   }
 }
 
-/** Runs `pass` now and every RESUME_MS (never two at once), until stopped. */
-function everyResumeInterval(pass: () => Promise<void>, logger: Logger): { now(): Promise<void>; stop(): void } {
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<void> | null = null;
-  const once = () => (running ??= pass().finally(() => (running = null)));
-  return {
-    now: () => {
-      timer ??= setInterval(() => void once().catch((err: unknown) => logger.error({ err }, 'unfinished batches not resumed')), RESUME_MS).unref();
-      return once();
-    },
-    stop: () => clearInterval(timer),
-  };
-}
-
 /** The `batches` queue's coordinators and the `batch-lines` queue's runners, built once per worker process. */
 export function batchProcessing(services: WorkerServices, completions: CompletionProcessing): BatchProcessing {
   const { db, queues, config, logger } = services;
@@ -105,8 +91,8 @@ export function batchProcessing(services: WorkerServices, completions: Completio
   // Lines are not abandoned when their worker stops: a graceful stop lets them finish, a crash hands them on.
   const lineSignal = new AbortController().signal;
   const stopping = new AbortController();
-  const resumer = everyResumeInterval(() => ensureCoordinators(batches, queues.batches, config.redisPrefix), logger);
-  let sweep: AsyncJobSweep | undefined;
+  let resumer: Periodic | undefined;
+  let sweep: Pick<Periodic, 'stop'> | undefined;
   return {
     coordinator: (async (job: Job<BatchJob>, token?: string) => {
       const ownership = watchOwnership(job, token, config.jobLockMs);
@@ -132,11 +118,12 @@ export function batchProcessing(services: WorkerServices, completions: Completio
     line: (async (job: Job<BatchLineJob>) => runner.run(job.data, lineSignal)) as Processor,
     resume: async () => {
       sweep ??= startAsyncJobSweep(services.asyncJobs, { logger });
+      resumer ??= periodic(RESUME_MS, () => ensureCoordinators(batches, queues.batches, config.redisPrefix), (err) => logger.error({ err }, 'unfinished batches not resumed'));
       await resumer.now();
     },
     close: () => {
       stopping.abort();
-      resumer.stop();
+      resumer?.stop();
       sweep?.stop();
     },
   };

@@ -48,7 +48,6 @@ function completionSpecs(services: WorkerServices, processor: Processor): Worker
 function workerSpecs(services: WorkerServices, processors: Processors): WorkerSpec[] {
   const { batches, redisPrefix: prefix } = services.config;
   const specs: Omit<WorkerSpec, 'prefix'>[] = [
-
     { name: QUEUE_NAMES.promptReview, processor: promptReviewProcessor(services) as Processor, concurrency: 4 },
     { name: QUEUE_NAMES.sandboxSync, processor: sandboxSyncProcessor(services) as Processor, concurrency: 2 },
     // Each file is extracted and chunked in a bounded child process of its own; two at a time keep a 2-core machine
@@ -86,7 +85,7 @@ function jobLockOptions(services: WorkerServices): Pick<WorkerOptions, 'lockDura
 function ownedQueues(services: WorkerServices): WatchedQueue[] {
   const prefix = services.config.redisPrefix;
   const others: QueueName[] = [QUEUE_NAMES.batches, QUEUE_NAMES.batchLines];
-  return [...services.queues.completions.layout.map(({ name, prefix: shardPrefix }) => ({ name, prefix: shardPrefix })), ...others.map((name) => ({ name, prefix }))];
+  return [...services.queues.completions.layout, ...others.map((name) => ({ name, prefix }))];
 }
 
 export function startWorkers(services: WorkerServices): RunningWorkers {

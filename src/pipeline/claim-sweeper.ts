@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import { periodic } from '../domain/periodic';
 import type { CompletionClaimStore } from '../store/completion-claims';
 
 /** Claims are kept at least this long, in ms: longer than any job stays in the queue or runs by default. */
@@ -27,21 +28,11 @@ export function claimRetentionMs(completionTimeoutMs: number): number {
  * sweeper has locked is skipped, so they never wait on each other). Answers a function that stops it.
  */
 export function startClaimSweeper(options: ClaimSweeperOptions): () => void {
-  let sweeping = false;
   const sweep = async () => {
-    if (sweeping) return;
-    sweeping = true;
-    try {
-      for (let i = 0; i < MAX_STATEMENTS_PER_SWEEP; i++) {
-        if ((await options.store.sweep(options.retainMs, SWEEP_BATCH)) < SWEEP_BATCH) break;
-      }
-    } catch (err) {
-      options.logger.warn({ err }, 'old completion claims not swept');
-    } finally {
-      sweeping = false;
+    for (let i = 0; i < MAX_STATEMENTS_PER_SWEEP; i++) {
+      if ((await options.store.sweep(options.retainMs, SWEEP_BATCH)) < SWEEP_BATCH) break;
     }
   };
-  const timer = setInterval(() => void sweep(), options.everyMs);
-  timer.unref();
-  return () => clearInterval(timer);
+  const sweeper = periodic(options.everyMs, sweep, (err) => options.logger.warn({ err }, 'old completion claims not swept'));
+  return () => sweeper.stop();
 }
