@@ -2,9 +2,9 @@
 /**
  * Switchyard's house, checked by `npm run lint` (docs/architecture.md draws the same picture).
  *
- * Every top-level room of src/ (and workers/) has one place in one order, bottom to top. A room may
- * import rooms below it and itself, never one above it: so no two rooms import each other, and no
- * import cycle can span rooms. Cycles inside a room are caught by `no-circular`, type-only imports
+ * Every top-level room of src/ (and workers/, and the tooling folders prisma/ and scripts/) has one
+ * place in one order, bottom to top. A room may import rooms below it and itself, never one above it:
+ * so no two rooms import each other, and no import cycle can span rooms. Cycles inside a room are caught by `no-circular`, type-only imports
  * included (`tsPreCompilationDeps`).
  */
 
@@ -51,13 +51,19 @@ const LAYERS = [
     // runtime), and main.ts, the only file with side effects at start.
     rooms: ['supervisor', 'app', 'main'],
   },
+  {
+    name: 'tooling',
+    // Shipped operator tooling on top of the service: the model catalog and its seed (prisma/), the
+    // migration runner and build/check scripts (scripts/). They may import src/; src/ never imports them.
+    rooms: ['prisma', 'scripts'],
+  },
 ];
 
 const ROOMS = LAYERS.flatMap((layer) => layer.rooms);
 
-/** Where a room's files are: a folder of src/, workers/, or a top-level file of src/. */
+/** Where a room's files are: a folder of src/, a top-level folder (workers/, prisma/, scripts/), or a top-level file of src/. */
 function pathOf(room) {
-  if (room === 'workers') return '^workers/';
+  if (room === 'workers' || room === 'prisma' || room === 'scripts') return `^${room}/`;
   if (room === 'main') return '^src/main\\.ts$';
   return `^src/${room}/`;
 }
@@ -97,10 +103,18 @@ module.exports = {
     },
     {
       name: 'no-tools-in-service',
-      comment: 'Offline tooling (tools/: router lab, evaluations, benchmarks, the fault suite) is never loaded by the service.',
+      comment: 'Offline tooling (tools/: router lab, evaluations, benchmarks, the fault suite) is never loaded by the service or its shipped tooling.',
       severity: 'error',
-      from: { path: '^(src|workers)/' },
+      from: { path: '^(src|workers|prisma|scripts)/' },
       to: { path: '^tools/' },
+    },
+    {
+      name: 'plugins-behind-their-interface',
+      comment:
+        "The core and the edges name no plugin: pipeline/, intake/, http/ and services/ import plugins only through src/plugins' top-level files (types, catalog, pre-selection, ...), never a plugin's folder (src/plugins/<id>/).",
+      severity: 'error',
+      from: { path: '^src/(pipeline|intake|http|services)/' },
+      to: { path: '^src/plugins/[^/]+/' },
     },
     ...layerRules,
   ],

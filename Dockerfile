@@ -1,9 +1,12 @@
 # syntax=docker/dockerfile:1
 
 # One image for every process: the API (SWITCHYARD_ROLE=api), the queue workers (SWITCHYARD_ROLE=workers),
-# API and worker processes per core under one supervisor (the default, SWITCHYARD_ROLE=all), and the one-shot `npm run db:migrate` / `npm run db:seed`.
+# API and worker processes per core under one supervisor (the default, SWITCHYARD_ROLE=all), and the one-shots
+# `node dist/scripts/db-migrate.js` / `node dist/prisma/seed.js` and the CLI `node dist/src/cli/main.js`: all compiled
+# JavaScript, no TypeScript sources in the image.
 
-# --- build: every dependency, the generated Prisma client, TypeScript compiled to dist/ ---
+# --- build: every dependency, the generated Prisma client, TypeScript compiled to dist/ (src, workers, and the
+# migration runner and catalog seed of scripts/ and prisma/: tsconfig.build.json) ---
 FROM node:20-bookworm-slim AS build
 WORKDIR /app
 ENV npm_config_update_notifier=false npm_config_fund=false npm_config_audit=false
@@ -22,7 +25,7 @@ COPY console ./console
 # which plain node cannot resolve in dist/; the flag makes tsc write `.js` instead.
 RUN npm run build
 
-# --- deps: production dependencies only (tsx is one: db:migrate, db:seed and the CLI run through it) ---
+# --- deps: production dependencies only ---
 FROM node:20-bookworm-slim AS deps
 WORKDIR /app
 ENV npm_config_update_notifier=false npm_config_fund=false npm_config_audit=false
@@ -39,14 +42,13 @@ ENV NODE_ENV=production \
     npm_config_fund=false \
     npm_config_audit=false
 COPY --from=deps /app/node_modules ./node_modules
-COPY package.json package-lock.json tsconfig.json ./
+COPY package.json package-lock.json ./
 COPY --from=build /app/dist ./dist
-# TypeScript sources, with the generated Prisma client, for what runs through tsx (migrations, seed, CLI).
-COPY --from=build /app/src ./src
-COPY --from=build /app/workers ./workers
-# Migrations and the model catalog are read from here at run time.
-COPY --from=build /app/prisma ./prisma
-COPY --from=build /app/scripts ./scripts
+# Read at run time: the migrations' SQL, and the model catalog and router weights beside it.
+COPY --from=build /app/prisma/migrations ./prisma/migrations
+COPY --from=build /app/prisma/catalog/models.json /app/prisma/catalog/router-weights.json ./prisma/catalog/
+# `npm run cli` / `db:migrate` / `db:seed` work here too: with no sources beside dist/, it runs the compiled entry.
+COPY --from=build /app/scripts/run-entry.js ./scripts/
 
 # Files stay owned by root: the service can read its code but not change it. The one writable place is
 # the OpenAI Files directory (FILE_STORAGE=local), owned by node so a volume mounted on it is too.

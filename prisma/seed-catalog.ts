@@ -3,7 +3,7 @@ import path from 'node:path';
 import { projectRoot } from '../src/config/project-root';
 import type { Model } from '../src/generated/prisma/client';
 import { createDb, type Tx } from '../src/store/db';
-import { catalogSchema, type Catalog } from './catalog/schema';
+import { catalogSchema, type Catalog } from '../src/schemas/model-catalog';
 import { catalogEmbeddingEntryToRow, catalogEntryToRow, changedColumns, type CatalogRow } from './catalog/to-row';
 
 export const CATALOG_PATH = path.join(projectRoot(), 'prisma/catalog/models.json');

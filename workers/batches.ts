@@ -5,10 +5,9 @@ import { periodic, type Periodic } from '../src/domain/periodic';
 import { BatchCoordinator } from '../src/services/batches/batch-coordinator';
 import { LineFeeder } from '../src/services/batches/line-feeder';
 import { LineRunner } from '../src/services/batches/line-runner';
-import type { WorkerServices } from './worker-services';
+import type { CompletionWorker, WorkerServices } from './worker-services';
 import { BatchLineRepository } from '../src/store/batch-lines';
 import { BatchRepository } from '../src/store/batches';
-import type { CompletionProcessing } from './completions';
 
 /** How soon a coordinator handed back at shutdown may be taken again, in ms. */
 const HAND_BACK_DELAY_MS = 100;
@@ -73,7 +72,7 @@ async function ensureCoordinators(batches: BatchRepository, queue: Queue<BatchJo
 }
 
 /** The `batches` queue's coordinators and the `batch-lines` queue's runners, built once per worker process. */
-export function batchProcessing(services: WorkerServices, completions: CompletionProcessing): BatchProcessing {
+export function batchProcessing(services: WorkerServices, completions: CompletionWorker): BatchProcessing {
   const { db, queues, config, logger } = services;
   const batches = new BatchRepository(db);
   const lines = new BatchLineRepository(db);
@@ -85,8 +84,9 @@ export function batchProcessing(services: WorkerServices, completions: Completio
     lines,
     feeder,
     findSpace: (appId) => spaces.find(appId),
-    runDetached: (job, signal) => completions.runDetached(job, signal),
+    runDetached: (job, signal) => completions.runs.runDetached(job, signal),
     timeoutMs: config.completionTimeoutMs,
+    autoModelName: config.autoModelName,
   });
   // Lines are not abandoned when their worker stops: a graceful stop lets them finish, a crash hands them on.
   const lineSignal = new AbortController().signal;

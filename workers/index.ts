@@ -1,12 +1,11 @@
 import { Worker, type Job, type Processor, type WorkerOptions } from 'bullmq';
 import { queueLabel } from '../src/queue/completion-shards';
 import { QUEUE_NAMES, type QueueName } from '../src/queue/names';
-import type { WorkerServices } from './worker-services';
-import type { CompletionJob } from '../src/queue/payloads';
+import type { CompletionWorker, WorkerServices } from './worker-services';
 import { JobOwners, type WatchedQueue } from '../src/resilience/job-owners';
 import { instrumented } from '../src/observability/job-instrumentation';
 import { batchProcessing } from './batches';
-import { completionProcessing } from './completions';
+import { completionProcessor } from './completions';
 import { promptReviewProcessor } from './prompt-review';
 import { sandboxSyncProcessor } from './sandbox-sync';
 import { spaceFileFailureRecorder, spaceFilesProcessor } from './space-files';
@@ -88,11 +87,11 @@ function ownedQueues(services: WorkerServices): WatchedQueue[] {
   return [...services.queues.completions.layout, ...others.map((name) => ({ name, prefix }))];
 }
 
-export function startWorkers(services: WorkerServices): RunningWorkers {
-  const completions = completionProcessing(services);
+/** Starts a worker per queue (and per completion shard) with the completions the composition root built. */
+export function runWorkers(services: WorkerServices, completions: CompletionWorker): RunningWorkers {
   const batches = batchProcessing(services, completions);
   const processors = {
-    completions: ((job: Job<CompletionJob>) => completions.process(job)) as Processor,
+    completions: completionProcessor(completions),
     batches: batches.coordinator,
     batchLines: batches.line,
   };

@@ -10,7 +10,7 @@ import type { WorkerServices } from './worker-services';
 export function webhooksProcessor(services: WorkerServices) {
   const { config, db, logger } = services;
   const { net } = config.plugins;
-  const box = secretBoxFor(config.plugins.socialPost.secretKeys);
+  const box = secretBoxFor(config.secrets.keys);
   const deliverer = new WebhookDeliverer({
     store: services.asyncJobs,
     secretOf: async (appId) => {

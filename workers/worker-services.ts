@@ -4,13 +4,14 @@ import type { SpaceVersions } from '../src/cache/space-versions';
 import type { SpaceSearchConfig } from '../src/config/plugins/space-search';
 import type { Config } from '../src/config/schema';
 import type { SpaceLookup } from '../src/intake/space-lookup';
-import type { SpaceContextLoader } from '../src/pipeline/space-context';
+import type { SpaceContextLoader } from '../src/store/space-context';
 import type { Queues } from '../src/queue/queues';
 import type { RedisClient } from '../src/queue/redis';
 import type { SandboxSync } from '../src/services/apps/sandbox-sync';
 import type { OpenAiFileService } from '../src/services/openai-files/openai-file-service';
 import type { PromptService } from '../src/services/prompts/prompt-service';
 import type { Db } from '../src/store/db';
+import type { ClaimedRuns } from '../src/pipeline/claimed-runs';
 
 /** What the workers take from the composition root (src/app/container.ts builds it): connections and the services they call. */
 export interface WorkerServices {
@@ -39,4 +40,11 @@ export interface WorkerServices {
   sandboxSync: SandboxSync;
   /** OpenAI's Files API (batch outputs). */
   openAiFiles: OpenAiFileService;
+}
+
+/** A worker process's completions, built by the composition root (src/app/build-completion-worker.ts). */
+export interface CompletionWorker {
+  runs: Pick<ClaimedRuns, 'run' | 'runDetached'>;
+  /** Closes what the runs hold (reply publisher, log batcher, claims, plugin limits). */
+  close(): Promise<void>;
 }

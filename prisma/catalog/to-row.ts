@@ -1,6 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
-import type { CatalogEmbeddingEntry } from './embedding-schema';
-import type { CatalogEntry } from './schema';
+import type { CatalogEmbeddingEntry } from '../../src/schemas/model-catalog-embedding';
+import type { CatalogEntry } from '../../src/schemas/model-catalog';
 
 const PER_MILLION = 1_000_000;
 const dateOrNull = (day: string | undefined): Date | null => (day ? new Date(`${day}T00:00:00Z`) : null);

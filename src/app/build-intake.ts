@@ -34,6 +34,7 @@ export function buildCompletionIntake(infra: Infrastructure, { spaces, rateLimit
     newRequestId: () => queues.completions.newRequestId(),
     timeoutMs: config.completionTimeoutMs,
     asyncJobs: new AsyncJobStarter({ store: asyncJobs ?? asyncJobStore(infra), queue: queues.completions, logger, cancel: (requestId) => gateway.cancel(requestId) }),
-    canSignWebhooks: config.plugins.socialPost.secretKeys !== null,
+    canSignWebhooks: config.secrets.keys !== null,
+    autoModelName: config.autoModelName,
   });
 }

@@ -27,7 +27,7 @@ import { ModelListService } from '../services/models/model-list-service';
 import { ModelAvailability } from '../services/models/model-availability';
 import { createProviderRegistry } from '../providers/registry';
 import { SpaceLookup } from '../intake/space-lookup';
-import { SpaceContextLoader } from '../pipeline/space-context';
+import { SpaceContextLoader } from '../store/space-context';
 import { IdempotencyStore } from '../intake/idempotency-store';
 import type { SpaceSearchConfig } from '../config/plugins/space-search';
 import { SpaceFileRepository } from '../store/space-files';
@@ -101,7 +101,7 @@ function sharedParts({ config, db, redis, keySpace }: Infrastructure, plugins: P
     prompts: new PromptRepository(db),
     assistants: new AssistantRepository(db),
     conversations: new ConversationRepository(db),
-    secrets: plugins.secrets === undefined ? secretBoxFor(config.plugins.socialPost.secretKeys) : plugins.secrets,
+    secrets: plugins.secrets === undefined ? secretBoxFor(config.secrets.keys) : plugins.secrets,
     availability: new ModelAvailability(createProviderRegistry(config)),
   };
 }
@@ -191,7 +191,7 @@ export function buildServices(infra: Infrastructure, plugins: PluginServiceOptio
     responses: new ResponseService({
       records: new ResponseRecords(db),
       conversations: shared.conversations,
-      privacyLevelOf: (auth, request) => completions.privacyLevelNow(auth, request),
+      privacyOf: (auth, request) => completions.privacyNow(auth, request),
     }),
     models: new ModelListService({ db, spaces, autoModelName: config.autoModelName, availability: shared.availability }),
     jobs: new JobService({ store: shared.asyncJobs, queue: queues.completions, publisher: redis, prefix: config.redisPrefix }),

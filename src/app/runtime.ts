@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { Logger } from 'pino';
-import { startWorkers, type RunningWorkers } from '../../workers/index';
+import { startWorkers, type RunningWorkers } from './start-workers';
 import { buildApp } from './app';
 import type { Config } from '../config/schema';
 import { testBackendsOf } from '../config/plugins/test-backends';

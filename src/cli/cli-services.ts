@@ -19,7 +19,7 @@ export const cliServices = {
     return new CustomModelService({
       db: session.db(),
       versions: session.spaceVersions(),
-      secrets: secretBoxFor(config.plugins.socialPost.secretKeys),
+      secrets: secretBoxFor(config.secrets.keys),
       allowedHosts: config.plugins.net.ssrfAllowedHosts,
       autoModelName: config.autoModelName,
     });

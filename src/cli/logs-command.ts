@@ -1,3 +1,4 @@
+import { privacyPolicyOf } from '../domain/privacy-policy';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { ApiError } from '../errors/api-error';
@@ -39,7 +40,7 @@ function snippet(text: string | null): string {
 export function formatLogLine(log: LogView): string {
   const when = new Date(log.timestamp).toISOString();
   const cost = log.total_tokens_cost === null ? '-' : `$${log.total_tokens_cost.toFixed(6)}`;
-  const content = log.privacy_level === 1 ? `${JSON.stringify(snippet(log.prompt))} -> ${JSON.stringify(snippet(log.response_text))}` : `[privacy level ${log.privacy_level}: content not kept]`;
+  const content = !privacyPolicyOf(log.privacy_level).masksContent ? `${JSON.stringify(snippet(log.prompt))} -> ${JSON.stringify(snippet(log.response_text))}` : `[privacy level ${log.privacy_level}: content not kept]`;
   const fields = [when, String(log.status_code), log.model?.model ?? '-', `space=${log.app_id ?? '-'}`, log.latency === null ? 'latency=-' : `${Math.round(log.latency)}ms`, `tokens=${log.total_tokens ?? '-'}`, cost, content];
   return `${fields.join('  ')}\n`;
 }

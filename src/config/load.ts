@@ -7,6 +7,7 @@ import { NET_ENV_VARIABLES, readNetConfig } from './plugins/net';
 import { readSocialPostConfig, SOCIAL_POST_ENV_VARIABLES } from './plugins/social-post';
 import { readSpaceSearchConfig, SPACE_SEARCH_ENV_VARIABLES } from './plugins/space-search';
 import { readWebSearchConfig, WEB_SEARCH_ENV_VARIABLES } from './plugins/web-search';
+import { readSecretsConfig, SECRETS_ENV_VARIABLES } from './secrets';
 import { configSchema, DEFAULT_BASE_URLS, PROVIDER_IDS, type Config, type ProviderConfig, type ProviderId } from './schema';
 
 export class ConfigError extends Error {
@@ -26,6 +27,7 @@ const ENV_NAMES: Record<string, string> = {
   redisClusterNodes: 'REDIS_CLUSTER_NODES',
   redisPrefix: 'REDIS_PREFIX',
   completionQueueShards: 'COMPLETION_QUEUE_SHARDS',
+  completionJobsKeptOneIn: 'COMPLETION_JOBS_KEPT_ONE_IN',
   logLevel: 'LOG_LEVEL',
   role: 'SWITCHYARD_ROLE',
   apiProcesses: 'API_PROCESSES',
@@ -118,6 +120,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     redisClusterNodes: nonEmpty(env.REDIS_CLUSTER_NODES),
     redisPrefix: nonEmpty(env.REDIS_PREFIX),
     completionQueueShards: nonEmpty(env.COMPLETION_QUEUE_SHARDS),
+    completionJobsKeptOneIn: nonEmpty(env.COMPLETION_JOBS_KEPT_ONE_IN),
     logLevel: nonEmpty(env.LOG_LEVEL),
     role: nonEmpty(env.SWITCHYARD_ROLE),
     apiProcesses: nonEmpty(env.API_PROCESSES),
@@ -153,6 +156,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     plugins: readPlugins(env, pluginIssues),
     batches: readBatches(env, pluginIssues),
     observability: fragmentReader(env, pluginIssues)(readObservabilityConfig),
+    secrets: fragmentReader(env, pluginIssues)(readSecretsConfig),
   });
   if (pluginIssues.length > 0) throw new ConfigError(pluginIssues);
   if (!parsed.success) throw new ConfigError(parsed.error.issues.map(describeIssue));
@@ -168,6 +172,7 @@ export const ENV_VARIABLES: readonly string[] = [
   ...SPACE_SEARCH_ENV_VARIABLES,
   ...MEDIA_ENV_VARIABLES,
   ...SOCIAL_POST_ENV_VARIABLES,
+  ...SECRETS_ENV_VARIABLES,
   ...BATCH_ENV_VARIABLES,
   ...ASYNC_JOBS_ENV_VARIABLES,
   ...OBSERVABILITY_ENV_VARIABLES,

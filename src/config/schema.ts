@@ -6,6 +6,7 @@ import { asyncJobsConfigSchema } from './async-jobs';
 import { mediaConfigSchema } from './plugins/media';
 import { netConfigSchema } from './plugins/net';
 import { redisClusterNodesSchema } from './redis-cluster';
+import { secretsConfigSchema } from './secrets';
 import { socialPostConfigSchema } from './plugins/social-post';
 import { spaceSearchConfigSchema } from './plugins/space-search';
 import { webSearchConfigSchema } from './plugins/web-search';
@@ -53,6 +54,8 @@ export const configSchema = z.object({
   redisPrefix: z.string().min(1).default('switchyard'),
   /** Shards of the completion queue (`COMPLETION_QUEUE_SHARDS`); unset: 1 on one Redis server, 6 on a cluster (completionShardCount). */
   completionQueueShards: z.coerce.number().int().min(1).max(64).optional(),
+  /** One finished completion job in this many is kept in Redis for bull-board, the rest removed as they complete (`COMPLETION_JOBS_KEPT_ONE_IN`; 1: all, 0: none; see queue/kept-jobs.ts). */
+  completionJobsKeptOneIn: z.coerce.number().int().min(0).max(1_000_000).default(10),
   logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   role: z.enum(PROCESS_ROLES).default('all'),
   /** API processes the supervisor (`SWITCHYARD_ROLE=all`) runs; they share the port. */
@@ -123,6 +126,8 @@ export const configSchema = z.object({
   asyncJobs: asyncJobsConfigSchema,
   /** Metrics access and listener, and OpenTelemetry export (`src/config/observability.ts`). */
   observability: observabilityConfigSchema,
+  /** The key that seals Space secrets: social accounts, webhook signing secrets, custom models' API keys (`src/config/secrets.ts`). */
+  secrets: secretsConfigSchema,
   /** The plugins' backends and limits, each read by its own fragment (`src/config/plugins/`). */
   plugins: z.object({
     net: netConfigSchema,

@@ -138,10 +138,70 @@ export interface StepEvent {
 /** What a request's log stores as its response: the result, or the failure (with what was answered before it). */
 export type StoredResponse = { result: CompletionResult } | { failure: CompletionFailure; partial?: CompletionResult };
 
-/** The result a stored response holds (a stream cut short holds its partial one); null for a failure or a row stored before results were. */
-export function storedResult(stored: unknown): CompletionResult | null {
-  if (stored === null || typeof stored !== 'object') return null;
-  if ('result' in stored) return (stored as { result: CompletionResult }).result;
-  if ('partial' in stored) return (stored as { partial?: CompletionResult }).partial ?? null;
-  return null;
+/**
+ * A log's stored response, version 2 (`schemas/stored-log.ts` reads it, and the earlier shapes). The
+ * answer and the report of how it was reached; the request's id and `created` are the row's own
+ * columns (`id`, `timestamp`), so they are not stored again.
+ */
+export interface StoredLog {
+  v: 2;
+  /** What was answered (a stream cut short: its part); absent when the request failed before any answer. */
+  answer?: StoredAnswer;
+  /** How the answer was reached; present with `answer`. */
+  report?: StoredReport;
+  /** What the client was told when the request failed. */
+  failure?: CompletionFailure;
+  /** The one model call of a log without child rows: what its child row held before (see docs/decisions.md). */
+  call?: StoredCall;
+}
+
+export interface StoredAnswer {
+  choices: ResultChoice[];
+  usage: Usage;
+  model: ModelIdentity;
+  /** The answer's status (200; a stream cut short keeps the status of what it answered). */
+  status: number;
+}
+
+/** The result's figures and routing report, besides the answer. */
+export interface StoredReport {
+  app_id: string;
+  /** USD. */
+  costs: Costs;
+  /** USD. */
+  savings: Costs;
+  latency_ms: number;
+  retries: number;
+  /** Lists and labels are left out when empty; they read back empty. */
+  warnings?: string[];
+  error?: string;
+  labels?: Record<string, unknown>;
+  scores: RoutingScores;
+  score: number;
+  temperature?: number;
+  max_tokens?: number;
+  search_results?: SearchResultItem[];
+  artifacts?: ArtifactItem[];
+  plugins?: PluginReport[];
+  auto_tools?: AutoToolsReport;
+}
+
+/** A stored report as read back: every list and the labels present. */
+export type ReadReport = StoredReport & Required<Pick<StoredReport, 'warnings' | 'labels' | 'search_results' | 'artifacts' | 'plugins'>>;
+
+/**
+ * A request's only model call, kept in its own log row: its model is the row's (`model_id`,
+ * `namespace`), the rest is here. A request with more steps has a child row per step instead.
+ */
+export interface StoredCall {
+  provider: string;
+  /** Ms since the epoch. */
+  started_at: number;
+  latency_ms: number;
+  /** The upstream's status (or ours for a failure without one). */
+  status: number;
+  usage: Usage;
+  /** USD; zero when the call used no tokens. */
+  costs: Costs;
+  error?: { kind: string; status: number | null; message: string };
 }

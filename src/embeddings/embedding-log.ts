@@ -1,3 +1,4 @@
+import type { PrivacyPolicy } from '../domain/privacy-policy';
 import { randomUUID } from 'node:crypto';
 import { costOf, savingsOf, ZERO_COSTS, type Costs } from '../accounting/costs';
 import type { Usage } from '../domain/chat';
@@ -18,7 +19,7 @@ export interface EmbeddingOutcome {
   idpId: string;
   /** Epoch ms. */
   receivedAt: number;
-  privacyLevel: number;
+  privacy: PrivacyPolicy;
   /** A sandbox Space's request. */
   isTest: boolean;
   request: EmbeddingRequestBody;
@@ -36,7 +37,7 @@ const usageOf = (promptTokens: number): Usage => ({ prompt_tokens: promptTokens,
 
 /** The inputs as the log keeps them: at privacy level 2 each one is masked (token ids are text too), so only their number shows. */
 function loggedInput(outcome: EmbeddingOutcome): EmbeddingRequestBody['input'] {
-  if (outcome.privacyLevel < 2) return outcome.request.input;
+  if (!outcome.privacy.masksContent) return outcome.request.input;
   return typeof outcome.request.input === 'string' ? MASK : outcome.request.input.map(() => MASK);
 }
 
@@ -50,7 +51,7 @@ function firstText(input: EmbeddingRequestBody['input']): string {
 function loggedResponse(outcome: EmbeddingOutcome): unknown {
   if ('error' in outcome.ended) {
     const { status, code, message } = outcome.ended.error;
-    return { error: { status, code, message: outcome.privacyLevel >= 2 ? MASK : message } };
+    return { error: { status, code, message: outcome.privacy.masksContent ? MASK : message } };
   }
   const { vectors, promptTokens } = outcome.ended.result;
   return { model: outcome.model?.model ?? null, vectors: vectors.length, dimensions: vectors[0]?.length ?? 0, usage: usageOf(promptTokens) };
@@ -78,9 +79,9 @@ function parentRow(outcome: EmbeddingOutcome): LogRow {
     namespace: model?.namespace ?? null,
     payload: asJson({ ...outcome.request, input: loggedInput(outcome) }),
     response: asJson(loggedResponse(outcome)),
-    prompt: outcome.privacyLevel >= 2 ? MASK : firstText(outcome.request.input),
+    prompt: outcome.privacy.masksContent ? MASK : firstText(outcome.request.input),
     // An upstream's refusal may quote the input.
-    response_text: 'error' in outcome.ended ? (outcome.privacyLevel >= 2 ? MASK : outcome.ended.error.message) : '',
+    response_text: 'error' in outcome.ended ? (outcome.privacy.masksContent ? MASK : outcome.ended.error.message) : '',
     timestamp: outcome.receivedAt,
     prompt_tokens: usage.prompt_tokens,
     completion_tokens: 0,
@@ -92,7 +93,7 @@ function parentRow(outcome: EmbeddingOutcome): LogRow {
     completion_tokens_cost_savings: 0,
     total_tokens_cost_savings: savings.total_tokens,
     costs_incurred: true,
-    privacy_level: outcome.privacyLevel,
+    privacy_level: outcome.privacy.level,
     request_type: 'embeddings',
     status_code: 'error' in outcome.ended ? outcome.ended.error.status : 200,
     is_test: outcome.isTest,
@@ -112,7 +113,7 @@ function attemptRow(outcome: EmbeddingOutcome, record: AttemptRecord): LogRow {
     idp_id: outcome.idpId,
     parent_id: outcome.requestId,
     timestamp: record.startedAt,
-    privacy_level: outcome.privacyLevel,
+    privacy_level: outcome.privacy.level,
     request_type: 'embeddings',
     status_code: record.statusCode,
     is_test: outcome.isTest,
@@ -134,6 +135,6 @@ function attemptRow(outcome: EmbeddingOutcome, record: AttemptRecord): LogRow {
 
 /** The request's log and one child per upstream call; nothing at privacy level 3. */
 export function embeddingLogRows(outcome: EmbeddingOutcome): { parent: LogRow; children: LogRow[] } | null {
-  if (outcome.privacyLevel >= 3) return null;
+  if (!outcome.privacy.writesLog) return null;
   return { parent: parentRow(outcome), children: outcome.records.map((record) => attemptRow(outcome, record)) };
 }

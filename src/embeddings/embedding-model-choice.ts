@@ -1,7 +1,8 @@
+import type { PrivacyPolicy } from '../domain/privacy-policy';
 import { isDeprecated, isRetired, type RoutableModel } from '../domain/routable-model';
 import { ApiError } from '../errors/api-error';
 import { modelAllowed, type ModelAllowList } from '../domain/model-allow-list';
-import type { SpaceContext } from '../pipeline/space-context';
+import type { SpaceContext } from '../store/space-context';
 import { didYouMean } from '../text/close-names';
 
 export interface EmbeddingModelChoice {
@@ -9,7 +10,7 @@ export interface EmbeddingModelChoice {
   /** The request's `model`; absent or the service's own name: the cheapest eligible model. */
   requested: string | undefined;
   autoModelName: string;
-  privacyLevel: number;
+  privacy: PrivacyPolicy;
   /** Whether the model's provider is configured and can embed. */
   canEmbed(model: RoutableModel): boolean;
   /** Whether a model of that name exists for the organization (active in the Space or not). */
@@ -25,7 +26,7 @@ const named = (name: string) => (m: RoutableModel) => m.model === name || `${m.p
 function exclusion(model: RoutableModel, choice: EmbeddingModelChoice): string | null {
   if (!choice.canEmbed(model)) return `its provider '${model.provider}' is not configured or serves no embeddings`;
   if (isRetired(model, choice.now)) return 'it is retired';
-  if (choice.privacyLevel >= 3 && !model.isGdpr) return 'privacy level 3 needs a model processed under GDPR terms';
+  if (choice.privacy.needsGdprModel && !model.isGdpr) return 'privacy level 3 needs a model processed under GDPR terms';
   return null;
 }
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { AuthContext } from '../auth/auth-context';
-import { effectivePrivacyLevel } from '../pipeline/privacy-level';
+import { privacyPolicyOf, type PrivacyPolicy } from '../domain/privacy-policy';
 import { admitToSpace, type RateLimiter } from '../intake/rate-limiter';
 import type { SpaceLookup } from '../intake/space-lookup';
 import type { EmbeddingResult } from '../domain/embedding';
@@ -10,7 +10,7 @@ import { ApiError } from '../errors/api-error';
 import type { AttemptRecord } from '../pipeline/attempt-record';
 import { AttemptsExhausted } from '../pipeline/attempt-runner';
 import type { LogBatcher } from '../store/log-batcher';
-import type { SpaceContext } from '../pipeline/space-context';
+import type { SpaceContext } from '../store/space-context';
 import { failureToApiError } from '../pipeline/upstream-failure';
 import type { ProviderRegistry } from '../providers/registry';
 import type { EmbeddingRequestBody } from '../schemas/embeddings';
@@ -52,7 +52,7 @@ interface Accepted {
   space: SpaceContext;
   requestId: string;
   receivedAt: number;
-  privacyLevel: number;
+  privacy: PrivacyPolicy;
 }
 
 /**
@@ -66,7 +66,7 @@ export class EmbeddingService {
   async create(call: EmbeddingCall): Promise<{ model: RoutableModel; result: EmbeddingResult }> {
     const { space } = await this.deps.spaces.forKey(call.auth);
     await admitToSpace(this.deps.rateLimiter, space, call.setHeaders);
-    const accepted: Accepted = { call, space, requestId: randomUUID(), receivedAt: Date.now(), privacyLevel: effectivePrivacyLevel(space.policies.privacy_level, {}) };
+    const accepted: Accepted = { call, space, requestId: randomUUID(), receivedAt: Date.now(), privacy: privacyPolicyOf(space.policies.privacy_level) };
     // Also on errors, so a client can find the log of a request that failed.
     call.setHeaders({ 'x-switchyard-log-id': accepted.requestId });
     let model: RoutableModel | null = null;
@@ -85,13 +85,13 @@ export class EmbeddingService {
     }
   }
 
-  private choose({ call, space, privacyLevel }: Accepted): Promise<RoutableModel> {
+  private choose({ call, space, privacy }: Accepted): Promise<RoutableModel> {
     const { registry } = this.deps;
     return chooseEmbeddingModel({
       space,
       requested: call.request.model,
       autoModelName: this.deps.autoModelName,
-      privacyLevel,
+      privacy,
       canEmbed: (model) => registry.resolve(model)?.provider.embed !== undefined,
       modelExists: (name) => this.deps.modelExists(call.auth.orgId, name),
       now: new Date(),
@@ -133,7 +133,7 @@ export class EmbeddingService {
       appId: space.id,
       idpId: call.auth.idpId,
       receivedAt: accepted.receivedAt,
-      privacyLevel: accepted.privacyLevel,
+      privacy: accepted.privacy,
       isTest: space.isSandbox,
       request: call.request,
       benchmark: space.embeddingBenchmark,

@@ -1,6 +1,7 @@
 import type { RedisClient as Redis } from '../queue/redis';
 import type { Logger } from 'pino';
 import type { CompletionSink } from '../domain/completion-sink';
+import type { PrivacyPolicy } from '../domain/privacy-policy';
 import { ApiError } from '../errors/api-error';
 import type { CompletionQueue } from '../queue/completion-queue';
 import type { CompletionJob } from '../queue/payloads';
@@ -34,7 +35,8 @@ export function redisAwayError(what: string): ApiError {
 /**
  * Finished jobs kept for bull-board. At privacy level 2 the worker masks a job's request before it
  * completes, and a job that fails some other way (its worker died) is not kept, since nobody masked
- * it; level 3 keeps nothing once the job ends.
+ * it; level 3 keeps nothing once the job ends. Of the completed jobs these rules keep, the queue keeps
+ * one in `COMPLETION_JOBS_KEPT_ONE_IN` and removes the others as they complete (queue/kept-jobs.ts).
  */
 const KEEP_FINISHED = { age: 3600, count: 500 } as const;
 const KEEP_FAILED = { age: 24 * 3600, count: 1000 } as const;
@@ -46,16 +48,16 @@ const KEEP_FAILED = { age: 24 * 3600, count: 1000 } as const;
  */
 export const MAX_KEPT_BODY_BYTES = 64 * 1024;
 
-/** What the queue keeps of a job once it ends: by privacy level, and nothing of a large request. */
+/** What the queue keeps of a job once it ends: what its privacy policy allows, and nothing of a large request. */
 export interface Retention {
-  privacyLevel: number;
+  privacy: Pick<PrivacyPolicy, 'keptJob'>;
   /** The request body's size in bytes, when the edge knows it. */
   bodyBytes?: number;
 }
 
-export function retentionFor({ privacyLevel, bodyBytes = 0 }: Retention): { removeOnComplete: true | typeof KEEP_FINISHED; removeOnFail: true | typeof KEEP_FAILED } {
-  if (privacyLevel >= 3 || bodyBytes > MAX_KEPT_BODY_BYTES) return { removeOnComplete: true, removeOnFail: true };
-  if (privacyLevel === 2) return { removeOnComplete: KEEP_FINISHED, removeOnFail: true };
+export function retentionFor({ privacy, bodyBytes = 0 }: Retention): { removeOnComplete: true | typeof KEEP_FINISHED; removeOnFail: true | typeof KEEP_FAILED } {
+  if (privacy.keptJob === 'none' || bodyBytes > MAX_KEPT_BODY_BYTES) return { removeOnComplete: true, removeOnFail: true };
+  if (privacy.keptJob === 'masked') return { removeOnComplete: KEEP_FINISHED, removeOnFail: true };
   return { removeOnComplete: KEEP_FINISHED, removeOnFail: KEEP_FAILED };
 }
 
@@ -141,7 +143,7 @@ export class CompletionGateway {
   }
 
   private watch(requestId: string, relay: Relay): void {
-    this.waiting.set(requestId, { relay, since: Date.now(), completedSeen: false });
+    this.waiting.set(requestId, { relay, since: Date.now(), endedSeen: false });
     // Unref'd: a waiting request's socket keeps the process alive, the sweep alone does not.
     this.sweep ??= setInterval(() => this.checkWaiting(), this.livenessIntervalMs).unref();
   }
@@ -152,19 +154,22 @@ export class CompletionGateway {
     for (const [requestId, waiting] of this.waiting) if (waiting.since <= due) this.checkAlive(requestId, waiting);
   }
 
-  /** A job whose worker died is retried by BullMQ (stalled) or ends up failed: a failed one answers now. */
+  /**
+   * A job whose worker died is retried by BullMQ (stalled) or ends up failed: a failed one answers now.
+   * A job that ended otherwise (completed, or gone: most are removed as they complete, see
+   * queue/kept-jobs.ts) published its final reply before BullMQ ended it, so that reply is here or on its
+   * way: only a job still ended, and its request unanswered, at the next check lost its answer, or was
+   * lost itself before it ran. Neither depends on the finished job being kept.
+   */
   private checkAlive(requestId: string, waiting: Waiting): void {
     const { relay } = waiting;
     this.options.queue
       .getJobState(requestId)
       .then((state) => {
-        if (state === 'failed') this.failedJob(requestId, relay);
-        // Redis lost it (a restart without persistence, a failover that lost the last writes) before it ran.
-        else if (state === 'unknown') relay.fail(redisAwayError('The completion job was lost by the queue'));
-        // Ended a whole interval ago and its answer never came: the reply was published to a master that
-        // died with it (a failover). The request ran; its log holds the outcome.
-        else if (state === 'completed' && waiting.completedSeen) relay.fail(redisAwayError('The answer was lost in a Redis failover after the completion ran (its log, x-switchyard-log-id, holds the outcome)'));
-        else if (state === 'completed') waiting.completedSeen = true;
+        if (state === 'failed') return this.failedJob(requestId, relay);
+        const ended = state === 'completed' || state === 'unknown';
+        if (ended && waiting.endedSeen) relay.fail(lostAnswerError(state));
+        waiting.endedSeen = ended;
       })
       .catch(() => undefined);
   }
@@ -186,6 +191,17 @@ export class CompletionGateway {
   }
 }
 
+/**
+ * A job that ended a whole interval ago and whose answer never came. Completed (kept): the reply was
+ * published to a master that died with it (a failover); the request ran and its log holds the outcome.
+ * Gone: the same, or Redis lost the job (a restart without persistence, a failover that lost the last
+ * writes) before it ran.
+ */
+function lostAnswerError(state: 'completed' | 'unknown'): ApiError {
+  if (state === 'completed') return redisAwayError('The answer was lost in a Redis failover after the completion ran (its log, x-switchyard-log-id, holds the outcome)');
+  return redisAwayError('The completion job was lost by the queue (if it ran, its log, x-switchyard-log-id, holds the outcome)');
+}
+
 /** `fn`, called at most once. */
 function once(fn: () => void): () => void {
   let called = false;
@@ -201,8 +217,8 @@ interface Waiting {
   relay: Relay;
   /** When it started waiting (epoch ms). */
   since: number;
-  /** Whether a sweep already found its job completed with no answer here (one more and the answer was lost). */
-  completedSeen: boolean;
+  /** Whether the last sweep found its job ended (completed or gone) with no answer here (one more and the answer was lost). */
+  endedSeen: boolean;
 }
 
 /** Forwards one run's replies; a second run after chunks were sent (a restarted job) ends the stream. */

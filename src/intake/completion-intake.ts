@@ -8,9 +8,10 @@ import type { CompletionSink } from '../domain/completion-sink';
 import type { ClientDeparture, CompletionGateway } from './completion-gateway';
 import type { WireSink } from '../formats/wire-sink';
 import { parseFeatureFlagsHeader } from '../schemas/feature-flag-header';
-import { effectivePrivacyLevel } from '../pipeline/privacy-level';
+import type { PrivacyPolicy } from '../domain/privacy-policy';
+import { decideCompletion, privacyOf } from './decide-completion';
 import { admitToSpace, applyDecision, type RateLimiter } from './rate-limiter';
-import type { SpaceContext } from '../pipeline/space-context';
+import type { SpaceContext } from '../store/space-context';
 import type { SpaceLookup } from './space-lookup';
 import { traceContextField } from '../observability/job-trace';
 
@@ -27,6 +28,8 @@ export interface IntakeDeps {
   asyncJobs: AsyncJobStarter;
   /** Whether webhooks can be signed: the service has a key to seal Space secrets (PLUGIN_SECRETS_KEY). */
   canSignWebhooks: boolean;
+  /** The model name that asks for automatic selection (AUTO_MODEL_NAME). */
+  autoModelName: string;
 }
 
 /** `Prefer: respond-async`: answer 202 with the job at once; the result is read later (or pushed to a webhook). */
@@ -61,7 +64,7 @@ export interface Submission {
 interface Admitted {
   space: SpaceContext;
   stamp: string;
-  privacyLevel: number;
+  privacy: PrivacyPolicy;
   asyncCompletion: AsyncCompletion | undefined;
 }
 
@@ -69,8 +72,8 @@ interface Admitted {
 export interface AcceptedRequest {
   /** Also the id of the request's log (`x-switchyard-log-id`). */
   requestId: string;
-  /** The level the request runs at: the stricter of its Space's and its own. */
-  privacyLevel: number;
+  /** What the request's privacy level allows: the stricter of its Space's and its own. */
+  privacy: PrivacyPolicy;
 }
 
 /**
@@ -83,7 +86,8 @@ export class CompletionIntake {
   async submit(submission: Submission): Promise<void> {
     const { auth, request } = submission;
     const headerFlags = parseFeatureFlagsHeader(submission.featureFlagsHeader);
-    const { space, stamp, privacyLevel, asyncCompletion } = await this.admit(submission);
+    const { space, stamp, privacy, asyncCompletion } = await this.admit(submission);
+    const decided = decideCompletion(request, { space, headerFlags, autoModelName: this.deps.autoModelName });
     const receivedAt = Date.now();
     const requestId = this.deps.newRequestId();
     const job: CompletionJob = {
@@ -92,8 +96,9 @@ export class CompletionIntake {
       appId: space.id,
       spaceStamp: stamp,
       idpId: auth.idpId,
-      request,
-      headerFlags,
+      request: decided.request,
+      privacy,
+      payload: decided.payload,
       replyTo: this.deps.replyChannelFor(requestId),
       deadline: receivedAt + this.deps.timeoutMs,
       receivedAt,
@@ -103,11 +108,11 @@ export class CompletionIntake {
     };
     // Set apart from the literal: a key without a list (the usual one) adds nothing to its requests.
     if (auth.allowedModels) job.allowedModels = auth.allowedModels;
-    submission.onAccepted?.({ requestId: job.requestId, privacyLevel });
+    submission.onAccepted?.({ requestId: job.requestId, privacy });
     // Once the job is queued (its log will follow), also on errors, so a client can find the log of a
     // request that failed; not on a 503 for a job that never reached the queue (no log ever comes).
     const logId = () => submission.setHeaders({ 'x-switchyard-log-id': job.requestId });
-    const retention = { privacyLevel, ...(submission.bodyBytes === undefined ? {} : { bodyBytes: submission.bodyBytes }) };
+    const retention = { privacy, ...(submission.bodyBytes === undefined ? {} : { bodyBytes: submission.bodyBytes }) };
     if (asyncCompletion) {
       const record = await this.deps.asyncJobs.start(job, retention);
       logId();
@@ -147,16 +152,16 @@ export class CompletionIntake {
   }
 
   /** What the request is in this Space: refused when it forwards a field the Space does not, or cannot run async. */
-  private checked(space: SpaceContext, submission: Submission): Pick<Admitted, 'privacyLevel' | 'asyncCompletion'> {
+  private checked(space: SpaceContext, submission: Submission): Pick<Admitted, 'privacy' | 'asyncCompletion'> {
     const unforwarded = unforwardedFieldError(submission.request, space.settings.forward_fields);
     if (unforwarded) throw unforwarded;
-    const privacyLevel = effectivePrivacyLevel(space.policies.privacy_level, submission.request);
-    const asyncCompletion = submission.respondAsync ? this.asyncCompletion(submission.respondAsync, { space, privacyLevel }) : undefined;
-    return { privacyLevel, asyncCompletion };
+    const privacy = privacyOf(space, submission.request);
+    const asyncCompletion = submission.respondAsync ? this.asyncCompletion(submission.respondAsync, { space, privacy }) : undefined;
+    return { privacy, asyncCompletion };
   }
 
   /** `checked`, or null where it would refuse (the refusal is then made against the Space at its current stamp). */
-  private passes(space: SpaceContext, submission: Submission): Pick<Admitted, 'privacyLevel' | 'asyncCompletion'> | null {
+  private passes(space: SpaceContext, submission: Submission): Pick<Admitted, 'privacy' | 'asyncCompletion'> | null {
     try {
       return this.checked(space, submission);
     } catch {
@@ -169,8 +174,8 @@ export class CompletionIntake {
    * so there is no result to keep (OpenAI likewise refuses background mode without `store`); a webhook
    * needs a secret to be signed with. The request's URL wins over the Space's.
    */
-  private asyncCompletion(request: AsyncRequest, { space, privacyLevel }: { space: SpaceContext; privacyLevel: number }): AsyncCompletion {
-    if (privacyLevel >= 3) {
+  private asyncCompletion(request: AsyncRequest, { space, privacy }: { space: SpaceContext; privacy: PrivacyPolicy }): AsyncCompletion {
+    if (!privacy.keepsAnswer) {
       throw new ApiError(
         'invalid_request',
         "'Prefer: respond-async' is not available at privacy level 3, where no answer is kept to be read later; send the request without it.",
@@ -188,9 +193,9 @@ export class CompletionIntake {
    * The Space checks of `submit` alone, and the privacy level a request runs at now: for a repeat
    * answered without running, and for an answer kept while its Space may have changed.
    */
-  async privacyLevelNow(auth: AuthContext, request: CompletionRequest): Promise<number> {
+  async privacyNow(auth: AuthContext, request: CompletionRequest): Promise<PrivacyPolicy> {
     const { space } = await this.spaceOf(auth);
-    return effectivePrivacyLevel(space.policies.privacy_level, request);
+    return privacyOf(space, request);
   }
 
   private spaceOf(auth: AuthContext): Promise<{ space: SpaceContext; stamp: string }> {

@@ -1,3 +1,4 @@
+import { privacyPolicyOf, type PrivacyPolicy } from '../domain/privacy-policy';
 import { createHash, randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import { stringify } from 'safe-stable-stringify';
@@ -37,8 +38,8 @@ interface Claim {
  * 3 for an async request, whose answer (the queued job: ids, times, the model and webhook named) holds no
  * text of the conversation, and which is refused at level 3 anyway.
  */
-function unkeptFrom(submission: Pick<Submission, 'respondAsync'>): number {
-  return submission.respondAsync ? 3 : 2;
+function keepsAnswerAt(privacy: PrivacyPolicy, submission: Pick<Submission, 'respondAsync'>): boolean {
+  return submission.respondAsync ? privacy.keepsAnswer : !privacy.masksContent;
 }
 
 function validKey(key: string): string {
@@ -80,7 +81,7 @@ export class IdempotentCompletions {
     const recording = recordingSink(submission.sink, {
       stream: submission.request.stream === true,
       // Replies come only after the intake accepted the request, so its privacy level is known by then.
-      keepText: () => accepted !== undefined && accepted.privacyLevel < unkeptFrom(submission),
+      keepText: () => accepted !== undefined && keepsAnswerAt(accepted.privacy, submission),
       settle: (outcome) => this.settle(submission, claim, { outcome, accepted }),
     });
     try {
@@ -121,8 +122,8 @@ export class IdempotentCompletions {
    * (AppService.update), so no answer outlives a rise. A failed check counts as a rise.
    */
   private async withholdIfRaised(submission: Submission, { scope }: Claim): Promise<void> {
-    const levelNow = await this.deps.intake.privacyLevelNow(submission.auth, submission.request).catch(() => 3);
-    if (levelNow < unkeptFrom(submission)) return;
+    const now = await this.deps.intake.privacyNow(submission.auth, submission.request).catch(() => privacyPolicyOf(3));
+    if (keepsAnswerAt(now, submission)) return;
     await this.deps.store.withhold(scope).catch((err: unknown) => this.deps.logger.error({ err }, 'kept answer not withheld after a rise of privacy'));
   }
 
@@ -148,7 +149,7 @@ export class IdempotentCompletions {
     }
     const logHeader: Record<string, string> = record.logId ? { 'x-switchyard-log-id': record.logId } : {};
     if ('answer' in record) {
-      if ((await this.deps.intake.privacyLevelNow(submission.auth, submission.request)) < unkeptFrom(submission)) {
+      if (keepsAnswerAt(await this.deps.intake.privacyNow(submission.auth, submission.request), submission)) {
         submission.setHeaders({ ...logHeader, 'idempotent-replayed': 'true' });
         return replay(record.answer, submission);
       }

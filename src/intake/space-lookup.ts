@@ -1,7 +1,7 @@
 import type { AuthContext } from '../auth/auth-context';
 import type { SpaceVersions } from '../cache/space-versions';
 import { ApiError } from '../errors/api-error';
-import type { SpaceContext, SpaceContextLoader } from '../pipeline/space-context';
+import type { SpaceContext, SpaceContextLoader } from '../store/space-context';
 
 /** A Space as the API found it, with the configuration version it was read at (handed on to the worker). */
 export interface FoundSpace {

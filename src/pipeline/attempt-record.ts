@@ -3,7 +3,7 @@ import type { RoutableModel } from '../domain/routable-model';
 import type { PluginId } from '../plugins/types';
 import type { UpstreamError, UpstreamErrorKind } from '../errors/upstream-error';
 
-/** One upstream model call: what it cost and how it ended. Each becomes a child log. */
+/** One upstream model call: what it cost and how it ended. A child log, unless it is the request's only step (then its own log keeps it). */
 export interface AttemptRecord {
   kind: 'model';
   model: RoutableModel;
@@ -16,7 +16,7 @@ export interface AttemptRecord {
   error?: UpstreamError;
 }
 
-/** One plugin run: also a child log. */
+/** One plugin run: a child log. */
 export interface PluginRecord {
   kind: 'plugin';
   plugin: PluginId;
@@ -34,7 +34,7 @@ export interface PluginRecord {
   error?: { kind: string; status: number | null; message: string };
 }
 
-/** A step of a request: each is a child log of it. */
+/** A step of a request: each is a child log of it, except a lone model call (see `logRowsFor`). */
 export type StepRecord = AttemptRecord | PluginRecord;
 
 export const NO_USAGE: Usage = { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 };

@@ -1,6 +1,5 @@
 import type { Logger } from 'pino';
 import type { AsyncJobFinisher } from '../async-jobs/job-finisher';
-import { effectivePrivacyLevel } from './privacy-level';
 import type { Reply } from '../queue/replies';
 import type { CompletionFailure, CompletionResult } from '../domain/completion';
 import { finishesWithin } from '../domain/finishes-within';
@@ -17,14 +16,15 @@ import type { CompletionSources } from '../store/completion-sources';
 import { AttemptsExhausted } from './attempt-runner';
 import { answerRequest, type Answered } from './answer-request';
 import type { LogBatcher } from '../store/log-batcher';
-import { logRowsFor, promptOf, type RequestOutcome } from './log-rows';
+import { logRowsFor, type RequestOutcome } from './log-rows';
 import { planModels } from './model-plan';
 import type { PluginSelector } from './plugin-plan';
 import type { PluginSteps } from './plugin-steps';
 import { prepareCompletion } from './prepare-request';
-import type { RunContext } from './run-context';
+import type { Run } from './run';
+import type { StepServices } from './step-services';
 import { RunTrace } from './run-trace';
-import type { SpaceContext, SpaceContextLoader } from './space-context';
+import type { SpaceContext, SpaceContextLoader } from '../store/space-context';
 import { failureToApiError } from './upstream-failure';
 import { recordCompletion } from './completion-telemetry';
 import { markLoopOwner } from '../observability/loop-owner';
@@ -66,11 +66,10 @@ export interface SpaceFeedbackSource {
   load(appId: string): Promise<SpaceFeedback>;
 }
 
+/** What a run hands back to BullMQ (bull-board's "return value"): figures only, never the conversation. */
 export interface RunSummary {
   statusCode: number;
   model: string | null;
-  /** The level the request ran at: the job's own data must not keep its text past level 1. */
-  privacyLevel: number;
 }
 
 /**
@@ -120,9 +119,6 @@ interface RunInputs {
   reply(reply: Reply): Promise<void>;
   logger: Logger;
   trace: RunTrace;
-  privacyLevel: number;
-  /** The request's last user message (what search plugins look up, what the log shows), read once. */
-  query: string;
 }
 
 /** What a publish that has nothing to wait for answers. */
@@ -130,7 +126,12 @@ const SETTLED: Promise<void> = Promise.resolve();
 
 /** Worker side of a completion: prepare, plan, run its steps (plugins and model calls), reply, log. */
 export class CompletionRunner {
-  constructor(private readonly deps: RunnerDeps) {}
+  /** The services every run's steps call. */
+  private readonly steps: StepServices;
+
+  constructor(private readonly deps: RunnerDeps) {
+    this.steps = { registry: deps.registry, latency: deps.latency, resilience: deps.resilience, plugins: deps.plugins };
+  }
 
   /**
    * Runs one job: answers the client and writes the request's one log, whatever happens. The message
@@ -160,17 +161,14 @@ export class CompletionRunner {
     const logger = lazyChild(this.deps.logger, { request_id: job.httpRequestId ?? job.requestId, log_id: job.requestId, app_id: job.appId });
     const trace = new RunTrace();
     let space: SpaceContext | null = null;
-    let privacyLevel = effectivePrivacyLevel(1, job.request);
     let ended: RequestOutcome['ended'];
     let responseText = '';
-    const query = promptOf(job.request);
     try {
       space = await this.deps.spaces.load(job.appId, job.spaceStamp);
       markLoopOwner(job.httpRequestId ?? job.requestId);
       if (!space) throw ApiError.notFound('Space', 'Authorization');
-      privacyLevel = effectivePrivacyLevel(space.policies.privacy_level, job.request);
       checkStillWanted(job, signal);
-      const answered = await this.answer(job, { space, signal, run, reply, logger, trace, privacyLevel, query });
+      const answered = await this.answer(job, { space, signal, run, reply, logger, trace });
       ({ ended, responseText } = answered);
       const stream = job.request.stream;
       if ('result' in ended) await reply({ type: 'done', requestId: job.requestId, run, result: finalResult(ended.result, stream) });
@@ -184,16 +182,16 @@ export class CompletionRunner {
     if (signal.aborted && 'failure' in ended) ended = { ...ended, failure: { ...ended.failure, status: cancelledStatus(job) } };
     markLoopOwner(job.httpRequestId ?? job.requestId);
     // A Space deleted meanwhile has nothing left to attach a log to.
-    if (space) await this.writeLog({ job, privacyLevel, isTest: space.isSandbox, trace, ended, responseText, prompt: query, endedAt: 'result' in ended ? undefined : Date.now() }, logger);
-    if (job.async) await this.deps.asyncJobs.finish(job, { final: held, aborted: signal.aborted, privacyLevel });
+    if (space) await this.writeLog({ job, isTest: space.isSandbox, trace, ended, responseText, endedAt: 'result' in ended ? undefined : Date.now() }, logger);
+    if (job.async) await this.deps.asyncJobs.finish(job, { final: held, aborted: signal.aborted });
     else for (const message of held) await publish(message);
     const statusCode = 'result' in ended ? ended.result.statusCode : ended.failure.status;
-    return { summary: { statusCode, model: trace.lastModel()?.model ?? null, privacyLevel }, ended };
+    return { summary: { statusCode, model: trace.lastModel()?.model ?? null }, ended };
   }
 
   private async answer(job: CompletionJob, inputs: RunInputs): Promise<Answered> {
-    const { space, privacyLevel, query } = inputs;
-    const prepared = await prepareCompletion({ job, space, sources: this.deps.sources, autoModelName: this.deps.autoModelName, privacyLevel, query });
+    const { space } = inputs;
+    const prepared = await prepareCompletion({ request: job.request, privacy: job.privacy, orgId: job.orgId, space, sources: this.deps.sources, autoModelName: this.deps.autoModelName });
     inputs.trace.namedIdsChecked = true;
     // The profile reads the messages, tools, response format and max_tokens, not the model: no copy with it blanked.
     const profile = profileRequest(prepared.chat, this.deps.router);
@@ -210,11 +208,10 @@ export class CompletionRunner {
       modelExists: (name) => this.deps.modelExists(job.orgId, name),
       allowedModels: job.allowedModels,
     });
-    const { registry, latency, resilience, plugins } = this.deps;
     // One literal, not `{ ...inputs, job, ... }`: properties added after a spread are added one by one, and cost allocations.
-    const { signal, run, reply, logger, trace } = inputs;
-    const ctx: RunContext = { job, run, space, prepared, plan, signal, registry, latency, resilience, plugins, logger, trace, reply };
-    return answerRequest(ctx, { promptTokens: () => profile.promptTokens, selector: this.deps.selectPlugins, spaceHasFiles: this.deps.spaceHasFiles });
+    const { signal, run: id, reply, logger, trace } = inputs;
+    const run: Run = { job, id, space, prepared, plan, trace, signal, logger, reply };
+    return answerRequest(run, this.steps, { promptTokens: () => profile.promptTokens, selector: this.deps.selectPlugins, spaceHasFiles: this.deps.spaceHasFiles });
   }
 
   /** Never throws: whatever happens to the log, the held answer still goes out. */

@@ -113,6 +113,6 @@ function record(outcome: RequestOutcome): void {
   }
   if (!tracingEnabled()) return;
   const job = trace.getActiveSpan();
-  job?.setAttributes({ 'switchyard.app_id': outcome.job.appId, 'switchyard.log_id': outcome.job.requestId, 'switchyard.status_code': figuresOf(outcome).statusCode, 'switchyard.privacy_level': outcome.privacyLevel });
+  job?.setAttributes({ 'switchyard.app_id': outcome.job.appId, 'switchyard.log_id': outcome.job.requestId, 'switchyard.status_code': figuresOf(outcome).statusCode, 'switchyard.privacy_level': outcome.job.privacy.level });
   for (const step of outcome.trace.steps) stepSpan(step);
 }

@@ -6,23 +6,21 @@ import type { LogInsert } from '../store/log-batcher';
 import type { CompletionJob } from '../queue/payloads';
 import type { AttemptRecord, PluginRecord, StepRecord } from './attempt-record';
 import { lastUserText } from '../domain/chat';
-import { MASK, maskContent, maskedRequest, type Json } from './privacy';
+import { MASK, maskContent, type Json } from './privacy';
 import type { RunTrace } from './run-trace';
+import { storedCallOf, storedLogOf } from './stored-log';
 
 export type LogRow = LogInsert;
 
 /** What one request leaves behind, whatever its outcome. */
 export interface RequestOutcome {
   job: CompletionJob;
-  privacyLevel: number;
   isTest: boolean;
   trace: RunTrace;
   /** The answer, or the failure (with what was answered before it, for a stream that broke off). */
   ended: { result: CompletionResult } | { failure: CompletionFailure; partial?: CompletionResult };
   /** The answer's text (a streamed answer's result carries no choices). */
   responseText: string;
-  /** The request's last user message, when the run has read it already (else the log reads it). */
-  prompt?: string;
   /** When a request that has no answer ended (failed or cancelled), in ms since the epoch: its latency is measured to it. */
   endedAt?: number;
 }
@@ -30,28 +28,33 @@ export interface RequestOutcome {
 const asJson = (value: unknown) => value as Prisma.InputJsonValue;
 
 function masked<T>(outcome: RequestOutcome, value: T): T | Json {
-  return outcome.privacyLevel >= 2 ? maskContent(value) : value;
+  return outcome.job.privacy.masksContent ? maskContent(value) : value;
 }
 
 /** Request fields that name rows: checked as the caller's before the request runs (prepareCompletion). */
 const NAMED_ID_FIELDS = ['conversation_id', 'parent_request_id', 'assistant_id', 'assistant_version_id'] as const;
 
 /**
- * The request as its log keeps it. One refused before its ids were checked (an unknown id, another
- * organization's, or a failure before the check) keeps none of them: its log must not point at rows
- * that are not the caller's.
+ * The request body as its log keeps it: the wire body the job carries, with the request's messages. One
+ * refused before its ids were checked (an unknown id, another organization's, or a failure before the
+ * check) keeps none of them: its log must not point at rows that are not the caller's.
  */
-function storedRequest(outcome: RequestOutcome): CompletionJob['request'] {
-  const { request } = outcome.job;
-  if (outcome.trace.namedIdsChecked || !NAMED_ID_FIELDS.some((field) => request[field] !== undefined)) return request;
-  const kept: CompletionJob['request'] = { ...request };
-  for (const field of NAMED_ID_FIELDS) delete kept[field];
-  return kept;
+function storedPayload(outcome: RequestOutcome): Json {
+  const { payload, request } = outcome.job;
+  const body: CompletionJob['payload'] = { ...payload, messages: request.chat.messages as unknown as Json };
+  if (!outcome.trace.namedIdsChecked) for (const field of NAMED_ID_FIELDS) delete body[field];
+  return outcome.job.privacy.masksContent ? maskContent(body) : (body as Json);
 }
 
+/** The ids the request named, once checked as the caller's (else none: see storedPayload). */
 /** The last user message's text. The log of a job it cannot read (a bug of ours) is still written, without it. */
-export function promptOf(request: CompletionJob['request']): string {
-  return Array.isArray(request.messages) ? lastUserText(request.messages) : '';
+function promptOf(request: CompletionJob['request']): string {
+  return Array.isArray(request.chat?.messages) ? lastUserText(request.chat.messages) : '';
+}
+
+function namedIds(outcome: RequestOutcome): { conversation_id: string | null; parent_request_id: string | null } {
+  const stored = outcome.trace.namedIdsChecked ? outcome.job.request.stored : undefined;
+  return { conversation_id: stored?.conversationId ?? null, parent_request_id: stored?.parentRequestId ?? null };
 }
 
 /** A result as the log keeps it: generated images without their base64 data (megabytes each), their size noted instead. */
@@ -90,9 +93,18 @@ export function figuresOf(outcome: RequestOutcome): { statusCode: number; saving
   return { statusCode: ended.failure.status, savings: ended.partial?.savings ?? ZERO_COSTS, latencyMs: ended.partial?.latencyMs ?? latencyUntilEnded(outcome) };
 }
 
-function parentRow(outcome: RequestOutcome): LogRow {
+/**
+ * The request's only step, when it is one model call (no retry, failover, plugin or tool turn): the
+ * request's own row keeps it, and the log has no child rows. A log has children only when sub-requests
+ * were made to get the final answer.
+ */
+function onlyCall(trace: RunTrace): AttemptRecord | null {
+  const [only] = trace.steps;
+  return trace.steps.length === 1 && only?.kind === 'model' ? only : null;
+}
+
+function parentRow(outcome: RequestOutcome, call: AttemptRecord | null): LogRow {
   const { job, trace } = outcome;
-  const request = storedRequest(outcome);
   const model = trace.lastModel();
   const usage = trace.totalUsage();
   const costs = trace.costs();
@@ -102,15 +114,13 @@ function parentRow(outcome: RequestOutcome): LogRow {
     org_id: job.orgId,
     app_id: job.appId,
     idp_id: job.idpId,
-    conversation_id: request.conversation_id ?? null,
-    parent_request_id: request.parent_request_id ?? null,
+    ...namedIds(outcome),
     model_id: model?.id ?? null,
     namespace: model?.namespace ?? null,
-    response: asJson(masked(outcome, withoutImageData(outcome.ended))),
-    // The same masked copy as the job's in Redis (maskedJob), when nothing was taken out of the request.
-    payload: asJson(outcome.privacyLevel >= 2 ? maskedRequest(request) : request),
-    prompt: outcome.privacyLevel >= 2 ? MASK : (outcome.prompt ?? promptOf(job.request)),
-    response_text: outcome.privacyLevel >= 2 && outcome.responseText !== '' ? MASK : outcome.responseText,
+    response: asJson(masked(outcome, storedLogOf(withoutImageData(outcome.ended), call && storedCallOf(call)))),
+    payload: asJson(storedPayload(outcome)),
+    prompt: job.privacy.masksContent ? MASK : promptOf(job.request),
+    response_text: job.privacy.masksContent && outcome.responseText !== '' ? MASK : outcome.responseText,
     timestamp: job.receivedAt,
     prompt_tokens: usage.prompt_tokens,
     completion_tokens: usage.completion_tokens,
@@ -122,12 +132,12 @@ function parentRow(outcome: RequestOutcome): LogRow {
     completion_tokens_cost_savings: savings.completion_tokens,
     total_tokens_cost_savings: savings.total_tokens,
     costs_incurred: true,
-    privacy_level: outcome.privacyLevel,
+    privacy_level: job.privacy.level,
     request_type: 'chat_completions',
     status_code: statusCode,
     is_test: outcome.isTest,
     latency: latencyMs,
-    labels: asJson(job.request.custom_headers?.labels ?? {}),
+    labels: asJson(job.request.labels),
   };
 }
 
@@ -162,7 +172,7 @@ function stepRow(outcome: RequestOutcome, step: StepRecord, own: StepColumns): L
     idp_id: job.idpId,
     parent_id: job.requestId,
     timestamp: step.startedAt,
-    privacy_level: outcome.privacyLevel,
+    privacy_level: job.privacy.level,
     request_type: 'chat_completions',
     status_code: step.statusCode,
     is_test: outcome.isTest,
@@ -206,10 +216,10 @@ function modelRow(outcome: RequestOutcome, record: AttemptRecord): LogRow {
 function pluginRow(outcome: RequestOutcome, record: PluginRecord): LogRow {
   const payload = { step: 'plugin', plugin: record.plugin, backend: record.backend, query: record.query, cached: record.cached };
   // A plugin's failure message may name what the request gave it (a URL's host, a file): its kind and status stay.
-  const error = record.error && outcome.privacyLevel >= 2 ? { ...record.error, message: MASK } : record.error;
+  const error = record.error && outcome.job.privacy.masksContent ? { ...record.error, message: MASK } : record.error;
   return stepRow(outcome, record, {
     namespace: record.plugin,
-    payload: asJson(outcome.privacyLevel >= 2 ? { ...payload, query: MASK } : payload),
+    payload: asJson(outcome.job.privacy.masksContent ? { ...payload, query: MASK } : payload),
     response: asJson(error ? { error } : { results: record.results, artifacts: record.artifacts }),
     response_text: error?.message ?? '',
     // Spelled out, like a model row's (a step's figures read the same whichever kind it is).
@@ -223,10 +233,15 @@ function pluginRow(outcome: RequestOutcome, record: PluginRecord): LogRow {
   });
 }
 
-/** The request's log and one child per step (model call or plugin run); nothing at privacy level 3. */
+/**
+ * The request's log: one row when its only step was one model call, else the row and one child per
+ * step (model call or plugin run); nothing at privacy level 3.
+ */
 export function logRowsFor(outcome: RequestOutcome): { parent: LogRow; children: LogRow[] } | null {
-  if (outcome.privacyLevel >= 3) return null;
+  if (!outcome.job.privacy.writesLog) return null;
+  const call = onlyCall(outcome.trace);
+  if (call) return { parent: parentRow(outcome, call), children: [] };
   const children = outcome.trace.steps.map((step) => (step.kind === 'model' ? modelRow(outcome, step) : pluginRow(outcome, step)));
-  return { parent: parentRow(outcome), children };
+  return { parent: parentRow(outcome, null), children };
 }
 

@@ -9,7 +9,7 @@ import type { RequestProfile } from '../routing/request-profile';
 import { scoreCandidates, type CandidateScore, type ScoringInputs } from '../routing/scorer';
 import { didYouMean } from '../text/close-names';
 import type { PreparedCompletion } from './prepare-request';
-import type { SpaceContext } from './space-context';
+import type { SpaceContext } from '../store/space-context';
 
 export interface CandidateView {
   model: string;
@@ -106,7 +106,7 @@ function uniqueById(models: RoutableModel[]): RoutableModel[] {
 }
 
 function limitsOf(inputs: PlanInputs): Limits {
-  return { maxCost: inputs.prepared.policies.max_cost, privacyLevel: inputs.prepared.policies.privacy_level, now: inputs.now };
+  return { maxCost: inputs.prepared.policies.max_cost, needsGdprModel: inputs.prepared.privacy.needsGdprModel, now: inputs.now };
 }
 
 /** The models that can take this request in the Space: reachable provider, not deprecated, within the hard limits. */

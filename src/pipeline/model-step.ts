@@ -4,7 +4,8 @@ import { UpstreamError } from '../errors/upstream-error';
 import { outcomeOf } from '../resilience/circuit-breakers';
 import { NO_USAGE, statusOfError } from './attempt-record';
 import { isSubstantive, runAttempts, type AttemptCall } from './attempt-runner';
-import { attemptOptions, type RunContext } from './run-context';
+import type { Run } from './run';
+import { attemptOptions, type StepServices } from './step-services';
 import { ESTIMATED_USAGE_WARNING, StreamAssembler } from './stream-assembler';
 
 /** What one model step is asked: the conversation so far and the tools on offer. */
@@ -14,11 +15,6 @@ export interface ModelStepInput {
   toolChoice: ToolChoice | undefined;
   /** Models to try, in order. */
   attempts: Iterable<RoutableModel>;
-  /**
-   * Tools the worker runs itself (plugins offered under auto_tools): while streaming, tool-call deltas
-   * and the finish are held back until the step ends, since a call to one of them is not the client's.
-   */
-  holdToolCalls: boolean;
   /**
    * The prompt's tokens, asked for only if the upstream reports no usage: counting a prompt that plugin
    * context made long costs about a millisecond of CPU, which a reported usage makes useless.
@@ -71,12 +67,12 @@ function heldPart(choices: ChatChoice[]): ChunkChoice[] {
 }
 
 /** Relays a stream; a failure after the first chunk is returned (no failover any more). */
-async function relay(ctx: RunContext, opened: OpenedStream, { model, assembler, hold }: { model: RoutableModel; assembler: StreamAssembler; hold: boolean }): Promise<UpstreamError | null> {
+async function relay(run: Run, opened: OpenedStream, { model, assembler, hold }: { model: RoutableModel; assembler: StreamAssembler; hold: boolean }): Promise<UpstreamError | null> {
   const forward = (chunk: ChatChunk) => {
     assembler.add(chunk);
     const choices = hold ? chunk.choices.map(contentOnly).filter((choice): choice is ChunkChoice => choice !== null) : chunk.choices;
     // Not awaited: one Redis connection keeps the order, and a chunk need not wait for the last one's round trip.
-    if (choices.length > 0) ctx.reply({ type: 'delta', requestId: ctx.job.requestId, run: ctx.run, model: model.model, choices }).catch((err: unknown) => ctx.logger.warn({ err }, 'delta not published'));
+    if (choices.length > 0) run.reply({ type: 'delta', requestId: run.job.requestId, run: run.id, model: model.model, choices }).catch((err: unknown) => run.logger.warn({ err }, 'delta not published'));
   };
   try {
     for (const chunk of opened.head) forward(chunk);
@@ -105,52 +101,67 @@ async function wholeAnswer({ model, provider, ctx, request }: AttemptCall, promp
 }
 
 /** The prepared request with this step's conversation and tools: copied only when the step changed them (plugin context, a tool loop). */
-function preparedFor(ctx: RunContext, input: ModelStepInput): RunContext['prepared'] {
-  const { chat } = ctx.prepared;
-  if (input.messages === chat.messages && input.tools === chat.tools && input.toolChoice === chat.tool_choice) return ctx.prepared;
-  return { ...ctx.prepared, chat: { ...chat, messages: input.messages, tools: input.tools, tool_choice: input.toolChoice } };
+function preparedFor(run: Run, input: ModelStepInput): Run['prepared'] {
+  const { chat } = run.prepared;
+  if (input.messages === chat.messages && input.tools === chat.tools && input.toolChoice === chat.tool_choice) return run.prepared;
+  return { ...run.prepared, chat: { ...chat, messages: input.messages, tools: input.tools, tool_choice: input.toolChoice } };
 }
 
-function optionsFor(ctx: RunContext, input: ModelStepInput) {
-  return { ...attemptOptions(ctx), prepared: preparedFor(ctx, input), attempts: input.attempts };
+function optionsFor(run: Run, services: StepServices, input: ModelStepInput) {
+  return { ...attemptOptions(run, services), prepared: preparedFor(run, input), attempts: input.attempts };
 }
 
 /** A non-streaming model step: retries and failover, then the whole answer. */
-async function wholeStep(ctx: RunContext, input: ModelStepInput): Promise<ModelStepResult> {
-  const success = await runAttempts(optionsFor(ctx, input), (call) => wholeAnswer(call, input.promptTokens));
-  ctx.trace.addAttempts(success.records);
-  ctx.trace.warnings.push(...success.notes, ...(success.value.estimated ? [ESTIMATED_USAGE_WARNING] : []));
+async function wholeStep(run: Run, services: StepServices, input: ModelStepInput): Promise<ModelStepResult> {
+  const success = await runAttempts(optionsFor(run, services, input), (call) => wholeAnswer(call, input.promptTokens));
+  run.trace.addAttempts(success.records);
+  run.trace.warnings.push(...success.notes, ...(success.value.estimated ? [ESTIMATED_USAGE_WARNING] : []));
   const latencyMs = success.records.at(-1)?.latencyMs ?? 0;
-  ctx.latency.record(success.model.id, latencyMs);
+  services.latency.record(success.model.id, latencyMs);
   const { choices, usage } = success.value;
   return { model: success.model, choices, usage, latencyMs, broken: null };
 }
 
-/** A streaming model step: retries and failover until the first chunk, then deltas relayed as they arrive. */
-async function streamStep(ctx: RunContext, input: ModelStepInput): Promise<ModelStepResult> {
-  const success = await runAttempts(optionsFor(ctx, input), async ({ provider, ctx: callCtx, request }) => ({
+/**
+ * A streaming model step: retries and failover until the first chunk, then deltas relayed as they arrive.
+ * `hold`: the step offers tools the worker runs itself (plugins under auto_tools), so tool-call deltas
+ * and the finish are held back until the step ends, since a call to one of them is not the client's.
+ */
+async function streamStep(run: Run, services: StepServices, { input, hold }: { input: ModelStepInput; hold: boolean }): Promise<ModelStepResult> {
+  const success = await runAttempts(optionsFor(run, services, input), async ({ provider, ctx: callCtx, request }) => ({
     value: await open(provider.chatStream(request, callCtx)),
     usage: NO_USAGE,
   }));
-  ctx.trace.addAttempts(success.records);
-  ctx.trace.warnings.push(...success.notes);
+  run.trace.addAttempts(success.records);
+  run.trace.warnings.push(...success.notes);
   const assembler = new StreamAssembler();
-  const broken = await relay(ctx, success.value, { model: success.model, assembler, hold: input.holdToolCalls });
+  const broken = await relay(run, success.value, { model: success.model, assembler, hold });
   const answering = success.records.at(-1);
   const latencyMs = answering ? Date.now() - answering.startedAt : 0;
   const { usage, estimated } = assembler.usageOrEstimate(input.promptTokens);
-  if (estimated) ctx.trace.warnings.push(ESTIMATED_USAGE_WARNING);
+  if (estimated) run.trace.warnings.push(ESTIMATED_USAGE_WARNING);
   if (answering) Object.assign(answering, { latencyMs, usage, ...(broken ? { statusCode: statusOfError(broken), error: broken } : {}) });
   // The stream opened (a success for the breaker) and then broke: that counts against the model too.
-  if (broken) ctx.resilience.breakers.record(success.model.id, outcomeOf(broken), 'closed');
-  else ctx.latency.record(success.model.id, latencyMs);
+  if (broken) services.resilience.breakers.record(success.model.id, outcomeOf(broken), 'closed');
+  else services.latency.record(success.model.id, latencyMs);
   return { model: success.model, choices: assembler.choices(), usage, latencyMs, broken };
 }
 
 /** One model step of a request, streamed to the client or not as the request asked; its usage is added to the trace. */
-export async function modelStep(ctx: RunContext, input: ModelStepInput): Promise<ModelStepResult> {
-  const result = ctx.prepared.stream ? await streamStep(ctx, input) : await wholeStep(ctx, input);
-  ctx.trace.addAnswer(result.model, result);
+export async function modelStep(run: Run, services: StepServices, input: ModelStepInput): Promise<ModelStepResult> {
+  const result = run.prepared.stream ? await streamStep(run, services, { input, hold: false }) : await wholeStep(run, services, input);
+  run.trace.addAnswer(result.model, result);
+  return result;
+}
+
+/**
+ * A model step offered tools the worker runs itself (plugins under auto_tools): as modelStep, but a
+ * stream's tool-call deltas and finish are held back until the step ends (releaseHeld sends them once
+ * they are known to be the client's).
+ */
+export async function modelStepHoldingToolCalls(run: Run, services: StepServices, input: ModelStepInput): Promise<ModelStepResult> {
+  const result = run.prepared.stream ? await streamStep(run, services, { input, hold: true }) : await wholeStep(run, services, input);
+  run.trace.addAnswer(result.model, result);
   return result;
 }
 
@@ -158,7 +169,7 @@ export async function modelStep(ctx: RunContext, input: ModelStepInput): Promise
  * Sends what a step that held its tool calls back kept from the stream, once its answer is known to be
  * the client's: the tool calls left for the client, and each choice's finish.
  */
-export async function releaseHeld(ctx: RunContext, { model, choices }: { model: RoutableModel; choices: ChatChoice[] }): Promise<void> {
-  if (!ctx.prepared.stream) return;
-  await ctx.reply({ type: 'delta', requestId: ctx.job.requestId, run: ctx.run, model: model.model, choices: heldPart(choices) });
+export async function releaseHeld(run: Run, { model, choices }: { model: RoutableModel; choices: ChatChoice[] }): Promise<void> {
+  if (!run.prepared.stream) return;
+  await run.reply({ type: 'delta', requestId: run.job.requestId, run: run.id, model: model.model, choices: heldPart(choices) });
 }

@@ -2,11 +2,12 @@ import type { PluginTrigger } from '../domain/completion';
 import { ApiError } from '../errors/api-error';
 import { lazyChild } from '../logging/lazy-child';
 import type { HttpClient } from '../net/http-client';
+import { descriptorOf } from '../plugins/catalog';
 import type { Plugin, PluginContext, PluginId, PluginInput, PluginOutput } from '../plugins/types';
 import { UpstreamError } from '../errors/upstream-error';
 import { statusOfError, type PluginRecord } from './attempt-record';
-import type { PluginRunContext } from './plugin-run-context';
-import type { SpaceContext } from './space-context';
+import type { Run } from './run';
+import type { SpaceContext } from '../store/space-context';
 import { derivedOnce } from './space-memo';
 import { untilAborted } from './until-aborted';
 import { Deadline } from '../net/deadline';
@@ -76,14 +77,6 @@ function errorOf(err: unknown, { requestAborted }: { requestAborted: boolean }):
 /** Time kept in hand for the model call after plugins, in ms: plugins before the model end this long before the request's deadline. */
 export const MODEL_CALL_RESERVE_MS = 5_000;
 
-/**
- * The plugins whose output may be reused (privacy level 1 only): those whose output is a function of
- * the cache key. Not space-search or transcribe-audio, whose Space files can be deleted (a deleted
- * file's text must not keep being served), nor image generation (asking again means a new image,
- * and a hit would be free), nor a plugin that acts (a post must happen, not be remembered).
- */
-const CACHEABLE: ReadonlySet<PluginId> = new Set(['web-search']);
-
 /** What a cached output depends on: the plugin's input, the Space's settings for it and the Space whose data it reads. */
 function cacheKey(input: PluginInput, { settings, dataSpaceId }: { settings: unknown; dataSpaceId: string }): OutputKey {
   return { query: input.query, args: input.args, files: input.files, images: input.images, settings, dataSpaceId };
@@ -117,14 +110,14 @@ export class PluginSteps {
     return this.deps.plugins.get(id);
   }
 
-  async runAll(ctx: PluginRunContext, calls: PluginCall[], input: Omit<PluginInput, 'args'>): Promise<PluginRun[]> {
-    const runs = await Promise.all(calls.map((call) => this.runOne(ctx, call, { ...input, args: call.args })));
+  async runAll(run: Run, calls: PluginCall[], input: Omit<PluginInput, 'args'>): Promise<PluginRun[]> {
+    const runs = await Promise.all(calls.map((call) => this.runOne(run, call, { ...input, args: call.args })));
     // Numbered and recorded in call order, whatever order they finished in.
-    for (const run of runs) this.record(ctx, run);
+    for (const done of runs) this.record(run.trace, done);
     return runs;
   }
 
-  private async runOne(ctx: PluginRunContext, call: PluginCall, input: PluginInput): Promise<PluginRun & { record: PluginRecord }> {
+  private async runOne(run: Run, call: PluginCall, input: PluginInput): Promise<PluginRun & { record: PluginRecord }> {
     const startedAt = Date.now();
     const plugin = this.deps.plugins.get(call.id);
     const base = { plugin: call.id, backend: plugin?.backendKey ?? call.id, startedAt, query: String(input.args?.query ?? input.args?.prompt ?? input.query), cached: false };
@@ -133,51 +126,51 @@ export class PluginSteps {
       const problem = pluginProblem(call.id, 'is unavailable', availability.available ? '' : availability.reason);
       return { call, output: null, problem, error: null, record: { ...base, kind: 'plugin', latencyMs: 0, statusCode: 503, costUsd: 0, results: 0, artifacts: 0, error: { kind: 'unavailable', status: 503, message: problem } } };
     }
-    const useCache = ctx.prepared.policies.privacy_level === 1 && this.deps.cacheTtlSeconds > 0 && CACHEABLE.has(plugin.id);
+    // Only a plugin whose output is a function of the cache key (its descriptor says so), at privacy level 1 only.
+    const useCache = run.prepared.privacy.sharesPluginResults && this.deps.cacheTtlSeconds > 0 && descriptorOf(plugin.id).cacheable;
     try {
-      const settings = settingsOf(plugin, { space: ctx.space, storedUnder: call.id });
-      const key = cacheKey(input, { settings, dataSpaceId: ctx.space.dataSpaceId });
+      const settings = settingsOf(plugin, { space: run.space, storedUnder: call.id });
+      const key = cacheKey(input, { settings, dataSpaceId: run.space.dataSpaceId });
       const cached = useCache ? await this.deps.cache.get(call.id, key).catch(() => null) : null;
-      const output = cached ?? (await this.execute(ctx, plugin, { input, settings }));
-      if (useCache && !cached) this.deps.cache.set(call.id, key, output, this.deps.cacheTtlSeconds).catch((err: unknown) => ctx.logger.warn({ err }, 'plugin output not cached'));
+      const output = cached ?? (await this.execute(run, plugin, { input, settings }));
+      if (useCache && !cached) this.deps.cache.set(call.id, key, output, this.deps.cacheTtlSeconds).catch((err: unknown) => run.logger.warn({ err }, 'plugin output not cached'));
       const costUsd = cached ? 0 : output.costUsd;
       const record: PluginRecord = { ...base, kind: 'plugin', cached: cached !== null, latencyMs: Date.now() - startedAt, statusCode: 200, costUsd, results: output.searchResults.length, artifacts: output.artifacts.length };
       return { call, output: { ...output, costUsd }, problem: null, error: null, record };
     } catch (err) {
-      const error = errorOf(err, { requestAborted: ctx.signal.aborted });
-      ctx.logger.warn({ plugin: call.id, kind: error.kind, status: error.status }, 'plugin failed');
+      const error = errorOf(err, { requestAborted: run.signal.aborted });
+      run.logger.warn({ plugin: call.id, kind: error.kind, status: error.status }, 'plugin failed');
       const record: PluginRecord = { ...base, kind: 'plugin', latencyMs: Date.now() - startedAt, statusCode: error.status ?? 502, costUsd: 0, results: 0, artifacts: 0, error };
       return { call, output: null, problem: pluginProblem(call.id, 'failed', error.message), error: err, record };
     }
   }
 
-  private async execute(ctx: PluginRunContext, plugin: Plugin, { input, settings }: { input: PluginInput; settings: unknown }): Promise<PluginOutput> {
+  private async execute(run: Run, plugin: Plugin, { input, settings }: { input: PluginInput; settings: unknown }): Promise<PluginOutput> {
     // A plugin before the model leaves the model call its reserve; one after it (social-post) may use the rest.
     const reserve = plugin.phase === 'before_model' ? MODEL_CALL_RESERVE_MS : 0;
-    const deadline = Math.min(ctx.job.deadline - reserve, Date.now() + this.deps.timeoutMs);
-    const limit = new Deadline(ctx.signal, { callMs: Math.max(1, deadline - Date.now()) });
+    const deadline = Math.min(run.job.deadline - reserve, Date.now() + this.deps.timeoutMs);
+    const limit = new Deadline(run.signal, { callMs: Math.max(1, deadline - Date.now()) });
     const { signal } = limit;
     const pluginCtx: PluginContext = {
-      requestId: ctx.job.requestId,
-      space: { id: ctx.space.id, orgId: ctx.space.orgId, dataSpaceId: ctx.space.dataSpaceId },
+      requestId: run.job.requestId,
+      space: { id: run.space.id, orgId: run.space.orgId, dataSpaceId: run.space.dataSpaceId },
       settings,
-      privacyLevel: ctx.prepared.policies.privacy_level,
       signal,
       deadline,
-      logger: lazyChild(ctx.logger, { plugin: plugin.id }),
+      logger: lazyChild(run.logger, { plugin: plugin.id }),
       backend: this.deps.backend,
       untrusted: this.deps.untrusted,
     };
-    await this.step(ctx, plugin.id, 'started');
+    await this.step(run, plugin.id, 'started');
     try {
       // Raced inside the limited work (its backend slot is freed at the timeout) and outside it (a limiter stuck on Redis ends too).
-      const race = <T>(work: Promise<T>) => untilAborted(work, { timeout: signal, request: ctx.signal, provider: plugin.id });
+      const race = <T>(work: Promise<T>) => untilAborted(work, { timeout: signal, request: run.signal, provider: plugin.id });
       const limited = this.deps.limiter.run(plugin.backendKey, this.deps.concurrencyFor(plugin.backendKey), () => race(plugin.run(input, pluginCtx)), { signal, deadline });
       const output = await race(limited);
-      await this.step(ctx, plugin.id, 'finished');
+      await this.step(run, plugin.id, 'finished');
       return output;
     } catch (err) {
-      await this.step(ctx, plugin.id, 'failed');
+      await this.step(run, plugin.id, 'failed');
       throw err;
     } finally {
       limit.clear();
@@ -185,14 +178,13 @@ export class PluginSteps {
   }
 
   /** Tells a streaming client which plugin runs (chunks it may ignore). */
-  private async step(ctx: PluginRunContext, name: string, status: 'started' | 'finished' | 'failed'): Promise<void> {
-    if (!ctx.prepared.stream) return;
-    await ctx.reply({ type: 'step', requestId: ctx.job.requestId, run: ctx.run, step: { kind: 'plugin', name, status } }).catch(() => undefined);
+  private async step(run: Run, name: string, status: 'started' | 'finished' | 'failed'): Promise<void> {
+    if (!run.prepared.stream) return;
+    await run.reply({ type: 'step', requestId: run.job.requestId, run: run.id, step: { kind: 'plugin', name, status } }).catch(() => undefined);
   }
 
-  private record(ctx: PluginRunContext, run: PluginRun & { record: PluginRecord }): void {
-    const { trace } = ctx;
-    const { call, output, problem, record } = run;
+  private record(trace: Run['trace'], done: PluginRun & { record: PluginRecord }): void {
+    const { call, output, problem, record } = done;
     trace.addPlugin(record, {
       id: call.id,
       trigger: call.trigger,
@@ -211,6 +203,6 @@ export class PluginSteps {
     trace.searchResults.push(...output.searchResults.map((item) => ({ ...item, index: item.index + first - 1 })));
     trace.artifacts.push(...output.artifacts);
     if (output.warning) trace.warnings.push(pluginWarning(call.id, output.warning));
-    if (output.context !== null) run.output = { ...output, context: renumbered(output.context, { first, count: output.searchResults.length }) };
+    if (output.context !== null) done.output = { ...output, context: renumbered(output.context, { first, count: output.searchResults.length }) };
   }
 }

@@ -1,9 +1,11 @@
+import type { Json } from '../domain/json';
 import type { CompletionJob } from '../queue/payloads';
+
+export type { Json };
 
 /** What stands in for masked text at privacy level 2. */
 export const MASK = '[masked]';
 
-export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
 /** Keys whose string values (or arrays of strings) carry what the user or the model said. */
 const CONTENT_KEYS = new Set([
@@ -19,7 +21,7 @@ const CONTENT_KEYS = new Set([
  * Keys of objects whose every value is masked, whatever its name: `custom_headers.headers` values are
  * not conversation text, but may carry user data or a credential of the client's.
  */
-const OPAQUE_KEYS = new Set(['headers']);
+const OPAQUE_KEYS = new Set(['headers', 'forwardedHeaders']);
 
 /**
  * A copy with every piece of conversation text replaced by MASK, keeping the structure (roles, tool
@@ -35,20 +37,7 @@ export function maskContent(value: unknown, key?: string): Json {
   return (value ?? null) as Json;
 }
 
-/** Each request masked once: its log row and its job in Redis keep the same masked copy. */
-const maskedRequests = new WeakMap<CompletionJob['request'], Json>();
-
-/** A request with its conversation text masked (maskContent), worked out once per request object. */
-export function maskedRequest(request: CompletionJob['request']): Json {
-  let masked = maskedRequests.get(request);
-  if (masked === undefined) {
-    masked = maskContent(request);
-    maskedRequests.set(request, masked);
-  }
-  return masked;
-}
-
-/** A job as it may rest in Redis once it has ended, past privacy level 1: its request masked like its log. */
+/** A job as it may rest in Redis once it has ended, at a level that masks content: its request and payload masked like its log. */
 export function maskedJob(job: CompletionJob): CompletionJob {
-  return { ...job, request: maskedRequest(job.request) as unknown as CompletionJob['request'] };
+  return { ...job, request: maskContent(job.request) as unknown as CompletionJob['request'], payload: maskContent(job.payload) as CompletionJob['payload'] };
 }

@@ -9,9 +9,9 @@ import type { AttemptRecord, PluginRecord, StepRecord } from './attempt-record';
 const usd = (value: number) => Math.round(value * 1e9) / 1e9;
 
 /**
- * Everything one run of a request gathers on its way: its steps (each a child log), the model calls'
- * usage and cost, the plugins' results, artifacts and cost, and the warnings. The result, the log and
- * the failure are all read from it, so each figure is added up in one place.
+ * Everything one run of a request gathers on its way: its steps (child logs, or a lone call kept in the
+ * request's own log), the model calls' usage and cost, the plugins' results, artifacts and cost, and the
+ * warnings. The result, the log and the failure are all read from it, so each figure is added up in one place.
  */
 export class RunTrace {
   readonly steps: StepRecord[] = [];

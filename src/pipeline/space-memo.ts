@@ -1,4 +1,4 @@
-import type { SpaceContext } from './space-context';
+import type { SpaceContext } from '../store/space-context';
 
 /**
  * Values derived from one Space snapshot (a SpaceContext, loaded at one version stamp), computed on

@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import type { ChatMessage } from '../domain/chat';
 import type { HttpClient } from '../net/http-client';
 import type { ArtifactItem, PluginId, SearchResultItem } from '../domain/plugin-output';
+import type { AutoToolsSkipReason } from '../domain/completion';
 
 export type { ArtifactItem, PluginId, SearchResultItem };
 
@@ -43,7 +44,6 @@ export interface PluginContext {
   space: { id: string; orgId: string; dataSpaceId: string };
   /** The plugin's per-Space settings, parsed with its `settingsSchema` (defaults filled in). */
   settings: unknown;
-  privacyLevel: number;
   /** Aborts when the request ends, the client leaves or the plugin's time is up. */
   signal: AbortSignal;
   /** Epoch ms by which the plugin must have answered. */
@@ -77,4 +77,53 @@ export interface Plugin {
   readonly backendKey: string;
   availability(): Availability;
   run(input: PluginInput, ctx: PluginContext): Promise<PluginOutput>;
+}
+
+/** What a Space holds, as far as a plugin's readiness asks: each fact is read only when asked, once per Space snapshot. */
+export interface SpaceFacts {
+  /** Whether the Space (or the parent whose data it reads) holds any searchable files. */
+  hasSearchableFiles(): Promise<boolean>;
+}
+
+/** Why a plugin has nothing to do in a Space: auto_tools skips it with this reason. */
+export interface NotReady {
+  reason: Extract<AutoToolsSkipReason, 'no_searchable_files'>;
+  /** A sentence for people, in `metadata.extra.auto_tools`. */
+  detail: string;
+}
+
+/**
+ * What the pipeline knows of a plugin without building it: static facts that each plugin's folder
+ * declares (`src/plugins/<id>/descriptor.ts`) and `catalog.ts` lists. The pipeline decides by these,
+ * never by a plugin's id. Whether a plugin feeds the model's context or acts on its answer is the
+ * built plugin's `phase`.
+ */
+export interface PluginDescriptor {
+  /** The id the contract names it by. */
+  readonly id: PluginId;
+  /**
+   * Older ids a request may still name it by: each runs the same plugin, logged under the id named, and
+   * runs once with it. auto_tools neither considers nor offers an alias.
+   */
+  readonly aliases: readonly PluginId[];
+  /** The function name the model calls it by in auto_tools' tool loop (unique across plugins). */
+  readonly toolName: string;
+  /**
+   * Whether its output may be served from the result cache (privacy level 1 only): true only when the
+   * output is a function of the cache key. Not for plugins reading Space files (a deleted file's text must
+   * not keep being served), making something new each time (an image), or acting (a post must happen).
+   */
+  readonly cacheable: boolean;
+  /**
+   * Under auto_tools, why the Space's stored settings for it keep auto_tools from using it (a plugin
+   * that acts for the Space waits for the Space's consent), or null. Absent: auto_tools may use it.
+   */
+  autoToolsRefusal?(stored: unknown): string | null;
+  /**
+   * For a plugin whose effect is the point of a request that names it: why the Space's stored settings
+   * leave it nothing to act with (no account), or null. The request then fails before anything is spent.
+   */
+  settingsProblem?(stored: unknown): string | null;
+  /** Whether it has anything to do in the Space (pre-selection skips it otherwise); null when it has. Absent: always. */
+  readiness?(space: SpaceFacts): Promise<NotReady | null>;
 }

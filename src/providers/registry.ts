@@ -106,7 +106,7 @@ export function createProviderRegistry(config: Readonly<Config>, providers: Map<
   }
   const deps: EndpointDeps = {
     providers,
-    secrets: secretBoxFor(config.plugins.socialPost.secretKeys),
+    secrets: secretBoxFor(config.secrets.keys),
     allowlist: new HostAllowlist(config.plugins.net.ssrfAllowedHosts),
   };
   // A binding that cannot be used is kept too, with why: lru-cache holds no null.

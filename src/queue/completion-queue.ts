@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Queue, type ConnectionOptions, type Job, type JobsOptions, type JobState } from 'bullmq';
 import { shardIndexOf, type CompletionShard } from './completion-shards';
+import { sampledRetention } from './kept-jobs';
 import type { CompletionJob } from './payloads';
 
 /**
@@ -15,6 +16,8 @@ export class CompletionQueue {
   constructor(
     readonly layout: readonly CompletionShard[],
     connection: ConnectionOptions,
+    /** One finished job in this many is kept for bull-board (kept-jobs.ts); the others are removed as they complete. */
+    private readonly keptOneIn: number,
   ) {
     this.shards = layout.map(({ name, prefix }) => new Queue<CompletionJob>(name, { connection, prefix }));
     this.awayUntil = layout.map(() => 0);
@@ -41,9 +44,12 @@ export class CompletionQueue {
     return this.shards[this.shardOf(requestId)] as Queue<CompletionJob>;
   }
 
-  /** Adds a request's job to its shard (its job id is the request id). */
+  /**
+   * Adds a request's job to its shard (its job id is the request id). A finished job `options` would keep
+   * is kept only if the request is in the kept sample (one in `keptOneIn`).
+   */
   add(name: string, job: CompletionJob, options: JobsOptions): Promise<Job<CompletionJob>> {
-    return this.queueFor(job.requestId).add(name, job, options);
+    return this.queueFor(job.requestId).add(name, job, sampledRetention(job.requestId, options, this.keptOneIn));
   }
 
   /**

@@ -1,5 +1,9 @@
-import type { CompletionRequest } from '../schemas/chat-completions';
-import type { FeatureFlags } from '../schemas/feature-flags';
+import type { Json } from '../domain/json';
+import type { PrivacyPolicy } from '../domain/privacy-policy';
+import type { RequestedCompletion } from '../domain/requested-completion';
+
+/** A request's wire body as the log keeps it, less its messages (which travel once, in the domain request). */
+export type WireBody = { [field: string]: Json | undefined };
 
 /** Copies a main Space's configuration, models and failover chain into its sandbox. */
 export interface SandboxSyncJob {
@@ -23,10 +27,12 @@ export interface CompletionJob {
   /** The Space's configuration version the API accepted the request at (SpaceVersions): the worker uses that configuration or a newer one. */
   spaceStamp: string;
   idpId: string;
-  /** The validated request body, as the client sent it. */
-  request: CompletionRequest;
-  /** Flags from the `Service-Feature-Flags` header, merged with `custom_headers.feature_flags` by the worker. */
-  headerFlags: FeatureFlags;
+  /** The request as the API decided it (intake/decide-completion.ts): the worker reads it, never the wire body. */
+  request: RequestedCompletion;
+  /** What the request's privacy level allows, decided at intake: the worker, its log and Redis follow it. */
+  privacy: PrivacyPolicy;
+  /** The wire body less its messages, only for the log's payload. */
+  payload: WireBody;
   /** Redis channel of the API process waiting for the answer; absent when nobody waits live (a batch line). */
   replyTo?: string;
   /** Epoch ms after which nobody waits for the answer. */

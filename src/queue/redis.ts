@@ -61,9 +61,16 @@ export function clusterNodeOptions(url: string): { username?: string; password?:
   };
 }
 
-/** A separate connection to the same Redis (subscriptions need their own), not connected until first used on one server. */
+/**
+ * A separate connection to the same Redis (subscriptions need their own), not connected until first used
+ * on one server. Without the command timeout: its commands are subscriptions, made once and kept by
+ * ioredis across reconnections. A SUBSCRIBE that timed out (a worker starting on a machine so busy that
+ * its event loop stalled for seconds) used to fail for good whatever waited on it, every job of a
+ * worker whose cancellations were not subscribed included; it now completes once Redis answers.
+ */
 export function duplicateRedis(client: RedisClient): RedisClient {
-  return client instanceof Cluster ? client.duplicate() : client.duplicate({ lazyConnect: true });
+  if (client instanceof Cluster) return client.duplicate([], { redisOptions: { ...client.options.redisOptions, commandTimeout: undefined } });
+  return client.duplicate({ lazyConnect: true, commandTimeout: undefined });
 }
 
 /**

@@ -4,7 +4,8 @@ import type { RequestProfile } from './request-profile';
 export interface Limits {
   /** Largest estimated cost of this request, USD; null = no limit. */
   maxCost: number | null;
-  privacyLevel: number;
+  /** Only a model processed under GDPR terms may answer (privacy level 3). */
+  needsGdprModel: boolean;
   now: Date;
 }
 
@@ -18,7 +19,7 @@ export function exclusionReason(model: RoutableModel, profile: RequestProfile, l
   if (profile.needs.functions && !model.supports.functions) return 'does not support tools';
   if (profile.needs.vision && !model.supports.vision) return 'does not accept images';
   if (profile.needs.json && !model.supports.json) return 'does not support JSON mode';
-  if (limits.privacyLevel >= 3 && !model.isGdpr) return 'privacy level 3 needs a model processed under GDPR terms';
+  if (limits.needsGdprModel && !model.isGdpr) return 'privacy level 3 needs a model processed under GDPR terms';
   if (limits.maxCost !== null && estimatedCost(model, profile) > limits.maxCost) return `estimated cost exceeds max_cost ${limits.maxCost}`;
   return null;
 }

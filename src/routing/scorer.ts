@@ -1,5 +1,5 @@
 import type { RoutableModel } from '../domain/routable-model';
-import type { Weights } from '../schemas/apps';
+import type { Weights } from '../domain/space-policies';
 import { estimatedCost } from './hard-limits';
 import { profileQuality, type RouterModel } from './learned/router-model';
 import type { RequestProfile } from './request-profile';

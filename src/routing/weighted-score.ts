@@ -1,4 +1,4 @@
-import type { Weights } from '../schemas/apps';
+import type { Weights } from '../domain/space-policies';
 
 /** What the decision weighs for one candidate. */
 export interface CandidateEstimate {

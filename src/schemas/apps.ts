@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { Policies, Weights } from '../domain/space-policies';
 import { dateTime, int4, pageQuery, uuid } from './common';
 import { featureFlagsSchema } from './feature-flags';
 import { modelActiveForAppSchema, modelSchema } from './models';
@@ -15,7 +16,9 @@ const retries = z.number().int().min(0).max(10);
 export const weightsSchema = z
   .object({ cost: z.number(), latency: z.number(), quality: z.number() })
   .meta({ id: 'Weights', description: 'How much the router values low cost, low latency and high quality, each 0 to 1.' });
-export type Weights = z.infer<typeof weightsSchema>;
+export type { Weights };
+// The schema validates the domain's shape: a field added to one and not the other fails to compile.
+weightsSchema satisfies z.ZodType<Weights>;
 
 const FIRST_BYTE_TIMEOUT_DESCRIPTION =
   "Extra field: longest wait in ms for an upstream's first byte, and for its next byte inside a stream; then the next model is tried. Absent: the service's `UPSTREAM_FIRST_BYTE_TIMEOUT_MS`.";
@@ -36,7 +39,8 @@ export const policiesSchema = z
     upstream_timeout_ms: z.number().int().optional().describe(UPSTREAM_TIMEOUT_DESCRIPTION),
   })
   .meta({ id: 'Policies' });
-export type Policies = z.infer<typeof policiesSchema>;
+export type { Policies };
+policiesSchema satisfies z.ZodType<Policies>;
 
 const FEATURE_FLAGS_DESCRIPTION =
   'Extra field: feature flags for every request of the Space. The `Service-Feature-Flags` header, then `custom_headers.feature_flags`, override them per request.';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { QUALITY_CATEGORIES } from '../../prisma/catalog/schema';
+import { QUALITY_CATEGORIES } from '../domain/quality-categories';
 import { modelSchema } from './models';
 
 /** Servers a custom model can run on: all speak OpenAI's chat completions, each with its stream quirks. */

@@ -1,9 +1,10 @@
 import { z } from 'zod';
 
-/** Flags a request (header or `custom_headers`) or a Space (`settings.feature_flags`) can switch. */
-export const FEATURE_FLAGS = ['citations', 'auto_tools', 'smart_learn'] as const;
-export type FeatureFlag = (typeof FEATURE_FLAGS)[number];
+import { FEATURE_FLAGS, type FeatureFlag, type FeatureFlags } from '../domain/space-policies';
+
+export { FEATURE_FLAGS };
+export type { FeatureFlag, FeatureFlags };
 
 /** Known flags only, each a boolean; an unknown flag is a 400. */
 export const featureFlagsSchema = z.partialRecord(z.enum(FEATURE_FLAGS), z.boolean());
-export type FeatureFlags = z.infer<typeof featureFlagsSchema>;
+featureFlagsSchema satisfies z.ZodType<FeatureFlags>;

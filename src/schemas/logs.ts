@@ -63,7 +63,9 @@ export const logSchema = logCoreSchema
     children: z
       .array(logCoreSchema)
       .nullable()
-      .describe('Sub-requests, oldest first, without their own parent and children; null unless `include=children`.'),
+      .describe(
+        "Sub-requests, oldest first, without their own parent and children; null unless `include=children`. A request answered by one model call is one stored log: its call is shown as its one step, under the log's own `id`.",
+      ),
   })
   .meta({ id: 'Log' });
 export type LogView = z.input<typeof logSchema>;

@@ -1,6 +1,9 @@
 import type { Prisma } from '../generated/prisma/client';
+import { assistantConfigSchema, type AssistantConfig } from '../schemas/assistants';
 import type { Db } from './db';
 import { SHOWN_LOGS } from './logs';
+
+export type { AssistantConfig };
 
 /** Earlier turns replayed into a conversation, at most. */
 export const MAX_HISTORY_TURNS = 50;
@@ -14,14 +17,19 @@ export interface StoredTurn {
 export class CompletionSources {
   constructor(private readonly db: Db) {}
 
-  /** The config of the assistant's given version, or of its newest one; null when the assistant is not in this Space. */
-  async assistantConfig(appId: string, assistantId: string, versionId: string | null): Promise<{ config: Prisma.JsonValue } | null> {
+  /**
+   * The config of the assistant's given version, or of its newest one (null when unset or unreadable);
+   * null when the assistant is not in this Space.
+   */
+  async assistantConfig(appId: string, assistantId: string, versionId: string | null): Promise<{ config: AssistantConfig | null } | null> {
     const assistant = await this.db.assistant.findFirst({
       where: { id: assistantId, app_id: appId },
       select: { versions: { where: versionId ? { id: versionId } : {}, orderBy: { version: 'desc' }, take: 1, select: { assistant_config: true } } },
     });
     const version = assistant?.versions[0];
-    return assistant && version ? { config: version.assistant_config } : null;
+    if (!assistant || !version) return null;
+    const parsed = assistantConfigSchema.nullable().safeParse(version.assistant_config);
+    return { config: parsed.success ? parsed.data : null };
   }
 
   conversationExists(appId: string, conversationId: string): Promise<boolean> {

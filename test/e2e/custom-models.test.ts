@@ -25,7 +25,7 @@ let client: OpenAI;
 
 function pluginsAllowing(hosts: string[]): Config['plugins'] {
   const base = loadConfig().plugins;
-  return { ...base, net: { ...base.net, ssrfAllowedHosts: hosts }, socialPost: { ...base.socialPost, secretKeys: { current: randomBytes(32), previous: [] } } };
+  return { ...base, net: { ...base.net, ssrfAllowedHosts: hosts } };
 }
 
 const customBody = (overrides: Record<string, unknown> = {}) => ({
@@ -50,7 +50,7 @@ async function activate(t: Tenant, modelId: string, active = true): Promise<void
 
 beforeAll(async () => {
   sim = await startSimulator();
-  h = startCompletionsHarness({ providers: simulatedProviders(sim), plugins: pluginsAllowing([new URL(sim.url).hostname]) });
+  h = startCompletionsHarness({ providers: simulatedProviders(sim), plugins: pluginsAllowing([new URL(sim.url).hostname]), secrets: { keys: { current: randomBytes(32), previous: [] } } });
   server = await listenOnLoopback(h.app);
   tenant = await h.tenant();
   client = new OpenAI({ apiKey: tenant.api_key, baseURL: `${server.origin}/v1` });

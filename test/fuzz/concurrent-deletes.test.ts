@@ -24,7 +24,7 @@ let document: OpenApiDocument;
 /** Custom models are served at a base URL that must pass the SSRF check: 127.0.0.1 is allowed here, as an operator would. */
 function pluginsAllowingLoopback(): Config['plugins'] {
   const base = loadConfig().plugins;
-  return { ...base, net: { ...base.net, ssrfAllowedHosts: ['127.0.0.1'] }, socialPost: { ...base.socialPost, secretKeys: { current: randomBytes(32), previous: [] } } };
+  return { ...base, net: { ...base.net, ssrfAllowedHosts: ['127.0.0.1'] } };
 }
 
 type Creator = () => Promise<Record<string, string>>;
@@ -73,7 +73,7 @@ const creators: Record<string, Creator> = {
 };
 
 beforeAll(async () => {
-  harness = startCompletionsHarness({ plugins: pluginsAllowingLoopback() });
+  harness = startCompletionsHarness({ plugins: pluginsAllowingLoopback(), secrets: { keys: { current: randomBytes(32), previous: [] } } });
   tenant = await harness.tenant();
   await setModels(harness.app, tenant, { 'test-echo': true });
   document = (await request(harness.app).get('/v1/openapi.json').expect(200)).body as OpenApiDocument;

@@ -1,4 +1,5 @@
-import { chatLogResponse } from '../../src/formats/openai-chat';
+import { logResponseView } from '../../src/services/logs/log-response';
+import { stepsOf } from '../../src/services/logs/log-steps';
 import type { Express } from 'express';
 import request from 'supertest';
 import type { Log, Model } from '../../src/generated/prisma/client';
@@ -168,16 +169,21 @@ export async function settledStateOf(queue: { getJobState(id: string): Promise<s
 
 export interface RequestLogs {
   parent: Log;
-  /** One per upstream call, in the order they were made. */
+  /**
+   * One per step (upstream call or plugin run), in the order they were made, as the logs API lists them:
+   * the child rows, or a request's only model call, which its own row keeps (see `stepsOf`).
+   */
   children: Log[];
 }
 
-/** The request's log and its children, once written (they are written together, right after the reply). */
-/** A request's rows; the parent's `response` in the wire format the logs API shows (the row stores the worker's domain result). */
+/**
+ * A request's log and its steps, once written (they are written together, right after the reply); the
+ * parent's `response` in the wire format the logs API shows (the row stores the worker's shape).
+ */
 export async function logsOf(h: CompletionsHarness, requestId: string): Promise<RequestLogs> {
   const parent = await eventually(() => h.services.db.log.findUnique({ where: { id: requestId } }));
   const children = await h.services.db.log.findMany({ where: { parent_id: requestId }, orderBy: { timestamp: 'asc' } });
-  return { parent: { ...parent, response: chatLogResponse(parent.response) as typeof parent.response }, children };
+  return { parent: { ...parent, response: logResponseView(parent) as typeof parent.response }, children: stepsOf(parent, children) };
 }
 
 /** The request id of a completion that failed (its error body carries none): the only log of the Space. */

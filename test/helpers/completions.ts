@@ -1,6 +1,6 @@
 import request from 'supertest';
 import type { Express } from 'express';
-import { startWorkers, type RunningWorkers } from '../../workers/index';
+import { startWorkers, type RunningWorkers } from '../../src/app/start-workers';
 import type { Config } from '../../src/config/schema';
 import { startSimulator, type Simulator } from '../simulator/server';
 import { createTestContext, type Tenant, type TestContext, type TestContextOptions } from './test-context';

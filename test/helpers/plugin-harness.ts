@@ -53,7 +53,7 @@ function pluginConfig(env: Omit<PluginEnv, 'h'>, options: PluginHarnessOptions):
       images: { ...base.media.images, ...backend, ...(options.imagesUnconfigured ? { apiKey: undefined } : {}) },
       transcribe: { ...base.media.transcribe, ...backend },
     },
-    socialPost: { secretKeys: { current: randomBytes(32), previous: [] }, timeoutMs: 1500 },
+    socialPost: { timeoutMs: 1500 },
   };
 }
 
@@ -70,6 +70,7 @@ export function usePluginHarness(options: PluginHarnessOptions = {}): PluginEnv 
       providers: simulatedProviders(env.sim),
       plugins: pluginConfig(env, options),
       pluginTimeoutMs: options.pluginTimeoutMs ?? 1500,
+      secrets: { keys: { current: randomBytes(32), previous: [] } },
       ...options.overrides,
     });
   });

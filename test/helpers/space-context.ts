@@ -1,4 +1,4 @@
-import type { SpaceContext } from '../../src/pipeline/space-context';
+import type { SpaceContext } from '../../src/store/space-context';
 import { autoToolsSettings } from '../../src/schemas/plugin-settings';
 import { preparedCompletion } from './prepared-completion';
 

@@ -28,9 +28,13 @@ export interface TestContextOptions {
   plugins?: PluginServiceOptions;
 }
 
-/** The real app against the run's database and Redis prefix (see global-setup). */
+/**
+ * The real app against the run's database and Redis prefix (see global-setup). Every finished completion
+ * job is kept (COMPLETION_JOBS_KEPT_ONE_IN=1, not the service's sample), so a test can read what its worker
+ * received; test/integration/job-retention.test.ts covers the sample.
+ */
 export function createTestContext(overrides: Partial<Config> = {}, options: TestContextOptions = {}): TestContext {
-  const config = { ...loadConfig(), ...overrides };
+  const config = { ...loadConfig(), completionJobsKeptOneIn: 1, ...overrides };
   const logger = options.logger ?? createLogger(config.logLevel);
   const infra = connectInfrastructure(config, logger);
   const services = buildServices(infra, options.plugins);

@@ -24,7 +24,8 @@ function asyncConfig(overrides: Partial<Config['asyncJobs']> = {}): Partial<Conf
   return {
     providers: simulatedProviders(sim),
     asyncJobs: { ...base.asyncJobs, webhookAttempts: 3, webhookBackoffMs: 200, webhookTimeoutMs: 2000, ...overrides },
-    plugins: { ...base.plugins, net: { ...base.plugins.net, ssrfAllowedHosts: [receiver.host] }, socialPost: { secretKeys, timeoutMs: 1500 } },
+    plugins: { ...base.plugins, net: { ...base.plugins.net, ssrfAllowedHosts: [receiver.host] } },
+    secrets: { keys: secretKeys },
   };
 }
 
@@ -349,8 +350,7 @@ describe('webhooks', () => {
 describe('without PLUGIN_SECRETS_KEY', () => {
   let bare: TestContext;
   beforeAll(() => {
-    const base = loadConfig();
-    bare = createTestContext({ plugins: { ...base.plugins, socialPost: { secretKeys: null, timeoutMs: 1500 } } }, { plugins: { secrets: null } });
+    bare = createTestContext({ secrets: { keys: null } }, { plugins: { secrets: null } });
   });
   afterAll(() => bare.close());
 

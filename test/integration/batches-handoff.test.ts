@@ -1,4 +1,4 @@
-import { startWorkers } from '../../workers/index';
+import { startWorkers } from '../../src/app/start-workers';
 import { batchLine, chatBody, createBatch, readBatch, uploadInput, waitForBatch } from '../helpers/batch-fixtures';
 import { testBatchConfig } from '../helpers/batch-config';
 import { isolatedSpace, sleep } from '../helpers/completion-fixtures';

@@ -1,5 +1,5 @@
 import { catalogEmbeddingEntryToRow, catalogEntryToRow } from '../../prisma/catalog/to-row';
-import type { Catalog } from '../../prisma/catalog/schema';
+import type { Catalog } from '../../src/schemas/model-catalog';
 import { readCatalog, seedCatalog } from '../../prisma/seed-catalog';
 import { createAppWithDefaults } from '../../src/store/app-creation';
 import { createDb, type Db } from '../../src/store/db';

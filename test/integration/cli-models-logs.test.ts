@@ -71,7 +71,8 @@ beforeAll(async () => {
   const plugins = loadConfig().plugins;
   h = startCompletionsHarness({
     providers: simulatedProviders(sim),
-    plugins: { ...plugins, net: { ...plugins.net, ssrfAllowedHosts: ['127.0.0.1'] }, socialPost: { ...plugins.socialPost, secretKeys: { current: randomBytes(32), previous: [] } } },
+    plugins: { ...plugins, net: { ...plugins.net, ssrfAllowedHosts: ['127.0.0.1'] } },
+    secrets: { keys: { current: randomBytes(32), previous: [] } },
   });
   config = h.services.config;
   tenant = await h.tenant();

@@ -1,3 +1,4 @@
+import { decidedJobParts } from '../helpers/completion-job';
 import { randomUUID } from 'node:crypto';
 import { Client } from 'pg';
 import request from 'supertest';
@@ -86,8 +87,7 @@ async function enqueue(tenant: Tenant, changes: Partial<CompletionJob>): Promise
     appId: tenant.app_id,
     spaceStamp: '',
     idpId: 'someone',
-    request: { messages: [{ role: 'user', content: 'Hi' }], stream: false } as CompletionJob['request'],
-    headerFlags: {},
+    ...decidedJobParts({ messages: [{ role: 'user', content: 'Hi' }] }),
     replyTo,
     deadline: now + 60_000,
     receivedAt: now,
@@ -111,7 +111,8 @@ describe('a job', () => {
   it('that fails on a bug of ours is answered 500 at once and logged', async () => {
     const { tenant } = await isolatedSpace(env.h, { models: [{ name: 'answering' }] });
     // A payload no API process of this version would enqueue: the worker trips over it.
-    const broken = { messages: 'not a list', stream: false } as unknown as CompletionJob['request'];
+    const decided = decidedJobParts({ messages: [{ role: 'user', content: 'Hi' }] }).request;
+    const broken = { ...decided, chat: { messages: 'not a list' } } as unknown as CompletionJob['request'];
     const startedAt = Date.now();
     const { job, replies } = await enqueue(tenant, { request: broken });
     const reply = await eventually(() => replies[0]);

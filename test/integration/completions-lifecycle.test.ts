@@ -6,6 +6,8 @@ import { buildApp } from '../../src/app/app';
 import { SpaceLookup } from '../../src/intake/space-lookup';
 import { buildCompletionIntake } from '../../src/app/build-intake';
 import { QUEUE_NAMES } from '../../src/queue/names';
+import { publishInOrder } from '../../src/queue/redis';
+import { ApiError } from '../../src/errors/api-error';
 import { simulatedProviders, setModels, startCompletionsHarness, type CompletionsHarness } from '../helpers/completions';
 import { callsTo, complete, completeStream, eventually, isolatedSpace, nth, onlyLogOf, settledStateOf, userMessage } from '../helpers/completion-fixtures';
 import { createTestContext, type Tenant, type TestContext } from '../helpers/test-context';
@@ -130,6 +132,9 @@ describe('the completion timeout', () => {
   });
 });
 
+/** What a request whose job is gone, and whose answer never came, is answered (with "; retry shortly."). */
+const LOST = 'The completion job was lost by the queue (if it ran, its log, x-switchyard-log-id, holds the outcome); retry shortly.';
+
 describe('a job whose worker dies', () => {
   let ctx: TestContext;
   let app: Express;
@@ -137,7 +142,8 @@ describe('a job whose worker dies', () => {
 
   beforeAll(() => {
     // No completion workers here, and a Redis prefix of its own so no other file's workers take the jobs.
-    ctx = createTestContext({ providers: simulatedProviders(sim), redisPrefix: `${process.env.REDIS_PREFIX}_${uniqueSuffix()}`, completionTimeoutMs: 20_000 });
+    // No finished job kept (COMPLETION_JOBS_KEPT_ONE_IN=0): the liveness check must not need them.
+    ctx = createTestContext({ providers: simulatedProviders(sim), redisPrefix: `${process.env.REDIS_PREFIX}_${uniqueSuffix()}`, completionTimeoutMs: 20_000, completionJobsKeptOneIn: 0 });
     const completions = buildCompletionIntake(ctx.services, { spaces: new SpaceLookup(ctx.services.spaceContexts, ctx.services.spaceVersions), livenessIntervalMs: LIVENESS_MS });
     app = buildApp({ config: ctx.services.config, logger: ctx.services.logger, services: { ...ctx.services, completions } });
   });
@@ -146,7 +152,10 @@ describe('a job whose worker dies', () => {
   const queue = () => ctx.services.queues.completions;
   const waitingJobOf = (tenant: Tenant) => eventually(async () => (await queue().shards[0]?.getWaiting() ?? []).find((job) => job.data.appId === tenant.app_id));
 
-  it('answers a clear error soon after the job failed', async () => {
+  /** A worker that ends the job as if it had run, without answering: BullMQ removes the job as it completes. */
+  const silentWorker = () => new Worker(QUEUE_NAMES.completions, async () => ({ statusCode: 200 }), { connection: ctx.services.redis, prefix: ctx.services.config.redisPrefix });
+
+  it('answers a clear error soon after the job failed (failed jobs are kept whatever the sample)', async () => {
     const tenant = await ctx.tenant();
     const pending = complete({ app }, tenant, { messages: userMessage('Hello?') }).then((res) => ({ res, at: Date.now() }));
     const job = await waitingJobOf(tenant);
@@ -180,7 +189,53 @@ describe('a job whose worker dies', () => {
     const res = await pending;
     expect(res.status).toBe(503);
     expect(res.headers['retry-after']).toBe('2');
-    expect(res.body.error).toMatchObject({ code: 'service_unavailable', message: 'The completion job was lost by the queue; retry shortly.' });
+    expect(res.body.error).toMatchObject({ code: 'service_unavailable', message: LOST });
+  });
+
+  it('answers 503 naming the log when the job completed and was removed, and its answer never came (lost in a failover)', async () => {
+    const tenant = await ctx.tenant();
+    const pending = complete({ app }, tenant, { messages: userMessage('Hello?') }).then((res) => ({ res, at: Date.now() }));
+    await waitingJobOf(tenant);
+    const silent = silentWorker();
+    try {
+      const startedAt = Date.now();
+      const { res, at } = await pending;
+      expect(res.status).toBe(503);
+      expect(res.headers['retry-after']).toBe('2');
+      expect(res.body.error).toMatchObject({ code: 'service_unavailable', message: LOST });
+      expect(at - startedAt).toBeLessThan(3 * LIVENESS_MS + 2000);
+    } finally {
+      await silent.close();
+    }
+  });
+
+  it('does not take a job removed as it completed for lost: an answer still on its way when a check finds the job gone is relayed', async () => {
+    const tenant = await ctx.tenant();
+    const pending = complete({ app }, tenant, { messages: userMessage('Hello?') }).then((res) => res);
+    const job = await waitingJobOf(tenant);
+    const requestId = job.id ?? '';
+    const queue = ctx.services.queues.completions;
+    const getJobState = queue.getJobState.bind(queue);
+    // Watches the real check (Redis answers it): the answer is published once a check has found the job gone.
+    let goneSeen = 0;
+    queue.getJobState = async (id) => {
+      const state = await getJobState(id);
+      if (id === requestId && state === 'unknown' && goneSeen++ === 0) {
+        const failure = new ApiError('upstream_error', 'Answered by the test worker.').toFailure();
+        await publishInOrder(ctx.services.redis, job.data.replyTo ?? '', JSON.stringify({ requestId, run: 'r1', type: 'error', failure }));
+      }
+      return state;
+    };
+    const silent = silentWorker();
+    try {
+      const res = await pending;
+      expect(goneSeen).toBeGreaterThanOrEqual(1);
+      expect(res.status).toBe(502);
+      expect(res.body.error).toMatchObject({ code: 'upstream_error', message: 'Answered by the test worker.' });
+    } finally {
+      queue.getJobState = getJobState;
+      await silent.close();
+    }
   });
 
 });

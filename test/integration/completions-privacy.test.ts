@@ -140,7 +140,7 @@ describe('privacy level 2', () => {
 async function expectMaskedJob(requestId: string, prompt: string): Promise<void> {
   const queue = h.services.queues.completions;
   const job = await eventually(async () => ((await queue.getJobState(requestId)) === 'completed' ? queue.getJob(requestId) : null));
-  expect(job.data.request.messages).toEqual([{ role: 'user', content: MASK }]);
+  expect(job.data.request.chat.messages).toEqual([{ role: 'user', content: MASK }]);
   expect(await redisDump(h.services.redis, h.services.config.redisPrefix)).not.toContain(prompt);
 }
 

@@ -1,7 +1,7 @@
 import request from 'supertest';
 import type { Model } from '../../src/generated/prisma/client';
 import type { Config } from '../../src/config/schema';
-import { startWorkers } from '../../workers/index';
+import { startWorkers } from '../../src/app/start-workers';
 import { simulatedProviders, startCompletionsHarness, type CompletionsHarness } from '../helpers/completions';
 import { callsTo, complete, completeStream, isolatedSpace, logsOf, script, sleep, sseEvents, times, userMessage } from '../helpers/completion-fixtures';
 import { createTestContext, type TestContext } from '../helpers/test-context';

@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { prepareCompletion } from '../../src/pipeline/prepare-request';
-import { SpaceContextLoader } from '../../src/pipeline/space-context';
+import { SpaceContextLoader } from '../../src/store/space-context';
 import type { CompletionJob } from '../../src/queue/payloads';
 import { CompletionSources } from '../../src/store/completion-sources';
 import type { Tenant } from '../helpers/test-context';
@@ -296,9 +296,9 @@ describe('feature flags', () => {
     const tenant = await h.tenant();
     const res = await complete(tenant, {}, { 'Service-Feature-Flags': '{"auto_tools": "true"}' });
     expect(res.status).toBe(200);
-    // The job carries the header's flags to the worker (jobs are kept a while for bull-board).
+    // The job carries the flags the intake merged to the worker (jobs are kept a while for bull-board).
     const job = await h.services.queues.completions.getJob(res.body.id);
-    expect(job?.data.headerFlags).toEqual({ auto_tools: true });
+    expect(job?.data.request.flags).toEqual({ auto_tools: true });
   });
 
   it.each([
@@ -324,11 +324,11 @@ describe('feature flags', () => {
     expect(res.status).toBe(200);
     const job = await h.services.queues.completions.getJob(res.body.id);
     const data = job?.data as CompletionJob;
-    expect(data.headerFlags).toEqual({ auto_tools: true, citations: true });
-    // The worker merges them when it prepares the request: the same step, run on the job it received.
+    // The intake merged them once: the job carries the result, and the worker's preparation keeps it.
+    expect(data.request.flags).toEqual({ auto_tools: false, citations: true, smart_learn: true });
     const space = await new SpaceContextLoader(h.services.db, 0).load(tenant.app_id);
     if (!space) throw new Error('Space not found');
-    const prepared = await prepareCompletion({ job: data, space, sources: new CompletionSources(h.services.db), autoModelName: h.services.config.autoModelName, privacyLevel: 1 });
+    const prepared = await prepareCompletion({ request: data.request, privacy: data.privacy, orgId: data.orgId, space, sources: new CompletionSources(h.services.db), autoModelName: h.services.config.autoModelName });
     expect(prepared.flags).toEqual({ auto_tools: false, citations: true, smart_learn: true });
   });
 });

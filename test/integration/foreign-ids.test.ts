@@ -34,7 +34,7 @@ let ids: {
 
 function pluginsAllowingLoopback(): Config['plugins'] {
   const base = loadConfig().plugins;
-  return { ...base, net: { ...base.net, ssrfAllowedHosts: ['127.0.0.1'] }, socialPost: { ...base.socialPost, secretKeys: { current: randomBytes(32), previous: [] } } };
+  return { ...base, net: { ...base.net, ssrfAllowedHosts: ['127.0.0.1'] } };
 }
 
 const ok = (res: request.Response): Record<string, unknown> => {
@@ -43,7 +43,7 @@ const ok = (res: request.Response): Record<string, unknown> => {
 };
 
 beforeAll(async () => {
-  h = startCompletionsHarness({ plugins: pluginsAllowingLoopback() });
+  h = startCompletionsHarness({ plugins: pluginsAllowingLoopback(), secrets: { keys: { current: randomBytes(32), previous: [] } } });
   const org = `org-${uniqueSuffix()}`;
   alice = await h.tenant({ org, idpId: `alice@${org}` });
   [aliceSecond, bob] = await Promise.all([h.tenant({ org, space: 'second', idpId: `colleague@${org}` }), h.tenant()]);

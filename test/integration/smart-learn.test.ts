@@ -1,7 +1,8 @@
+import { decidedJobParts } from '../helpers/completion-job';
 import request from 'supertest';
 import type { Model, Prisma } from '../../src/generated/prisma/client';
 import { prepareCompletion } from '../../src/pipeline/prepare-request';
-import { SpaceContextLoader } from '../../src/pipeline/space-context';
+import { SpaceContextLoader } from '../../src/store/space-context';
 import type { CompletionJob } from '../../src/queue/payloads';
 import { SpaceFeedbackLoader } from '../../src/routing/online/space-feedback-loader';
 import type { CompletionSources } from '../../src/store/completion-sources';
@@ -229,14 +230,13 @@ describe('Space settings feature_flags', () => {
       appId: space.app_id,
       spaceStamp: '',
       idpId: 'someone',
-      request: { messages: [{ role: 'user', content: 'Hi' }], stream: false, custom_headers: { feature_flags: { auto_tools: false } } } as CompletionJob['request'],
-      headerFlags: { citations: false, auto_tools: true },
+      ...decidedJobParts({ messages: [{ role: 'user', content: 'Hi' }], custom_headers: { feature_flags: { auto_tools: false } } }, { space: context, headerFlags: { citations: false, auto_tools: true } }),
       replyTo: 'nobody',
       deadline: Date.now() + 60_000,
       receivedAt: Date.now(),
     };
     // No assistant and no conversation: the sources are never asked.
-    const prepared = await prepareCompletion({ job, space: context, sources: {} as CompletionSources, autoModelName: 'auto', privacyLevel: 1 });
+    const prepared = await prepareCompletion({ request: job.request, privacy: job.privacy, orgId: job.orgId, space: context, sources: {} as CompletionSources, autoModelName: 'auto' });
     expect(prepared.flags).toEqual({ smart_learn: true, citations: false, auto_tools: false });
   });
 });

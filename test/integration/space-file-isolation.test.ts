@@ -4,7 +4,7 @@ import request from 'supertest';
 import { loadConfig } from '../../src/config/load';
 import type { Config } from '../../src/config/schema';
 import { QUEUE_NAMES } from '../../src/queue/names';
-import { startWorkers } from '../../workers/index';
+import { startWorkers } from '../../src/app/start-workers';
 import { useSimulatedHarness, type CompletionsHarness } from '../helpers/completions';
 import { complete, eventually, isolatedSpace, userMessage } from '../helpers/completion-fixtures';
 import { createTestContext, type Tenant } from '../helpers/test-context';

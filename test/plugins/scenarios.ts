@@ -41,7 +41,6 @@ export function pluginContext(settings: unknown, overrides: Partial<PluginContex
     requestId: '00000000-0000-4000-8000-000000000001',
     space: { id: '00000000-0000-4000-8000-00000000000a', orgId: '00000000-0000-4000-8000-00000000000b', dataSpaceId: '00000000-0000-4000-8000-00000000000a' },
     settings,
-    privacyLevel: 1,
     signal: AbortSignal.timeout(timeoutMs),
     deadline: Date.now() + timeoutMs,
     logger: pino({ level: 'silent' }),

@@ -26,7 +26,7 @@ const input = { messages: [], query: 'q', files: [], images: [], args: null, ans
 
 runPluginScenarios({
   name: 'social-post (bluesky)',
-  start: async () => ({ plugin: createSocialPostPlugin(space.config, { db: space.db }), close: async () => undefined }),
+  start: async () => ({ plugin: createSocialPostPlugin(space.config, { db: space.db, secrets: space.box }), close: async () => undefined }),
   script: (...faults) => {
     sim.faults.reset();
     sim.faults.push(...faults);
@@ -52,7 +52,7 @@ runPluginScenarios({
 describe('social-post (bluesky): the post itself', () => {
   let plugin: Plugin;
   beforeAll(() => {
-    plugin = createSocialPostPlugin(space.config, { db: space.db });
+    plugin = createSocialPostPlugin(space.config, { db: space.db, secrets: space.box });
   });
   const run = (requestId: string, answer = ANSWER) => plugin.run({ ...input, answer }, pluginContext(space.settings, spaceContext(space, requestId)));
 
@@ -100,7 +100,7 @@ describe('social-post (bluesky): the post itself', () => {
 
   it('after a lost answer, the record under the chosen key is found, not created twice', async () => {
     let now = Date.now();
-    const clocked = createSocialPostPlugin({ ...space.config, timeoutMs: 300 }, { db: space.db, clock: () => now });
+    const clocked = createSocialPostPlugin({ ...space.config, timeoutMs: 300 }, { db: space.db, secrets: space.box, clock: () => now });
     const requestId = randomUUID();
     const go = () => clocked.run(input, pluginContext(space.settings, spaceContext(space, requestId)));
     sim.loseAnswers(1);
@@ -117,7 +117,7 @@ describe('social-post (bluesky): the post itself', () => {
 
   it('after a lost request that never arrived, the check finds nothing and the post is made under the same key', async () => {
     let now = Date.now();
-    const clocked = createSocialPostPlugin({ ...space.config, timeoutMs: 300 }, { db: space.db, clock: () => now });
+    const clocked = createSocialPostPlugin({ ...space.config, timeoutMs: 300 }, { db: space.db, secrets: space.box, clock: () => now });
     const requestId = randomUUID();
     const go = () => clocked.run(input, pluginContext(space.settings, spaceContext(space, requestId)));
     await go(); // a session, so the next fault hits createRecord
@@ -133,7 +133,7 @@ describe('social-post (bluesky): the post itself', () => {
 
   it('a wrong app password is an authentication failure', async () => {
     const other = await socialSpace({ bluesky: { service_url: sim.url, identifier: IDENTIFIER, app_password: 'wrong' } });
-    const output = createSocialPostPlugin(other.config, { db: other.db }).run(input, pluginContext(other.settings, spaceContext(other)));
+    const output = createSocialPostPlugin(other.config, { db: other.db, secrets: other.box }).run(input, pluginContext(other.settings, spaceContext(other)));
     await expect(output).rejects.toMatchObject({ kind: 'authentication', status: 401 });
     await other.db.$disconnect();
   });

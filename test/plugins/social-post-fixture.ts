@@ -22,8 +22,8 @@ export interface SocialSpace {
 export async function socialSpace(patch: SocialPostSettingsPatch): Promise<SocialSpace> {
   const db = createDb(process.env.DATABASE_URL ?? '', 2);
   const tenant = await bootstrapTenant(db, { org: `social-${uniqueSuffix()}`, space: 'main' });
-  const config: SocialPostConfig = { secretKeys: { current: randomBytes(32), previous: [] }, timeoutMs: 2_000 };
-  const box = new SecretBox(config.secretKeys ?? { current: randomBytes(32), previous: [] });
+  const config: SocialPostConfig = { timeoutMs: 2_000 };
+  const box = new SecretBox({ current: randomBytes(32), previous: [] });
   const settings = mergeSocialPostSettings(undefined, patch);
   await db.$transaction(async (tx) => {
     await tx.app.update({ where: { id: tenant.app_id }, data: { settings: { plugins: { 'social-post': settings } } } });

@@ -26,7 +26,7 @@ const input = { messages: [], query: 'q', files: [], images: [], args: null, ans
 
 runPluginScenarios({
   name: 'social-post (mastodon)',
-  start: async () => ({ plugin: createSocialPostPlugin(space.config, { db: space.db }), close: async () => undefined }),
+  start: async () => ({ plugin: createSocialPostPlugin(space.config, { db: space.db, secrets: space.box }), close: async () => undefined }),
   script: (...faults) => {
     sim.faults.reset();
     sim.faults.push(...faults);
@@ -51,7 +51,7 @@ runPluginScenarios({
 describe('social-post (mastodon): the post itself', () => {
   let plugin: Plugin;
   beforeAll(() => {
-    plugin = createSocialPostPlugin(space.config, { db: space.db });
+    plugin = createSocialPostPlugin(space.config, { db: space.db, secrets: space.box });
   });
   const run = (requestId: string, answer = ANSWER) => plugin.run({ ...input, answer }, pluginContext(space.settings, spaceContext(space, requestId)));
 
@@ -72,7 +72,7 @@ describe('social-post (mastodon): the post itself', () => {
     const lines: string[] = [];
     const logger = pino({ level: 'debug' }, { write: (line: string) => void lines.push(line) });
     const requestId = randomUUID();
-    const context = pluginContext(space.settings, { ...spaceContext(space, requestId), logger, privacyLevel: 3 });
+    const context = pluginContext(space.settings, { ...spaceContext(space, requestId), logger });
     const first = await plugin.run({ ...input }, context);
     await plugin.run({ ...input }, context);
     const url = (first.artifacts[0] as { url: string }).url;
@@ -92,7 +92,7 @@ describe('social-post (mastodon): the post itself', () => {
     sim.setMaxCharacters(1000);
     try {
       // A plugin of its own: instance limits are remembered for an hour.
-      const fresh = createSocialPostPlugin(space.config, { db: space.db });
+      const fresh = createSocialPostPlugin(space.config, { db: space.db, secrets: space.box });
       await fresh.run({ ...input, answer: `${'lorem ipsum '.repeat(160)}end` }, pluginContext(space.settings, spaceContext(space, randomUUID())));
       const text = (sim.requests.at(-1)?.body as { status: string }).status;
       expect(Array.from(text).length).toBeGreaterThan(500);
@@ -134,7 +134,7 @@ describe('social-post (mastodon): the post itself', () => {
 
   it('a lost answer is not reposted blindly: while fresh it is refused, later the same Idempotency-Key returns the same status', async () => {
     let now = Date.now();
-    const clocked = createSocialPostPlugin({ ...space.config, timeoutMs: 300 }, { db: space.db, clock: () => now });
+    const clocked = createSocialPostPlugin({ ...space.config, timeoutMs: 300 }, { db: space.db, secrets: space.box, clock: () => now });
     const requestId = randomUUID();
     const go = () => clocked.run(input, pluginContext(space.settings, spaceContext(space, requestId)));
     sim.loseAnswers(1);
@@ -150,7 +150,7 @@ describe('social-post (mastodon): the post itself', () => {
 
   it('a lost answer older than Mastodon keeps Idempotency-Keys is refused, not posted again', async () => {
     let now = Date.now();
-    const clocked = createSocialPostPlugin({ ...space.config, timeoutMs: 300 }, { db: space.db, clock: () => now });
+    const clocked = createSocialPostPlugin({ ...space.config, timeoutMs: 300 }, { db: space.db, secrets: space.box, clock: () => now });
     const requestId = randomUUID();
     const go = () => clocked.run(input, pluginContext(space.settings, spaceContext(space, requestId)));
     sim.loseAnswers(1);
@@ -163,7 +163,7 @@ describe('social-post (mastodon): the post itself', () => {
 
   it('a wrong token is an authentication failure, not retried', async () => {
     const other = await socialSpace({ mastodon: { instance_url: sim.url, access_token: 'wrong', visibility: 'public' } });
-    const output = createSocialPostPlugin(other.config, { db: other.db }).run(input, pluginContext(other.settings, spaceContext(other)));
+    const output = createSocialPostPlugin(other.config, { db: other.db, secrets: other.box }).run(input, pluginContext(other.settings, spaceContext(other)));
     await expect(output).rejects.toMatchObject({ kind: 'authentication', status: 401 });
     await other.db.$disconnect();
   });

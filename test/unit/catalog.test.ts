@@ -2,8 +2,9 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PROVIDER_IDS } from '../../src/config/schema';
-import { catalogSchema, QUALITY_CATEGORIES, type CatalogEntry } from '../../prisma/catalog/schema';
-import type { CatalogEmbeddingEntry } from '../../prisma/catalog/embedding-schema';
+import { QUALITY_CATEGORIES } from '../../src/domain/quality-categories';
+import { catalogSchema, type CatalogEntry } from '../../src/schemas/model-catalog';
+import type { CatalogEmbeddingEntry } from '../../src/schemas/model-catalog-embedding';
 import { catalogEmbeddingEntryToRow, catalogEntryToRow, changedColumns } from '../../prisma/catalog/to-row';
 import { readCatalog } from '../../prisma/seed-catalog';
 

@@ -16,7 +16,7 @@ const keys = { current: randomBytes(32), previous: [] };
 
 function configAllowing(hosts: string[]): Config {
   const base = loadConfig();
-  return { ...base, plugins: { ...base.plugins, net: { ...base.plugins.net, ssrfAllowedHosts: hosts }, socialPost: { ...base.plugins.socialPost, secretKeys: keys } } };
+  return { ...base, plugins: { ...base.plugins, net: { ...base.plugins.net, ssrfAllowedHosts: hosts } }, secrets: { keys } };
 }
 
 let server: Server;

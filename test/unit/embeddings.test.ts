@@ -1,3 +1,4 @@
+import { privacyPolicyOf } from '../../src/domain/privacy-policy';
 import { chooseEmbeddingModel, type EmbeddingModelChoice } from '../../src/embeddings/embedding-model-choice';
 import { embedWithRetries } from '../../src/embeddings/embedding-attempts';
 import { ApiError } from '../../src/errors/api-error';
@@ -99,7 +100,7 @@ describe('chooseEmbeddingModel', () => {
     space: { models: [chat], embeddingModels: [large, small, eu] },
     requested: undefined,
     autoModelName: 'switchyard',
-    privacyLevel: 1,
+    privacy: privacyPolicyOf(1),
     canEmbed: () => true,
     modelExists: async () => false,
     now: new Date('2026-11-24T00:00:00Z'),
@@ -118,7 +119,7 @@ describe('chooseEmbeddingModel', () => {
 
   it('passes over models it cannot use: no provider, privacy level 3 without GDPR, deprecated while others remain', async () => {
     expect((await chooseEmbeddingModel(choice({ canEmbed: (m) => m.model !== 'small' }))).model).toBe('eu');
-    expect((await chooseEmbeddingModel(choice({ privacyLevel: 3 }))).model).toBe('eu');
+    expect((await chooseEmbeddingModel(choice({ privacy: privacyPolicyOf(3) }))).model).toBe('eu');
     const deprecated = routable({ ...small, deprecatedOn: new Date('2026-01-01T00:00:00Z') });
     expect((await chooseEmbeddingModel(choice({ space: { models: [], embeddingModels: [deprecated, large] } }))).model).toBe('large');
   });
@@ -128,7 +129,7 @@ describe('chooseEmbeddingModel', () => {
     expect(await refusal(choice({ requested: 'chatty' }))).toMatchObject({ status: 400, param: 'model', message: expect.stringMatching(/chat model/) });
     expect(await refusal(choice({ requested: 'off', modelExists: async () => true }))).toMatchObject({ status: 400, param: 'model', message: expect.stringMatching(/not active/) });
     expect(await refusal(choice({ requested: 'nowhere' }))).toMatchObject({ status: 404, param: 'model' });
-    expect(await refusal(choice({ requested: 'large', privacyLevel: 3 }))).toMatchObject({ status: 400, param: 'model', message: expect.stringMatching(/privacy level 3/) });
+    expect(await refusal(choice({ requested: 'large', privacy: privacyPolicyOf(3) }))).toMatchObject({ status: 400, param: 'model', message: expect.stringMatching(/privacy level 3/) });
     expect(await refusal(choice({ space: { models: [chat], embeddingModels: [] } }))).toMatchObject({ status: 400, param: 'model', message: expect.stringMatching(/none is active/) });
   });
 });

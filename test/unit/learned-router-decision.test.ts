@@ -1,5 +1,5 @@
 import { planModels, type PlanInputs } from '../../src/pipeline/model-plan';
-import type { SpaceContext } from '../../src/pipeline/space-context';
+import type { SpaceContext } from '../../src/store/space-context';
 import { spaceContext } from '../helpers/space-context';
 import type { ProviderBinding, ProviderRegistry } from '../../src/providers/registry';
 import { shouldExplore } from '../../src/routing/online/exploration';

@@ -2,6 +2,7 @@ import { logRowsFor, type RequestOutcome } from '../../src/pipeline/log-rows';
 import { RunTrace } from '../../src/pipeline/run-trace';
 import type { CompletionResult } from '../../src/domain/completion';
 import type { CompletionJob } from '../../src/queue/payloads';
+import { privacyPolicyOf } from '../../src/domain/privacy-policy';
 
 const SECRET_URL = 'https://files.example.org/board-meeting-2026.mp3';
 const SECRET_HOST = 'intranet.example.org';
@@ -21,9 +22,10 @@ function outcome(privacyLevel: number): RequestOutcome {
   );
   trace.errors.push(`${failure}.`);
   trace.artifacts.push({ type: 'transcript', plugin: 'transcribe-audio', text: 'minutes', source: SECRET_URL });
-  const result = { statusCode: 200, latencyMs: 10, savings: { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 }, artifacts: trace.artifacts, plugins: trace.plugins, error: trace.errors.join(' ') };
-  const job = { requestId: '00000000-0000-4000-8000-000000000001', orgId: 'o', appId: 'a', idpId: 'i', receivedAt: 0, request: { model: 'auto', messages: [{ role: 'user', content: 'hi' }], files: [SECRET_URL] } };
-  return { job: job as unknown as CompletionJob, privacyLevel, isTest: false, trace, ended: { result: result as unknown as CompletionResult }, responseText: 'answer' };
+  const result = { statusCode: 200, latencyMs: 10, savings: { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 }, warnings: [], labels: {}, searchResults: [], artifacts: trace.artifacts, plugins: trace.plugins, error: trace.errors.join(' ') };
+  const request = { chat: { messages: [{ role: 'user', content: 'hi' }] }, model: null, files: [SECRET_URL], labels: {}, query: 'hi' };
+  const job = { requestId: '00000000-0000-4000-8000-000000000001', orgId: 'o', appId: 'a', idpId: 'i', receivedAt: 0, privacy: privacyPolicyOf(privacyLevel), request, payload: { model: 'auto', files: [SECRET_URL] } };
+  return { job: job as unknown as CompletionJob, isTest: false, trace, ended: { result: result as unknown as CompletionResult }, responseText: 'answer' };
 }
 
 describe('plugin rows at privacy level 2', () => {
@@ -54,7 +56,7 @@ describe('generated images in the log', () => {
     const rows = logRowsFor({ ...base, ended: { result } });
     const text = JSON.stringify(rows, (_key, value: unknown) => (typeof value === 'bigint' ? value.toString() : value));
     expect(text).not.toContain(b64);
-    expect(rows?.parent.response).toMatchObject({ result: { artifacts: [{ type: 'image', mime_type: 'image/png', b64_json: '[not stored: 3000 bytes]' }] } });
+    expect(rows?.parent.response).toMatchObject({ v: 2, report: { artifacts: [{ type: 'image', mime_type: 'image/png', b64_json: '[not stored: 3000 bytes]' }] } });
     // The answer itself is untouched.
     expect(result.artifacts[0]?.b64_json).toBe(b64);
   });

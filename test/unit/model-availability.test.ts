@@ -18,7 +18,8 @@ function configWith({ openaiKey, secrets, allowed = [] }: { openaiKey?: string; 
   return {
     ...base,
     providers: { ...providers, openai: { ...providers.openai, ...(openaiKey ? { apiKey: openaiKey } : {}) } },
-    plugins: { ...base.plugins, net: { ...base.plugins.net, ssrfAllowedHosts: allowed }, socialPost: { ...base.plugins.socialPost, secretKeys: secrets ? keys : null } },
+    plugins: { ...base.plugins, net: { ...base.plugins.net, ssrfAllowedHosts: allowed } },
+    secrets: { keys: secrets ? keys : null },
   };
 }
 

@@ -1,9 +1,8 @@
-import pino from 'pino';
 import { z } from 'zod';
 import type { HttpClient } from '../../src/net/http-client';
 import { MODEL_CALL_RESERVE_MS, PluginSteps, type ConcurrencyLimiter, type OutputCache } from '../../src/pipeline/plugin-steps';
-import type { RunContext } from '../../src/pipeline/run-context';
-import { RunTrace } from '../../src/pipeline/run-trace';
+import { testRun } from '../helpers/run';
+import { spaceContext } from '../helpers/space-context';
 import type { Plugin, PluginOutput } from '../../src/plugins/types';
 
 /** Runs the work at once: these tests are about the runner, not the shared limit. */
@@ -37,18 +36,8 @@ function steps(subject: Plugin, timeoutMs: number, cache: OutputCache = noCache)
   });
 }
 
-function runContext(settings: Record<string, unknown> = {}): RunContext {
-  const fields = {
-    job: { requestId: 'req-1', deadline: Date.now() + 60_000 },
-    run: 'run-1',
-    space: { id: 'space', orgId: 'org', dataSpaceId: 'space', settings },
-    prepared: { policies: { privacy_level: 1 }, stream: false },
-    signal: new AbortController().signal,
-    logger: pino({ level: 'silent' }),
-    trace: new RunTrace(),
-    reply: () => Promise.resolve(),
-  };
-  return fields as unknown as RunContext;
+function runContext(settings: Record<string, unknown> = {}) {
+  return testRun({ space: { settings: { ...spaceContext().settings, ...settings } } });
 }
 
 const input = { messages: [], query: 'q', files: [], images: [] };

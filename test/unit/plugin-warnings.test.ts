@@ -1,10 +1,8 @@
-import pino from 'pino';
 import { z } from 'zod';
 import type { HttpClient } from '../../src/net/http-client';
 import { bareText, pluginProblem, pluginWarning, sentence } from '../../src/pipeline/plugin-notes';
 import { PluginSteps, type ConcurrencyLimiter, type OutputCache } from '../../src/pipeline/plugin-steps';
-import type { RunContext } from '../../src/pipeline/run-context';
-import { RunTrace } from '../../src/pipeline/run-trace';
+import { testRun } from '../helpers/run';
 import { webSearchAvailability } from '../../src/plugins/web-search/index';
 import type { Availability, Plugin, PluginId, PluginOutput } from '../../src/plugins/types';
 
@@ -25,18 +23,8 @@ function steps(plugins: Plugin[]): PluginSteps {
   return new PluginSteps({ plugins: new Map(plugins.map((p) => [p.id, p])), limiter: noLimit, cache: noCache, cacheTtlSeconds: 0, concurrencyFor: () => 1, timeoutMs: 1000, backend: noHttp, untrusted: noHttp });
 }
 
-function runContext(): RunContext {
-  const fields = {
-    job: { requestId: 'req-1', deadline: Date.now() + 60_000 },
-    run: 'run-1',
-    space: { id: 'space', orgId: 'org', dataSpaceId: 'space', settings: {} },
-    prepared: { policies: { privacy_level: 1 }, stream: false },
-    signal: new AbortController().signal,
-    logger: pino({ level: 'silent' }),
-    trace: new RunTrace(),
-    reply: () => Promise.resolve(),
-  };
-  return fields as unknown as RunContext;
+function runContext() {
+  return testRun();
 }
 
 const input = { messages: [], query: 'q', files: [], images: [] };

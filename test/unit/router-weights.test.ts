@@ -8,7 +8,7 @@ import { trainRouterModel } from '../../tools/router-lab/learned/train-router';
 import { fromWeightsFile, loadWeightsFile, weightsFileSchema } from '../../src/routing/learned/weights-file';
 import { toWeightsFile } from '../../tools/router-lab/learned/weights-writer';
 import { DEFAULT_WEIGHTS_FILE } from '../../src/config/weights-location';
-import { QUALITY_CATEGORIES } from '../../prisma/catalog/schema';
+import { QUALITY_CATEGORIES } from '../../src/domain/quality-categories';
 
 /** A tiny labelled set: maths prompts that the strong model solves and the weak one mostly not, chat that both do. */
 function tinySet(): LabelledPrompt[] {

@@ -17,7 +17,7 @@ const profile = (overrides: Partial<RequestProfile> = {}): RequestProfile => ({
 });
 const catalogQuality = learnedQuality(shippedRouter());
 const now = new Date('2026-06-01T00:00:00Z');
-const limits = { maxCost: null, privacyLevel: 1, now };
+const limits = { maxCost: null, needsGdprModel: false, now };
 
 describe('profileRequest', () => {
   it('counts prompt tokens and sees what the request needs', () => {
@@ -50,8 +50,8 @@ describe('hard limits', () => {
     const model = routable({ promptTokenCost: 1e-3, completionTokenCost: 1e-3 });
     expect(exclusionReason(model, profile(), { ...limits, maxCost: 0.1 })).toBe('estimated cost exceeds max_cost 0.1');
     expect(exclusionReason(model, profile(), { ...limits, maxCost: 0.3 })).toBeNull();
-    expect(exclusionReason(model, profile(), { ...limits, privacyLevel: 3 })).toContain('privacy level 3');
-    expect(exclusionReason(routable({ isGdpr: true }), profile(), { ...limits, privacyLevel: 3 })).toBeNull();
+    expect(exclusionReason(model, profile(), { ...limits, needsGdprModel: true })).toContain('privacy level 3');
+    expect(exclusionReason(routable({ isGdpr: true }), profile(), { ...limits, needsGdprModel: true })).toBeNull();
   });
 });
 

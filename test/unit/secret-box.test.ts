@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { readSocialPostConfig } from '../../src/config/plugins/social-post';
+import { readSecretsConfig } from '../../src/config/secrets';
 import { keyId, SecretBox, SecretOpenError } from '../../src/secrets/secret-box';
 
 const TOKEN = 'mastodon-access-token-0123456789';
@@ -42,23 +43,29 @@ describe('SecretBox (AES-256-GCM)', () => {
   });
 });
 
-describe('readSocialPostConfig', () => {
+describe('readSecretsConfig', () => {
   it('reads a base64 key of 32 bytes and previous keys', () => {
     const current = randomBytes(32);
     const old = randomBytes(32);
-    const config = readSocialPostConfig({ PLUGIN_SECRETS_KEY: current.toString('base64'), PLUGIN_SECRETS_PREVIOUS_KEYS: old.toString('base64') });
-    expect(config.secretKeys?.current.equals(current)).toBe(true);
-    expect(config.secretKeys?.previous[0]?.equals(old)).toBe(true);
-    expect(config.timeoutMs).toBe(15_000);
+    const config = readSecretsConfig({ PLUGIN_SECRETS_KEY: current.toString('base64'), PLUGIN_SECRETS_PREVIOUS_KEYS: old.toString('base64') });
+    expect(config.keys?.current.equals(current)).toBe(true);
+    expect(config.keys?.previous[0]?.equals(old)).toBe(true);
   });
 
   it('has no keys when PLUGIN_SECRETS_KEY is unset', () => {
-    expect(readSocialPostConfig({}).secretKeys).toBeNull();
+    expect(readSecretsConfig({}).keys).toBeNull();
   });
 
   it('names the variable of a bad value', () => {
-    expect(() => readSocialPostConfig({ PLUGIN_SECRETS_KEY: randomBytes(16).toString('base64') })).toThrow(/PLUGIN_SECRETS_KEY must be 32 bytes/);
-    expect(() => readSocialPostConfig({ PLUGIN_SECRETS_KEY: randomBytes(32).toString('base64'), SOCIAL_POST_TIMEOUT_MS: 'soon' })).toThrow(/SOCIAL_POST_TIMEOUT_MS/);
-    expect(() => readSocialPostConfig({ PLUGIN_SECRETS_PREVIOUS_KEYS: randomBytes(32).toString('base64') })).toThrow(/PLUGIN_SECRETS_KEY/);
+    expect(() => readSecretsConfig({ PLUGIN_SECRETS_KEY: randomBytes(16).toString('base64') })).toThrow(/PLUGIN_SECRETS_KEY must be 32 bytes/);
+    expect(() => readSecretsConfig({ PLUGIN_SECRETS_PREVIOUS_KEYS: randomBytes(32).toString('base64') })).toThrow(/PLUGIN_SECRETS_KEY/);
+  });
+});
+
+describe('readSocialPostConfig', () => {
+  it('reads the network timeout, 15 s unless SOCIAL_POST_TIMEOUT_MS says otherwise', () => {
+    expect(readSocialPostConfig({}).timeoutMs).toBe(15_000);
+    expect(readSocialPostConfig({ SOCIAL_POST_TIMEOUT_MS: '300' }).timeoutMs).toBe(300);
+    expect(() => readSocialPostConfig({ SOCIAL_POST_TIMEOUT_MS: 'soon' })).toThrow(/SOCIAL_POST_TIMEOUT_MS/);
   });
 });

@@ -1,5 +1,5 @@
 import { derivedOnce, readOnce } from '../../src/pipeline/space-memo';
-import type { SpaceContext } from '../../src/pipeline/space-context';
+import type { SpaceContext } from '../../src/store/space-context';
 
 /** A snapshot stands for itself here: the memo keys on the object, not on its fields. */
 const snapshot = (): SpaceContext => ({ id: 'space' }) as SpaceContext;

@@ -1,11 +1,9 @@
-import pino from 'pino';
 import { z } from 'zod';
 import type { ToolCall } from '../../src/domain/chat';
 import type { HttpClient } from '../../src/net/http-client';
 import { jobController } from '../../src/pipeline/cancellations';
 import { PluginSteps } from '../../src/pipeline/plugin-steps';
-import type { RunContext } from '../../src/pipeline/run-context';
-import { RunTrace } from '../../src/pipeline/run-trace';
+import { testRun } from '../helpers/run';
 import { MAX_PLUGIN_CALLS_PER_STEP, runToolCalls } from '../../src/pipeline/tool-loop';
 import type { Plugin, PluginId } from '../../src/plugins/types';
 
@@ -29,19 +27,8 @@ function countingPlugin(): { plugin: Plugin; runs: () => number } {
   return { plugin, runs: () => runs };
 }
 
-function context(steps: PluginSteps): RunContext {
-  const fields = {
-    job: { requestId: 'req-1', deadline: Date.now() + 60_000, request: {} },
-    run: 'run-1',
-    space: { id: 'space', orgId: 'org', dataSpaceId: 'space', settings: {} },
-    prepared: { policies: { privacy_level: 1 }, stream: false, chat: { messages: [] }, query: 'q' },
-    signal: jobController().signal,
-    logger: pino({ level: 'silent' }),
-    trace: new RunTrace(),
-    plugins: steps,
-    reply: () => Promise.resolve(),
-  };
-  return fields as unknown as RunContext;
+function context() {
+  return testRun({ signal: jobController().signal, prepared: { chat: { messages: [] }, query: 'q' } });
 }
 
 describe('the tool loop', () => {
@@ -59,7 +46,7 @@ describe('the tool loop', () => {
     });
     const calls: ToolCall[] = Array.from({ length: 30 }, (_, i) => ({ id: `call_${i}`, type: 'function', function: { name: 'generate_image', arguments: '{"prompt":"a cat"}' } }));
     const byName = new Map<string, PluginId>([['generate_image', plugin.id]]);
-    const turn = await runToolCalls(context(steps), { calls, tools: { definitions: [], byName }, after: [], assistant: null });
+    const turn = await runToolCalls(context(), steps, { calls, tools: { definitions: [], byName }, after: [], assistant: null });
     expect(runs()).toBe(MAX_PLUGIN_CALLS_PER_STEP);
     const answers = turn.filter((message) => message.role === 'tool');
     expect(answers).toHaveLength(30);

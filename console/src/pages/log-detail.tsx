@@ -69,7 +69,11 @@ function Facts({ log }: { log: LogCoreView }) {
   );
 }
 
-function Children({ children }: { children: LogCoreView[] }) {
+/**
+ * The request's steps. A request answered by one model call keeps that call in its own log: the API
+ * shows it as the one step, under the log's own id, so it is not a link to another page.
+ */
+function Children({ logId, children }: { logId: string; children: LogCoreView[] }) {
   if (children.length === 0) return <p>No sub-requests.</p>;
   return (
     <table data-children>
@@ -86,9 +90,7 @@ function Children({ children }: { children: LogCoreView[] }) {
       <tbody>
         {children.map((child) => (
           <tr key={child.id}>
-            <td>
-              <a href={href('logs', child.id)}>{child.request_type ?? 'step'}</a>
-            </td>
+            <td>{child.id === logId ? (child.request_type ?? 'step') : <a href={href('logs', child.id)}>{child.request_type ?? 'step'}</a>}</td>
             <td>{child.model?.model ?? child.namespace ?? '—'}</td>
             <td>{child.status_code}</td>
             <td class="number">{child.total_tokens}</td>
@@ -127,7 +129,7 @@ export function LogDetailPage({ logId }: { logId: string }) {
           <h2>Router's explanation</h2>
           <Explanation response={log.response} request={log.payload} answeredBy={log.model?.model ?? null} />
           <h2>Sub-requests</h2>
-          <Children children={log.children ?? []} />
+          <Children logId={log.id} children={log.children ?? []} />
         </>
       )}
     </section>

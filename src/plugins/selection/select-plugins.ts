@@ -1,3 +1,4 @@
+import { canonicalPluginId, descriptorOf } from '../catalog';
 import type { PluginId } from '../types';
 import { audioFileLabel, isAudioFile } from './audio-files';
 import { cue, fragments, type PluginModel } from './cue';
@@ -49,11 +50,10 @@ function reasonFor(score: CueScore): string {
   return `${top.cue.reason} (${quoted})`;
 }
 
-/** The id under which a classified plugin may run: space-search also answers to its legacy id. */
+/** The id under which a classified plugin may run: its own, or an alias of it (space-search's legacy id). */
 function allowedId(plugin: Classified, allowed: ReadonlySet<PluginId>): PluginId | null {
   if (allowed.has(plugin)) return plugin;
-  if (plugin === 'space-search' && allowed.has('legacy-file-search')) return 'legacy-file-search';
-  return null;
+  return descriptorOf(plugin).aliases.find((alias) => allowed.has(alias)) ?? null;
 }
 
 /**
@@ -77,7 +77,7 @@ export function classifyPlugins(input: SelectionInput, candidates: readonly Plug
 
 /** Whether a wanted plugin can be chosen: a Space without files has nothing to search, whatever the text says. */
 export function selectable(classification: Classification, input: Pick<SelectionInput, 'spaceHasFiles'>): boolean {
-  const searchesFiles = classification.plugin === 'space-search' || classification.plugin === 'legacy-file-search';
+  const searchesFiles = canonicalPluginId(classification.plugin) === 'space-search';
   return classification.wanted && (!searchesFiles || input.spaceHasFiles);
 }
 

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { SocialPostConfig } from '../../config/plugins/social-post';
 import { ApiError } from '../../errors/api-error';
 import { socialPostSettings, type SocialPostSettings } from '../../schemas/plugin-settings';
-import { secretBoxFor } from '../../secrets/secret-box';
+import type { SecretBox } from '../../secrets/secret-box';
 import type { Db } from '../../store/db';
 import { spaceSecretStore } from '../../store/space-secrets';
 import type { Plugin, PluginContext, PluginInput, PluginOutput } from '../types';
@@ -21,6 +21,8 @@ export { loadSocialAccounts, type SocialAccounts } from './accounts';
 export interface SocialPostDeps {
   /** Holds `space_secrets` (the sealed credentials) and `social_posts` (one post per request id). */
   db: Db;
+  /** Opens the Space's sealed credentials; null when the service has no `PLUGIN_SECRETS_KEY` (the plugin is then unavailable). */
+  secrets: SecretBox | null;
   /** Clock for the Bluesky record's `createdAt` and session reuse (tests). */
   clock?: () => number;
 }
@@ -34,7 +36,7 @@ const CALLS_PER_RUN = 3;
  * names it, or under `auto_tools` when the Space's `allow_auto_tools` is true.
  */
 export function createSocialPostPlugin(config: SocialPostConfig, deps: SocialPostDeps): Plugin {
-  const box = secretBoxFor(config.secretKeys);
+  const box = deps.secrets;
   const bluesky = new BlueskyClient(deps.clock);
   const mastodonLimits = new MastodonLimits();
   const onceDeps = { db: deps.db, bluesky, inFlightMs: config.timeoutMs * CALLS_PER_RUN, clock: deps.clock };

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { storedResult } from '../../domain/completion';
+import { readStoredLog } from '../../schemas/stored-log';
 import type { FeedbackChange, FeedbackDelta } from '../../store/routing-feedback';
 
 /** A log as it was before its rating changed: what the lesson needs of it. */
@@ -8,7 +8,7 @@ export interface RatedLog {
   app_id: string | null;
   model_id: string | null;
   good_answer: boolean | null;
-  /** The stored response, whose `metadata.scores` explains the routing decision. */
+  /** The stored response (any version `readStoredLog` reads), whose routing scores explain the decision. */
   response: unknown;
   /** The catalog row of `model_id`, to find its candidate among the scores. */
   model: { model: string; provider: string } | null;
@@ -19,13 +19,9 @@ const routingScores = z.object({
   candidates: z.array(z.object({ model: z.string(), provider: z.string(), offline_quality: z.number().min(0).max(1).optional() })),
   router: z.object({ kind: z.string().min(1), smart_learn: z.boolean() }),
 });
-/** A log stored before results were kept in the domain shape: the chat completion, scores in `metadata`. */
-const olderResponse = z.object({ metadata: z.object({ scores: routingScores }) });
-
 function scoresOf(response: unknown): z.infer<typeof routingScores> | null {
-  const result = storedResult(response);
-  if (result) return routingScores.safeParse(result.scores).data ?? null;
-  return olderResponse.safeParse(response).data?.metadata.scores ?? null;
+  const report = readStoredLog(response)?.report;
+  return report ? (routingScores.safeParse(report.scores).data ?? null) : null;
 }
 
 /** 1 for a rating that counts among `ratings`, and among `good`. */

@@ -1,6 +1,6 @@
 import { ApiError } from '../../errors/api-error';
 import type { Settings } from '../../schemas/apps';
-import { readSocialPostSettings, secretContext, SOCIAL_SECRET_NAMES } from '../../plugins/social-post/settings';
+import { readSocialPostSettings, secretContext, SOCIAL_SECRET_NAMES } from '../../plugins/social-secrets';
 import type { SocialPostSettings, SocialPostSettingsPatch } from '../../schemas/plugin-settings';
 import type { SecretBox } from '../../secrets/secret-box';
 import type { Tx } from '../../store/db';

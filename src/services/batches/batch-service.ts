@@ -1,6 +1,7 @@
+import { privacyPolicyOf } from '../../domain/privacy-policy';
 import type { AuthContext } from '../../auth/auth-context';
 import { ApiError } from '../../errors/api-error';
-import type { SpaceContext } from '../../pipeline/space-context';
+import type { SpaceContext } from '../../store/space-context';
 import { BATCH_ENDPOINT, COMPLETION_WINDOW, type BatchListQuery, type BatchView, type CreateBatchBody } from '../../schemas/batches';
 import type { Page } from '../../schemas/common';
 import type { BatchRepository, BatchRow } from '../../store/batches';
@@ -92,7 +93,7 @@ export class BatchService {
     const space = await this.deps.findSpace(auth.appId);
     if (!space || space.orgId !== auth.orgId) throw ApiError.notFound('Space', 'Authorization');
     if (!space.isActive) throw new ApiError('space_inactive', 'This Space is deactivated.');
-    if (space.policies.privacy_level >= 3) {
+    if (!privacyPolicyOf(space.policies.privacy_level).keepsAnswer) {
       throw new ApiError('invalid_request', "This Space's privacy level is 3 (nothing kept): a batch keeps its requests and answers until it ends, so batches are refused.", 'policies.privacy_level');
     }
     return space;

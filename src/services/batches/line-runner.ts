@@ -5,10 +5,11 @@ import { ApiError } from '../../errors/api-error';
 import { apiErrorFromZod } from '../../errors/zod-error';
 import type { LineOutcome } from '../../formats/openai-batch-line';
 import type { DetachedRun } from '../../pipeline/completion-runner';
-import type { SpaceContext } from '../../pipeline/space-context';
+import type { SpaceContext } from '../../store/space-context';
 import type { BatchLineJob, CompletionJob } from '../../queue/payloads';
 import { completionRequestSchema } from '../../schemas/chat-completions';
 import { unforwardedFieldError } from '../../schemas/forwarded-fields';
+import { decideCompletion } from '../../intake/decide-completion';
 import type { BatchLineRepository } from '../../store/batch-lines';
 import type { BatchRepository, BatchRow } from '../../store/batches';
 import type { LineFeeder } from './line-feeder';
@@ -23,6 +24,8 @@ export interface LineRunnerDeps {
   runDetached(job: CompletionJob, signal: AbortSignal): Promise<DetachedRun | null>;
   /** Longest a line's completion may take, in ms (COMPLETION_TIMEOUT_MS). */
   timeoutMs: number;
+  /** The model name that asks for automatic selection (AUTO_MODEL_NAME). */
+  autoModelName: string;
 }
 
 /** What a line job reports to bull-board: ids and statuses only, never the conversation. */
@@ -79,7 +82,8 @@ export class LineRunner {
     if (!space.isActive) return { failure: failed(new ApiError('space_inactive', 'This Space is deactivated.')) };
     const unforwarded = unforwardedFieldError(parsed.data, space.settings.forward_fields);
     if (unforwarded) return { failure: failed(new ApiError(unforwarded.code, unforwarded.message, `body.${unforwarded.param ?? ''}`)) };
-    if (space.policies.privacy_level >= 3) {
+    const decided = decideCompletion(parsed.data, { space, headerFlags: {}, autoModelName: this.deps.autoModelName });
+    if (!decided.privacy.keepsAnswer) {
       return { failure: failed(new ApiError('invalid_request', "The Space's privacy level became 3 (nothing kept) while the batch ran: its remaining lines are refused.", 'policies.privacy_level')) };
     }
     const receivedAt = Date.now();
@@ -89,8 +93,9 @@ export class LineRunner {
       appId: batch.app_id,
       spaceStamp: stamp,
       idpId: batch.idp_id,
-      request: parsed.data,
-      headerFlags: {},
+      request: decided.request,
+      privacy: decided.privacy,
+      payload: decided.payload,
       deadline: receivedAt + this.deps.timeoutMs,
       receivedAt,
     };

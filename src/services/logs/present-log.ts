@@ -1,8 +1,9 @@
 import type { Prisma } from '../../generated/prisma/client';
 import type { LogCoreView, LogView } from '../../schemas/logs';
 import type { LogCoreRow, LogRow } from '../../store/logs';
-import { chatLogResponse } from '../../formats/openai-chat';
 import { presentModel } from '../apps/present-model';
+import { logResponseView } from './log-response';
+import { stepsOf } from './log-steps';
 
 function objectOrEmpty(json: Prisma.JsonValue): Record<string, unknown> {
   return typeof json === 'object' && json !== null && !Array.isArray(json) ? json : {};
@@ -17,8 +18,8 @@ export function presentLogCore(row: LogCoreRow): LogCoreView {
     parent_id: row.parent_id,
     app_id: row.app_id,
     idp_id: row.idp_id,
-    // Stored as the worker's domain result; shown in the wire format of the API the request came through.
-    response: row.parent_id === null && row.request_type === 'chat_completions' ? chatLogResponse(row.response) : row.response,
+    // Stored in the worker's shape (schemas/stored-log.ts); shown in the wire format of the API the request came through.
+    response: logResponseView(row),
     // Milliseconds since the epoch stay far below 2^53, so a JSON number is exact.
     timestamp: Number(row.timestamp),
     good_answer: row.good_answer,
@@ -52,11 +53,14 @@ export function presentLogCore(row: LogCoreRow): LogCoreView {
   };
 }
 
-/** The Log; `children` is null unless they were loaded. */
+/**
+ * The Log; `children` is null unless they were loaded. A request answered by one model call has no
+ * child row: its call is shown as its one step, as when it had one.
+ */
 export function presentLog(row: LogRow, children: LogCoreRow[] | null = null): LogView {
   return {
     ...presentLogCore(row),
     parent: row.parent ? presentLogCore(row.parent) : null,
-    children: children ? children.map(presentLogCore) : null,
+    children: children ? stepsOf<LogCoreRow>(row, children).map(presentLogCore) : null,
   };
 }

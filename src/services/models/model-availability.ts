@@ -1,7 +1,7 @@
 import type { Unavailability } from '../../domain/model-availability';
 import { isRetired, type RoutableModel } from '../../domain/routable-model';
 import type { Model } from '../../generated/prisma/client';
-import { toRoutableModel } from '../../pipeline/space-context';
+import { toRoutableModel } from '../../store/space-context';
 import type { ProviderRegistry } from '../../providers/registry';
 
 /** What availability reads of the provider registry: why a model's provider cannot be called. */

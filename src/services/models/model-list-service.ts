@@ -4,7 +4,7 @@ import { modelAllowed, type ModelAllowList } from '../../domain/model-allow-list
 import type { Unavailability } from '../../domain/model-availability';
 import type { RoutableModel } from '../../domain/routable-model';
 import { ApiError } from '../../errors/api-error';
-import { toRoutableModel, type SpaceContext } from '../../pipeline/space-context';
+import { toRoutableModel, type SpaceContext } from '../../store/space-context';
 import type { ModelList, ModelObject } from '../../schemas/openai-models';
 import { appStore } from '../../store/apps';
 import type { Db } from '../../store/db';

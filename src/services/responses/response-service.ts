@@ -1,3 +1,4 @@
+import type { PrivacyPolicy } from '../../domain/privacy-policy';
 import type { AuthContext } from '../../auth/auth-context';
 import { ApiError } from '../../errors/api-error';
 import type { CompletionRequest } from '../../schemas/chat-completions';
@@ -34,7 +35,7 @@ export interface ResponseServiceDeps {
   records: ResponseRecords;
   conversations: ConversationRepository;
   /** The level the request would run at now (its Space's and its own), checking the key's Space. */
-  privacyLevelOf(auth: AuthContext, request: CompletionRequest): Promise<number>;
+  privacyOf(auth: AuthContext, request: CompletionRequest): Promise<PrivacyPolicy>;
   clock?: () => Date;
 }
 
@@ -69,9 +70,9 @@ export class ResponseService {
    */
   async plan(auth: AuthContext, request: PlanRequest): Promise<ResponsePlan> {
     const { chat, previousResponseId, input } = request;
-    const privacyLevel = await this.deps.privacyLevelOf(auth, chat);
-    const store = this.storeAt(privacyLevel, request.store);
-    const appId = auth.appId as string; // privacyLevelOf refused a key without a Space
+    const privacy = await this.deps.privacyOf(auth, chat);
+    const store = this.storeAt(privacy, request.store);
+    const appId = auth.appId as string; // privacyOf refused a key without a Space
     const conversationId = await this.conversationFor(auth, { previousId: previousResponseId, store });
     if (conversationId === null) return { chat, store, record: null, input };
     return { chat: { ...chat, conversation_id: conversationId }, store, record: { orgId: auth.orgId, appId, conversationId, previousResponseId }, input };
@@ -123,9 +124,9 @@ export class ResponseService {
   private async findReadable(auth: AuthContext, id: string): Promise<ResponseRow | null> {
     const row = await this.deps.records.findStored(scopeOf(auth), id);
     if (!row) return null;
-    const levelNow = await this.deps.privacyLevelOf({ ...auth, appId: row.app_id }, { messages: [], stream: false }).catch(() => null);
-    if (levelNow === null) return null;
-    if (levelNow < 2) return row;
+    const now = await this.deps.privacyOf({ ...auth, appId: row.app_id }, { messages: [], stream: false }).catch(() => null);
+    if (now === null) return null;
+    if (!now.masksContent) return row;
     await this.deps.records.delete({ orgId: row.org_id, appId: row.app_id }, row.id, this.clock());
     return null;
   }
@@ -134,12 +135,12 @@ export class ResponseService {
    * `store` defaults to true, as OpenAI's. At privacy level 2 and 3 no content may be kept: an explicit
    * `store: true` is refused, and the default becomes false (the response says `store: false`).
    */
-  private storeAt(privacyLevel: number, asked: boolean | null | undefined): boolean {
-    if (privacyLevel < 2) return asked ?? true;
+  private storeAt(privacy: PrivacyPolicy, asked: boolean | null | undefined): boolean {
+    if (!privacy.masksContent) return asked ?? true;
     if (asked === true) {
       throw new ApiError(
         'invalid_value',
-        `Invalid value for 'store': this request runs at privacy level ${privacyLevel}, where no content is kept; send store false or leave it out.`,
+        `Invalid value for 'store': this request runs at privacy level ${privacy.level}, where no content is kept; send store false or leave it out.`,
         'store',
       );
     }

@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import type { EmbeddingsConfig } from '../../config/plugins/space-search';
 import type { HttpClient } from '../../net/http-client';
-import { embed, embeddingsCost } from '../../plugins/space-search/embeddings';
+import { embed, embeddingsCost } from '../../plugins/file-embeddings';
 import { UpstreamError } from '../../errors/upstream-error';
 import type { SpaceFileJob } from '../../queue/payloads';
 import type { NewChunk, SpaceFileChunkRepository } from '../../store/space-file-chunks';

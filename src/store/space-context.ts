@@ -4,9 +4,11 @@ import type { ModelEndpoint, RoutableModel } from '../domain/routable-model';
 import type { Model } from '../generated/prisma/client';
 import type { Policies, Settings, Weights } from '../schemas/apps';
 import { autoToolsSettings, type AutoToolsSettings } from '../schemas/plugin-settings';
+
+export type { AutoToolsSettings };
 import { readPolicies, readSettings, readWeights } from '../schemas/stored-space-config';
-import type { Db } from '../store/db';
-import { readSpaceRows } from '../store/space-rows';
+import type { Db } from './db';
+import { readSpaceRows } from './space-rows';
 
 /** A Space's configuration as a completion needs it. */
 export interface SpaceContext {

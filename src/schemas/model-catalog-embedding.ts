@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { PROVIDER_IDS } from '../../src/config/schema';
+import { PROVIDER_IDS } from '../config/providers';
 
 /** Owners of embedding models (who made them, not who serves them); `switchyard` for the built-in test model. */
 const EMBEDDING_OWNERS = ['openai', 'google', 'mistral', 'meta', 'switchyard'] as const;

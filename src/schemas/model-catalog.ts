@@ -1,32 +1,7 @@
 import { z } from 'zod';
-import { PROVIDER_IDS } from '../../src/config/schema';
-import { catalogEmbeddingEntrySchema } from './embedding-schema';
-
-/**
- * Kinds of prompt the router scores a model on: the 14 MMLU-Pro subject categories (spelled as in the
- * MMLU-Pro dataset) plus four task kinds. The router maps each prompt to one of these keys.
- */
-export const QUALITY_CATEGORIES = [
-  'biology',
-  'business',
-  'chemistry',
-  'computer science',
-  'economics',
-  'engineering',
-  'health',
-  'history',
-  'law',
-  'math',
-  'other',
-  'philosophy',
-  'physics',
-  'psychology',
-  'code',
-  'writing',
-  'reasoning',
-  'chat',
-] as const;
-export type QualityCategory = (typeof QUALITY_CATEGORIES)[number];
+import { PROVIDER_IDS } from '../config/providers';
+import { QUALITY_CATEGORIES } from '../domain/quality-categories';
+import { catalogEmbeddingEntrySchema } from './model-catalog-embedding';
 
 /** Catalog providers: the configured upstream providers plus the built-in `test` models. */
 export const CATALOG_PROVIDERS = [...PROVIDER_IDS, 'test'] as const;
@@ -120,12 +95,16 @@ export const catalogEntrySchema = catalogEntryFields.superRefine((entry, ctx) =>
 });
 export type CatalogEntry = z.infer<typeof catalogEntrySchema>;
 
+/**
+ * The model catalog (`prisma/catalog/models.json`, seeded by `npm run db:seed`): the public models, their
+ * prices, capabilities and the router's prior. `prisma/catalog/README.md` explains every key.
+ */
 export const catalogSchema = z
   .strictObject({
     /** Day of the catalog's last revision. */
     version: z.iso.date(),
     models: z.array(catalogEntrySchema).min(1),
-    /** Models that answer `POST /v1/embeddings` only (see embedding-schema.ts). */
+    /** Models that answer `POST /v1/embeddings` only (see model-catalog-embedding.ts). */
     embedding_models: z.array(catalogEmbeddingEntrySchema).default([]),
   })
   .superRefine((catalog, ctx) => {

@@ -1,7 +1,7 @@
-import { RedisCircuitBreakers } from '../src/resilience/circuit-breakers';
-import type { Resilience } from '../src/resilience/resilience';
-import { RetryBudget } from '../src/resilience/retry-budget';
-import type { WorkerServices } from './worker-services';
+import { RedisCircuitBreakers } from '../resilience/circuit-breakers';
+import type { Resilience } from '../resilience/resilience';
+import { RetryBudget } from '../resilience/retry-budget';
+import type { WorkerServices } from '../../workers/worker-services';
 
 export interface WorkerResilience {
   resilience: Resilience;

@@ -1,0 +1,132 @@
+import type { ChatMessage, ChatRequest, ResponseFormat } from '../domain/chat';
+import { privacyPolicyFor, type PrivacyPolicy } from '../domain/privacy-policy';
+import type { RequestedCompletion, SpaceDefaults, StoredReferences } from '../domain/requested-completion';
+import type { FeatureFlags } from '../domain/space-policies';
+import type { WireBody } from '../queue/payloads';
+import type { CompletionRequest } from '../schemas/chat-completions';
+import { COMPLETION_REQUEST_FIELDS } from '../schemas/forwarded-fields';
+import { mergeFeatureFlags } from '../schemas/feature-flag-header';
+import { mergePolicies } from '../schemas/stored-space-config';
+import type { SpaceContext } from '../store/space-context';
+
+/** What the intake decides for a request once, and its job carries: the worker decides none of it again. */
+export interface DecidedCompletion {
+  request: RequestedCompletion;
+  privacy: PrivacyPolicy;
+  /** The wire body less its messages (the request's own messages are `request.chat.messages`): the log's payload. */
+  payload: WireBody;
+}
+
+/** The privacy policy a request runs under in this Space: the stricter of the Space's level and its own. */
+export function privacyOf(space: Pick<SpaceContext, 'policies'>, request: Pick<CompletionRequest, 'custom_headers'>): PrivacyPolicy {
+  return privacyPolicyFor(space.policies.privacy_level, request.custom_headers?.policies?.privacy_level);
+}
+
+/** The fields the intake let through beyond the schema's own (built-in or the Space's forwarded fields): they pass to OpenAI-compatible upstreams. */
+function extraFields(request: CompletionRequest): Record<string, unknown> | undefined {
+  let extra: Record<string, unknown> | undefined;
+  for (const key of Object.keys(request)) {
+    if (COMPLETION_REQUEST_FIELDS.has(key)) continue;
+    extra ??= {};
+    extra[key] = request[key];
+  }
+  return extra;
+}
+
+/**
+ * The request's messages as domain messages: an assistant turn may leave `content` out on the wire
+ * (OpenAI allows it beside tool calls), which the domain spells as null.
+ */
+export function chatMessagesOf(messages: CompletionRequest['messages']): ChatMessage[] {
+  // Most requests give every message its content: those are domain messages as they are, and are not copied.
+  if (messages.every(hasContent)) return messages;
+  return messages.map((message) => ({ ...message, content: message.content ?? null }));
+}
+
+function hasContent(message: CompletionRequest['messages'][number]): message is CompletionRequest['messages'][number] & ChatMessage {
+  return message.content !== undefined;
+}
+
+function stopOf(stop: CompletionRequest['stop']): string[] | undefined {
+  if (stop === undefined || stop === null || stop === '') return undefined;
+  return typeof stop === 'string' ? [stop] : stop.filter((s) => s !== '');
+}
+
+/** What the request (or its Space's settings) names in the database; undefined when nothing (most requests). */
+function storedReferences(request: CompletionRequest, space: SpaceContext): StoredReferences | undefined {
+  const { assistant_id: assistantId, assistant_version_id: versionId, conversation_id: conversationId, parent_request_id: parentId } = request;
+  const spaceAssistant = space.settings.assistant_id;
+  if (!assistantId && !versionId && !conversationId && !parentId && !spaceAssistant) return undefined;
+  return {
+    assistantId: assistantId ?? spaceAssistant ?? null,
+    // The Space's version goes with the Space's assistant only.
+    assistantVersionId: versionId ?? (assistantId ? null : space.settings.assistant_version_id),
+    assistantNamedBy: versionId ? 'assistant_version_id' : assistantId ? 'assistant_id' : null,
+    conversationId: conversationId ?? null,
+    parentRequestId: parentId ?? null,
+  };
+}
+
+/** The Space's defaults for what the request leaves unset, or undefined when it sets none (most Spaces). */
+function spaceDefaults({ instructions, max_tokens, temperature }: SpaceContext['settings']): SpaceDefaults | undefined {
+  return instructions === null && max_tokens === null && temperature === null ? undefined : { instructions, max_tokens, temperature };
+}
+
+function chatOf(request: CompletionRequest): Omit<ChatRequest, 'model'> {
+  return {
+    messages: chatMessagesOf(request.messages),
+    max_tokens: request.max_tokens ?? request.max_completion_tokens,
+    temperature: request.temperature,
+    top_p: request.top_p,
+    n: request.n,
+    stop: stopOf(request.stop),
+    presence_penalty: request.presence_penalty,
+    frequency_penalty: request.frequency_penalty,
+    logit_bias: request.logit_bias,
+    tools: request.tools?.map((tool) => ({ ...tool, function: { ...tool.function, strict: tool.function.strict ?? undefined } })),
+    tool_choice: request.tool_choice,
+    response_format: request.response_format as ResponseFormat | undefined,
+    seed: request.seed,
+    user: request.user,
+    extra: extraFields(request),
+  };
+}
+
+export interface DecideInputs {
+  space: SpaceContext;
+  /** The `Service-Feature-Flags` header's flags (`custom_headers.feature_flags` wins over them). */
+  headerFlags: FeatureFlags;
+  /** The model name that asks for automatic selection (AUTO_MODEL_NAME). */
+  autoModelName: string;
+}
+
+/**
+ * A validated wire body turned into the domain request, once, against the Space it runs in: the Space's
+ * weights, policies and flags merged with the request's overrides, the level it runs at decided.
+ */
+export function decideCompletion(wire: CompletionRequest, { space, headerFlags, autoModelName }: DecideInputs): DecidedCompletion {
+  const privacy = privacyOf(space, wire);
+  const overrides = wire.custom_headers ?? {};
+  const { messages: _messages, ...payload } = wire;
+  const stored = storedReferences(wire, space);
+  const { settings } = space;
+  const request: RequestedCompletion = {
+    chat: chatOf(wire),
+    model: wire.model === undefined || wire.model === autoModelName ? null : wire.model,
+    weights: { ...space.weights, ...overrides.weights },
+    policies: { ...mergePolicies(space.policies, overrides.policies), privacy_level: privacy.level },
+    flags: mergeFeatureFlags({ ...settings.feature_flags, ...headerFlags }, overrides.feature_flags),
+    labels: overrides.labels ?? {},
+    forwardedHeaders: overrides.headers ?? {},
+    plugins: wire.plugins ?? [],
+    images: wire.images ?? [],
+    files: wire.files ?? [],
+    stream: wire.stream,
+  };
+  // Set apart from the literal, as the job carries them only when there are any.
+  if (stored) request.stored = stored;
+  const defaults = spaceDefaults(settings);
+  if (defaults) request.defaults = defaults;
+  // Parsed from JSON and validated: every value of the body is JSON.
+  return { request, privacy, payload: payload as WireBody };
+}

@@ -1,0 +1,15 @@
+import { decideCompletion } from '../../src/intake/decide-completion';
+import type { FeatureFlags } from '../../src/domain/space-policies';
+import type { CompletionJob } from '../../src/queue/payloads';
+import { completionRequestSchema } from '../../src/schemas/chat-completions';
+import type { SpaceContext } from '../../src/store/space-context';
+import { spaceContext } from './space-context';
+
+/** The decided parts of a job (request, privacy, payload) for a wire body, as the intake makes them. */
+export function decidedJobParts(
+  body: Record<string, unknown>,
+  { space = spaceContext(), headerFlags = {}, autoModelName = 'auto' }: { space?: SpaceContext; headerFlags?: FeatureFlags; autoModelName?: string } = {},
+): Pick<CompletionJob, 'request' | 'privacy' | 'payload'> {
+  const { request, privacy, payload } = decideCompletion(completionRequestSchema.parse(body), { space, headerFlags, autoModelName });
+  return { request, privacy, payload };
+}
