@@ -1,25 +1,37 @@
+import { privacyPolicyOf } from '../../src/domain/privacy-policy';
+import { randomUUID } from 'node:crypto';
 import { Queue, Worker, type JobsOptions } from 'bullmq';
 import IORedis from 'ioredis';
 import { parseArgs } from 'node:util';
+import { retentionFor } from '../../src/intake/completion-gateway';
+import { sampledRetention } from '../../src/queue/kept-jobs';
 import { privateRedis } from './private-redis';
+import { commandsSince, readCommands } from './redis-commands';
 
 /**
  * `npm run bench:kept-jobs`: what keeping finished completion jobs in Redis (so that operators see them
- * in bull-board) costs per completion, against removing each job as it finishes. The same BullMQ calls
- * as a completion (add, take, finish) with a job of a completion's size, through one queue, 64 jobs in
- * flight; the retentions alternate (A B A B ...) so the machine's noise falls on both alike. Reported per
- * job: Redis's CPU (INFO cpu), this process's CPU (producer and worker), and Redis memory held by the kept
- * jobs. Redis is a private redis-server started for the run (as the service's own is configured: no
- * persistence), so nothing else's commands are counted. Options: --jobs N per round (default 20000),
- * --rounds N (default 3).
+ * in bull-board) costs per completion, against removing each job as it finishes, and against the
+ * service's sample (one job in `--one-in` kept, COMPLETION_JOBS_KEPT_ONE_IN). The same BullMQ calls as a
+ * completion (add with the request id as job id, take, finish) with a job of a completion's size, through
+ * one queue, 64 jobs in flight; the retentions alternate (A B C A B C ...) so the machine's noise falls on
+ * all alike. Reported per job: Redis commands (INFO commandstats: every command, and every command a
+ * script runs), Redis's CPU (INFO cpu), this process's CPU (producer and worker), and Redis memory held by
+ * the kept jobs. Redis is a private redis-server started for the run (as the service's own is configured:
+ * no persistence), so nothing else's commands are counted. Options: --jobs N per round (default 20000),
+ * --rounds N (default 3), --one-in N (default 10).
  */
-const { values: args } = parseArgs({ options: { jobs: { type: 'string', default: '20000' }, rounds: { type: 'string', default: '3' } } });
+const { values: args } = parseArgs({ options: { jobs: { type: 'string', default: '20000' }, rounds: { type: 'string', default: '3' }, 'one-in': { type: 'string', default: '10' } } });
 const say = (text: string) => process.stdout.write(`${text}\n`);
+const oneIn = Number(args['one-in']);
 
-/** What the service keeps (intake/completion-gateway.ts) and the alternative. */
-const RETENTIONS: { name: string; options: Pick<JobsOptions, 'removeOnComplete' | 'removeOnFail'> }[] = [
-  { name: 'kept (500 jobs, 1 hour)', options: { removeOnComplete: { age: 3600, count: 500 }, removeOnFail: { age: 24 * 3600, count: 1000 } } },
-  { name: 'removed at once', options: { removeOnComplete: true, removeOnFail: true } },
+/** A job's retention at privacy level 1, as the API decides it (retentionFor), then as the queue adds it. */
+type RetentionOf = (requestId: string) => Pick<JobsOptions, 'removeOnComplete' | 'removeOnFail'>;
+
+/** What the service kept before (every finished job), what it keeps now (a sample), and removing them all. */
+const RETENTIONS: { name: string; of: RetentionOf }[] = [
+  { name: 'kept (500 jobs, 1 hour; before)', of: () => retentionFor({ privacy: privacyPolicyOf(1) }) },
+  { name: 'removed at once', of: () => ({ removeOnComplete: true, removeOnFail: true }) },
+  { name: `one in ${oneIn} kept (the service now)`, of: (requestId) => sampledRetention(requestId, retentionFor({ privacy: privacyPolicyOf(1) }), oneIn) },
 ];
 
 /** A completion job's data as the API queues it (about 600 bytes). */
@@ -37,12 +49,6 @@ const JOB_DATA = {
   httpRequestId: 'b978b8be-a409-4232-94b0-e2f7e48e5904',
 };
 
-async function redisCpuMs(redis: IORedis): Promise<number> {
-  const info = await redis.info('cpu');
-  const read = (name: string) => Number(new RegExp(`^${name}:([\\d.]+)`, 'm').exec(info)?.[1] ?? 0);
-  return (read('used_cpu_user') + read('used_cpu_sys')) * 1000;
-}
-
 async function redisMemoryBytes(redis: IORedis): Promise<number> {
   return Number(/^used_memory:(\d+)/m.exec(await redis.info('memory'))?.[1] ?? 0);
 }
@@ -53,6 +59,7 @@ const ownCpuMs = () => {
 };
 
 interface Round {
+  commandsPerJob: number;
   redisUsPerJob: number;
   clientUsPerJob: number;
   heldBytes: number;
@@ -73,23 +80,26 @@ async function round(retention: (typeof RETENTIONS)[number], { jobs, redis, url 
   });
   await worker.waitUntilReady();
   const memoryBefore = await redisMemoryBytes(redis);
-  const [redisBefore, ownBefore] = [await redisCpuMs(redis), ownCpuMs()];
+  const [before, ownBefore] = [await readCommands([url]), ownCpuMs()];
   let sent = 0;
   const sender = async () => {
     while (sent < jobs) {
       sent += 1;
-      await queue.add('completion', { ...JOB_DATA, receivedAt: Date.now() }, retention.options);
+      const requestId = randomUUID();
+      await queue.add('completion', { ...JOB_DATA, requestId, receivedAt: Date.now() }, { jobId: requestId, attempts: 1, ...retention.of(requestId) });
       // 64 in flight: wait while the worker is behind.
       while (sent - done > 64) await new Promise((resolve) => setImmediate(resolve));
     }
   };
   await Promise.all(Array.from({ length: 8 }, sender));
   await finished;
-  const [redisAfter, ownAfter] = [await redisCpuMs(redis), ownCpuMs()];
+  const [after, ownAfter] = [await readCommands([url]), ownCpuMs()];
   const heldBytes = (await redisMemoryBytes(redis)) - memoryBefore;
   await worker.close();
   await queue.close();
-  return { redisUsPerJob: ((redisAfter - redisBefore) * 1000) / jobs, clientUsPerJob: ((ownAfter - ownBefore) * 1000) / jobs, heldBytes };
+  const redisMs = (after[0]?.cpuMs ?? 0) - (before[0]?.cpuMs ?? 0);
+  const commandsPerJob = commandsSince(before, after, { completions: jobs, idleCommands: 0 }).perCompletion;
+  return { commandsPerJob, redisUsPerJob: (redisMs * 1000) / jobs, clientUsPerJob: ((ownAfter - ownBefore) * 1000) / jobs, heldBytes };
 }
 
 async function main(): Promise<void> {
@@ -103,7 +113,7 @@ async function main(): Promise<void> {
       for (const retention of RETENTIONS) {
         const measured = await round(retention, { jobs, redis, url: server.url });
         results.get(retention.name)?.push(measured);
-        say(`  round ${i + 1} ${retention.name}: Redis ${measured.redisUsPerJob.toFixed(1)} µs/job, client ${measured.clientUsPerJob.toFixed(1)} µs/job, held ${(measured.heldBytes / 1024).toFixed(0)} KiB`);
+        say(`  round ${i + 1} ${retention.name}: ${measured.commandsPerJob.toFixed(2)} commands/job, Redis ${measured.redisUsPerJob.toFixed(1)} µs/job, client ${measured.clientUsPerJob.toFixed(1)} µs/job, held ${(measured.heldBytes / 1024).toFixed(0)} KiB`);
       }
     }
   } finally {
@@ -111,9 +121,9 @@ async function main(): Promise<void> {
     server.stop();
   }
   const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
-  say(`\n| retention | Redis µs per job | producer + worker µs per job | Redis memory held |\n| --- | --- | --- | --- |`);
+  say(`\n| retention | Redis commands per job | Redis µs per job | producer + worker µs per job | Redis memory held |\n| --- | --- | --- | --- | --- |`);
   for (const [name, measured] of results) {
-    say(`| ${name} | ${median(measured.map((m) => m.redisUsPerJob)).toFixed(1)} | ${median(measured.map((m) => m.clientUsPerJob)).toFixed(1)} | ${(median(measured.map((m) => m.heldBytes)) / 1024).toFixed(0)} KiB |`);
+    say(`| ${name} | ${median(measured.map((m) => m.commandsPerJob)).toFixed(2)} | ${median(measured.map((m) => m.redisUsPerJob)).toFixed(1)} | ${median(measured.map((m) => m.clientUsPerJob)).toFixed(1)} | ${(median(measured.map((m) => m.heldBytes)) / 1024).toFixed(0)} KiB |`);
   }
 }
 

@@ -1,3 +1,4 @@
+import { privacyPolicyOf } from '../../src/domain/privacy-policy';
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { Pool } from 'pg';
@@ -6,7 +7,7 @@ import type { CompletionResult } from '../../src/domain/completion';
 import { createLogger } from '../../src/logging/logger';
 import { logRowsFor, type LogRow, type RequestOutcome } from '../../src/pipeline/log-rows';
 import { RunTrace } from '../../src/pipeline/run-trace';
-import { toRoutableModel } from '../../src/pipeline/space-context';
+import { toRoutableModel } from '../../src/store/space-context';
 import { createDb, type Db } from '../../src/store/db';
 import { LogBatcher } from '../../src/store/log-batcher';
 import { cpuDelta, sharedServiceCpu } from './cpu';
@@ -44,8 +45,22 @@ export function outcomeFor(env: { orgId: string; appId: string }, model: ReturnT
   const trace = new RunTrace();
   trace.addAttempts([{ kind: 'model', model, retry: 0, startedAt: Date.now(), latencyMs: 1.2, statusCode: 200, usage }]);
   trace.addAnswer(model, { usage, latencyMs: 1.2 });
-  const job = { requestId, orgId: env.orgId, appId: env.appId, idpId: 'bench', request: { model: BENCH_MODEL, messages: [{ role: 'user', content: 'Say hello to the benchmark.' }], stream: false }, headerFlags: {}, replyTo: 'x', deadline: Date.now() + 60_000, receivedAt: Date.now() };
-  return { job: job as unknown as RequestOutcome['job'], privacyLevel: 1, isTest: false, trace, ended: { result }, responseText: 'Echo: Say hello to the benchmark.' };
+  const messages = [{ role: 'user' as const, content: 'Say hello to the benchmark.' }];
+  const request: RequestOutcome['job']['request'] = {
+    chat: { messages },
+    model: BENCH_MODEL,
+    weights: { cost: 0.5, latency: 0.5, quality: 0.5 },
+    policies: { privacy_level: 1, max_cost: null, max_switch_model_retries: 2, max_same_model_retries: 1, optimize_internal_requests: 0, prompt_id: null },
+    flags: {},
+    labels: {},
+    forwardedHeaders: {},
+    plugins: [],
+    images: [],
+    files: [],
+    stream: false,
+  };
+  const job: RequestOutcome['job'] = { requestId, orgId: env.orgId, appId: env.appId, spaceStamp: '', idpId: 'bench', request, privacy: privacyPolicyOf(1), payload: { model: BENCH_MODEL, stream: false }, replyTo: 'x', deadline: Date.now() + 60_000, receivedAt: Date.now() };
+  return { job, isTest: false, trace, ended: { result }, responseText: 'Echo: Say hello to the benchmark.' };
 }
 
 /**

@@ -51,5 +51,12 @@ export async function seedSpaceFiles(apiUrl: string, { apiKey, appId }: { apiKey
   return files.length;
 }
 
+/** Sets web-search's `fetch_pages` in the Space's settings (`--fetch-pages`). */
+export async function setFetchPages(apiUrl: string, { apiKey, appId, fetchPages }: { apiKey: string; appId: string; fetchPages: number }): Promise<void> {
+  const body = { id: appId, settings: { plugins: { 'web-search': { fetch_pages: fetchPages } } } };
+  const res = await fetch(`${apiUrl}/v1/apps/update`, { method: 'PUT', headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  if (res.status !== 200) throw new Error(`setting fetch_pages answered ${res.status}: ${(await res.text()).slice(0, 300)}`);
+}
+
 /** The question every client asks: both plugins find something for it. */
 export const PLUGIN_BENCH_PROMPT = 'How fast does an electric vehicle charge in winter, and what does it cost?';

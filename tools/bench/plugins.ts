@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -7,12 +7,13 @@ import { Cleanups } from './cleanups';
 import { CpuMeter } from './cpu';
 import { createBenchEnvironment, type BenchEnvironment } from './environment';
 import { runLoad, type LoadResult, type LoadTarget } from './load';
-import { checkPluginAnswer, pluginCellsTable, type PluginCell } from './plugin-report';
-import { PLUGIN_BENCH_PROMPT, seedSpaceFiles } from './plugin-space';
-import { buildService, freePort, startBenchEntry, startService, startUpstream, tailOf, waitFor200, type Managed, type Runner } from './processes';
+import { checkPluginAnswer, pluginCellsTable, pluginRatiosTable, sampleSources, sourcesDiffer, type PluginCell } from './plugin-report';
+import { PLUGIN_BENCH_PROMPT, seedSpaceFiles, setFetchPages } from './plugin-space';
+import { buildService, checkOutBaseline, freePort, ROOT, startBenchEntry, startService, startUpstream, tailOf, waitFor200, WORKING_TREE, type Managed, type Runner, type ServiceSource } from './processes';
 import { summariseProfile, type Window } from './profile-summary';
 import { RoundTripMeter } from './round-trips';
 import { startQueueFloor } from './queue-floor/start';
+import { startPluginFloor } from './plugin-floor-start';
 import { machineInfo } from './reliability/machine';
 import { processRoles } from './process-roles';
 import { profileTables } from './report';
@@ -28,7 +29,10 @@ import { profileTables } from './report';
  * in place of Switchyard (the least a gateway does for such a completion) against the same simulators:
  * what the machine allows; a second, `queue-floor`, runs tools/bench/queue-floor (an API and a worker process
  * with a BullMQ queue between them and a log row committed per request, calling the same backends): what a
- * gateway of Switchyard's shape allows. Options: --duration, --warmup (s), --skip-floor (both floors),
+ * gateway of Switchyard's shape allows; a third, `plugin-floor`, runs the queue floor's API with
+ * tools/bench/plugin-floor-worker.ts, which does the plugins' work as Switchyard does it (a real search of the
+ * Space's chunks, the same ranking, snippets and context): the bound of issue 34. Options: --duration,
+ * --warmup (s), --skip-floor (every floor), --floors (which), --fetch-pages N, --source REF,
  * --skip-saturated, --workers N (worker processes), --concurrency, --latency (ms), --limit, --runner build|prebuilt|tsx, --profile
  * (with --profile-dir <folder> to keep the profiles), --allocations (bytes each side allocates per completion, as with
  * `npm run bench -- --allocations`; the sampler costs CPU, so read only the bytes of such a run), --promises (promises each side
@@ -46,14 +50,28 @@ const { values: args } = parseArgs({
     /** Where --profile writes the V8 CPU profiles, kept after the run (default: the scratch folder, removed). */
     'profile-dir': { type: 'string' },
     out: { type: 'string', default: path.join(__dirname, 'plugins-results.json') },
-    /** Leaves out the floor cell (tools/bench/plugin-floor.ts in place of Switchyard). */
+    /** Leaves out every floor cell. */
     'skip-floor': { type: 'boolean', default: false },
+    /** Which floors run: `floor` (plugin-floor.ts, one process), `queue-floor`, `plugin-floor` (plugin-floor-worker.ts behind the queue floor's API). */
+    floors: { type: 'string', default: 'floor,queue-floor,plugin-floor' },
     /** Leaves out the saturated cell (a quicker run while working on the unsaturated one). */
     'skip-saturated': { type: 'boolean', default: false },
     /** Worker processes beside the one API process. */
     workers: { type: 'string', default: '1' },
     allocations: { type: 'boolean', default: false },
     promises: { type: 'boolean', default: false },
+    /**
+     * Measures Switchyard at this commit (a detached worktree in the scratch folder, compiled there) rather
+     * than the working tree: while others edit src/, the working tree may not build or run. The floors and the
+     * harness stay the working tree's.
+     */
+    source: { type: 'string' },
+    /**
+     * web-search's `fetch_pages` in the Space's settings (0, its default: snippets only). Above 0, SearXNG's
+     * results point at a page server in the backends' process, and Switchyard and the plugin floor fetch that
+     * many result pages per request and reduce them to text.
+     */
+    'fetch-pages': { type: 'string', default: '0' },
   },
 });
 
@@ -95,16 +113,25 @@ async function firstCompletion(t: LoadTarget, alive: () => boolean): Promise<voi
   throw new Error(`no completion with both plugins through Switchyard: ${last.slice(0, 600)}`);
 }
 
+/** The checkout Switchyard runs from: the working tree, or `--source`'s commit. */
+let source: ServiceSource = WORKING_TREE;
+
+/** The main thread's profile among a tsx process's (its loader thread writes a small one beside it). */
+function largestProfile(folder: string): string {
+  const files = readdirSync(folder).filter((name) => name.endsWith('.cpuprofile')).map((name) => path.join(folder, name));
+  return files.sort((a, b) => statSync(b).size - statSync(a).size)[0] ?? path.join(folder, 'missing.cpuprofile');
+}
+
 async function startDeployment(scenario: Scenario, { shared, scratch }: { shared: Record<string, string>; scratch: string }): Promise<Deployment> {
   const runner: Runner = args.runner === 'tsx' || args.runner === 'prebuilt' ? args.runner : 'build';
   const env = { ...shared, REDIS_PREFIX: `${shared.REDIS_PREFIX}_${scenario.name}`, PLUGIN_CONCURRENCY_SEARXNG: String(scenario.searxngLimit) };
   const profileDir = args.profile ? path.join(args['profile-dir'] ?? scratch, `profiles-${scenario.name}`) : undefined;
   const workers = Array.from({ length: Math.max(1, Number(args.workers)) }, (_, i) => {
     const name = i === 0 ? 'worker' : `worker ${i + 1}`;
-    return startService({ name, runner, logFile: path.join(scratch, `${scenario.name}-${name.replace(' ', '-')}.log`), cpuProfileDir: profileDir, nodeArgs, env: { ...env, SWITCHYARD_ROLE: 'workers' } });
+    return startService({ name, runner, source, logFile: path.join(scratch, `${scenario.name}-${name.replace(' ', '-')}.log`), cpuProfileDir: profileDir, nodeArgs, env: { ...env, SWITCHYARD_ROLE: 'workers' } });
   });
   const port = await freePort();
-  const api = startService({ name: 'api', runner, logFile: path.join(scratch, `${scenario.name}-api.log`), cpuProfileDir: profileDir, nodeArgs, env: { ...env, SWITCHYARD_ROLE: 'api', PORT: String(port), HOST: '127.0.0.1' } });
+  const api = startService({ name: 'api', runner, source, logFile: path.join(scratch, `${scenario.name}-api.log`), cpuProfileDir: profileDir, nodeArgs, env: { ...env, SWITCHYARD_ROLE: 'api', PORT: String(port), HOST: '127.0.0.1' } });
   const processes = [api, ...workers];
   const deployment = { processes, apiUrl: `http://127.0.0.1:${port}` };
   cleanups.push({ name: `${scenario.name} processes`, run: () => Promise.all(processes.map((p) => p.stop())) });
@@ -127,7 +154,11 @@ async function startFloor(urls: { searxng: string; embeddings: string; model: st
 async function measure(scenario: Scenario, { deployment, env, others }: { deployment: Deployment; env: BenchEnvironment; others: Managed[] }): Promise<PluginCell> {
   const t = target(deployment.apiUrl, env.apiKey);
   const alive = () => deployment.processes.every((p) => p.child.exitCode === null);
-  await firstCompletion(t, alive);
+  await firstCompletion(t, alive).catch((err: unknown) => {
+    for (const p of deployment.processes) if (p.logFile) say(`--- ${p.name}.log ---\n${tailOf(p.logFile)}`);
+    throw err;
+  });
+  const sources = await sampleSources(t);
   const concurrency = Number(args.concurrency);
   const latencyMs = Number(args.latency);
   const load = { concurrency, durationMs: 0, maxRequests: 1_000_000, timeoutMs: 30_000 };
@@ -142,7 +173,7 @@ async function measure(scenario: Scenario, { deployment, env, others }: { deploy
   const cpuMs = CpuMeter.since(before, meter.read());
   const roundTrips = RoundTripMeter.since(tripsBefore, await trips.read(), result.requests);
   const slots = Math.min(concurrency, scenario.searxngLimit);
-  const cell: PluginCell = { scenario: scenario.name, concurrency, searxngLimit: scenario.searxngLimit, backendLatencyMs: latencyMs, idealRps: slots / (latencyMs / 1000), idealLatencyMs: (latencyMs * concurrency) / slots, result, cpuMs, roundTrips };
+  const cell: PluginCell = { scenario: scenario.name, sources, concurrency, searxngLimit: scenario.searxngLimit, backendLatencyMs: latencyMs, idealRps: slots / (latencyMs / 1000), idealLatencyMs: (latencyMs * concurrency) / slots, result, cpuMs, roundTrips };
   if (allocated) {
     const per = (side: number) => side / Math.max(1, result.requests);
     const { bytes, promises } = allocated;
@@ -170,12 +201,19 @@ async function main(): Promise<void> {
     process.env.ALLOCATION_SAMPLER_DIR = path.join(scratch, 'allocations');
     mkdirSync(process.env.ALLOCATION_SAMPLER_DIR);
   }
-  if (args.runner === 'build' || args.runner === undefined) say(`compiled the service with tsc in ${(buildService().ms / 1000).toFixed(1)} s`);
+  if (args.source) {
+    const checkout = checkOutBaseline(args.source, scratch, 'source');
+    cleanups.push({ name: 'source checkout', run: async () => checkout.remove() });
+    source = checkout;
+    say(`Switchyard from ${args.source} (${checkout.commit.slice(0, 7)}), checked out in ${checkout.root}`);
+  }
+  if (args.runner === 'build' || args.runner === undefined) say(`compiled the service with tsc in ${(buildService(source).ms / 1000).toFixed(1)} s`);
   const env = await createBenchEnvironment();
   cleanups.push({ name: 'database and Redis keys', run: () => env.destroy() });
   const upstream = await startUpstream('simulator');
   cleanups.push({ name: 'upstream', run: () => upstream.stop() });
-  const backends = await startBenchEntry<{ searxng: string; embeddings: string }>('plugin-backends.ts', [String(args.latency)]);
+  const fetchPages = Number(args['fetch-pages']);
+  const backends = await startBenchEntry<{ searxng: string; embeddings: string }>('plugin-backends.ts', [String(args.latency), fetchPages > 0 ? 'pages' : 'no-pages']);
   cleanups.push({ name: 'plugin backends', run: () => backends.stop() });
   const shared = {
     NODE_ENV: 'production',
@@ -196,34 +234,55 @@ async function main(): Promise<void> {
     PLUGIN_CONCURRENCY: String(Math.max(256, Number(args.concurrency))),
     SSRF_ALLOWED_HOSTS: '127.0.0.1',
   };
+  const unsaturated: Scenario = { name: 'plugins', searxngLimit: Math.max(256, Number(args.concurrency)) };
   const every: Scenario[] = [
-    { name: 'plugins', searxngLimit: Math.max(256, Number(args.concurrency)) },
+    unsaturated,
     { name: 'saturated', searxngLimit: Number(args.limit) },
   ];
   const scenarios = every.filter((scenario) => !(args['skip-saturated'] && scenario.name === 'saturated'));
   const cells: PluginCell[] = [];
   const others = [{ ...upstream, name: 'upstream' }, { ...backends, name: 'plugin backends' }];
-  if (!args['skip-floor']) {
+  const floors = new Set(args['skip-floor'] ? [] : (args.floors ?? '').split(',').map((name) => name.trim()));
+  // The Space's files are ingested by Switchyard (upload, chunking, embeddings) before any cell: the plugin floor searches them too.
+  const seeding = await startDeployment(unsaturated, { shared, scratch });
+  const files = await seedSpaceFiles(seeding.apiUrl, { apiKey: env.apiKey, appId: env.appId });
+  if (fetchPages > 0) await setFetchPages(seeding.apiUrl, { apiKey: env.apiKey, appId: env.appId, fetchPages });
+  await Promise.all(seeding.processes.map((p) => p.stop()));
+  if (floors.has('floor')) {
     const floor = await startFloor({ ...backends.ready, model: `${upstream.url}/openai/v1` });
     cells.push(await measure({ name: 'floor', searxngLimit: Number(args.concurrency) }, { deployment: floor, env, others }));
     await Promise.all(floor.processes.map((p) => p.stop()));
+  }
+  if (floors.has('queue-floor')) {
     const queueFloor = await startQueueFloor(env, `${upstream.url}/openai/v1`, { backends: backends.ready, nodeArgs });
     cleanups.push({ name: 'queue floor', run: () => Promise.all(queueFloor.processes.map((p) => p.stop())) });
     const deployment = { processes: queueFloor.processes.map((p) => ({ ...p, name: p.name === 'floor api' ? 'api' : 'worker' })), apiUrl: queueFloor.url };
     cells.push(await measure({ name: 'queue-floor', searxngLimit: Number(args.concurrency) }, { deployment, env, others }));
     await Promise.all(queueFloor.processes.map((p) => p.stop()));
   }
-  let files = 0;
+  if (floors.has('plugin-floor')) {
+    const profileDir = args.profile ? (args['profile-dir'] ?? scratch) : undefined;
+    const pluginFloor = await startPluginFloor(env, `${upstream.url}/openai/v1`, { backends: backends.ready, fetchPages, profileDir, nodeArgs });
+    cleanups.push({ name: 'plugin floor', run: () => Promise.all(pluginFloor.processes.map((p) => p.stop())) });
+    const from = nowUs();
+    cells.push(await measure({ name: 'plugin-floor', searxngLimit: Number(args.concurrency) }, { deployment: { processes: pluginFloor.processes, apiUrl: pluginFloor.url }, env, others }));
+    const window: Window = [from, nowUs()];
+    await Promise.all(pluginFloor.processes.map((p) => p.stop()));
+    if (profileDir) say(profileTables([summariseProfile(largestProfile(path.join(profileDir, 'plugin-floor-worker')), { root: ROOT, windows: [window] })]));
+  }
   for (const scenario of scenarios) {
     const deployment = await startDeployment(scenario, { shared, scratch });
-    if (files === 0) files = await seedSpaceFiles(deployment.apiUrl, { apiKey: env.apiKey, appId: env.appId });
     const from = nowUs();
     cells.push(await measure(scenario, { deployment, env, others }));
     const window: Window = [from, nowUs()];
     await Promise.all(deployment.processes.map((p) => p.stop()));
-    if (args.profile) say(profileTables(['api', 'worker'].map((name) => summariseProfile(path.join(args['profile-dir'] ?? scratch, `profiles-${scenario.name}`, `${name}.cpuprofile`), { root: BUILD_ROOT, windows: [window] }))));
+    if (args.profile) say(profileTables(['api', 'worker'].map((name) => summariseProfile(path.join(args['profile-dir'] ?? scratch, `profiles-${scenario.name}`, `${name}.cpuprofile`), { root: args.source ? source.root : BUILD_ROOT, windows: [window] }))));
   }
   say(`\n${pluginCellsTable(cells, machine.cores)}`);
+  say(`\n${pluginRatiosTable(cells)}`);
+  const pluginFloorCell = cells.find((c) => c.scenario === 'plugin-floor');
+  const switchyardCell = cells.find((c) => c.scenario === 'plugins');
+  if (pluginFloorCell && switchyardCell) say(`\nsources: ${sourcesDiffer(pluginFloorCell, switchyardCell) ?? `the plugin floor's ${pluginFloorCell.sources?.length ?? 0} are Switchyard's (same order, scores and snippets)`}`);
   const report = { machine, settings: { ...args, files, prompt: PLUGIN_BENCH_PROMPT, node_env: 'production' }, cells, total_seconds: Number(((Date.now() - started) / 1000).toFixed(1)) };
   writeFileSync(args.out ?? path.join(__dirname, 'plugins-results.json'), `${JSON.stringify(report, null, 2)}\n`);
   say(`\nwrote ${args.out} in ${report.total_seconds} s`);

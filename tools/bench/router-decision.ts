@@ -1,14 +1,14 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { catalogSchema } from '../../prisma/catalog/schema';
+import { catalogSchema } from '../../src/schemas/model-catalog';
 import { catalogEntryToRow } from '../../prisma/catalog/to-row';
 import type { RoutableModel } from '../../src/domain/routable-model';
 import { shapeOf } from '../../src/routing/learned/prompt-shape';
 import { readPrompt } from '../../src/routing/learned/router-model';
 import { loadWeightsFile } from '../../src/routing/learned/weights-file';
 import { DEFAULT_WEIGHTS_FILE } from '../../src/config/weights-location';
-import { toRoutableModel } from '../../src/pipeline/space-context';
+import { toRoutableModel } from '../../src/store/space-context';
 import { profileRequest } from '../../src/routing/request-profile';
 import { learnedQuality, scoreCandidates } from '../../src/routing/scorer';
 import { countTokens } from '../../src/text/token-count';

@@ -19,10 +19,12 @@ export const STAGE_MEANINGS: Record<Stage, string> = {
 
 /** Project files by stage: the first pattern that matches a file's path (from the repository root) wins. */
 const BY_FILE: [RegExp, Stage][] = [
+  // The Space snapshot and what a request names live in store/, but serve the plan.
+  [/\/store\/(space-context|completion-sources)\.[jt]s$/, 'plan'],
   [/(reply-publisher|reply-listener|replies|wire-sink|completion-sink|cancellations|client-gone)\.[jt]s$|\/formats\//, 'reply'],
   [/(log-rows|log-batcher|attempt-record|run-trace|completion-telemetry)\.[jt]s$|\/(accounting|store)\//, 'log'],
   [/(model-step|attempt-runner|fit-request|stream-assembler|tool-loop|until-aborted|upstream-failure)\.[jt]s$|\/(providers|net|resilience)\//, 'model call'],
-  [/(prepare-request|model-plan|plugin-plan|plugin-steps|plugin-context|space-context|space-memo|run-context|answer-request|completion-runner|conversation-turns|citations|privacy|completion-result)\.[jt]s$|\/(routing|text|plugins)\//, 'plan'],
+  [/(prepare-request|model-plan|plugin-plan|plugin-steps|plugin-context|space-memo|run|step-services|answer-request|completion-runner|conversation-turns|citations|privacy|completion-result)\.[jt]s$|\/(routing|text|plugins)\//, 'plan'],
   [/(completion-gateway|job-instrumentation|job-trace)\.[jt]s$|\/queue\/|^workers\//, 'queue'],
   [/\/(completions|intake|cache)\//, 'intake'],
   [/\/(http|auth|observability|schemas|errors|logging)\//, 'edge'],

@@ -7,7 +7,8 @@ import { startBenchEntry, type Managed } from '../processes';
  * Which floor: the queue floor (bare node:http), the Express floor (its edge on Express 5), the
  * required-work floor (the Express floor doing also what issue 20's configuration and the fault suite
  * make every implementation do: see worker.ts), or the configured floor (the required floor doing also
- * the rest of issue 20's configuration, each part the leanest way: configured-edge.ts, configured-work.ts).
+ * the rest of issue 20's configuration, each part the leanest way: configured-edge.ts, configured-work.ts,
+ * and issue 22's run-once claim before the upstream call: claims.ts).
  */
 export type FloorKind = 'queue' | 'express' | 'required' | 'configured';
 
@@ -36,7 +37,7 @@ const ENTRIES: Record<FloorKind, { api: string; name: string; work: FloorWork }>
   express: { api: 'queue-floor/express-api.ts', name: 'express floor', work: 'least' },
   // Its API admits each request first (the Space's stamp and the rate limit in one script): reply-relay.ts.
   required: { api: 'queue-floor/express-api.ts', name: 'required floor', work: 'required' },
-  // Its API also checks the key, validates the request and keeps the HTTP metrics: configured-edge.ts.
+  // Its API also checks the key, validates the request and keeps the HTTP metrics (configured-edge.ts); its worker also claims each run (claims.ts).
   configured: { api: 'queue-floor/express-api.ts', name: 'configured floor', work: 'configured' },
 };
 

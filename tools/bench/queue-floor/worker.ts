@@ -5,6 +5,7 @@ import { Redis } from 'ioredis';
 import { request } from 'undici';
 import { runChildEntry } from '../child-entry';
 import { floorAgent, withPluginContext, type PluginBackendUrls } from '../floor-plugins';
+import { CONFIGURED_CLAIM_TABLE, type FloorClaim } from './claims';
 import { countJob, costsOf, recordCall, route, type Costs, type Scored } from './configured-work';
 import { CONFIGURED_LOG_TABLE, LEAST_LOG_TABLE, REQUIRED_LOG_TABLE } from './log-tables';
 import { FloorLogWriter } from './log-writer';
@@ -27,7 +28,11 @@ import type { FloorWork } from './start';
  * Its API process admits each request first (reply-relay.ts): the Space's version stamp and the rate limit,
  * in one script. With `configured` work, also the rest of issue 20's configuration, each the leanest way
  * (configured-work.ts): routing among the active models when the request names none, a breaker per
- * model, the operators' metrics, costs and savings in the log rows and the answer's metadata.
+ * model, the operators' metrics, costs and savings in the log rows and the answer's metadata, and the
+ * run-once claim (claims.ts): before its first upstream or plugin call, each run inserts its request's
+ * claim into a copy of Switchyard's `completion_claims` (one prepared statement, `synchronous_commit` off,
+ * group-committed like the logs); a run whose claim did not go in (the job handed out twice) calls
+ * nothing and publishes nothing, and the run that holds the claim answers.
  * With the plugin backends' URLs, a request naming `plugins` first calls both at once
  * (tools/bench/floor-plugins.ts).
  * argv: Redis URL, key prefix, upstream base URL (…/v1), database URL, work (`least`, `required` or `configured`), then
@@ -42,6 +47,10 @@ const publisher = new Redis(redisUrl);
 const replies = new FloorReplyPublisher(publisher);
 const leastLogs = new FloorLogWriter(databaseUrl, LEAST_LOG_TABLE);
 const requiredLogs = new FloorLogWriter(databaseUrl, configured ? CONFIGURED_LOG_TABLE : REQUIRED_LOG_TABLE);
+/** The configured floor's run-once claims (its own two connections, as the logs have theirs: a claim never queues behind a log's commit). */
+const claims = configured ? new FloorLogWriter(databaseUrl, CONFIGURED_CLAIM_TABLE) : null;
+/** This worker process, as its claims name it. */
+const OWNER = randomUUID();
 /** The tenant the required rows name (the copy has no foreign keys to check them against). */
 const TENANT = { org_id: randomUUID(), app_id: randomUUID(), idp_id: 'bench', model_id: randomUUID() };
 
@@ -220,6 +229,7 @@ async function run(job: Job<FloorJob>): Promise<void> {
   const data = job.data;
   const startedAt = Date.now();
   const started = process.hrtime.bigint();
+  if (claims && !(await claimed(claims, data))) return;
   const call = await modelCall(data.body);
   const routed = configured ? route(data.body.model) : null;
   const model = routed?.model ?? (typeof data.body.model === 'string' ? data.body.model : '');
@@ -263,6 +273,21 @@ async function run(job: Job<FloorJob>): Promise<void> {
   replies.publish(data.replyTo, { id: data.id, type: 'done', body }, true);
 }
 
+/**
+ * The configured floor's claim, before any upstream or plugin call: true when this run holds it. A claim
+ * PostgreSQL does not take fails the request with a 503 (nothing was called); one another run holds ends
+ * this run at once (Switchyard's duplicate waits for the holder to finish or die first: a path the bench
+ * never takes).
+ */
+async function claimed(writer: FloorLogWriter<FloorClaim, boolean>, data: FloorJob): Promise<boolean> {
+  try {
+    return await writer.write({ request_id: data.id, owner: OWNER, run: randomUUID() });
+  } catch (err) {
+    replies.publish(data.replyTo, { id: data.id, type: 'error', status: 503, body: JSON.stringify({ error: { message: `The completion could not be claimed: ${String(err)}` } }) }, true);
+    return false;
+  }
+}
+
 /** The configured floor's figures of a call that answered: its breaker told, its costs and savings. */
 function price({ model, answer, candidates, latencyMs }: { model: string; answer: Answer; candidates: Scored[]; latencyMs: number }): Priced {
   recordCall(model, true);
@@ -271,13 +296,14 @@ function price({ model, answer, candidates, latencyMs }: { model: string; answer
 
 runChildEntry('queue floor worker', async () => {
   await (required ? requiredLogs : leastLogs).start();
+  await claims?.start();
   const worker = new Worker<FloorJob>(FLOOR_QUEUE, run, { connection, prefix, concurrency: 256 });
   await worker.waitUntilReady();
   return {
     ready: { worker: true },
     close: async () => {
       await worker.close();
-      await Promise.all([leastLogs.close(), requiredLogs.close()]);
+      await Promise.all([leastLogs.close(), requiredLogs.close(), claims?.close()]);
       connection.disconnect();
       publisher.disconnect();
     },
