@@ -1,6 +1,8 @@
 // @ts-check
 const js = require('@eslint/js');
 const tseslint = require('typescript-eslint');
+// Last: turns off the stylistic rules that Prettier (`npm run format`, checked by `npm run lint`) decides.
+const prettier = require('eslint-config-prettier');
 
 module.exports = tseslint.config(
   { ignores: ['dist/**', 'src/generated/**', 'node_modules/**', 'coverage/**', 'bench-build/**'] },
@@ -46,4 +48,5 @@ module.exports = tseslint.config(
     files: ['test/**/*.ts'],
     rules: { 'max-lines': 'off' },
   },
+  prettier,
 );

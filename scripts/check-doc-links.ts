@@ -35,7 +35,8 @@ function parse(file: string): Parsed {
   marked.walkTokens(tokens, (token: Token) => {
     if (token.type === 'link' || token.type === 'image') parsed.links.push(token.href);
     if (token.type === 'heading') parsed.anchors.add(slugger.slug(token.text.replace(/`/g, '')));
-    if (token.type === 'html' || token.type === 'tag') for (const match of token.raw.matchAll(/\b(?:id|name)="([^"]+)"/g)) if (match[1]) parsed.anchors.add(match[1]);
+    if (token.type === 'html' || token.type === 'tag')
+      for (const match of token.raw.matchAll(/\b(?:id|name)="([^"]+)"/g)) if (match[1]) parsed.anchors.add(match[1]);
   });
   parsedFiles.set(file, parsed);
   return parsed;

@@ -22,7 +22,12 @@ async function main(): Promise<void> {
   if (config.role === 'all') startLoopWatchdog({ thresholdMs: config.eventLoopStallMs, logger });
   const running =
     config.role === 'all'
-      ? startSupervisor({ apiProcesses: config.apiProcesses, workerProcesses: config.workerProcesses, stopTimeoutMs: config.shutdownGraceMs + CHILD_STOP_MARGIN_MS, logger })
+      ? startSupervisor({
+          apiProcesses: config.apiProcesses,
+          workerProcesses: config.workerProcesses,
+          stopTimeoutMs: config.shutdownGraceMs + CHILD_STOP_MARGIN_MS,
+          logger,
+        })
       : await startRuntime(config, logger);
   let stopping = false;
   const stop = (signal: string) => {

@@ -105,7 +105,10 @@ export function batchProcessing(services: WorkerServices, completions: Completio
         if (status !== 'interrupted') return { status };
         // Its job is gone: nothing of it is left to move; failing it touches only a job still locked by this worker.
         if (ownership.signal.aborted) {
-          logger.warn({ batch_id: job.data.batchId, job_id: job.id }, 'batch coordinator stopped: its job was lost (Redis lost its data, or its lock lapsed); the re-added job takes over');
+          logger.warn(
+            { batch_id: job.data.batchId, job_id: job.id },
+            'batch coordinator stopped: its job was lost (Redis lost its data, or its lock lapsed); the re-added job takes over',
+          );
           throw new CoordinatorJobLost(job.data.batchId);
         }
         // Back to the queue for another worker (or this one after a restart): the batch has not ended.
@@ -118,7 +121,11 @@ export function batchProcessing(services: WorkerServices, completions: Completio
     line: (async (job: Job<BatchLineJob>) => runner.run(job.data, lineSignal)) as Processor,
     resume: async () => {
       sweep ??= startAsyncJobSweep(services.asyncJobs, { logger });
-      resumer ??= periodic(RESUME_MS, () => ensureCoordinators(batches, queues.batches, config.redisPrefix), (err) => logger.error({ err }, 'unfinished batches not resumed'));
+      resumer ??= periodic(
+        RESUME_MS,
+        () => ensureCoordinators(batches, queues.batches, config.redisPrefix),
+        (err) => logger.error({ err }, 'unfinished batches not resumed'),
+      );
       await resumer.now();
     },
     close: () => {

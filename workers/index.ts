@@ -98,7 +98,13 @@ export function runWorkers(services: WorkerServices, completions: CompletionWork
   const specs = workerSpecs(services, processors);
   const workers = specs.map(
     ({ name, prefix, processor, concurrency, maxStalledCount }) =>
-      new Worker(name, instrumented(queueLabel(name), processor), { connection: services.queueConnection, prefix, concurrency, ...jobLockOptions(services), ...(maxStalledCount === undefined ? {} : { maxStalledCount }) }),
+      new Worker(name, instrumented(queueLabel(name), processor), {
+        connection: services.queueConnection,
+        prefix,
+        concurrency,
+        ...jobLockOptions(services),
+        ...(maxStalledCount === undefined ? {} : { maxStalledCount }),
+      }),
   );
   // One watch for the process: its heartbeats renewed together, the queues looked at in one script.
   const owned = ownedQueues(services);

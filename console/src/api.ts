@@ -38,7 +38,11 @@ export const onUnauthorized = (listener: () => void): (() => void) => {
 };
 
 /** Calls the public API with the session's key; same origin, so no CORS and no key in the URL. */
-export async function api<T>(method: 'GET' | 'PUT' | 'POST' | 'DELETE', path: string, options: { query?: Query; body?: unknown; key?: string } = {}): Promise<T> {
+export async function api<T>(
+  method: 'GET' | 'PUT' | 'POST' | 'DELETE',
+  path: string,
+  options: { query?: Query; body?: unknown; key?: string } = {},
+): Promise<T> {
   const key = options.key ?? session.key();
   const headers: Record<string, string> = { Accept: 'application/json' };
   if (key) headers.Authorization = `Bearer ${key}`;
@@ -53,7 +57,12 @@ export async function api<T>(method: 'GET' | 'PUT' | 'POST' | 'DELETE', path: st
   const body = (await res.json().catch(() => ({}))) as T & ErrorBody;
   if (!res.ok) {
     if (res.status === 401 && !options.key) unauthorized.forEach((listener) => listener());
-    throw new ApiFailure({ status: res.status, message: body.error?.message ?? `HTTP ${res.status}`, code: body.error?.code ?? null, param: body.error?.param ?? null });
+    throw new ApiFailure({
+      status: res.status,
+      message: body.error?.message ?? `HTTP ${res.status}`,
+      code: body.error?.code ?? null,
+      param: body.error?.param ?? null,
+    });
   }
   return body;
 }

@@ -42,6 +42,11 @@ export function stackedCostChart(days: string[], buckets: LogSummaryBucket[], se
       labels: days,
       datasets: names.map((name, index) => ({ label: name, data: days.map((day) => cost.get(`${day}|${name}`) ?? 0), backgroundColor: colour(index) })),
     },
-    options: { responsive: true, maintainAspectRatio: false, animation: false, scales: { x: { stacked: true }, y: { stacked: true, beginAtZero: true, ...money } } },
+    options: {
+      responsive: true,
+      maintainAspectRatio: false,
+      animation: false,
+      scales: { x: { stacked: true }, y: { stacked: true, beginAtZero: true, ...money } },
+    },
   };
 }

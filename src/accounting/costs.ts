@@ -4,7 +4,6 @@ import type { RoutableModel } from '../domain/routable-model';
 
 export type { Costs };
 
-
 export const ZERO_COSTS: Costs = { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 };
 
 /** Rounded to a billionth of a dollar, so sums of many requests stay exact enough and JSON stays short. */

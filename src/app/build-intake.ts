@@ -33,7 +33,12 @@ export function buildCompletionIntake(infra: Infrastructure, { spaces, rateLimit
     replyChannelFor: (requestId) => queues.completions.replyChannelFor(requestId, instanceId),
     newRequestId: () => queues.completions.newRequestId(),
     timeoutMs: config.completionTimeoutMs,
-    asyncJobs: new AsyncJobStarter({ store: asyncJobs ?? asyncJobStore(infra), queue: queues.completions, logger, cancel: (requestId) => gateway.cancel(requestId) }),
+    asyncJobs: new AsyncJobStarter({
+      store: asyncJobs ?? asyncJobStore(infra),
+      queue: queues.completions,
+      logger,
+      cancel: (requestId) => gateway.cancel(requestId),
+    }),
     canSignWebhooks: config.secrets.keys !== null,
     autoModelName: config.autoModelName,
   });

@@ -130,7 +130,13 @@ function adminServices(infra: Infrastructure, shared: Shared) {
       availability: shared.availability,
     }),
     appModels: new AppModelService(db, { versions: spaceVersions, availability: shared.availability }),
-    customModels: new CustomModelService({ db, versions: spaceVersions, secrets, allowedHosts: config.plugins.net.ssrfAllowedHosts, autoModelName: config.autoModelName }),
+    customModels: new CustomModelService({
+      db,
+      versions: spaceVersions,
+      secrets,
+      allowedHosts: config.plugins.net.ssrfAllowedHosts,
+      autoModelName: config.autoModelName,
+    }),
     sandboxSync: new SandboxSync(db, spaceVersions),
   };
 }
@@ -139,7 +145,12 @@ function adminServices(infra: Infrastructure, shared: Shared) {
 function fileServices({ config, db, queues }: Infrastructure, { spaces, spaceVersions }: Shared) {
   const spaceSearch = config.plugins.spaceSearch;
   const fileStore = createFileStore(config.batches.fileStore);
-  const openAiFiles = new OpenAiFileService({ files: new OpenAiFileRepository(db), store: fileStore, maxBytes: config.batches.fileMaxBytes, maxLines: config.batches.maxLines });
+  const openAiFiles = new OpenAiFileService({
+    files: new OpenAiFileRepository(db),
+    store: fileStore,
+    maxBytes: config.batches.fileMaxBytes,
+    maxLines: config.batches.maxLines,
+  });
   return {
     spaceSearch,
     spaceFiles: new SpaceFileService({

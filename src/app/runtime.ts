@@ -53,7 +53,8 @@ export async function startRuntime(config: Readonly<Config>, logger: Logger): Pr
   const stopWatchdog = startLoopWatchdog({ thresholdMs: config.eventLoopStallMs, logger });
   logger.info({ role: config.role, port }, 'switchyard started');
   const testBackends = testBackendsOf(config.plugins);
-  if (testBackends.length > 0) logger.warn({ test_backends: testBackends }, 'plugin test backends are on: they answer with fixed test output, not real results');
+  if (testBackends.length > 0)
+    logger.warn({ test_backends: testBackends }, 'plugin test backends are on: they answer with fixed test output, not real results');
 
   return {
     port,

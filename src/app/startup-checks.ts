@@ -29,7 +29,8 @@ export async function waitForDependencies(config: Readonly<Config>, logger: Logg
     const problems = await problemsNow(config);
     if (problems.length === 0) return;
     const seconds = Math.round(config.startupWaitMs / 1000);
-    if (Date.now() + RETRY_EVERY_MS > deadline) throw new StartupError(`Switchyard cannot start: ${problems.join('; ')}${seconds > 0 ? ` (waited ${seconds} s, STARTUP_WAIT_MS)` : ''}.`);
+    if (Date.now() + RETRY_EVERY_MS > deadline)
+      throw new StartupError(`Switchyard cannot start: ${problems.join('; ')}${seconds > 0 ? ` (waited ${seconds} s, STARTUP_WAIT_MS)` : ''}.`);
     const now = problems.join('; ');
     if (now !== said) logger.warn({ wait_ms: config.startupWaitMs }, `waiting for ${now}`);
     said = now;

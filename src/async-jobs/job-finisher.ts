@@ -45,7 +45,10 @@ export class AsyncJobFinisher {
     const status = endedStatus(outcome, { aborted: end.aborted, pastDeadline: Date.now() >= job.deadline });
     const webhook = job.async?.webhookUrl ? PENDING : null;
     try {
-      const stored = await this.deps.store.finish({ id: job.requestId, appId: job.appId }, { status, outcome: job.privacy.keepsAnswer ? outcome : null, webhook, model: 'result' in outcome ? outcome.result.model.model : null });
+      const stored = await this.deps.store.finish(
+        { id: job.requestId, appId: job.appId },
+        { status, outcome: job.privacy.keepsAnswer ? outcome : null, webhook, model: 'result' in outcome ? outcome.result.model.model : null },
+      );
       // A job cancelled through the API keeps that status, and the caller knows: no webhook.
       if (stored !== status || !webhook) return;
       await this.deps.enqueueWebhook({ requestId: job.requestId, appId: job.appId });

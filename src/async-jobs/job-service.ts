@@ -53,7 +53,8 @@ export class JobService {
     await this.find(auth, id);
     const before = await this.deps.store.cancel(id);
     if (before === null) throw ApiError.notFound('Job', 'job_id');
-    if (before !== 'queued') throw new ApiError('invalid_state_transition', `This job has already ended (${before}); only a queued or running job can be cancelled.`, 'job_id');
+    if (before !== 'queued')
+      throw new ApiError('invalid_state_transition', `This job has already ended (${before}); only a queued or running job can be cancelled.`, 'job_id');
     await this.deps.publisher.publish(cancelChannel(this.deps.prefix), id);
     const record = await this.find(auth, id);
     return { record, status: record.status };

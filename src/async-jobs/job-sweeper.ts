@@ -10,7 +10,10 @@ export const ASYNC_JOB_SWEEP_MS = 60_000;
  * idempotent, so several processes sweeping at once only repeat each other's (empty) work. `stop` ends it
  * (a sweep under way finishes on its own).
  */
-export function startAsyncJobSweep(store: Pick<AsyncJobStore, 'sweep'>, { logger, intervalMs = ASYNC_JOB_SWEEP_MS }: { logger: Logger; intervalMs?: number }): Pick<Periodic, 'stop'> {
+export function startAsyncJobSweep(
+  store: Pick<AsyncJobStore, 'sweep'>,
+  { logger, intervalMs = ASYNC_JOB_SWEEP_MS }: { logger: Logger; intervalMs?: number },
+): Pick<Periodic, 'stop'> {
   const sweep = async () => {
     const deleted = await store.sweep();
     if (deleted > 0) logger.debug({ deleted }, 'expired async jobs deleted');

@@ -66,14 +66,30 @@ export class WebhookDeliverer {
         acceptErrorStatus: true,
       });
       if (response.status >= 200 && response.status < 300) {
-        return this.record(job, { ...tried, status: 'delivered', lastStatusCode: response.status, lastError: null, deliveredAt: Math.floor(Date.now() / 1000) });
+        return this.record(job, {
+          ...tried,
+          status: 'delivered',
+          lastStatusCode: response.status,
+          lastError: null,
+          deliveredAt: Math.floor(Date.now() / 1000),
+        });
       }
-      await this.record(job, { ...tried, status: attempt.number >= attempt.of ? 'failed' : 'pending', lastStatusCode: response.status, lastError: `answered HTTP ${response.status}` });
+      await this.record(job, {
+        ...tried,
+        status: attempt.number >= attempt.of ? 'failed' : 'pending',
+        lastStatusCode: response.status,
+        lastError: `answered HTTP ${response.status}`,
+      });
       throw new Error(`webhook answered HTTP ${response.status}`);
     } catch (err) {
       if (!(err instanceof UpstreamError)) throw err;
       const permanent = isPermanent(err);
-      await this.record(job, { ...tried, status: permanent || attempt.number >= attempt.of ? 'failed' : 'pending', lastStatusCode: null, lastError: err.message });
+      await this.record(job, {
+        ...tried,
+        status: permanent || attempt.number >= attempt.of ? 'failed' : 'pending',
+        lastStatusCode: null,
+        lastError: err.message,
+      });
       throw permanent ? new UnrecoverableError(err.message) : err;
     }
   }
@@ -90,6 +106,8 @@ export class WebhookDeliverer {
   }
 
   private async record(job: WebhookJob, delivery: WebhookDelivery): Promise<void> {
-    await this.deps.store.setWebhook(job.requestId, delivery).catch((err: unknown) => this.deps.logger.warn({ err, request_id: job.requestId }, 'webhook state not stored'));
+    await this.deps.store
+      .setWebhook(job.requestId, delivery)
+      .catch((err: unknown) => this.deps.logger.warn({ err, request_id: job.requestId }, 'webhook state not stored'));
   }
 }

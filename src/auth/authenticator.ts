@@ -51,11 +51,9 @@ function toContext(key: KeyOwner): AuthContext {
 
 function throttled(waitMs: number): ApiError {
   const seconds = Math.max(1, Math.ceil(waitMs / 1000));
-  return new ApiError(
-    'too_many_failed_authentications',
-    `Too many failed authentication attempts; try again in ${seconds} s.`,
-    'Authorization',
-  ).withHeaders({ 'retry-after': String(seconds) });
+  return new ApiError('too_many_failed_authentications', `Too many failed authentication attempts; try again in ${seconds} s.`, 'Authorization').withHeaders({
+    'retry-after': String(seconds),
+  });
 }
 
 /** Resolves `Authorization: Bearer <key>` to an AuthContext, or throws a 401. */

@@ -45,14 +45,15 @@ export function registerBootstrapCommand(program: Command, { session, io }: CliC
     )
     .addOption(textOption('--org <name>', 'organization name; an existing organization of that name is reused').makeOptionMandatory())
     .addOption(textOption('--space <name>', "Space name; the organization's existing Space of that name is reused").makeOptionMandatory())
-    .addOption(new Option('--service-owner', "make the user a service owner (reviews public prompts, manages queues)"))
-    .addOption(textOption('--idp-id <id>', "identity-provider id of the owner user (default: owner@<org>)"))
+    .addOption(new Option('--service-owner', 'make the user a service owner (reviews public prompts, manages queues)'))
+    .addOption(textOption('--idp-id <id>', 'identity-provider id of the owner user (default: owner@<org>)'))
     .addOption(roleOption('role of the new key (default: owner)'))
     .addOption(new Option('--rate-limit <n>', "the Space's requests per minute, 0 for no limit (default: 0)").argParser(parseRateLimit))
     .addOption(
-      new Option('--activate <models>', 'comma-separated catalog models to switch on besides the default ones, e.g. test-echo (answers locally, no provider key)').argParser(
-        parseNameList,
-      ),
+      new Option(
+        '--activate <models>',
+        'comma-separated catalog models to switch on besides the default ones, e.g. test-echo (answers locally, no provider key)',
+      ).argParser(parseNameList),
     )
     .addOption(jsonOption())
     .action(async (options: BootstrapOptions) => {

@@ -11,7 +11,10 @@ import type { CliSession } from './context';
 export const cliServices = {
   appModels(session: CliSession): AppModelService {
     // The CLI reads the same environment as the service, so it judges provider keys as the service does.
-    return new AppModelService(session.db(), { versions: session.spaceVersions(), availability: new ModelAvailability(createProviderRegistry(session.config())) });
+    return new AppModelService(session.db(), {
+      versions: session.spaceVersions(),
+      availability: new ModelAvailability(createProviderRegistry(session.config())),
+    });
   },
 
   customModels(session: CliSession): CustomModelService {

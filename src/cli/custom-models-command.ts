@@ -109,7 +109,7 @@ function formatCustomModel(model: CustomModelView): string {
 const ownerOptions = (command: Command) =>
   command
     .addOption(uuidOption('--org-id <uuid>', 'organization id'))
-    .addOption(textOption('--space <id|name>', "a Space of the organization (instead of --org-id)"))
+    .addOption(textOption('--space <id|name>', 'a Space of the organization (instead of --org-id)'))
     .addOption(jsonOption());
 
 export function registerCustomModelCommands(models: Command, ctx: CliContext): void {
@@ -137,7 +137,9 @@ export function registerCustomModelCommands(models: Command, ctx: CliContext): v
     const created = await Promise.resolve()
       .then(() => cliServices.customModels(ctx.session).create({ orgId, addedBy: 'operator@cli' }, bodyOf(options)))
       .catch((err: unknown) => Promise.reject(withOption(err)));
-    ctx.io.out(options.json ? jsonLine(created) : `${formatCustomModel(created)}Added; switch it on with \`models enable --space <space> ${created.model}\`.\n`);
+    ctx.io.out(
+      options.json ? jsonLine(created) : `${formatCustomModel(created)}Added; switch it on with \`models enable --space <space> ${created.model}\`.\n`,
+    );
   });
 
   const remove = models
@@ -149,7 +151,16 @@ export function registerCustomModelCommands(models: Command, ctx: CliContext): v
     const service = cliServices.customModels(ctx.session);
     const all = await service.list(orgId);
     const model = all.find((m) => m.model === name);
-    if (!model) throw new ApiError('not_found', `No custom model '${name}' in organization ${orgId}. ${closeNamesHint(name, all.map((m) => m.model), 'models list --all --space <space>')}`, 'model');
+    if (!model)
+      throw new ApiError(
+        'not_found',
+        `No custom model '${name}' in organization ${orgId}. ${closeNamesHint(
+          name,
+          all.map((m) => m.model),
+          'models list --all --space <space>',
+        )}`,
+        'model',
+      );
     const removed = await service.remove(orgId, model.id);
     ctx.io.out(options.json ? jsonLine({ ...removed, model: name }) : `Removed custom model ${name} (${model.id}).\n`);
   });

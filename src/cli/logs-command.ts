@@ -40,8 +40,19 @@ function snippet(text: string | null): string {
 export function formatLogLine(log: LogView): string {
   const when = new Date(log.timestamp).toISOString();
   const cost = log.total_tokens_cost === null ? '-' : `$${log.total_tokens_cost.toFixed(6)}`;
-  const content = !privacyPolicyOf(log.privacy_level).masksContent ? `${JSON.stringify(snippet(log.prompt))} -> ${JSON.stringify(snippet(log.response_text))}` : `[privacy level ${log.privacy_level}: content not kept]`;
-  const fields = [when, String(log.status_code), log.model?.model ?? '-', `space=${log.app_id ?? '-'}`, log.latency === null ? 'latency=-' : `${Math.round(log.latency)}ms`, `tokens=${log.total_tokens ?? '-'}`, cost, content];
+  const content = !privacyPolicyOf(log.privacy_level).masksContent
+    ? `${JSON.stringify(snippet(log.prompt))} -> ${JSON.stringify(snippet(log.response_text))}`
+    : `[privacy level ${log.privacy_level}: content not kept]`;
+  const fields = [
+    when,
+    String(log.status_code),
+    log.model?.model ?? '-',
+    `space=${log.app_id ?? '-'}`,
+    log.latency === null ? 'latency=-' : `${Math.round(log.latency)}ms`,
+    `tokens=${log.total_tokens ?? '-'}`,
+    cost,
+    content,
+  ];
   return `${fields.join('  ')}\n`;
 }
 
@@ -54,7 +65,11 @@ async function tailScope(ctx: CliContext, options: TailOptions): Promise<{ orgId
   if (options.orgId) return { orgId: options.orgId };
   const orgs = await listOrganizations(ctx.session.db());
   if (orgs.length === 1 && orgs[0]) return { orgId: orgs[0].id };
-  throw new ApiError('missing_field', `This service has ${orgs.length} organizations: name one with --org-id <uuid> (see \`orgs list\`) or a Space with --space.`, 'org_id');
+  throw new ApiError(
+    'missing_field',
+    `This service has ${orgs.length} organizations: name one with --org-id <uuid> (see \`orgs list\`) or a Space with --space.`,
+    'org_id',
+  );
 }
 
 function parseLines(value: string): number {
@@ -110,11 +125,15 @@ export function registerLogCommands(program: Command, ctx: CliContext): void {
     .command('tail')
     .description('Print the newest logs, oldest first; with --follow, keep printing new ones as they are written (Ctrl-C ends).')
     .addOption(textOption('--space <id|name>', 'only this Space'))
-    .addOption(uuidOption('--org-id <uuid>', 'organization (default: the Space\'s, or the only one)'))
+    .addOption(uuidOption('--org-id <uuid>', "organization (default: the Space's, or the only one)"))
     .option('-f, --follow', 'keep printing new logs')
     .addOption(new Option('-n, --lines <count>', 'how many logs to print first').argParser(parseLines).default(10))
     .addOption(new Option('--interval-ms <ms>', 'how often --follow looks for new logs').argParser(parseWholeNumber).default(1000))
-    .addOption(new Option('--settle-ms <ms>', 'with --follow, how old a log must be to be printed, so that none committed late is skipped').argParser(parseWholeNumber).default(DEFAULT_SETTLE_MS))
+    .addOption(
+      new Option('--settle-ms <ms>', 'with --follow, how old a log must be to be printed, so that none committed late is skipped')
+        .argParser(parseWholeNumber)
+        .default(DEFAULT_SETTLE_MS),
+    )
     .option('--json', "one JSON object per line: the API's Log")
     .action((options: TailOptions) => tail(ctx, options));
 }

@@ -99,7 +99,11 @@ async function setActive(ctx: CliContext, options: SpaceOptions & { names: strin
   for (const row of rows) await service.setActive(operatorAuth(space.org_id), { appId: space.id, modelId: row.id }, options.active);
   const changed = rows.map((row) => ({ id: row.id, model: row.model, active: options.active }));
   const verb = options.active ? 'Enabled' : 'Disabled';
-  ctx.io.out(options.json ? jsonLine({ space: { id: space.id, name: space.name }, data: changed }) : `${verb} in Space ${space.name} (${space.id}): ${changed.map((m) => m.model).join(', ')}\n`);
+  ctx.io.out(
+    options.json
+      ? jsonLine({ space: { id: space.id, name: space.name }, data: changed })
+      : `${verb} in Space ${space.name} (${space.id}): ${changed.map((m) => m.model).join(', ')}\n`,
+  );
 }
 
 const spaceOption = () => textOption('--space <id|name>', 'the Space, by id or name').makeOptionMandatory();
@@ -124,7 +128,10 @@ export function registerModelCommands(program: Command, ctx: CliContext): void {
       ctx.io.out(options.json ? jsonLine({ space: { id: space.id, name: space.name }, data: rows }) : formatModelsTable(rows));
     });
 
-  for (const [name, active] of [['enable', true], ['disable', false]] as const) {
+  for (const [name, active] of [
+    ['enable', true],
+    ['disable', false],
+  ] as const) {
     models
       .command(name)
       .description(`Switch models ${active ? 'on' : 'off'} in a Space, by name (as clients send them).`)

@@ -7,5 +7,16 @@ import { permissionsFor } from '../domain/permissions';
  * operator already holds the database).
  */
 export function operatorAuth(orgId: string): AuthContext {
-  return { keyId: 'cli', orgId, userId: 'cli', idpId: 'operator@cli', role: 'owner', isServiceOwner: false, appId: null, permissions: permissionsFor('owner', false), expiresAt: null, allowedModels: null };
+  return {
+    keyId: 'cli',
+    orgId,
+    userId: 'cli',
+    idpId: 'operator@cli',
+    role: 'owner',
+    isServiceOwner: false,
+    appId: null,
+    permissions: permissionsFor('owner', false),
+    expiresAt: null,
+    allowedModels: null,
+  };
 }

@@ -12,7 +12,11 @@ const ENV_NAMES = {
 
 export const asyncJobsConfigSchema = z.strictObject({
   /** How long an async job's status and result stay readable after it was accepted and again after it ended, in seconds. */
-  resultTtlSeconds: z.coerce.number().int().positive().default(24 * 3600),
+  resultTtlSeconds: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(24 * 3600),
   /** Deliveries of one webhook at most (the first included) before it counts as failed. */
   webhookAttempts: z.coerce.number().int().min(1).max(20).default(5),
   /** Wait before the first retry of a webhook, in ms; doubled for each further one. */

@@ -95,7 +95,13 @@ function fragmentReader(env: Env, issues: string[]) {
 
 function readPlugins(env: Env, issues: string[]): Config['plugins'] | undefined {
   const read = fragmentReader(env, issues);
-  const plugins = { net: read(readNetConfig), webSearch: read(readWebSearchConfig), spaceSearch: read(readSpaceSearchConfig), media: read(readMediaConfig), socialPost: read(readSocialPostConfig) };
+  const plugins = {
+    net: read(readNetConfig),
+    webSearch: read(readWebSearchConfig),
+    spaceSearch: read(readSpaceSearchConfig),
+    media: read(readMediaConfig),
+    socialPost: read(readSocialPostConfig),
+  };
   return issues.length === 0 ? (plugins as Config['plugins']) : undefined;
 }
 

@@ -19,7 +19,10 @@ const headerListSchema = z
   .string()
   .transform((value, ctx): Record<string, string> => {
     const headers: Record<string, string> = {};
-    for (const pair of value.split(',').map((entry) => entry.trim()).filter((entry) => entry !== '')) {
+    for (const pair of value
+      .split(',')
+      .map((entry) => entry.trim())
+      .filter((entry) => entry !== '')) {
       const at = pair.indexOf('=');
       if (at <= 0) {
         ctx.addIssue({ code: 'custom', message: `'${pair.slice(0, 40)}' is not key=value` });

@@ -44,7 +44,12 @@ function readKeys(env: Env): SecretsConfig['keys'] {
     if (!result.success) throw new Error(`Invalid ${variable}: ${result.error.issues[0]?.message ?? 'not a key'}`);
     return result.data;
   };
-  const previous = previousText ? previousText.split(',').filter((part) => part.trim()).map((part) => parse('PLUGIN_SECRETS_PREVIOUS_KEYS', part)) : [];
+  const previous = previousText
+    ? previousText
+        .split(',')
+        .filter((part) => part.trim())
+        .map((part) => parse('PLUGIN_SECRETS_PREVIOUS_KEYS', part))
+    : [];
   return { current: parse('PLUGIN_SECRETS_KEY', current), previous };
 }
 

@@ -33,22 +33,8 @@ export function isPermission(name: string): name is Permission {
   return (PERMISSIONS as readonly string[]).includes(name);
 }
 
-const VIEWER: readonly Permission[] = [
-  'apps:read',
-  'models:read',
-  'prompts:read',
-  'assistants:read',
-  'conversations:read',
-  'logs:read',
-];
-const MEMBER: readonly Permission[] = [
-  ...VIEWER,
-  'completions:create',
-  'prompts:write',
-  'assistants:write',
-  'conversations:write',
-  'logs:rate',
-];
+const VIEWER: readonly Permission[] = ['apps:read', 'models:read', 'prompts:read', 'assistants:read', 'conversations:read', 'logs:read'];
+const MEMBER: readonly Permission[] = [...VIEWER, 'completions:create', 'prompts:write', 'assistants:write', 'conversations:write', 'logs:rate'];
 const ADMIN: readonly Permission[] = [...MEMBER, 'apps:create', 'apps:update', 'models:update', 'prompts:publish'];
 const OWNER: readonly Permission[] = [...ADMIN, 'keys:manage'];
 

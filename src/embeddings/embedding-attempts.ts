@@ -43,10 +43,22 @@ export async function embedWithRetries(options: EmbeddingAttempts): Promise<{ re
   const { model, binding } = options;
   const embed = binding.provider.embed?.bind(binding.provider);
   const records: AttemptRecord[] = [];
-  if (!embed) throw new AttemptsExhausted(new UpstreamError({ kind: 'bad_request', provider: model.provider, message: `${model.provider} serves no embeddings` }), records);
+  if (!embed)
+    throw new AttemptsExhausted(
+      new UpstreamError({ kind: 'bad_request', provider: model.provider, message: `${model.provider} serves no embeddings` }),
+      records,
+    );
   for (let retry = 0; ; retry += 1) {
     const startedAt = Date.now();
-    const ctx = { apiKey: binding.apiKey, baseUrl: binding.baseUrl, signal: options.signal, timeoutMs: options.callTimeoutMs, callTimeoutMs: options.callTimeoutMs, logger: options.logger, lookup: binding.lookup };
+    const ctx = {
+      apiKey: binding.apiKey,
+      baseUrl: binding.baseUrl,
+      signal: options.signal,
+      timeoutMs: options.callTimeoutMs,
+      callTimeoutMs: options.callTimeoutMs,
+      logger: options.logger,
+      lookup: binding.lookup,
+    };
     try {
       const result = await embed(options.request, ctx);
       const usage = { prompt_tokens: result.promptTokens, completion_tokens: 0, total_tokens: result.promptTokens };

@@ -38,7 +38,10 @@ async function namedModel(name: string, choice: EmbeddingModelChoice): Promise<R
     }
     if (await choice.modelExists(name)) throw new ApiError('model_not_available', `Model '${name}' is not active in this Space.`, 'model');
     // The closest embedding models that can answer now (error path only).
-    const hint = didYouMean(name, choice.space.embeddingModels.filter((m) => exclusion(m, choice) === null).map((m) => m.model));
+    const hint = didYouMean(
+      name,
+      choice.space.embeddingModels.filter((m) => exclusion(m, choice) === null).map((m) => m.model),
+    );
     throw new ApiError('not_found', `Model '${name}' does not exist.${hint ? ` ${hint}` : ''}`, 'model');
   }
   const reason = exclusion(model, choice);
@@ -58,7 +61,11 @@ export async function chooseEmbeddingModel(choice: EmbeddingModelChoice): Promis
   if (requested !== undefined && requested !== autoModelName) {
     const model = await namedModel(requested, choice);
     if (allowedModels && !modelAllowed(model, allowedModels)) {
-      throw new ApiError('model_not_allowed', `Model '${requested}' is not among the models this key may call (allowed_models: ${allowedModels.join(', ')}).`, 'model');
+      throw new ApiError(
+        'model_not_allowed',
+        `Model '${requested}' is not among the models this key may call (allowed_models: ${allowedModels.join(', ')}).`,
+        'model',
+      );
     }
     return model;
   }

@@ -101,7 +101,8 @@ export class EmbeddingService {
 
   private embed({ call, space, receivedAt, requestId }: Accepted, model: RoutableModel) {
     const binding = this.deps.registry.resolve(model);
-    if (!binding) throw new ApiError('model_not_available', `Model '${model.model}' is unavailable: its provider '${model.provider}' is not configured.`, 'model');
+    if (!binding)
+      throw new ApiError('model_not_available', `Model '${model.model}' is unavailable: its provider '${model.provider}' is not configured.`, 'model');
     const { input, dimensions, user } = call.request;
     return embedWithRetries({
       model,
@@ -123,7 +124,13 @@ export class EmbeddingService {
     const { call, space } = accepted;
     const figures = embeddingFigures({ ...outcome, benchmark: space.embeddingBenchmark });
     recordEmbeddings(
-      { appId: space.id, records: outcome.records, promptTokens: figures.usage.prompt_tokens, cost: figures.costs.total_tokens, savings: figures.savings.total_tokens },
+      {
+        appId: space.id,
+        records: outcome.records,
+        promptTokens: figures.usage.prompt_tokens,
+        cost: figures.costs.total_tokens,
+        savings: figures.savings.total_tokens,
+      },
       this.deps.logger,
     );
     const rows = embeddingLogRows({
@@ -139,7 +146,9 @@ export class EmbeddingService {
       benchmark: space.embeddingBenchmark,
     });
     if (!rows) return;
-    await this.deps.logs.write(rows).catch((err: unknown) => this.deps.logger.error({ err, request_id: call.httpRequestId, log_id: accepted.requestId }, 'embeddings log not written'));
+    await this.deps.logs
+      .write(rows)
+      .catch((err: unknown) => this.deps.logger.error({ err, request_id: call.httpRequestId, log_id: accepted.requestId }, 'embeddings log not written'));
   }
 }
 

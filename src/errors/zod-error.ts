@@ -34,11 +34,6 @@ export function apiErrorFromZod(error: z.ZodError, prefix: string | null = null)
   const issue = error.issues[0];
   if (!issue) return new ApiError('invalid_request', 'Invalid request.', prefix);
   const param = paramOf(issue, prefix);
-  const code =
-    issue.code === 'unrecognized_keys'
-      ? 'unknown_field'
-      : isMissing(issue)
-        ? 'missing_field'
-        : 'invalid_value';
+  const code = issue.code === 'unrecognized_keys' ? 'unknown_field' : isMissing(issue) ? 'missing_field' : 'invalid_value';
   return new ApiError(code, messageOf(issue, param), param);
 }

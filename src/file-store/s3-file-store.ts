@@ -26,7 +26,9 @@ export class S3FileStore implements FileStore {
   }
 
   async put(key: string, body: Readable, bytes: number): Promise<void> {
-    await this.client.send(new PutObjectCommand({ Bucket: this.config.bucket, Key: this.keyOf(key), Body: body, ContentLength: bytes, ContentType: 'application/jsonl' }));
+    await this.client.send(
+      new PutObjectCommand({ Bucket: this.config.bucket, Key: this.keyOf(key), Body: body, ContentLength: bytes, ContentType: 'application/jsonl' }),
+    );
   }
 
   async get(key: string): Promise<Readable> {

@@ -39,7 +39,12 @@ export function metadataOf(result: CompletionResult): CompletionMetadata {
 
 function wireChoice(choice: ResultChoice): CompletionResponse['choices'][number] {
   const { annotations, ...message } = choice.message;
-  return { index: choice.index, message: annotations && annotations.length > 0 ? { ...message, annotations } : message, finish_reason: choice.finish_reason, logprobs: null };
+  return {
+    index: choice.index,
+    message: annotations && annotations.length > 0 ? { ...message, annotations } : message,
+    finish_reason: choice.finish_reason,
+    logprobs: null,
+  };
 }
 
 export function chatCompletionBody(result: CompletionResult): CompletionResponse {

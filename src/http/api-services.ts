@@ -56,4 +56,5 @@ export interface ApiServices {
   batches: BatchService;
   /** `/v1/keys`: API keys managed from the API and the console. */
   keys: KeyService;
-  readiness(): Promise<ReadinessReport>;}
+  readiness(): Promise<ReadinessReport>;
+}

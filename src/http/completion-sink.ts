@@ -36,7 +36,10 @@ export function jsonSink(res: Response): WireSink {
       sendJson(res, 200, response instanceof SerialisedBody ? response.text : JSON.stringify(response));
     },
     error: ({ status, body, headers }) => {
-      res.set(headers ?? {}).status(status).json(body);
+      res
+        .set(headers ?? {})
+        .status(status)
+        .json(body);
     },
   };
 }
@@ -80,7 +83,10 @@ export function eventStreamSink(res: Response, framing: EventStreamFraming): Wir
     error: ({ status, body, headers }) => {
       const errorBody = framing.errorBody({ status, body });
       if (!started) {
-        res.set(headers ?? {}).status(status).json(errorBody);
+        res
+          .set(headers ?? {})
+          .status(status)
+          .json(errorBody);
         return;
       }
       res.end(framing.failedEnd(errorBody));
@@ -108,10 +114,16 @@ export function acceptedJobSink(res: Response): WireSink {
     comment: () => undefined,
     done: (accepted) => {
       const record = (accepted instanceof SerialisedBody ? accepted.value : accepted) as AsyncJobRecord;
-      res.status(202).set({ location: `/v1/jobs/${record.id}`, 'preference-applied': RESPOND_ASYNC }).json(chatCompletionJobBody(record));
+      res
+        .status(202)
+        .set({ location: `/v1/jobs/${record.id}`, 'preference-applied': RESPOND_ASYNC })
+        .json(chatCompletionJobBody(record));
     },
     error: ({ status, body, headers }) => {
-      res.set(headers ?? {}).status(status).json(body);
+      res
+        .set(headers ?? {})
+        .status(status)
+        .json(body);
     },
   };
 }

@@ -63,10 +63,7 @@ export function consoleRouter(dir: string = DEFAULT_CONSOLE_DIR): Router {
     }
     next();
   });
-  router.use(
-    '/assets',
-    express.static(join(dir, 'assets'), { index: false, setHeaders: (res) => res.setHeader('Cache-Control', ASSET_CACHE) }),
-  );
+  router.use('/assets', express.static(join(dir, 'assets'), { index: false, setHeaders: (res) => res.setHeader('Cache-Control', ASSET_CACHE) }));
   router.get('/', (_req, res) => {
     if (!existsSync(index)) {
       res.status(503).type('text/plain').set('Cache-Control', 'no-store').send('The console is not built: run `npm run build:console`.');

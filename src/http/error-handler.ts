@@ -15,10 +15,7 @@ interface BodyParserError {
 }
 
 const isBodyParserError = (err: unknown): err is BodyParserError =>
-  typeof err === 'object' &&
-  err !== null &&
-  (err as { expose?: unknown }).expose === true &&
-  typeof (err as { status?: unknown }).status === 'number';
+  typeof err === 'object' && err !== null && (err as { expose?: unknown }).expose === true && typeof (err as { status?: unknown }).status === 'number';
 
 /** Maps errors thrown by express.json() to our codes. */
 function fromBodyParser(err: BodyParserError): ApiError | null {
@@ -54,7 +51,9 @@ export function toApiError(err: unknown, path = ''): ApiError | null {
   }
   // Redis unreachable, or a cluster failing over: nothing was done, so the client may send it again.
   if (isRedisUnavailable(err)) {
-    return new ApiError('service_unavailable', 'The service is briefly unavailable; retry shortly.').withHeaders({ 'Retry-After': String(REDIS_RETRY_AFTER_SECONDS) });
+    return new ApiError('service_unavailable', 'The service is briefly unavailable; retry shortly.').withHeaders({
+      'Retry-After': String(REDIS_RETRY_AFTER_SECONDS),
+    });
   }
   return fromUndecodablePath(err, path);
 }

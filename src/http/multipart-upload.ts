@@ -21,7 +21,8 @@ export interface UploadLimits {
 const MAX_FIELDS = 4;
 
 function uploadError(err: unknown, { field, maxBytes }: UploadLimits): ApiError {
-  if (!(err instanceof MulterError)) return new ApiError('invalid_request', `The multipart body could not be read: ${err instanceof Error ? err.message : String(err)}.`, field);
+  if (!(err instanceof MulterError))
+    return new ApiError('invalid_request', `The multipart body could not be read: ${err instanceof Error ? err.message : String(err)}.`, field);
   if (err.code === 'LIMIT_FILE_SIZE') return new ApiError('payload_too_large', `The file is larger than the ${maxBytes} bytes allowed.`, field);
   if (err.code === 'LIMIT_UNEXPECTED_FILE') return new ApiError('invalid_request', `Send exactly one file, in the form field '${field}'.`, field);
   return new ApiError('invalid_request', `The multipart body was refused: ${err.message}.`, field);
@@ -32,7 +33,8 @@ export function baseName(name: string): string {
   const last = name.split(/[\\/]/).pop() ?? '';
   // PostgreSQL text cannot hold NUL, and control characters have no place in a name.
   // eslint-disable-next-line no-control-regex -- removing control characters is the point
-  return last.replace(/[\u0000-\u001f\u007f]/g, '').trim().slice(0, 255);
+  const printable = last.replace(/[\u0000-\u001f\u007f]/g, '');
+  return printable.trim().slice(0, 255);
 }
 
 /**
@@ -40,7 +42,11 @@ export function baseName(name: string): string {
  * file), refusing it past `maxBytes` (413) while it streams in, and 415 for any other content type.
  * The caller's file, with the text fields sent beside it.
  */
-export async function receiveSingleFile(req: Request, res: Response, { limits, storage }: { limits: UploadLimits; storage: multer.StorageEngine }): Promise<Express.Multer.File> {
+export async function receiveSingleFile(
+  req: Request,
+  res: Response,
+  { limits, storage }: { limits: UploadLimits; storage: multer.StorageEngine },
+): Promise<Express.Multer.File> {
   if (!req.is('multipart/form-data')) {
     throw new ApiError('unsupported_media_type', `Send the file as 'Content-Type: multipart/form-data' in the field '${limits.field}'.`, 'Content-Type');
   }

@@ -64,8 +64,10 @@ const NONE_TAKEN = Object.freeze(EMPTY.parse({}));
 /** Returned by a handler that wrote the response itself (a stream). */
 export const RESPONDED: unique symbol = Symbol('responded');
 
-interface RouteDefinition<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType, R extends z.ZodType>
-  extends Omit<RouteMeta, 'params' | 'query' | 'body' | 'response'> {
+interface RouteDefinition<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType, R extends z.ZodType> extends Omit<
+  RouteMeta,
+  'params' | 'query' | 'body' | 'response'
+> {
   params?: P;
   query?: Q;
   body?: B;

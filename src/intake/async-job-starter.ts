@@ -38,7 +38,11 @@ export class AsyncJobStarter {
     await store.create(record);
     let added: boolean;
     try {
-      added = await queue.addWithin(job, { jobId: job.requestId, attempts: 1, ...retentionFor(retention) }, { timeoutMs: ENQUEUE_TIMEOUT_MS, tooLate: (requestId) => this.deps.cancel(requestId) });
+      added = await queue.addWithin(
+        job,
+        { jobId: job.requestId, attempts: 1, ...retentionFor(retention) },
+        { timeoutMs: ENQUEUE_TIMEOUT_MS, tooLate: (requestId) => this.deps.cancel(requestId) },
+      );
     } catch (err) {
       logger.error({ err, request_id: job.requestId }, 'could not queue async completion');
       added = false;

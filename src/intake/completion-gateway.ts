@@ -55,7 +55,10 @@ export interface Retention {
   bodyBytes?: number;
 }
 
-export function retentionFor({ privacy, bodyBytes = 0 }: Retention): { removeOnComplete: true | typeof KEEP_FINISHED; removeOnFail: true | typeof KEEP_FAILED } {
+export function retentionFor({ privacy, bodyBytes = 0 }: Retention): {
+  removeOnComplete: true | typeof KEEP_FINISHED;
+  removeOnFail: true | typeof KEEP_FAILED;
+} {
   if (privacy.keptJob === 'none' || bodyBytes > MAX_KEPT_BODY_BYTES) return { removeOnComplete: true, removeOnFail: true };
   if (privacy.keptJob === 'masked') return { removeOnComplete: KEEP_FINISHED, removeOnFail: true };
   return { removeOnComplete: KEEP_FINISHED, removeOnFail: KEEP_FAILED };
@@ -84,7 +87,11 @@ export class CompletionGateway {
   constructor(private readonly options: GatewayOptions) {}
 
   /** `onQueued`: told once the job is in the queue (before its first reply), never when queueing failed. */
-  async run(job: CompletionJob, sink: CompletionSink, { departure, retention, onQueued }: { departure: ClientDeparture; retention: Retention; onQueued(): void }): Promise<void> {
+  async run(
+    job: CompletionJob,
+    sink: CompletionSink,
+    { departure, retention, onQueued }: { departure: ClientDeparture; retention: Retention; onQueued(): void },
+  ): Promise<void> {
     const { listener } = this.options;
     if (!listener.subscribed) await listener.start();
     await new Promise<void>((resolve) => {
@@ -181,13 +188,11 @@ export class CompletionGateway {
    */
   private failedJob(requestId: string, relay: Relay): void {
     const crashed = () => relay.fail(new ApiError('internal_error', 'The worker running this completion failed.'));
-    this.options.queue.getJob(requestId).then(
-      (job) => {
-        if (job && isRedisUnavailable(new Error(job.failedReason))) relay.fail(redisAwayError('The completion ran, but Redis went away as it ended (its log, x-switchyard-log-id, holds the outcome)'));
-        else crashed();
-      },
-      crashed,
-    );
+    this.options.queue.getJob(requestId).then((job) => {
+      if (job && isRedisUnavailable(new Error(job.failedReason)))
+        relay.fail(redisAwayError('The completion ran, but Redis went away as it ended (its log, x-switchyard-log-id, holds the outcome)'));
+      else crashed();
+    }, crashed);
   }
 }
 
@@ -198,7 +203,8 @@ export class CompletionGateway {
  * writes) before it ran.
  */
 function lostAnswerError(state: 'completed' | 'unknown'): ApiError {
-  if (state === 'completed') return redisAwayError('The answer was lost in a Redis failover after the completion ran (its log, x-switchyard-log-id, holds the outcome)');
+  if (state === 'completed')
+    return redisAwayError('The answer was lost in a Redis failover after the completion ran (its log, x-switchyard-log-id, holds the outcome)');
   return redisAwayError('The completion job was lost by the queue (if it ran, its log, x-switchyard-log-id, holds the outcome)');
 }
 

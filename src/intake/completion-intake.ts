@@ -184,7 +184,11 @@ export class CompletionIntake {
     }
     const webhookUrl = request.webhookUrl ?? space.settings.webhook?.url ?? null;
     if (request.webhookUrl && !this.deps.canSignWebhooks) {
-      throw new ApiError('invalid_request', "This service has no key for secrets (PLUGIN_SECRETS_KEY is not configured), so webhooks cannot be signed and 'webhook_url' is refused.", 'webhook_url');
+      throw new ApiError(
+        'invalid_request',
+        "This service has no key for secrets (PLUGIN_SECRETS_KEY is not configured), so webhooks cannot be signed and 'webhook_url' is refused.",
+        'webhook_url',
+      );
     }
     return { webhookUrl };
   }

@@ -127,7 +127,10 @@ export class IdempotencyStore {
   }
 
   /** Takes the key for a new run (null), or returns the record of the request that already has it. */
-  async claim(scope: IdempotencyScope, { fingerprint, token, ttlMs }: { fingerprint: string; token: string; ttlMs: number }): Promise<IdempotencyRecord | null> {
+  async claim(
+    scope: IdempotencyScope,
+    { fingerprint, token, ttlMs }: { fingerprint: string; token: string; ttlMs: number },
+  ): Promise<IdempotencyRecord | null> {
     const fields = await this.redis.switchyardIdempotencyClaim(this.keyOf(scope), fingerprint, token, ttlMs);
     return fields.length === 0 ? null : parseRecord(fields);
   }

@@ -51,7 +51,9 @@ function validKey(key: string): string {
 function fingerprintOf(body: unknown, { featureFlagsHeader, respondAsync }: Pick<Submission, 'featureFlagsHeader' | 'respondAsync'>): string {
   // Only an async request names it, so the fingerprints of synchronous ones stay what they were.
   const parts = { body, feature_flags: featureFlagsHeader ?? null, ...(respondAsync ? { respond_async: true } : {}) };
-  return createHash('sha256').update(stringify(parts) ?? '', 'utf8').digest('hex');
+  return createHash('sha256')
+    .update(stringify(parts) ?? '', 'utf8')
+    .digest('hex');
 }
 
 /**
@@ -103,7 +105,11 @@ export class IdempotentCompletions {
    * Keeps a successful run's answer; any failure frees the key, since it left nothing to protect from a
    * second run and a retry may well succeed.
    */
-  private async settle(submission: Submission, claim: Claim, { outcome, accepted }: { outcome: Outcome; accepted: AcceptedRequest | undefined }): Promise<void> {
+  private async settle(
+    submission: Submission,
+    claim: Claim,
+    { outcome, accepted }: { outcome: Outcome; accepted: AcceptedRequest | undefined },
+  ): Promise<void> {
     if ('failed' in outcome || !accepted) return this.release(claim);
     const base = { state: 'done' as const, fingerprint: claim.fingerprint, logId: accepted.requestId };
     const record: FinishedRecord = 'answer' in outcome ? { ...base, answer: outcome.answer } : { ...base, withheld: outcome.withheld };
@@ -136,7 +142,10 @@ export class IdempotentCompletions {
    * checks, at the privacy level in force now (a Space changed by a writer other than PUT /v1/apps/update,
    * e.g. a sandbox sync, has its answer dropped here).
    */
-  private async repeat(record: IdempotencyRecord, { submission, scope, fingerprint }: { submission: Submission; scope: IdempotencyScope; fingerprint: string }): Promise<void> {
+  private async repeat(
+    record: IdempotencyRecord,
+    { submission, scope, fingerprint }: { submission: Submission; scope: IdempotencyScope; fingerprint: string },
+  ): Promise<void> {
     if (record.fingerprint !== fingerprint) {
       throw new ApiError(
         'idempotency_key_reused',
@@ -145,7 +154,11 @@ export class IdempotentCompletions {
       );
     }
     if (record.state === 'running') {
-      throw new ApiError('idempotency_request_in_progress', `A request with this ${IDEMPOTENCY_HEADER} is still running; repeat it once it has finished to get its answer.`, IDEMPOTENCY_HEADER).withHeaders({ 'retry-after': '1' });
+      throw new ApiError(
+        'idempotency_request_in_progress',
+        `A request with this ${IDEMPOTENCY_HEADER} is still running; repeat it once it has finished to get its answer.`,
+        IDEMPOTENCY_HEADER,
+      ).withHeaders({ 'retry-after': '1' });
     }
     const logHeader: Record<string, string> = record.logId ? { 'x-switchyard-log-id': record.logId } : {};
     if ('answer' in record) {
@@ -159,7 +172,11 @@ export class IdempotentCompletions {
       'withheld' in record && record.withheld === 'size'
         ? `its answer was larger than ${MAX_KEPT_ANSWER_BYTES / (1024 * 1024)} MiB and was not kept`
         : 'its answer is not kept at privacy level 2 or 3, where no request or response text rests in Redis';
-    throw new ApiError('idempotency_answer_not_kept', `The request with this ${IDEMPOTENCY_HEADER} already completed, but ${why}; send a new key to run it again.`, IDEMPOTENCY_HEADER).withHeaders(logHeader);
+    throw new ApiError(
+      'idempotency_answer_not_kept',
+      `The request with this ${IDEMPOTENCY_HEADER} already completed, but ${why}; send a new key to run it again.`,
+      IDEMPOTENCY_HEADER,
+    ).withHeaders(logHeader);
   }
 }
 

@@ -52,7 +52,15 @@ export interface RateDecision {
 
 type RedisWithLimiter = Redis & {
   switchyardRateLimit(current: string, previous: string, limit: number, elapsed: number, window: number): Promise<[number, number, number]>;
-  switchyardRateLimitAtStamp(current: string, previous: string, stampKey: string, limit: number, elapsed: number, window: number, stamp: string): Promise<[number, number, number] | [-1, string]>;
+  switchyardRateLimitAtStamp(
+    current: string,
+    previous: string,
+    stampKey: string,
+    limit: number,
+    elapsed: number,
+    window: number,
+    stamp: string,
+  ): Promise<[number, number, number] | [-1, string]>;
 };
 
 /** The Space's version stamp as a take must find it: its Redis key and the stamp the limit was read at. */
@@ -84,7 +92,10 @@ export class RateLimiter {
    * `take`, for a limit read at the stamp `expected`: counted only if that is still the Space's stamp.
    * Otherwise the current stamp comes back and nothing was counted.
    */
-  async takeAtStamp(appId: string, { limit, expected, now = Date.now() }: { limit: number; expected: ExpectedStamp; now?: number }): Promise<RateDecision | { stamp: string }> {
+  async takeAtStamp(
+    appId: string,
+    { limit, expected, now = Date.now() }: { limit: number; expected: ExpectedStamp; now?: number },
+  ): Promise<RateDecision | { stamp: string }> {
     const { current, previous, elapsed } = windowsAt(now, (w) => this.key(appId, w));
     const outcome = await this.redis.switchyardRateLimitAtStamp(current, previous, expected.key, limit, elapsed, WINDOW_MS, expected.stamp);
     if (outcome.length === 2) return { stamp: outcome[1] };

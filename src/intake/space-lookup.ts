@@ -45,7 +45,11 @@ export class SpaceLookup {
    */
   async forKey(auth: AuthContext, stamp?: string): Promise<{ space: SpaceContext; stamp: string }> {
     if (!auth.appId) {
-      throw new ApiError('invalid_request', 'This key is not bound to a Space; completions need a Space key (see `cli keys create --app-id`).', 'Authorization');
+      throw new ApiError(
+        'invalid_request',
+        'This key is not bound to a Space; completions need a Space key (see `cli keys create --app-id`).',
+        'Authorization',
+      );
     }
     const at = stamp ?? (await this.versions.read(auth.appId));
     const space = await this.contexts.load(auth.appId, at);

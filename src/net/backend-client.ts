@@ -19,7 +19,7 @@ function parseRetryAfter(value: string | null): number | undefined {
 /** The part of a fetch Response that reading needs (Node's global fetch and the undici package's alike). */
 export interface ReadableResponse {
   headers: { get(name: string): string | null };
-  body: AsyncIterable<Uint8Array> & { cancel(): Promise<void> } | null;
+  body: (AsyncIterable<Uint8Array> & { cancel(): Promise<void> }) | null;
 }
 
 /** Reads a body up to `maxBytes`; a longer one is refused rather than held in memory. */
@@ -27,7 +27,11 @@ export async function readLimited(response: ReadableResponse, { maxBytes, servic
   const declared = Number(response.headers.get('content-length') ?? NaN);
   if (Number.isFinite(declared) && declared > maxBytes) {
     await response.body?.cancel().catch(() => undefined);
-    throw new UpstreamError({ kind: 'invalid_response', provider: service, message: `${service} answered ${declared} bytes, more than the ${maxBytes} allowed` });
+    throw new UpstreamError({
+      kind: 'invalid_response',
+      provider: service,
+      message: `${service} answered ${declared} bytes, more than the ${maxBytes} allowed`,
+    });
   }
   if (!response.body) return Buffer.alloc(0);
   const parts: Buffer[] = [];
@@ -52,7 +56,11 @@ export function transportFailure(err: unknown, { service, timedOut, aborted }: {
   return new UpstreamError({ kind: 'connection', provider: service, message: `${service} could not be reached: ${cause}` });
 }
 
-export function toResponse(status: number, { url, headers, body }: { url: string; headers: ReadableResponse['headers']; body: Buffer }, service: string): HttpResponse {
+export function toResponse(
+  status: number,
+  { url, headers, body }: { url: string; headers: ReadableResponse['headers']; body: Buffer },
+  service: string,
+): HttpResponse {
   return {
     status,
     url,
@@ -99,11 +107,19 @@ function headerReader(headers: Record<string, string | string[] | undefined>): R
  * plugin benchmark's worker profile), which matters with several plugin calls per completion.
  * Multipart bodies (FormData) still go through fetch, which encodes them.
  */
-async function send(request: HttpRequest, signal: AbortSignal): Promise<{ status: number; url: string; headers: ReadableResponse['headers']; read: (maxBytes: number) => Promise<Buffer> }> {
+async function send(
+  request: HttpRequest,
+  signal: AbortSignal,
+): Promise<{ status: number; url: string; headers: ReadableResponse['headers']; read: (maxBytes: number) => Promise<Buffer> }> {
   const { body } = request;
   if (body instanceof FormData) {
     const response = await fetch(request.url, { method: request.method ?? 'POST', headers: request.headers, body, signal, redirect: 'manual' });
-    return { status: response.status, url: request.url, headers: response.headers, read: (maxBytes) => readLimited(response, { maxBytes, service: request.service }) };
+    return {
+      status: response.status,
+      url: request.url,
+      headers: response.headers,
+      read: (maxBytes) => readLimited(response, { maxBytes, service: request.service }),
+    };
   }
   const response = await undiciRequest(request.url, { method: request.method ?? 'GET', headers: request.headers, body, signal, dispatcher: backendAgent });
   const headers = headerReader(response.headers);
@@ -111,7 +127,12 @@ async function send(request: HttpRequest, signal: AbortSignal): Promise<{ status
   response.body.on('error', () => undefined);
   // dump() ends the body without an error event (destroy() would emit one nobody listens to).
   const stream = Object.assign(response.body, { cancel: () => response.body.dump({ limit: 0 }).catch(() => undefined) });
-  return { status: response.statusCode, url: request.url, headers, read: (maxBytes) => readLimited({ headers, body: stream }, { maxBytes, service: request.service }) };
+  return {
+    status: response.statusCode,
+    url: request.url,
+    headers,
+    read: (maxBytes) => readLimited({ headers, body: stream }, { maxBytes, service: request.service }),
+  };
 }
 
 /**

@@ -47,7 +47,10 @@ export function endpointAccess(text: string, allowlist: HostAllowlist): Endpoint
  * Why saving this URL is refused, or null: its form, then every address its host resolves to. A host
  * that does not resolve is refused too (a typo is better caught now than at the first request).
  */
-export async function endpointProblem(text: string, { allowlist, resolve = systemResolver }: { allowlist: HostAllowlist; resolve?: Resolver }): Promise<string | null> {
+export async function endpointProblem(
+  text: string,
+  { allowlist, resolve = systemResolver }: { allowlist: HostAllowlist; resolve?: Resolver },
+): Promise<string | null> {
   const form = urlFormProblem(text);
   if (form) return form;
   const url = new URL(text);

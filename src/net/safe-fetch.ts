@@ -46,7 +46,11 @@ function checkedUrl(text: string, { base, service }: { base?: URL; service: stri
     throw new UpstreamError({ kind: 'bad_request', provider: service, message: `${service}: not a valid URL` });
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new UpstreamError({ kind: 'permission', provider: service, message: `${service}: refused to fetch a ${url.protocol} URL; only http and https are fetched` });
+    throw new UpstreamError({
+      kind: 'permission',
+      provider: service,
+      message: `${service}: refused to fetch a ${url.protocol} URL; only http and https are fetched`,
+    });
   }
   return url;
 }
@@ -81,7 +85,10 @@ function nextHop(hop: Hop, { status, location, service }: { status: number; loca
 }
 
 /** Follows redirects by hand so that every hop goes through the checking connector again. */
-async function followRedirects(request: HttpRequest, { dispatcher, signal }: { dispatcher: Agent; signal: AbortSignal }): Promise<{ response: Response; url: URL }> {
+async function followRedirects(
+  request: HttpRequest,
+  { dispatcher, signal }: { dispatcher: Agent; signal: AbortSignal },
+): Promise<{ response: Response; url: URL }> {
   const { service } = request;
   let hop: Hop = { url: checkedUrl(request.url, { service }), method: request.method ?? 'GET', headers: { ...request.headers }, body: request.body };
   for (let redirects = 0; ; redirects += 1) {
@@ -92,7 +99,12 @@ async function followRedirects(request: HttpRequest, { dispatcher, signal }: { d
     if (!REDIRECT_STATUSES.has(response.status) || location === null) return { response, url: hop.url };
     await response.body?.cancel().catch(() => undefined);
     if (redirects >= MAX_REDIRECTS) {
-      throw new UpstreamError({ kind: 'invalid_response', provider: service, message: `${service}: more than ${MAX_REDIRECTS} redirects`, status: response.status });
+      throw new UpstreamError({
+        kind: 'invalid_response',
+        provider: service,
+        message: `${service}: more than ${MAX_REDIRECTS} redirects`,
+        status: response.status,
+      });
     }
     hop = nextHop(hop, { status: response.status, location, service });
   }

@@ -24,10 +24,19 @@ function parentOf(data: unknown): Context {
 /** Runs a job under its span: a child of the span that queued it (from the payload), else a trace of its own. */
 export async function inJobSpan<T>(queue: string, job: Job, work: () => Promise<T>): Promise<T> {
   const parent = parentOf(job.data);
-  const span = tracer().startSpan(`job ${queue}`, {
-    kind: SpanKind.CONSUMER,
-    attributes: { 'messaging.system': 'bullmq', 'messaging.destination.name': queue, 'messaging.message.id': job.id ?? '', 'switchyard.job.attempt': job.attemptsMade + 1 },
-  }, parent);
+  const span = tracer().startSpan(
+    `job ${queue}`,
+    {
+      kind: SpanKind.CONSUMER,
+      attributes: {
+        'messaging.system': 'bullmq',
+        'messaging.destination.name': queue,
+        'messaging.message.id': job.id ?? '',
+        'switchyard.job.attempt': job.attemptsMade + 1,
+      },
+    },
+    parent,
+  );
   try {
     return await context.with(trace.setSpan(parent, span), work);
   } catch (err) {

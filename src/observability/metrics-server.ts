@@ -12,7 +12,19 @@ export interface MetricsServer {
  * METRICS_PORT: a listener that serves only `GET /metrics` (the supervisor's aggregate, or this process's
  * own), bound to METRICS_HOST (loopback by default). With METRICS_TOKEN set it asks for it here too.
  */
-export function startMetricsServer({ port, host, token, source, logger }: { port: number; host: string; token: string | null; source: MetricsSource; logger: Logger }): Promise<MetricsServer> {
+export function startMetricsServer({
+  port,
+  host,
+  token,
+  source,
+  logger,
+}: {
+  port: number;
+  host: string;
+  token: string | null;
+  source: MetricsSource;
+  logger: Logger;
+}): Promise<MetricsServer> {
   const server: Server = createServer((req, res) => {
     const path = (req.url ?? '').split('?')[0];
     if (req.method !== 'GET' || path !== '/metrics') {

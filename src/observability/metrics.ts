@@ -25,24 +25,106 @@ export class SwitchyardMetrics {
   readonly registry = new Registry();
   private readonly sources = new Set<ScrapeSources>();
 
-  readonly httpRequests = new Counter({ name: 'switchyard_http_requests_total', help: 'HTTP requests answered, by route template and status.', labelNames: ['method', 'route', 'status'] as const, registers: [this.registry] });
-  readonly httpDuration = new Histogram({ name: 'switchyard_http_request_duration_seconds', help: 'Time from request to the end of its response (a whole stream), by route template and status.', labelNames: ['method', 'route', 'status'] as const, buckets: LATENCY_BUCKETS, registers: [this.registry] });
-  readonly jobDuration = new Histogram({ name: 'switchyard_job_duration_seconds', help: 'Time a worker spent on a job, by queue and outcome (completed or failed).', labelNames: ['queue', 'outcome'] as const, buckets: LATENCY_BUCKETS, registers: [this.registry] });
-  readonly upstreamCalls = new Counter({ name: 'switchyard_upstream_calls_total', help: 'Calls to model providers (each attempt), by provider, model and status (the upstream status, or 499/502/504 for a cancelled, broken or timed-out call).', labelNames: ['provider', 'model', 'status'] as const, registers: [this.registry] });
-  readonly upstreamErrors = new Counter({ name: 'switchyard_upstream_errors_total', help: 'Failed calls to model providers, by provider, model and error kind.', labelNames: ['provider', 'model', 'kind'] as const, registers: [this.registry] });
-  readonly upstreamDuration = new Histogram({ name: 'switchyard_upstream_call_duration_seconds', help: 'Duration of calls to model providers (a streamed answer: until its last chunk), by provider and model.', labelNames: ['provider', 'model'] as const, buckets: LATENCY_BUCKETS, registers: [this.registry] });
-  readonly upstreamRetries = new Counter({ name: 'switchyard_upstream_retries_total', help: 'Calls that retried the same model after it failed, by provider and model.', labelNames: ['provider', 'model'] as const, registers: [this.registry] });
-  readonly upstreamFailovers = new Counter({ name: 'switchyard_upstream_failovers_total', help: 'Calls to a model after another model of the same request failed, by provider and the model failed over to.', labelNames: ['provider', 'model'] as const, registers: [this.registry] });
-  readonly pluginRuns = new Counter({ name: 'switchyard_plugin_runs_total', help: 'Plugin runs, by plugin and outcome (ok, cached, failed, unavailable).', labelNames: ['plugin', 'outcome'] as const, registers: [this.registry] });
-  readonly completions = new Counter({ name: 'switchyard_completions_total', help: 'Completion requests run by the workers, by Space and final status.', labelNames: ['app_id', 'status'] as const, registers: [this.registry] });
-  readonly tokens = new Counter({ name: 'switchyard_tokens_total', help: 'Tokens of answered model calls, by Space and kind (prompt or completion).', labelNames: ['app_id', 'kind'] as const, registers: [this.registry] });
-  readonly costUsd = new Counter({ name: 'switchyard_cost_usd_total', help: 'What requests cost (models and plugins), in USD, by Space.', labelNames: ['app_id'] as const, registers: [this.registry] });
+  readonly httpRequests = new Counter({
+    name: 'switchyard_http_requests_total',
+    help: 'HTTP requests answered, by route template and status.',
+    labelNames: ['method', 'route', 'status'] as const,
+    registers: [this.registry],
+  });
+  readonly httpDuration = new Histogram({
+    name: 'switchyard_http_request_duration_seconds',
+    help: 'Time from request to the end of its response (a whole stream), by route template and status.',
+    labelNames: ['method', 'route', 'status'] as const,
+    buckets: LATENCY_BUCKETS,
+    registers: [this.registry],
+  });
+  readonly jobDuration = new Histogram({
+    name: 'switchyard_job_duration_seconds',
+    help: 'Time a worker spent on a job, by queue and outcome (completed or failed).',
+    labelNames: ['queue', 'outcome'] as const,
+    buckets: LATENCY_BUCKETS,
+    registers: [this.registry],
+  });
+  readonly upstreamCalls = new Counter({
+    name: 'switchyard_upstream_calls_total',
+    help: 'Calls to model providers (each attempt), by provider, model and status (the upstream status, or 499/502/504 for a cancelled, broken or timed-out call).',
+    labelNames: ['provider', 'model', 'status'] as const,
+    registers: [this.registry],
+  });
+  readonly upstreamErrors = new Counter({
+    name: 'switchyard_upstream_errors_total',
+    help: 'Failed calls to model providers, by provider, model and error kind.',
+    labelNames: ['provider', 'model', 'kind'] as const,
+    registers: [this.registry],
+  });
+  readonly upstreamDuration = new Histogram({
+    name: 'switchyard_upstream_call_duration_seconds',
+    help: 'Duration of calls to model providers (a streamed answer: until its last chunk), by provider and model.',
+    labelNames: ['provider', 'model'] as const,
+    buckets: LATENCY_BUCKETS,
+    registers: [this.registry],
+  });
+  readonly upstreamRetries = new Counter({
+    name: 'switchyard_upstream_retries_total',
+    help: 'Calls that retried the same model after it failed, by provider and model.',
+    labelNames: ['provider', 'model'] as const,
+    registers: [this.registry],
+  });
+  readonly upstreamFailovers = new Counter({
+    name: 'switchyard_upstream_failovers_total',
+    help: 'Calls to a model after another model of the same request failed, by provider and the model failed over to.',
+    labelNames: ['provider', 'model'] as const,
+    registers: [this.registry],
+  });
+  readonly pluginRuns = new Counter({
+    name: 'switchyard_plugin_runs_total',
+    help: 'Plugin runs, by plugin and outcome (ok, cached, failed, unavailable).',
+    labelNames: ['plugin', 'outcome'] as const,
+    registers: [this.registry],
+  });
+  readonly completions = new Counter({
+    name: 'switchyard_completions_total',
+    help: 'Completion requests run by the workers, by Space and final status.',
+    labelNames: ['app_id', 'status'] as const,
+    registers: [this.registry],
+  });
+  readonly tokens = new Counter({
+    name: 'switchyard_tokens_total',
+    help: 'Tokens of answered model calls, by Space and kind (prompt or completion).',
+    labelNames: ['app_id', 'kind'] as const,
+    registers: [this.registry],
+  });
+  readonly costUsd = new Counter({
+    name: 'switchyard_cost_usd_total',
+    help: 'What requests cost (models and plugins), in USD, by Space.',
+    labelNames: ['app_id'] as const,
+    registers: [this.registry],
+  });
   /** A counter cannot go down: what a request saved and what it cost beyond the benchmark are counted apart (net = the difference). */
-  readonly savingsUsd = new Counter({ name: 'switchyard_savings_usd_total', help: "What requests saved against the Space's benchmark model, in USD, by Space.", labelNames: ['app_id'] as const, registers: [this.registry] });
-  readonly overspendUsd = new Counter({ name: 'switchyard_overspend_usd_total', help: "What requests cost beyond the Space's benchmark model (a dearer model was used), in USD, by Space.", labelNames: ['app_id'] as const, registers: [this.registry] });
+  readonly savingsUsd = new Counter({
+    name: 'switchyard_savings_usd_total',
+    help: "What requests saved against the Space's benchmark model, in USD, by Space.",
+    labelNames: ['app_id'] as const,
+    registers: [this.registry],
+  });
+  readonly overspendUsd = new Counter({
+    name: 'switchyard_overspend_usd_total',
+    help: "What requests cost beyond the Space's benchmark model (a dearer model was used), in USD, by Space.",
+    labelNames: ['app_id'] as const,
+    registers: [this.registry],
+  });
 
-  readonly loopStalls = new Counter({ name: 'switchyard_event_loop_stalls_total', help: 'Times the event loop was held past EVENT_LOOP_STALL_MS (each is also logged with the request that held it).', registers: [this.registry] });
-  readonly loopStallSeconds = new Histogram({ name: 'switchyard_event_loop_stall_seconds', help: 'How long each stall past EVENT_LOOP_STALL_MS held the event loop.', buckets: [0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60], registers: [this.registry] });
+  readonly loopStalls = new Counter({
+    name: 'switchyard_event_loop_stalls_total',
+    help: 'Times the event loop was held past EVENT_LOOP_STALL_MS (each is also logged with the request that held it).',
+    registers: [this.registry],
+  });
+  readonly loopStallSeconds = new Histogram({
+    name: 'switchyard_event_loop_stall_seconds',
+    help: 'How long each stall past EVENT_LOOP_STALL_MS held the event loop.',
+    buckets: [0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60],
+    registers: [this.registry],
+  });
 
   constructor() {
     const sources = this.sources;

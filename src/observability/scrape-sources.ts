@@ -13,7 +13,9 @@ export function redisScrapeSources({ queues, redis, prefix }: { queues: Queue[];
     queueDepths: async () => {
       // The completion queue's shards are summed: operators watch one completion queue.
       const depths = new Map<string, Record<string, number>>();
-      for (const { queue, counts } of await Promise.all(queues.map(async (queue) => ({ queue: queueLabel(queue.name), counts: await queue.getJobCounts(...DEPTH_STATES) })))) {
+      for (const { queue, counts } of await Promise.all(
+        queues.map(async (queue) => ({ queue: queueLabel(queue.name), counts: await queue.getJobCounts(...DEPTH_STATES) })),
+      )) {
         const sum = depths.get(queue) ?? {};
         for (const [state, n] of Object.entries(counts)) sum[state] = (sum[state] ?? 0) + n;
         depths.set(queue, sum);

@@ -26,7 +26,10 @@ export function tracer(): Tracer {
 }
 
 /** Exports spans over OTLP/HTTP when an endpoint is configured; otherwise does nothing, not even load the SDK. */
-export async function startTracing(config: Pick<ObservabilityConfig, 'tracesUrl' | 'otlpHeaders' | 'serviceName' | 'exportDelayMs'>, role: string): Promise<Tracing> {
+export async function startTracing(
+  config: Pick<ObservabilityConfig, 'tracesUrl' | 'otlpHeaders' | 'serviceName' | 'exportDelayMs'>,
+  role: string,
+): Promise<Tracing> {
   const { tracesUrl } = config;
   if (!tracesUrl) return OFF;
   const { registerTracerProvider } = await import('./tracer-provider');

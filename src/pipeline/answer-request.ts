@@ -27,7 +27,11 @@ async function runAfterModel(run: Run, plugins: PluginSteps, { calls, answer }: 
   const failed = runs.find((done) => done.output === null && done.call.trigger !== 'preselected' && done.call.trigger !== 'tool_call');
   if (!failed) return null;
   const status = failed.error instanceof ApiError ? failed.error.status : 502;
-  return new ApiError(status < 500 && status >= 400 ? 'invalid_request' : 'plugin_failed', sentence(`The plugin ${failed.problem ?? `${failed.call.id} failed: no output`}`), 'plugins');
+  return new ApiError(
+    status < 500 && status >= 400 ? 'invalid_request' : 'plugin_failed',
+    sentence(`The plugin ${failed.problem ?? `${failed.call.id} failed: no output`}`),
+    'plugins',
+  );
 }
 
 /**
@@ -37,7 +41,13 @@ async function runAfterModel(run: Run, plugins: PluginSteps, { calls, answer }: 
  * not the client's fault and only leaves `metadata.error`.
  */
 function refusedInput(runs: PluginRun[]): ApiError | null {
-  const refused = runs.find((done) => done.output === null && (done.call.trigger === 'requested' || done.call.trigger === 'assistant') && done.error instanceof ApiError && done.error.status < 500);
+  const refused = runs.find(
+    (done) =>
+      done.output === null &&
+      (done.call.trigger === 'requested' || done.call.trigger === 'assistant') &&
+      done.error instanceof ApiError &&
+      done.error.status < 500,
+  );
   return (refused?.error as ApiError | undefined) ?? null;
 }
 
@@ -45,7 +55,11 @@ function refusedInput(runs: PluginRun[]): ApiError | null {
  * A request's steps after its model plan: the plugins that run first (named, or pre-selected by
  * auto_tools), the model (alone, or in auto_tools' tool loop), then the plugins that act on the answer.
  */
-export async function answerRequest(run: Run, services: StepServices, options: { promptTokens: () => number; selector: PluginSelector; spaceHasFiles: (appId: string) => Promise<boolean> }): Promise<Answered> {
+export async function answerRequest(
+  run: Run,
+  services: StepServices,
+  options: { promptTokens: () => number; selector: PluginSelector; spaceHasFiles: (appId: string) => Promise<boolean> },
+): Promise<Answered> {
   const plan = await planPlugins(run, services.plugins, options);
   let messages = run.prepared.chat.messages;
   if (plan.before.length > 0) {

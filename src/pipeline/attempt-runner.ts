@@ -104,7 +104,10 @@ class AttemptRun<T> {
   ) {}
 
   exhausted(): AttemptsExhausted {
-    return new AttemptsExhausted(this.last ?? new UpstreamError({ kind: 'server_error', provider: 'switchyard', message: 'No model could be called.' }), this.records);
+    return new AttemptsExhausted(
+      this.last ?? new UpstreamError({ kind: 'server_error', provider: 'switchyard', message: 'No model could be called.' }),
+      this.records,
+    );
   }
 
   /** Whether the request has not had its guaranteed calls yet (those no breaker or retry budget withholds). */
@@ -167,7 +170,16 @@ class AttemptRun<T> {
       }
       if (!this.called.includes(model.id)) this.called.push(model.id);
       const startedAt = Date.now();
-      const ctx: ProviderContext = { apiKey: binding.apiKey, baseUrl: binding.baseUrl, signal: options.signal, timeoutMs: options.timeouts.firstByteMs, callTimeoutMs: options.timeouts.callMs, logger: options.logger, forwardedHeaders: options.prepared.forwardedHeaders, lookup: binding.lookup };
+      const ctx: ProviderContext = {
+        apiKey: binding.apiKey,
+        baseUrl: binding.baseUrl,
+        signal: options.signal,
+        timeoutMs: options.timeouts.firstByteMs,
+        callTimeoutMs: options.timeouts.callMs,
+        logger: options.logger,
+        forwardedHeaders: options.prepared.forwardedHeaders,
+        lookup: binding.lookup,
+      };
       try {
         const { value, usage } = await this.call({ model, provider: binding.provider, ctx, request });
         this.records.push({ kind: 'model', model, retry, startedAt, latencyMs: Date.now() - startedAt, statusCode: 200, usage });
@@ -177,7 +189,16 @@ class AttemptRun<T> {
       } catch (err) {
         const error = asUpstreamError(err, model.provider);
         this.last = error;
-        this.records.push({ kind: 'model', model, retry, startedAt, latencyMs: Date.now() - startedAt, statusCode: statusOfError(error), usage: NO_USAGE, error });
+        this.records.push({
+          kind: 'model',
+          model,
+          retry,
+          startedAt,
+          latencyMs: Date.now() - startedAt,
+          statusCode: statusOfError(error),
+          usage: NO_USAGE,
+          error,
+        });
         const outcome = options.signal.aborted ? 'neutral' : outcomeOf(error);
         options.breakers.record(model.id, outcome, admission);
         options.budget.record(model.id, outcome === 'failure');

@@ -30,7 +30,11 @@ const CANNOT_RUN: ReadonlySet<AutoToolsSkipReason> = new Set(['no_backend', 'not
 const skip = (id: PluginId, reason: AutoToolsSkipReason, detail: string): Skipped => ({ id, reason, detail, score: null });
 
 /** The Space's auto_tools plugins the request did not name (aliases aside): those that may run, and those that cannot, with why. */
-function screen({ space, plugins }: { space: Run['space']; plugins: PluginSteps }, settings: AutoToolsSettings, named: ReadonlySet<PluginId>): { considered: PluginId[]; allowed: PluginId[]; skipped: Skipped[] } {
+function screen(
+  { space, plugins }: { space: Run['space']; plugins: PluginSteps },
+  settings: AutoToolsSettings,
+  named: ReadonlySet<PluginId>,
+): { considered: PluginId[]; allowed: PluginId[]; skipped: Skipped[] } {
   const considered = [...new Set(settings.plugins)].filter((id) => !named.has(id) && !isPluginAlias(id));
   const allowed: PluginId[] = [];
   const skipped: Skipped[] = [];
@@ -54,7 +58,8 @@ function usesToolLoop(run: Run, settings: AutoToolsSettings): boolean {
   const chat = run.prepared.chat;
   if (chat.tool_choice === 'none' || (chat.n ?? 1) > 1) return false;
   const canCall = run.plan.first.supports.functions === true;
-  if (settings.mode === 'tool_loop' && !canCall) run.trace.warnings.push('auto_tools: the model cannot call functions, so plugins were pre-selected instead of offered as tools.');
+  if (settings.mode === 'tool_loop' && !canCall)
+    run.trace.warnings.push('auto_tools: the model cannot call functions, so plugins were pre-selected instead of offered as tools.');
   return settings.mode !== 'preselect' && canCall;
 }
 
@@ -114,7 +119,10 @@ async function unreadyOf(ids: readonly PluginId[], facts: SpaceFacts): Promise<M
  * offered to the model as tools or pre-selected from the content. What it considered, picked and
  * skipped (with why) goes to `metadata.extra.auto_tools`. Called only when auto_tools is on.
  */
-export async function planAutoTools(run: Run, { plugins, deps, named }: { plugins: PluginSteps; deps: AutoToolsDeps; named: ReadonlySet<PluginId> }): Promise<AutoToolsChoice> {
+export async function planAutoTools(
+  run: Run,
+  { plugins, deps, named }: { plugins: PluginSteps; deps: AutoToolsDeps; named: ReadonlySet<PluginId> },
+): Promise<AutoToolsChoice> {
   const settings = run.space.autoTools;
   const { considered, allowed, skipped } = screen({ space: run.space, plugins }, settings, named);
   const report: AutoToolsReport = { mode: null, considered, picked: [], skipped };
@@ -135,7 +143,15 @@ export async function planAutoTools(run: Run, { plugins, deps, named }: { plugin
   const classified = deps.selector(input, [...allowed, ...cannotRun]);
   const picked = classified.filter((c) => allowed.includes(c.plugin) && c.wanted && !unready.has(c.plugin));
   report.picked = picked.map((c) => ({ id: c.plugin, score: c.score }));
-  const left = allowed.filter((id) => !picked.some((c) => c.plugin === id)).map((id) => notPicked(id, classified.find((c) => c.plugin === id), unready.get(id)));
+  const left = allowed
+    .filter((id) => !picked.some((c) => c.plugin === id))
+    .map((id) =>
+      notPicked(
+        id,
+        classified.find((c) => c.plugin === id),
+        unready.get(id),
+      ),
+    );
   skipped.push(...left);
   judgeSkips(run, skipped, classified);
   return { offered: [], preselected: picked.map((c) => ({ id: c.plugin, reason: c.reason })) };

@@ -10,7 +10,10 @@ function annotationFor(item: SearchResultItem, span: { start: number; end: numbe
     return { type: 'url_citation', url_citation: { start_index: span.start, end_index: span.end, url: item.url, title: item.title } };
   }
   if (item.source === 'space' && item.file_id) {
-    return { type: 'file_citation', file_citation: { start_index: span.start, end_index: span.end, file_id: item.file_id, filename: item.file_name ?? '', index: item.index } };
+    return {
+      type: 'file_citation',
+      file_citation: { start_index: span.start, end_index: span.end, file_id: item.file_id, filename: item.file_name ?? '', index: item.index },
+    };
   }
   return null;
 }

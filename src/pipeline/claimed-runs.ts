@@ -68,7 +68,9 @@ export class ClaimedRuns {
     });
     if (decision === 'unclaimed') {
       // PostgreSQL did not take the claim: nothing was called, so the client may send the request again.
-      const failure = new ApiError('service_unavailable', 'The service could not record the request; retry shortly.').withHeaders({ 'Retry-After': String(UNCLAIMED_RETRY_AFTER_SECONDS) }).toFailure();
+      const failure = new ApiError('service_unavailable', 'The service could not record the request; retry shortly.')
+        .withHeaders({ 'Retry-After': String(UNCLAIMED_RETRY_AFTER_SECONDS) })
+        .toFailure();
       if (job.replyTo) await this.deps.publish(job.replyTo, { requestId: job.requestId, run, type: 'error', failure }).catch(() => undefined);
       return UNCLAIMED_RUN;
     }

@@ -14,7 +14,10 @@ function scoreOf({ plan }: Run, model: RoutableModel): number {
 }
 
 /** A finished request, from everything its run gathered. */
-export function completionResult(run: Run, { model, choices, statusCode, error }: { model: RoutableModel; choices: ResultChoice[]; statusCode: number; error?: string }): CompletionResult {
+export function completionResult(
+  run: Run,
+  { model, choices, statusCode, error }: { model: RoutableModel; choices: ResultChoice[]; statusCode: number; error?: string },
+): CompletionResult {
   const { trace, prepared } = run;
   const usage = trace.totalUsage();
   const errors = [...trace.errors, ...(error ? [error] : [])];

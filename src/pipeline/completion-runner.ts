@@ -191,7 +191,14 @@ export class CompletionRunner {
 
   private async answer(job: CompletionJob, inputs: RunInputs): Promise<Answered> {
     const { space } = inputs;
-    const prepared = await prepareCompletion({ request: job.request, privacy: job.privacy, orgId: job.orgId, space, sources: this.deps.sources, autoModelName: this.deps.autoModelName });
+    const prepared = await prepareCompletion({
+      request: job.request,
+      privacy: job.privacy,
+      orgId: job.orgId,
+      space,
+      sources: this.deps.sources,
+      autoModelName: this.deps.autoModelName,
+    });
     inputs.trace.namedIdsChecked = true;
     // The profile reads the messages, tools, response format and max_tokens, not the model: no copy with it blanked.
     const profile = profileRequest(prepared.chat, this.deps.router);
@@ -211,7 +218,11 @@ export class CompletionRunner {
     // One literal, not `{ ...inputs, job, ... }`: properties added after a spread are added one by one, and cost allocations.
     const { signal, run: id, reply, logger, trace } = inputs;
     const run: Run = { job, id, space, prepared, plan, trace, signal, logger, reply };
-    return answerRequest(run, this.steps, { promptTokens: () => profile.promptTokens, selector: this.deps.selectPlugins, spaceHasFiles: this.deps.spaceHasFiles });
+    return answerRequest(run, this.steps, {
+      promptTokens: () => profile.promptTokens,
+      selector: this.deps.selectPlugins,
+      spaceHasFiles: this.deps.spaceHasFiles,
+    });
   }
 
   /** Never throws: whatever happens to the log, the held answer still goes out. */
@@ -229,4 +240,3 @@ export class CompletionRunner {
     if (!(await finishesWithin(written, LOG_COMMIT_WAIT_MS))) logger.warn({ wait_ms: LOG_COMMIT_WAIT_MS }, 'answer released before its log was committed');
   }
 }
-

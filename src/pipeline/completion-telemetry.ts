@@ -52,10 +52,30 @@ function stepSpan(record: AttemptRecord | PluginRecord): void {
   const end = record.startedAt + Math.max(0, record.latencyMs);
   const attributes =
     record.kind === 'model'
-      ? { [GEN_AI.operation]: 'chat', [GEN_AI.provider]: record.model.provider, [GEN_AI.requestModel]: record.model.model, 'switchyard.retry': record.retry, [GEN_AI.inputTokens]: record.usage.prompt_tokens, [GEN_AI.outputTokens]: record.usage.completion_tokens }
-      : { 'switchyard.plugin': record.plugin, 'switchyard.plugin.backend': record.backend, 'switchyard.plugin.cached': record.cached, 'switchyard.plugin.results': record.results };
+      ? {
+          [GEN_AI.operation]: 'chat',
+          [GEN_AI.provider]: record.model.provider,
+          [GEN_AI.requestModel]: record.model.model,
+          'switchyard.retry': record.retry,
+          [GEN_AI.inputTokens]: record.usage.prompt_tokens,
+          [GEN_AI.outputTokens]: record.usage.completion_tokens,
+        }
+      : {
+          'switchyard.plugin': record.plugin,
+          'switchyard.plugin.backend': record.backend,
+          'switchyard.plugin.cached': record.cached,
+          'switchyard.plugin.results': record.results,
+        };
   const name = record.kind === 'model' ? `chat ${record.model.model}` : `plugin ${record.plugin}`;
-  const span = tracer().startSpan(name, { kind: record.kind === 'model' ? SpanKind.CLIENT : SpanKind.INTERNAL, startTime: record.startedAt, attributes: { ...attributes, 'switchyard.status_code': record.statusCode } }, context.active());
+  const span = tracer().startSpan(
+    name,
+    {
+      kind: record.kind === 'model' ? SpanKind.CLIENT : SpanKind.INTERNAL,
+      startTime: record.startedAt,
+      attributes: { ...attributes, 'switchyard.status_code': record.statusCode },
+    },
+    context.active(),
+  );
   if (record.error) {
     span.setAttribute('error.type', record.error.kind);
     span.setStatus({ code: SpanStatusCode.ERROR });
@@ -113,6 +133,11 @@ function record(outcome: RequestOutcome): void {
   }
   if (!tracingEnabled()) return;
   const job = trace.getActiveSpan();
-  job?.setAttributes({ 'switchyard.app_id': outcome.job.appId, 'switchyard.log_id': outcome.job.requestId, 'switchyard.status_code': figuresOf(outcome).statusCode, 'switchyard.privacy_level': outcome.job.privacy.level });
+  job?.setAttributes({
+    'switchyard.app_id': outcome.job.appId,
+    'switchyard.log_id': outcome.job.requestId,
+    'switchyard.status_code': figuresOf(outcome).statusCode,
+    'switchyard.privacy_level': outcome.job.privacy.level,
+  });
   for (const step of outcome.trace.steps) stepSpan(step);
 }

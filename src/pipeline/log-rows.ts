@@ -244,4 +244,3 @@ export function logRowsFor(outcome: RequestOutcome): { parent: LogRow; children:
   const children = outcome.trace.steps.map((step) => (step.kind === 'model' ? modelRow(outcome, step) : pluginRow(outcome, step)));
   return { parent: parentRow(outcome, null), children };
 }
-

@@ -146,7 +146,11 @@ function ranked(inputs: PlanInputs): { scored: CandidateScore[]; reasons: string
 
 /** A plan whose models and ranking are known at once. */
 function rankedPlan(inputs: PlanInputs, model: RoutableModel, { scored, explored }: { scored: CandidateScore[]; explored: boolean }): ModelPlan {
-  const attempts = withAlternatives(model, inputs, scored.map((c) => c.model));
+  const attempts = withAlternatives(
+    model,
+    inputs,
+    scored.map((c) => c.model),
+  );
   const score = scored.find((c) => c.model.id === model.id)?.score ?? 0;
   return { first: model, choices: attempts, attempts, scores: scoresOf(inputs, scored, explored), score, warnings: namedWarnings(inputs, model) };
 }
@@ -182,7 +186,11 @@ class NamedPlan implements ModelPlan {
 
   get attempts(): RoutableModel[] {
     this.ranking ??= ranked(this.inputs).scored;
-    this.ordered ??= withAlternatives(this.first, this.inputs, this.ranking.map((c) => c.model));
+    this.ordered ??= withAlternatives(
+      this.first,
+      this.inputs,
+      this.ranking.map((c) => c.model),
+    );
     return this.ordered;
   }
 
@@ -245,7 +253,11 @@ export async function planModels(given: PlanInputs): Promise<ModelPlan> {
   if (name !== null) {
     const model = await namedModel(given, name);
     if (given.allowedModels && !modelAllowed(model, given.allowedModels)) {
-      throw new ApiError('model_not_allowed', `Model '${name}' is not among the models this key may call (allowed_models: ${given.allowedModels.join(', ')}).`, 'model');
+      throw new ApiError(
+        'model_not_allowed',
+        `Model '${name}' is not among the models this key may call (allowed_models: ${given.allowedModels.join(', ')}).`,
+        'model',
+      );
     }
     return inputs.learning ? rankedPlan(inputs, model, { scored: ranked(inputs).scored, explored: false }) : new NamedPlan(model, inputs);
   }

@@ -67,12 +67,19 @@ function heldPart(choices: ChatChoice[]): ChunkChoice[] {
 }
 
 /** Relays a stream; a failure after the first chunk is returned (no failover any more). */
-async function relay(run: Run, opened: OpenedStream, { model, assembler, hold }: { model: RoutableModel; assembler: StreamAssembler; hold: boolean }): Promise<UpstreamError | null> {
+async function relay(
+  run: Run,
+  opened: OpenedStream,
+  { model, assembler, hold }: { model: RoutableModel; assembler: StreamAssembler; hold: boolean },
+): Promise<UpstreamError | null> {
   const forward = (chunk: ChatChunk) => {
     assembler.add(chunk);
     const choices = hold ? chunk.choices.map(contentOnly).filter((choice): choice is ChunkChoice => choice !== null) : chunk.choices;
     // Not awaited: one Redis connection keeps the order, and a chunk need not wait for the last one's round trip.
-    if (choices.length > 0) run.reply({ type: 'delta', requestId: run.job.requestId, run: run.id, model: model.model, choices }).catch((err: unknown) => run.logger.warn({ err }, 'delta not published'));
+    if (choices.length > 0)
+      run
+        .reply({ type: 'delta', requestId: run.job.requestId, run: run.id, model: model.model, choices })
+        .catch((err: unknown) => run.logger.warn({ err }, 'delta not published'));
   };
   try {
     for (const chunk of opened.head) forward(chunk);
@@ -89,7 +96,10 @@ async function relay(run: Run, opened: OpenedStream, { model, assembler, hold }:
  * stream tells a hung upstream (nothing within the first-byte timeout) from a long generation (chunks
  * keep coming), since a whole answer's first byte comes when it is complete.
  */
-async function wholeAnswer({ model, provider, ctx, request }: AttemptCall, promptTokens: () => number): Promise<{ value: { choices: ChatChoice[]; usage: Usage; estimated: boolean }; usage: Usage }> {
+async function wholeAnswer(
+  { model, provider, ctx, request }: AttemptCall,
+  promptTokens: () => number,
+): Promise<{ value: { choices: ChatChoice[]; usage: Usage; estimated: boolean }; usage: Usage }> {
   if (!model.supports.stream) {
     const result = await provider.chat(request, { ...ctx, timeoutMs: ctx.callTimeoutMs ?? ctx.timeoutMs });
     return { value: { choices: result.choices, usage: result.usage, estimated: false }, usage: result.usage };

@@ -40,16 +40,26 @@ export async function planPlugins(run: Run, plugins: PluginSteps, deps: AutoTool
   for (const { id } of named) {
     if (plugins.get(id)?.phase === 'after_model' && !plugins.available(id)) {
       const reason = plugins.get(id)?.availability();
-      throw new ApiError('plugin_unavailable', sentence(`The plugin ${id} cannot run here: ${reason && !reason.available ? bareText(id, reason.reason) : 'not configured'}`), 'plugins');
+      throw new ApiError(
+        'plugin_unavailable',
+        sentence(`The plugin ${id} cannot run here: ${reason && !reason.available ? bareText(id, reason.reason) : 'not configured'}`),
+        'plugins',
+      );
     }
     const missing = descriptorOf(id).settingsProblem?.(run.space.settings.plugins?.[id]) ?? null;
     if (missing) throw new ApiError('plugin_unavailable', sentence(`The plugin ${id} cannot run here: ${bareText(id, missing)}`), 'plugins');
   }
-  const plan = callsFor(plugins, named.map(({ id, trigger }) => ({ id, trigger, reason: trigger === 'assistant' ? "named by the request's assistant" : 'named in the request' })));
+  const plan = callsFor(
+    plugins,
+    named.map(({ id, trigger }) => ({ id, trigger, reason: trigger === 'assistant' ? "named by the request's assistant" : 'named in the request' })),
+  );
   if (run.prepared.flags.auto_tools !== true) return plan;
   const { offered, preselected } = await planAutoTools(run, { plugins, deps, named: new Set(named.map(({ id }) => id)) });
   if (offered.length > 0) return { ...plan, offered };
   if (preselected.length === 0) return plan;
-  const extra = callsFor(plugins, preselected.map(({ id, reason }) => ({ id, trigger: 'preselected' as const, reason })));
+  const extra = callsFor(
+    plugins,
+    preselected.map(({ id, reason }) => ({ id, trigger: 'preselected' as const, reason })),
+  );
   return { before: [...plan.before, ...extra.before], after: [...plan.after, ...extra.after], offered: [] };
 }

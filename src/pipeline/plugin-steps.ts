@@ -68,7 +68,8 @@ function renumbered(context: string, { first, count }: { first: number; count: n
 
 function errorOf(err: unknown, { requestAborted }: { requestAborted: boolean }): { kind: string; status: number | null; message: string } {
   // The run's own time limit aborts the plugin's signal too: unless the request itself was cancelled, a "cancelled" call timed out.
-  if (err instanceof UpstreamError && err.kind === 'aborted' && !requestAborted) return { kind: 'timeout', status: 504, message: `${err.message} (the plugin's time limit passed)` };
+  if (err instanceof UpstreamError && err.kind === 'aborted' && !requestAborted)
+    return { kind: 'timeout', status: 504, message: `${err.message} (the plugin's time limit passed)` };
   if (err instanceof UpstreamError) return { kind: err.kind, status: statusOfError(err), message: err.message };
   if (err instanceof ApiError) return { kind: err.code, status: err.status, message: err.message };
   return { kind: 'internal', status: 500, message: 'the plugin failed unexpectedly' };
@@ -90,7 +91,11 @@ function settingsOf(plugin: Plugin, { space, storedUnder }: { space: SpaceContex
   const parsed = derivedOnce(space, `plugin-settings:${storedUnder}`, () => plugin.settingsSchema.safeParse(space.settings.plugins?.[storedUnder] ?? {}));
   if (parsed.success) return parsed.data;
   const param = `settings.plugins.${plugin.id}`;
-  throw new ApiError('invalid_value', `${param} is not valid for this version of ${plugin.id}: ${parsed.error.issues[0]?.message ?? 'unreadable'}; update the Space's settings.`, param);
+  throw new ApiError(
+    'invalid_value',
+    `${param} is not valid for this version of ${plugin.id}: ${parsed.error.issues[0]?.message ?? 'unreadable'}; update the Space's settings.`,
+    param,
+  );
 }
 
 /**
@@ -120,11 +125,32 @@ export class PluginSteps {
   private async runOne(run: Run, call: PluginCall, input: PluginInput): Promise<PluginRun & { record: PluginRecord }> {
     const startedAt = Date.now();
     const plugin = this.deps.plugins.get(call.id);
-    const base = { plugin: call.id, backend: plugin?.backendKey ?? call.id, startedAt, query: String(input.args?.query ?? input.args?.prompt ?? input.query), cached: false };
+    const base = {
+      plugin: call.id,
+      backend: plugin?.backendKey ?? call.id,
+      startedAt,
+      query: String(input.args?.query ?? input.args?.prompt ?? input.query),
+      cached: false,
+    };
     const availability = plugin?.availability() ?? { available: false as const, reason: 'not built into this service' };
     if (!plugin || !availability.available) {
       const problem = pluginProblem(call.id, 'is unavailable', availability.available ? '' : availability.reason);
-      return { call, output: null, problem, error: null, record: { ...base, kind: 'plugin', latencyMs: 0, statusCode: 503, costUsd: 0, results: 0, artifacts: 0, error: { kind: 'unavailable', status: 503, message: problem } } };
+      return {
+        call,
+        output: null,
+        problem,
+        error: null,
+        record: {
+          ...base,
+          kind: 'plugin',
+          latencyMs: 0,
+          statusCode: 503,
+          costUsd: 0,
+          results: 0,
+          artifacts: 0,
+          error: { kind: 'unavailable', status: 503, message: problem },
+        },
+      };
     }
     // Only a plugin whose output is a function of the cache key (its descriptor says so), at privacy level 1 only.
     const useCache = run.prepared.privacy.sharesPluginResults && this.deps.cacheTtlSeconds > 0 && descriptorOf(plugin.id).cacheable;
@@ -133,14 +159,33 @@ export class PluginSteps {
       const key = cacheKey(input, { settings, dataSpaceId: run.space.dataSpaceId });
       const cached = useCache ? await this.deps.cache.get(call.id, key).catch(() => null) : null;
       const output = cached ?? (await this.execute(run, plugin, { input, settings }));
-      if (useCache && !cached) this.deps.cache.set(call.id, key, output, this.deps.cacheTtlSeconds).catch((err: unknown) => run.logger.warn({ err }, 'plugin output not cached'));
+      if (useCache && !cached)
+        this.deps.cache.set(call.id, key, output, this.deps.cacheTtlSeconds).catch((err: unknown) => run.logger.warn({ err }, 'plugin output not cached'));
       const costUsd = cached ? 0 : output.costUsd;
-      const record: PluginRecord = { ...base, kind: 'plugin', cached: cached !== null, latencyMs: Date.now() - startedAt, statusCode: 200, costUsd, results: output.searchResults.length, artifacts: output.artifacts.length };
+      const record: PluginRecord = {
+        ...base,
+        kind: 'plugin',
+        cached: cached !== null,
+        latencyMs: Date.now() - startedAt,
+        statusCode: 200,
+        costUsd,
+        results: output.searchResults.length,
+        artifacts: output.artifacts.length,
+      };
       return { call, output: { ...output, costUsd }, problem: null, error: null, record };
     } catch (err) {
       const error = errorOf(err, { requestAborted: run.signal.aborted });
       run.logger.warn({ plugin: call.id, kind: error.kind, status: error.status }, 'plugin failed');
-      const record: PluginRecord = { ...base, kind: 'plugin', latencyMs: Date.now() - startedAt, statusCode: error.status ?? 502, costUsd: 0, results: 0, artifacts: 0, error };
+      const record: PluginRecord = {
+        ...base,
+        kind: 'plugin',
+        latencyMs: Date.now() - startedAt,
+        statusCode: error.status ?? 502,
+        costUsd: 0,
+        results: 0,
+        artifacts: 0,
+        error,
+      };
       return { call, output: null, problem: pluginProblem(call.id, 'failed', error.message), error: err, record };
     }
   }
@@ -165,7 +210,10 @@ export class PluginSteps {
     try {
       // Raced inside the limited work (its backend slot is freed at the timeout) and outside it (a limiter stuck on Redis ends too).
       const race = <T>(work: Promise<T>) => untilAborted(work, { timeout: signal, request: run.signal, provider: plugin.id });
-      const limited = this.deps.limiter.run(plugin.backendKey, this.deps.concurrencyFor(plugin.backendKey), () => race(plugin.run(input, pluginCtx)), { signal, deadline });
+      const limited = this.deps.limiter.run(plugin.backendKey, this.deps.concurrencyFor(plugin.backendKey), () => race(plugin.run(input, pluginCtx)), {
+        signal,
+        deadline,
+      });
       const output = await race(limited);
       await this.step(run, plugin.id, 'finished');
       return output;

@@ -39,7 +39,11 @@ export interface PreparedCompletion {
  * An assistant's configuration, read and parsed once per Space snapshot: every write of an assistant
  * bumps its Space's stamp (AssistantService), so a snapshot's copy is never older than the request.
  */
-function assistantConfigOf(space: SpaceContext, { assistantId, versionId }: { assistantId: string; versionId: string | null }, sources: CompletionSources): Promise<{ config: AssistantConfig | null } | null> {
+function assistantConfigOf(
+  space: SpaceContext,
+  { assistantId, versionId }: { assistantId: string; versionId: string | null },
+  sources: CompletionSources,
+): Promise<{ config: AssistantConfig | null } | null> {
   return readOnce(space, `assistant:${assistantId}:${versionId ?? 'newest'}`, () => sources.assistantConfig(space.id, assistantId, versionId));
 }
 
@@ -81,7 +85,10 @@ const NO_DEFAULTS: SpaceDefaults = Object.freeze({ instructions: null, max_token
 const NOTHING_STORED: { assistant: null; history: readonly ChatMessage[] } = Object.freeze({ assistant: null, history: Object.freeze([]) });
 
 /** What the request names, read at once; their errors count in this order (the assistant's first). */
-async function readStored(stored: StoredReferences, { space, orgId, sources }: { space: SpaceContext; orgId: string; sources: CompletionSources }): Promise<{ assistant: AssistantConfig | null; history: readonly ChatMessage[] }> {
+async function readStored(
+  stored: StoredReferences,
+  { space, orgId, sources }: { space: SpaceContext; orgId: string; sources: CompletionSources },
+): Promise<{ assistant: AssistantConfig | null; history: readonly ChatMessage[] }> {
   const reads = await Promise.allSettled([assistantOf(stored, space, sources), historyOf(stored, space, sources), checkParent(stored, orgId, sources)]);
   const [assistant, history] = [valueOf(reads[0]), valueOf(reads[1]), valueOf(reads[2])];
   return { assistant, history };
@@ -98,7 +105,10 @@ function withHistory(messages: ChatMessage[], history: readonly ChatMessage[]): 
 /** Named plugins, the request's own first; an id named twice (or under its old name) runs once. */
 function namedPlugins(requested: readonly PluginId[], assistant: AssistantConfig | null): PreparedCompletion['plugins'] {
   const seen = new Set<PluginId>();
-  const named = [...requested.map((id) => ({ id, trigger: 'requested' as const })), ...(assistant?.plugins ?? []).map((id) => ({ id, trigger: 'assistant' as const }))];
+  const named = [
+    ...requested.map((id) => ({ id, trigger: 'requested' as const })),
+    ...(assistant?.plugins ?? []).map((id) => ({ id, trigger: 'assistant' as const })),
+  ];
   return named.filter(({ id }) => {
     const key = canonicalPluginId(id);
     if (seen.has(key)) return false;

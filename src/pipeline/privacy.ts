@@ -6,15 +6,29 @@ export type { Json };
 /** What stands in for masked text at privacy level 2. */
 export const MASK = '[masked]';
 
-
 /** Keys whose string values (or arrays of strings) carry what the user or the model said. */
 const CONTENT_KEYS = new Set([
-  'content', 'text', 'arguments', 'url', 'refusal', 'images', 'files', 'instructions',
+  'content',
+  'text',
+  'arguments',
+  'url',
+  'refusal',
+  'images',
+  'files',
+  'instructions',
   // What plugins found or made for the request: search results, transcripts (and their source URL or file name), images.
-  'snippet', 'title', 'query', 'file_name', 'filename', 'b64_json', 'revised_prompt', 'source',
+  'snippet',
+  'title',
+  'query',
+  'file_name',
+  'filename',
+  'b64_json',
+  'revised_prompt',
+  'source',
   // A plugin's failure as text (`metadata.error`, `plugins[].error`) may name the request's URL, host or file;
   // pre-selection's `plugins[].reason` quotes the prompt's words that matched.
-  'error', 'reason',
+  'error',
+  'reason',
 ]);
 
 /**

@@ -107,5 +107,8 @@ function joined(previous: Reply, next: Reply): Reply | null {
   const [before, ...moreBefore] = previous.choices;
   const [after, ...moreAfter] = next.choices;
   if (!before || !after || moreBefore.length > 0 || moreAfter.length > 0 || before.index !== after.index || !textOnly(before) || !textOnly(after)) return null;
-  return { ...previous, choices: [{ index: before.index, delta: { content: `${before.delta.content ?? ''}${after.delta.content ?? ''}` }, finish_reason: null }] };
+  return {
+    ...previous,
+    choices: [{ index: before.index, delta: { content: `${before.delta.content ?? ''}${after.delta.content ?? ''}` }, finish_reason: null }],
+  };
 }

@@ -82,7 +82,11 @@ export class RunClaims {
     const again = await this.options.store.read(requestId);
     if (!again || again.finished || !sameHolder(again.holder, holder) || (await this.isAlive(holder.owner))) return false;
     const taken = await this.options.store.takeOver(requestId, holder, own);
-    if (taken) this.options.logger.warn({ request_id: requestId, dead_owner: holder.owner, dead_run: holder.run }, 'completion claim of a dead worker taken over; its run is repeated');
+    if (taken)
+      this.options.logger.warn(
+        { request_id: requestId, dead_owner: holder.owner, dead_run: holder.run },
+        'completion claim of a dead worker taken over; its run is repeated',
+      );
     return taken;
   }
 
@@ -99,7 +103,10 @@ export class RunClaims {
 
   private claim(requestId: string, own: ClaimHolder): Promise<ClaimView> {
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new ApiError('internal_error', 'The completion could not be claimed: the database did not answer.')), this.options.claimWaitMs);
+      const timer = setTimeout(
+        () => reject(new ApiError('internal_error', 'The completion could not be claimed: the database did not answer.')),
+        this.options.claimWaitMs,
+      );
       this.options.store.claim(requestId, own).then(
         (view) => {
           clearTimeout(timer);

@@ -35,14 +35,25 @@ function answerOf(result: CompletionResult): StoredAnswer {
 export function storedCallOf(record: AttemptRecord): StoredCall {
   const costs = record.usage.total_tokens > 0 ? costOf(record.model, record.usage) : ZERO_COSTS;
   const error = record.error && { kind: record.error.kind, status: record.error.status ?? null, message: record.error.message };
-  return { provider: record.model.provider, started_at: record.startedAt, latency_ms: record.latencyMs, status: record.statusCode, usage: record.usage, costs, error };
+  return {
+    provider: record.model.provider,
+    started_at: record.startedAt,
+    latency_ms: record.latencyMs,
+    status: record.statusCode,
+    usage: record.usage,
+    costs,
+    error,
+  };
 }
 
 /**
  * The log's stored response (version 2): the answer and its report, or the failure (with what was
  * answered before it), and the request's only model call when the log has no child rows.
  */
-export function storedLogOf(ended: { result: CompletionResult } | { failure: CompletionFailure; partial?: CompletionResult }, call: StoredCall | null): StoredLog {
+export function storedLogOf(
+  ended: { result: CompletionResult } | { failure: CompletionFailure; partial?: CompletionResult },
+  call: StoredCall | null,
+): StoredLog {
   const answered = 'result' in ended ? ended.result : ended.partial;
   return {
     v: 2,

@@ -19,7 +19,6 @@ export const MAX_PLUGIN_CALLS_PER_STEP = 5;
 
 const TOO_MANY_CALLS = JSON.stringify({ error: `too many tool calls at once: at most ${MAX_PLUGIN_CALLS_PER_STEP} run per turn; this one was not run` });
 
-
 export interface OfferedTools {
   definitions: ToolDefinition[];
   /** Function name → plugin. */
@@ -35,7 +34,10 @@ function offeredTools({ prepared }: Run, plugins: PluginSteps, offered: PluginId
     const name = toolNameOf(id);
     // The caller's own tool of the same name wins: its calls must reach the caller.
     if (!plugin || !name || callerNames.has(name)) continue;
-    definitions.push({ type: 'function', function: { name, description: plugin.description, parameters: z.toJSONSchema(plugin.toolParameters) as Record<string, unknown> } });
+    definitions.push({
+      type: 'function',
+      function: { name, description: plugin.description, parameters: z.toJSONSchema(plugin.toolParameters) as Record<string, unknown> },
+    });
     byName.set(name, id);
   }
   return { definitions, byName };
@@ -85,7 +87,11 @@ function answeringFirst(model: RoutableModel, attempts: Iterable<RoutableModel>)
  * and `policies.max_cost`: past them the model is asked once more without the plugins. Plugins that
  * act on the answer (social-post) are noted when called and run once the answer is final.
  */
-export async function answerWithTools(run: Run, services: StepServices, { messages, offered, after }: { messages: ChatMessage[]; offered: PluginId[]; after: PluginCall[] }): Promise<ModelStepResult> {
+export async function answerWithTools(
+  run: Run,
+  services: StepServices,
+  { messages, offered, after }: { messages: ChatMessage[]; offered: PluginId[]; after: PluginCall[] },
+): Promise<ModelStepResult> {
   const tools = offeredTools(run, services.plugins, offered);
   const callerTools = run.prepared.chat.tools ?? [];
   let conversation = messages;
@@ -106,18 +112,28 @@ export async function answerWithTools(run: Run, services: StepServices, { messag
     const calls = result.choices[0]?.message.tool_calls ?? [];
     const pluginCalls = calls.filter((call) => tools.byName.has(call.function.name));
     if (!offering || pluginCalls.length === 0 || pluginCalls.length < calls.length) {
-      if (pluginCalls.length > 0) run.trace.warnings.push('auto_tools: the model called plugins and the caller\'s tools at once; the caller\'s calls were returned and the plugin calls dropped.');
+      if (pluginCalls.length > 0)
+        run.trace.warnings.push(
+          "auto_tools: the model called plugins and the caller's tools at once; the caller's calls were returned and the plugin calls dropped.",
+        );
       const choices = withoutPluginCalls(result.choices, tools.byName);
       if (offering) await releaseHeld(run, { model: result.model, choices });
       return { ...result, choices };
     }
     attempts = answeringFirst(result.model, attempts);
-    conversation = [...conversation, ...(await runToolCalls(run, services.plugins, { calls: pluginCalls, tools, after, assistant: result.choices[0]?.message.content ?? null }))];
+    conversation = [
+      ...conversation,
+      ...(await runToolCalls(run, services.plugins, { calls: pluginCalls, tools, after, assistant: result.choices[0]?.message.content ?? null })),
+    ];
   }
 }
 
 /** Runs the plugins the model called (at most MAX_PLUGIN_CALLS_PER_STEP) and gives back the turn to add: the model's calls and each tool's answer. */
-export async function runToolCalls(run: Run, plugins: PluginSteps, options: { calls: ToolCall[]; tools: OfferedTools; after: PluginCall[]; assistant: string | null }): Promise<ChatMessage[]> {
+export async function runToolCalls(
+  run: Run,
+  plugins: PluginSteps,
+  options: { calls: ToolCall[]; tools: OfferedTools; after: PluginCall[]; assistant: string | null },
+): Promise<ChatMessage[]> {
   const { calls, tools, after } = options;
   const pending: { call: ToolCall; plugin: PluginCall }[] = [];
   const answers = new Map<string, string>();
@@ -125,14 +141,18 @@ export async function runToolCalls(run: Run, plugins: PluginSteps, options: { ca
     const id = tools.byName.get(call.function.name) as PluginId;
     const args = parsedArgs(plugins, id, call);
     const plugin: PluginCall = { id, trigger: 'tool_call', reason: `the model called ${call.function.name}`, args };
-    if (args === null) answers.set(call.id, JSON.stringify({ error: 'the arguments do not match the tool\'s parameters' }));
+    if (args === null) answers.set(call.id, JSON.stringify({ error: "the arguments do not match the tool's parameters" }));
     else if (pending.length >= MAX_PLUGIN_CALLS_PER_STEP) answers.set(call.id, TOO_MANY_CALLS);
     else if (plugins.get(id)?.phase === 'after_model') {
       if (!after.some((known) => known.id === id)) after.push(plugin);
       answers.set(call.id, JSON.stringify({ status: 'scheduled', note: 'This runs on your final answer once you give it.' }));
     } else pending.push({ call, plugin });
   }
-  const runs = await plugins.runAll(run, pending.map(({ plugin }) => plugin), pluginInput(run.prepared));
+  const runs = await plugins.runAll(
+    run,
+    pending.map(({ plugin }) => plugin),
+    pluginInput(run.prepared),
+  );
   pending.forEach(({ call }, i) => answers.set(call.id, toolResultContent(runs[i] as (typeof runs)[number])));
   return [
     { role: 'assistant', content: options.assistant, tool_calls: calls },

@@ -6,7 +6,10 @@ import { UpstreamError } from '../errors/upstream-error';
  * cancel, a bug) must not hold the request, its worker slot or its backend slot past the timeout:
  * the runner stops waiting and lets the abandoned promise settle on its own.
  */
-export function untilAborted<T>(work: Promise<T>, { timeout, request, provider }: { timeout: AbortSignal; request: AbortSignal; provider: string }): Promise<T> {
+export function untilAborted<T>(
+  work: Promise<T>,
+  { timeout, request, provider }: { timeout: AbortSignal; request: AbortSignal; provider: string },
+): Promise<T> {
   const failure = (): UpstreamError =>
     timeout.aborted && !request.aborted
       ? new UpstreamError({ kind: 'timeout', provider, message: `${provider} did not answer in time` })

@@ -11,7 +11,8 @@ const MAX_ECHOED_MESSAGE = 300;
 export function failureToApiError(error: UpstreamError, { allRateLimited }: { allRateLimited: boolean }): ApiError {
   const who = error.provider;
   if (allRateLimited) {
-    const retryAfter: Record<string, string> = error.retryAfterMs !== undefined ? { 'retry-after': String(Math.max(1, Math.ceil(error.retryAfterMs / 1000))) } : {};
+    const retryAfter: Record<string, string> =
+      error.retryAfterMs !== undefined ? { 'retry-after': String(Math.max(1, Math.ceil(error.retryAfterMs / 1000))) } : {};
     return new ApiError('upstream_rate_limited', 'Every model tried is rate-limited upstream; retry later.').withHeaders(retryAfter);
   }
   switch (error.kind) {

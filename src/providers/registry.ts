@@ -71,15 +71,20 @@ function endpointBinding(target: ProviderTarget & { endpoint: ModelEndpoint }, d
   const provider = deps.providers.get(target.provider);
   if (!provider) return { code: 'provider_unknown', message: `provider '${target.provider}' is not supported by this service` };
   const access = endpointAccess(target.endpoint.baseUrl, deps.allowlist);
-  if ('refused' in access) return { code: 'custom_model_endpoint_refused', message: `its base URL is refused: ${access.refused} (SSRF_ALLOWED_HOSTS can allow it)` };
+  if ('refused' in access)
+    return { code: 'custom_model_endpoint_refused', message: `its base URL is refused: ${access.refused} (SSRF_ALLOWED_HOSTS can allow it)` };
   const sealed = target.endpoint.sealedApiKey;
   let apiKey = '';
   if (sealed !== null) {
-    if (!deps.secrets || target.id === undefined) return { code: 'custom_model_key_unreadable', message: 'its API key cannot be opened: PLUGIN_SECRETS_KEY is not set' };
+    if (!deps.secrets || target.id === undefined)
+      return { code: 'custom_model_key_unreadable', message: 'its API key cannot be opened: PLUGIN_SECRETS_KEY is not set' };
     try {
       apiKey = deps.secrets.open(sealed, customModelKeyContext(target.id));
     } catch {
-      return { code: 'custom_model_key_unreadable', message: 'its API key cannot be opened with the PLUGIN_SECRETS_KEY this service holds (set it again on the custom model)' };
+      return {
+        code: 'custom_model_key_unreadable',
+        message: 'its API key cannot be opened with the PLUGIN_SECRETS_KEY this service holds (set it again on the custom model)',
+      };
     }
   }
   return { provider, apiKey, baseUrl: target.endpoint.baseUrl, lookup: access.lookup };

@@ -46,9 +46,21 @@ export function createQueues(connection: ConnectionOptions, prefix: string, { sh
   const spaceFiles = new Queue<SpaceFileJob>(QUEUE_NAMES.spaceFiles, options);
   // A coordinator survives its worker's death many times over (a batch may run for a day); a line a few.
   const batches = new Queue<BatchJob>(QUEUE_NAMES.batches, { connection, prefix, defaultJobOptions: { ...KEEP_FINISHED, attempts: 20 } });
-  const batchLines = new Queue<BatchLineJob>(QUEUE_NAMES.batchLines, { connection, prefix, defaultJobOptions: { ...KEEP_FINISHED, removeOnComplete: { age: 3600, count: 10_000 } } });
+  const batchLines = new Queue<BatchLineJob>(QUEUE_NAMES.batchLines, {
+    connection,
+    prefix,
+    defaultJobOptions: { ...KEEP_FINISHED, removeOnComplete: { age: 3600, count: 10_000 } },
+  });
   const webhooks = new Queue<WebhookJob>(QUEUE_NAMES.webhooks, options);
-  const all = (): Queue[] => [...(completions.shards as Queue[]), sandboxSync as Queue, promptReview as Queue, spaceFiles as Queue, batches as Queue, batchLines as Queue, webhooks as Queue];
+  const all = (): Queue[] => [
+    ...(completions.shards as Queue[]),
+    sandboxSync as Queue,
+    promptReview as Queue,
+    spaceFiles as Queue,
+    batches as Queue,
+    batchLines as Queue,
+    webhooks as Queue,
+  ];
   return {
     completions,
     sandboxSync,

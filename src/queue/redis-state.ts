@@ -33,7 +33,12 @@ export async function redisProblem(location: RedisLocation): Promise<string | nu
   const options = { lazyConnect: true, maxRetriesPerRequest: 0, enableOfflineQueue: false, connectTimeout: CONNECT_TIMEOUT_MS, retryStrategy: () => null };
   const client =
     location.clusterNodes.length > 0
-      ? new Cluster([...location.clusterNodes], { lazyConnect: true, enableOfflineQueue: false, clusterRetryStrategy: () => null, redisOptions: { ...options, ...clusterNodeOptions(location.url) } })
+      ? new Cluster([...location.clusterNodes], {
+          lazyConnect: true,
+          enableOfflineQueue: false,
+          clusterRetryStrategy: () => null,
+          redisOptions: { ...options, ...clusterNodeOptions(location.url) },
+        })
       : new IORedis(location.url, options);
   // connect() rejects with "Connection is closed."; the socket's own error (ECONNREFUSED, ...) comes as an event.
   let socketError: RedisFailure | null = null;

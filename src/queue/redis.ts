@@ -34,9 +34,17 @@ const SLOTS_REFRESH_MS = 2000;
  * A connection to Redis: `maxRetriesPerRequest` is null unless given (workers block on Redis). With
  * cluster nodes, an ioredis Cluster (the password and TLS of `REDIS_URL`, if any, apply to every node).
  */
-export function createRedis(location: string | RedisLocation, { maxRetriesPerRequest = null, autoPipelining = false, commandTimeoutMs }: RedisOptions = {}): RedisClient {
+export function createRedis(
+  location: string | RedisLocation,
+  { maxRetriesPerRequest = null, autoPipelining = false, commandTimeoutMs }: RedisOptions = {},
+): RedisClient {
   const { url, clusterNodes } = typeof location === 'string' ? { url: location, clusterNodes: [] } : location;
-  const options = { maxRetriesPerRequest, enableReadyCheck: true, lazyConnect: false, ...(commandTimeoutMs === undefined ? {} : { commandTimeout: commandTimeoutMs }) };
+  const options = {
+    maxRetriesPerRequest,
+    enableReadyCheck: true,
+    lazyConnect: false,
+    ...(commandTimeoutMs === undefined ? {} : { commandTimeout: commandTimeoutMs }),
+  };
   if (clusterNodes.length === 0) return new IORedis(url, { ...options, enableAutoPipelining: autoPipelining });
   // Sharded pub/sub for replies (see publishInOrder): its subscriptions follow the slot's node. A
   // connection that only subscribes sends nothing that would tell it of a failover, so every cluster

@@ -131,7 +131,10 @@ export class RedisCircuitBreakers implements ModelBreakers {
 
   private closeBreaker(modelId: string): void {
     this.openUntil.delete(modelId);
-    this.run(this.connections.redis.eval(CLOSE, 3, this.stateKey(modelId), this.openKey(), this.probeKey(modelId), modelId, this.channel()), 'breaker not closed');
+    this.run(
+      this.connections.redis.eval(CLOSE, 3, this.stateKey(modelId), this.openKey(), this.probeKey(modelId), modelId, this.channel()),
+      'breaker not closed',
+    );
   }
 
   private flushSuccesses(): void {

@@ -108,12 +108,15 @@ export class JobOwners {
     this.beat();
     this.heartbeat ??= setInterval(() => this.beat(), HEARTBEAT_INTERVAL_MS);
     this.heartbeat.unref();
-    this.reaper ??= setInterval(() => {
-      this.reap().catch((err: unknown) => {
-        this.redisWasAway();
-        this.options.logger.warn({ err }, 'dead workers not checked');
-      });
-    }, Math.min(this.options.intervalMs, MAX_REAP_INTERVAL_MS));
+    this.reaper ??= setInterval(
+      () => {
+        this.reap().catch((err: unknown) => {
+          this.redisWasAway();
+          this.options.logger.warn({ err }, 'dead workers not checked');
+        });
+      },
+      Math.min(this.options.intervalMs, MAX_REAP_INTERVAL_MS),
+    );
     this.reaper.unref();
   }
 
@@ -138,13 +141,20 @@ export class JobOwners {
   private async reapAmong(queues: readonly WatchedQueue[]): Promise<number> {
     const bases = queues.map((queue) => keyBase(queue));
     const own = queues.map((queue) => this.own.get(queue.name) ?? '');
-    const freed = triples((await this.options.redis.eval(FREE_LOCKS_OF_DEAD_WORKERS, queues.length, ...bases.map((base) => `${base}active`), ...bases, ...own)) as (number | string)[]);
+    const freed = triples(
+      (await this.options.redis.eval(FREE_LOCKS_OF_DEAD_WORKERS, queues.length, ...bases.map((base) => `${base}active`), ...bases, ...own)) as (
+        number | string
+      )[],
+    );
     for (const [position, { name: queueName }] of queues.entries()) {
       const jobs = freed.filter(([q]) => Number(q) === position + 1);
       if (jobs.length === 0) continue;
       const jobIds = jobs.map(([, jobId]) => String(jobId));
       const workers = [...new Set(jobs.map(([, , owner]) => String(owner)))];
-      this.options.logger.warn({ queue: queueName, jobs: jobIds.length, job_ids: jobIds.slice(0, 20), dead_workers: workers }, 'jobs of a dead worker released');
+      this.options.logger.warn(
+        { queue: queueName, jobs: jobIds.length, job_ids: jobIds.slice(0, 20), dead_workers: workers },
+        'jobs of a dead worker released',
+      );
     }
     return freed.length;
   }

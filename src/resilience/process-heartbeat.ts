@@ -44,7 +44,9 @@ export class ProcessHeartbeat {
   }
 
   private beat(): void {
-    this.options.redis.set(this.keyOf(this.options.id), '1', 'PX', PROCESS_HEARTBEAT_TTL_MS).catch((err: unknown) => this.options.logger.warn({ err }, 'process heartbeat not renewed'));
+    this.options.redis
+      .set(this.keyOf(this.options.id), '1', 'PX', PROCESS_HEARTBEAT_TTL_MS)
+      .catch((err: unknown) => this.options.logger.warn({ err }, 'process heartbeat not renewed'));
   }
 
   private keyOf(id: string): string {

@@ -27,7 +27,8 @@ export function weightedScores(estimates: readonly CandidateEstimate[], weights:
   const [fastest, slowest] = [Math.min(...latencies), Math.max(...latencies)];
   const total = weights.cost + weights.latency + weights.quality || 1;
   return estimates.map(
-    (c) => (weights.quality * c.quality + weights.cost * closeness(c.cost, cheapest, dearest) + weights.latency * closeness(c.latency, fastest, slowest)) / total,
+    (c) =>
+      (weights.quality * c.quality + weights.cost * closeness(c.cost, cheapest, dearest) + weights.latency * closeness(c.latency, fastest, slowest)) / total,
   );
 }
 

@@ -74,7 +74,12 @@ export const messagesRequestSchema = z
     stream: z.boolean().default(false),
     metadata: z.object({ user_id: z.string().max(256).nullable().optional() }).optional(),
     output_config: z
-      .object({ format: z.object({ type: z.literal('json_schema'), schema: z.record(z.string(), z.unknown()) }).nullable().optional() })
+      .object({
+        format: z
+          .object({ type: z.literal('json_schema'), schema: z.record(z.string(), z.unknown()) })
+          .nullable()
+          .optional(),
+      })
       .optional()
       .describe('`format` asks for JSON matching the schema (as `response_format` does for chat); other settings are ignored.'),
   })
@@ -125,7 +130,16 @@ export const anthropicErrorSchema = z
   .object({
     type: z.literal('error'),
     error: z.object({
-      type: z.enum(['invalid_request_error', 'authentication_error', 'permission_error', 'not_found_error', 'request_too_large', 'rate_limit_error', 'api_error', 'overloaded_error']),
+      type: z.enum([
+        'invalid_request_error',
+        'authentication_error',
+        'permission_error',
+        'not_found_error',
+        'request_too_large',
+        'rate_limit_error',
+        'api_error',
+        'overloaded_error',
+      ]),
       message: z.string(),
     }),
   })

@@ -31,7 +31,12 @@ export const policiesSchema = z
   .object({
     privacy_level: z.number().int().describe('1 everything logged; 2 request and response masked; 3 nothing stored.'),
     max_cost: z.number().nullable().describe('USD a single request may cost at most; null for no limit.'),
-    max_switch_model_retries: z.number().int().describe('Retries on a different model after a failure: models called after the first (a model skipped while its circuit breaker is open does not count).'),
+    max_switch_model_retries: z
+      .number()
+      .int()
+      .describe(
+        'Retries on a different model after a failure: models called after the first (a model skipped while its circuit breaker is open does not count).',
+      ),
     max_same_model_retries: z.number().int().describe('Retries on the same model after a failure.'),
     optimize_internal_requests: z.number().int(),
     prompt_id: uuid.nullable().describe('Prompt put in front of every request of the Space.'),
@@ -108,13 +113,16 @@ export const settingsPatch = z
     instructions: z.string().max(100_000).nullable().optional(),
     max_tokens: int4.positive().nullable().optional(),
     temperature: z.number().min(0).max(2).nullable().optional(),
-    feature_flags: featureFlagsSchema
-      .optional()
-      .describe(`${FEATURE_FLAGS_DESCRIPTION} Merged flag by flag into the stored ones; unknown flags are rejected.`),
+    feature_flags: featureFlagsSchema.optional().describe(`${FEATURE_FLAGS_DESCRIPTION} Merged flag by flag into the stored ones; unknown flags are rejected.`),
     plugins: pluginSettingsPatch.optional(),
     auto_tools: autoToolsPatch.optional(),
     webhook: webhookSettingsPatch.nullable().optional().describe("Extra field: the Space's webhook for async jobs; null removes the URL and the secret."),
-    forward_fields: z.array(forwardFieldName).max(64).nullable().optional().describe(`${FORWARD_FIELDS_DESCRIPTION} Replaces the stored list; null removes it.`),
+    forward_fields: z
+      .array(forwardFieldName)
+      .max(64)
+      .nullable()
+      .optional()
+      .describe(`${FORWARD_FIELDS_DESCRIPTION} Replaces the stored list; null removes it.`),
   })
   .meta({ id: 'SettingsPatch' });
 export type SettingsPatch = z.infer<typeof settingsPatch>;

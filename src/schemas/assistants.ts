@@ -37,7 +37,9 @@ const assistantFields = {
   avatar: z.string().max(2048).nullable(),
   description: z.string().max(1000).nullable(),
   visibility: visibility.describe("Who sees the assistant: 'private' only its creator; 'organization' and 'public' every key of the organization."),
-  definition_visibility: visibility.describe("Who sees `assistant_config`: 'private' only its creator; 'organization' and 'public' every key of the organization."),
+  definition_visibility: visibility.describe(
+    "Who sees `assistant_config`: 'private' only its creator; 'organization' and 'public' every key of the organization.",
+  ),
   assistant_config: assistantConfigSchema.nullable(),
 };
 
@@ -89,7 +91,7 @@ export const assistantDetailSchema = assistantSchema
     assistant_config: assistantConfigSchema
       .nullable()
       .optional()
-      .describe("Configuration of the current version; absent when the caller may not see the definition (see `definition_visibility`)."),
+      .describe('Configuration of the current version; absent when the caller may not see the definition (see `definition_visibility`).'),
   })
   .meta({ id: 'AssistantDetail' });
 export type AssistantDetailView = z.input<typeof assistantDetailSchema>;

@@ -15,7 +15,11 @@ export const createBatchBody = z
     input_file_id: z.string().min(1).max(200).describe('A file uploaded with `purpose: batch`.'),
     endpoint: z.string().min(1).max(200).describe('Only `/v1/chat/completions` for now.'),
     completion_window: z.string().min(1).max(20).describe('Only `24h`.'),
-    metadata: z.record(z.string().max(64), z.string().max(512)).refine((value) => Object.keys(value).length <= 16, 'at most 16 keys').nullable().optional(),
+    metadata: z
+      .record(z.string().max(64), z.string().max(512))
+      .refine((value) => Object.keys(value).length <= 16, 'at most 16 keys')
+      .nullable()
+      .optional(),
     output_expires_after: z.unknown().optional().describe("Accepted for OpenAI's SDK and ignored: output files are kept until deleted."),
   })
   .meta({ id: 'CreateBatch' });

@@ -22,12 +22,19 @@ export const chatCompletionJobSchema = z
       .describe('`expired`: it waited in the queue past the completion timeout (COMPLETION_TIMEOUT_MS), or timed out after it, and was not answered.'),
     created_at: epochSeconds,
     finished_at: epochSeconds.nullable(),
-    model: z.string().nullable().describe('The model that answered, once the job has an answer (for an automatic choice too). Until then, and when no model answered, the `model` the request named; null for automatic choice.'),
+    model: z
+      .string()
+      .nullable()
+      .describe(
+        'The model that answered, once the job has an answer (for an automatic choice too). Until then, and when no model answered, the `model` the request named; null for automatic choice.',
+      ),
     response: z
       .object({
         status_code: z.number().int().describe('The HTTP status the synchronous call would have answered with.'),
         request_id: z.string(),
-        body: z.union([completionResponseSchema, errorBody]).describe('Exactly the body the synchronous call would have answered with: a `chat.completion` or an error.'),
+        body: z
+          .union([completionResponseSchema, errorBody])
+          .describe('Exactly the body the synchronous call would have answered with: a `chat.completion` or an error.'),
       })
       .nullable()
       .describe('Once the job has ended; null before, for a cancelled job, and when its Space is at privacy level 3 (nothing of the answer is kept).'),
@@ -41,7 +48,7 @@ export const chatCompletionJobSchema = z
         delivered_at: epochSeconds.nullable(),
       })
       .nullable()
-      .describe('The webhook called when the job ends (the request\'s `webhook_url`, else the Space\'s `settings.webhook.url`), or null.'),
+      .describe("The webhook called when the job ends (the request's `webhook_url`, else the Space's `settings.webhook.url`), or null."),
   })
   .meta({ id: 'ChatCompletionJob' });
 export type ChatCompletionJob = z.input<typeof chatCompletionJobSchema>;

@@ -32,7 +32,8 @@ export const messageSchema = z
     tool_call_id: z.string().optional(),
   })
   .superRefine((message, ctx) => {
-    if (message.role === 'tool' && !message.tool_call_id) ctx.addIssue({ code: 'custom', message: 'a tool message needs tool_call_id', path: ['tool_call_id'] });
+    if (message.role === 'tool' && !message.tool_call_id)
+      ctx.addIssue({ code: 'custom', message: 'a tool message needs tool_call_id', path: ['tool_call_id'] });
     if (message.role !== 'assistant' && (message.content === undefined || message.content === null)) {
       ctx.addIssue({ code: 'custom', message: `a ${message.role} message needs content`, path: ['content'] });
     }
@@ -48,10 +49,7 @@ const toolSchema = z.object({
   }),
 });
 
-const toolChoice = z.union([
-  z.enum(['none', 'auto', 'required']),
-  z.object({ type: z.literal('function'), function: z.object({ name: z.string().min(1) }) }),
-]);
+const toolChoice = z.union([z.enum(['none', 'auto', 'required']), z.object({ type: z.literal('function'), function: z.object({ name: z.string().min(1) }) })]);
 
 const responseFormat = z.discriminatedUnion('type', [
   z.object({ type: z.literal('text') }),
@@ -90,7 +88,10 @@ export const completionRequestSchema = z
     best_of: z.number().int().min(1).max(16).optional(),
     stream: z.boolean().default(false),
     stream_options: z.strictObject({ include_usage: z.boolean().optional() }).nullable().optional(),
-    stop: z.union([z.string(), z.array(z.string()).max(4)]).nullable().optional(),
+    stop: z
+      .union([z.string(), z.array(z.string()).max(4)])
+      .nullable()
+      .optional(),
     presence_penalty: z.number().min(-2).max(2).optional(),
     frequency_penalty: z.number().min(-2).max(2).optional(),
     logit_bias: z.record(z.string(), z.number().min(-100).max(100)).optional(),
@@ -109,7 +110,7 @@ export const completionRequestSchema = z
     custom_headers: customHeadersSchema.optional(),
     webhook_url: webhookUrl
       .optional()
-      .describe('Extra field, only with `Prefer: respond-async`: called when the job ends, instead of the Space\'s `settings.webhook.url`.'),
+      .describe("Extra field, only with `Prefer: respond-async`: called when the job ends, instead of the Space's `settings.webhook.url`."),
   })
   .superRefine((request, ctx) => {
     // Not a field of the schema, so it passes through to the upstream as sent; bounded like `logprobs` all the same.
@@ -121,7 +122,10 @@ export const completionRequestSchema = z
 export type CompletionRequest = z.infer<typeof completionRequestSchema>;
 
 const annotationSchema = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('url_citation'), url_citation: z.object({ start_index: z.number().int(), end_index: z.number().int(), url: z.string(), title: z.string() }) }),
+  z.object({
+    type: z.literal('url_citation'),
+    url_citation: z.object({ start_index: z.number().int(), end_index: z.number().int(), url: z.string(), title: z.string() }),
+  }),
   z.object({
     type: z.literal('file_citation'),
     file_citation: z.object({ start_index: z.number().int(), end_index: z.number().int(), file_id: z.string(), filename: z.string(), index: z.number().int() }),
@@ -154,7 +158,14 @@ const artifactItemSchema = z
       size: z.string().optional(),
       revised_prompt: z.string().optional(),
     }),
-    z.object({ type: z.literal('transcript'), plugin: z.string(), text: z.string(), language: z.string().optional(), duration_seconds: z.number().optional(), source: z.string() }),
+    z.object({
+      type: z.literal('transcript'),
+      plugin: z.string(),
+      text: z.string(),
+      language: z.string().optional(),
+      duration_seconds: z.number().optional(),
+      source: z.string(),
+    }),
     z.object({ type: z.literal('social_post'), plugin: z.string(), network: z.enum(['mastodon', 'bluesky']), url: z.string(), id: z.string() }),
   ])
   .meta({ id: 'ArtifactItem' });
@@ -164,8 +175,8 @@ const candidateScore = z.object({
   model: z.string(),
   provider: z.string(),
   score: z.number(),
-  quality: z.number().describe('Predicted probability of a good answer that the decision used (with smart_learn, corrected by the Space\'s ratings).'),
-  offline_quality: z.number().describe('Extra field: the offline router\'s predicted probability of a good answer.'),
+  quality: z.number().describe("Predicted probability of a good answer that the decision used (with smart_learn, corrected by the Space's ratings)."),
+  offline_quality: z.number().describe("Extra field: the offline router's predicted probability of a good answer."),
   cost: z.number().describe('Estimated USD for this request.'),
   latency: z.number().describe('Expected latency, ms.'),
 });
@@ -176,7 +187,7 @@ export const completionMetadataSchema = z.object({
   costs,
   cost_savings: costs,
   generated_artifacts: z.object({ items: z.array(artifactItemSchema) }).describe('What plugins made: images, transcripts, social posts.'),
-  search_results: z.object({ items: z.array(searchResultItemSchema) }).describe("Sources plugins found; `index` is the number the model cites (`[1]`)."),
+  search_results: z.object({ items: z.array(searchResultItemSchema) }).describe('Sources plugins found; `index` is the number the model cites (`[1]`).'),
   latency: z.number().describe('Milliseconds the model took to answer.'),
   labels: z.record(z.string(), z.unknown()),
   error: z.string(),
@@ -185,7 +196,7 @@ export const completionMetadataSchema = z.object({
     candidates: z.array(candidateScore),
     router: z
       .object({ version: z.string(), kind: z.string(), smart_learn: z.boolean(), explored: z.boolean() })
-      .describe('Extra field: the router weights\' version, the kind of prompt it saw, whether smart_learn was on and whether this request explored.'),
+      .describe("Extra field: the router weights' version, the kind of prompt it saw, whether smart_learn was on and whether this request explored."),
   }),
   score: z.number(),
   temperature: z.number().nullable(),
@@ -214,7 +225,10 @@ export const completionResponseSchema = z
           role: z.literal('assistant'),
           content: z.string().nullable(),
           tool_calls: z.array(toolCall).optional(),
-          annotations: z.array(annotationSchema).optional().describe('Source markers of the answer mapped to `metadata.search_results` items (web-search always; space-search with the `citations` flag).'),
+          annotations: z
+            .array(annotationSchema)
+            .optional()
+            .describe('Source markers of the answer mapped to `metadata.search_results` items (web-search always; space-search with the `citations` flag).'),
         }),
         finish_reason: z.string().nullable(),
         logprobs: z.null(),

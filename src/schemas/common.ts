@@ -7,7 +7,11 @@ export const dateTime = z.iso.datetime({ offset: true });
 export const INT4_MAX = 2_147_483_647;
 
 /** A whole number that fits the PostgreSQL integer it is stored in (or the JSON a worker turns into one). */
-export const int4 = z.number().int().min(-INT4_MAX - 1).max(INT4_MAX);
+export const int4 = z
+  .number()
+  .int()
+  .min(-INT4_MAX - 1)
+  .max(INT4_MAX);
 
 /** The first and last instants (ms since the epoch) a request may store: PostgreSQL has no year 0. */
 const STORABLE_TIME_MS = { min: Date.parse('0001-01-01T00:00:00Z'), max: Date.parse('9999-12-31T23:59:59.999Z') };

@@ -4,10 +4,7 @@ import { dateTime, pageQuery, storableDateTime, uuid } from './common';
 const settingsBody = z
   .strictObject({
     assistant_id: uuid.nullable().optional().describe('An assistant of this Space.'),
-    assistant_version_id: uuid
-      .nullable()
-      .optional()
-      .describe("A version of that assistant; when omitted, the assistant's current version is stored."),
+    assistant_version_id: uuid.nullable().optional().describe("A version of that assistant; when omitted, the assistant's current version is stored."),
   })
   .meta({ id: 'ConversationSettingsInput' });
 

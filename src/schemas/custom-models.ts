@@ -17,13 +17,18 @@ const modelName = z
 
 /** Either another model's profile, or the figures themselves (a kind left out is scored with `overall`). */
 const qualityInput = z
-  .union([
-    z.strictObject({ like: z.string().min(1).describe("Copy the quality profile of this model (a catalog model or one of the organization's custom models), by name.") }),
-    z.strictObject({
-      overall: probability.describe('Probability of a good answer on an average prompt, 0 to 1.'),
-      categories: z.partialRecord(z.enum(QUALITY_CATEGORIES), probability).default({}).describe('Per kind of prompt, 0 to 1; kinds left out use `overall`.'),
-    }),
-  ], { error: 'must be {"like": "<model name>"} or {"overall": <0 to 1>, "categories": {"<kind>": <0 to 1>}}' })
+  .union(
+    [
+      z.strictObject({
+        like: z.string().min(1).describe("Copy the quality profile of this model (a catalog model or one of the organization's custom models), by name."),
+      }),
+      z.strictObject({
+        overall: probability.describe('Probability of a good answer on an average prompt, 0 to 1.'),
+        categories: z.partialRecord(z.enum(QUALITY_CATEGORIES), probability).default({}).describe('Per kind of prompt, 0 to 1; kinds left out use `overall`.'),
+      }),
+    ],
+    { error: 'must be {"like": "<model name>"} or {"overall": <0 to 1>, "categories": {"<kind>": <0 to 1>}}' },
+  )
   .describe('What the automatic router expects of the model: `{"like": "gpt-4o-mini"}` or `{"overall": 0.7, "categories": {"code": 0.8}}`.');
 export type QualityInput = z.output<typeof qualityInput>;
 
@@ -32,7 +37,7 @@ const prices = z
     prompt_per_1m: price.describe('USD per 1M prompt (input) tokens.'),
     completion_per_1m: price.describe('USD per 1M completion (output) tokens.'),
   })
-  .describe('List prices, USD per 1M tokens (the catalog\'s units); stored per token.');
+  .describe("List prices, USD per 1M tokens (the catalog's units); stored per token.");
 
 const capabilities = z.strictObject({
   functions: z.boolean().default(false).describe('Takes `tools` (function calling).'),
@@ -41,7 +46,10 @@ const capabilities = z.strictObject({
   stream: z.boolean().default(true).describe('Streams its answers.'),
 });
 
-const baseUrl = z.string().max(2000).describe('Base URL of the OpenAI-compatible API, up to `/v1` (Switchyard appends `/chat/completions`), e.g. `http://gpu-box:8000/v1`.');
+const baseUrl = z
+  .string()
+  .max(2000)
+  .describe('Base URL of the OpenAI-compatible API, up to `/v1` (Switchyard appends `/chat/completions`), e.g. `http://gpu-box:8000/v1`.');
 const apiKey = z.string().min(1).max(4000).describe('Sent as `Authorization: Bearer`; stored sealed, never shown again (see `has_api_key`).');
 
 export const createCustomModelBody = z
@@ -56,7 +64,10 @@ export const createCustomModelBody = z
     capabilities: capabilities.default({ functions: false, json: false, vision: false, stream: true }),
     quality: qualityInput,
     description: z.string().max(2000).default(''),
-    is_gdpr: z.boolean().default(false).describe('Processed under GDPR terms (e.g. on your own premises): Spaces at privacy level 3 route only to such models.'),
+    is_gdpr: z
+      .boolean()
+      .default(false)
+      .describe('Processed under GDPR terms (e.g. on your own premises): Spaces at privacy level 3 route only to such models.'),
   })
   .meta({ id: 'CustomModelCreate' });
 export type CreateCustomModelBody = z.output<typeof createCustomModelBody>;

@@ -49,7 +49,8 @@ export const forwardedHeadersSchema = z
   .record(z.string(), z.string().max(MAX_FORWARDED_HEADER_VALUE).regex(HEADER_VALUE, 'must hold only visible ASCII characters, spaces and tabs'))
   .superRefine((headers, ctx) => {
     const names = Object.keys(headers);
-    if (names.length > MAX_FORWARDED_HEADERS) ctx.addIssue({ code: 'custom', message: `at most ${MAX_FORWARDED_HEADERS} headers can be forwarded`, input: headers });
+    if (names.length > MAX_FORWARDED_HEADERS)
+      ctx.addIssue({ code: 'custom', message: `at most ${MAX_FORWARDED_HEADERS} headers can be forwarded`, input: headers });
     const lowered = new Set<string>();
     for (const name of names) {
       const reason = refusal(name) ?? (lowered.has(name.toLowerCase()) ? 'is given twice (header names ignore case)' : null);
@@ -58,5 +59,5 @@ export const forwardedHeadersSchema = z
     }
   })
   .describe(
-    'Extra HTTP headers sent to the provider on every upstream call of the request. Names that would change Switchyard\'s own call (credentials, host, framing, encodings, hop-by-hop headers) are refused. Values are masked in logs from privacy level 2.',
+    "Extra HTTP headers sent to the provider on every upstream call of the request. Names that would change Switchyard's own call (credentials, host, framing, encodings, hop-by-hop headers) are refused. Values are masked in logs from privacy level 2.",
   );

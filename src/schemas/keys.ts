@@ -21,9 +21,13 @@ export const apiKeySchema = z
     object: z.literal('api_key'),
     name: z.string(),
     role: z.enum(KEY_ROLES).describe(ROLE_DESCRIPTION),
-    permissions: z.array(z.enum(PERMISSIONS)).describe('What the key may do: its role\'s permissions (a service owner\'s extras included), or a `custom` key\'s own list.'),
+    permissions: z
+      .array(z.enum(PERMISSIONS))
+      .describe("What the key may do: its role's permissions (a service owner's extras included), or a `custom` key's own list."),
     app_id: uuid.nullable().describe('The Space the key acts on; null for an organization-wide key.'),
-    key_end: z.string().describe('The redacted key, `sy-...` and its last four characters. The secret itself is shown once, when the key is created or rotated.'),
+    key_end: z
+      .string()
+      .describe('The redacted key, `sy-...` and its last four characters. The secret itself is shown once, when the key is created or rotated.'),
     created_at: unixSeconds,
     expires_at: unixSeconds.nullable().describe('When the key stops authenticating (401 from then on); null: never.'),
     last_used_at: unixSeconds
@@ -35,7 +39,9 @@ export const apiKeySchema = z
       .describe('Models the key may call (names as `GET /v1/models` lists them, or `provider/namespace`); null: every model of its Space.'),
     revoked: z.boolean(),
     revoked_at: unixSeconds.nullable(),
-    service_owner: z.boolean().describe("Whether the key's user belongs to the organization that runs the service (adds `queues:admin`, `prompts:review`, `prompts:create_public`)."),
+    service_owner: z
+      .boolean()
+      .describe("Whether the key's user belongs to the organization that runs the service (adds `queues:admin`, `prompts:review`, `prompts:create_public`)."),
   })
   .meta({ id: 'ApiKey' });
 export type ApiKeyView = z.input<typeof apiKeySchema>;
@@ -62,23 +68,31 @@ export const createKeyBody = z
       .max(LAST_STORABLE_SECOND)
       .optional()
       .describe('When the key stops authenticating (unix seconds, in the future). Not together with `expires_in`.'),
-    expires_in: z.number().int().min(1).max(MAX_KEY_LIFETIME_SECONDS).optional().describe('Seconds from now until the key stops authenticating. Not together with `expires_at`.'),
+    expires_in: z
+      .number()
+      .int()
+      .min(1)
+      .max(MAX_KEY_LIFETIME_SECONDS)
+      .optional()
+      .describe('Seconds from now until the key stops authenticating. Not together with `expires_at`.'),
     allowed_models: z
       .array(modelName)
       .min(1)
       .max(MAX_ALLOWED_MODELS)
       .optional()
-      .describe('Models the key may call; absent: every model of its Space (or the caller\'s own list, if its key has one).'),
+      .describe("Models the key may call; absent: every model of its Space (or the caller's own list, if its key has one)."),
   })
   .superRefine((body, ctx) => {
-    if (body.role !== undefined && body.permissions !== undefined) ctx.addIssue({ code: 'custom', message: "send either 'role' or 'permissions', not both", path: ['permissions'] });
-    if (body.expires_at !== undefined && body.expires_in !== undefined) ctx.addIssue({ code: 'custom', message: "send either 'expires_at' or 'expires_in', not both", path: ['expires_in'] });
+    if (body.role !== undefined && body.permissions !== undefined)
+      ctx.addIssue({ code: 'custom', message: "send either 'role' or 'permissions', not both", path: ['permissions'] });
+    if (body.expires_at !== undefined && body.expires_in !== undefined)
+      ctx.addIssue({ code: 'custom', message: "send either 'expires_at' or 'expires_in', not both", path: ['expires_in'] });
   })
   .meta({ id: 'ApiKeyCreate' });
 export type CreateKeyBody = z.infer<typeof createKeyBody>;
 
 export const keyListQuery = pageQuery.extend({
-  app_id: uuid.optional().describe("Only the keys acting on this Space."),
+  app_id: uuid.optional().describe('Only the keys acting on this Space.'),
   include_revoked: z
     .enum(['true', 'false'])
     .transform((value) => value === 'true')
@@ -89,7 +103,5 @@ export type KeyListQuery = z.infer<typeof keyListQuery>;
 
 export const keyParams = z.object({ key_id: uuid });
 
-export const deletedKeySchema = z
-  .object({ id: uuid, object: z.literal('api_key'), deleted: z.literal(true) })
-  .meta({ id: 'ApiKeyDeleted' });
+export const deletedKeySchema = z.object({ id: uuid, object: z.literal('api_key'), deleted: z.literal(true) }).meta({ id: 'ApiKeyDeleted' });
 export type DeletedKeyView = z.input<typeof deletedKeySchema>;

@@ -39,4 +39,3 @@ export interface LogRange {
   createdAfter?: Date;
   createdBefore?: Date;
 }
-

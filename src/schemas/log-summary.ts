@@ -21,7 +21,7 @@ const groupBy = z.string().transform((value, ctx): SummaryDimension[] => {
 export const logSummaryQuery = z
   .object({
     app_id: uuid.optional().describe('Only logs of this Space.'),
-    group_by: groupBy.describe("Bucket by `day` (UTC), `app` (Space) or `model`, or by two of them comma-separated (e.g. `day,model`)."),
+    group_by: groupBy.describe('Bucket by `day` (UTC), `app` (Space) or `model`, or by two of them comma-separated (e.g. `day,model`).'),
     ...logRangeFields,
   })
   .superRefine(checkRange);

@@ -31,7 +31,11 @@ export const logCoreSchema = z
     prompt_tokens_cost_savings: savings,
     completion_tokens_cost_savings: savings,
     total_tokens_cost_savings: savings,
-    costs_incurred: z.boolean().describe("A request's log: true (it carries the request's total: model tokens, plus plugin costs in the total). A step's child log (model call or plugin run): whether that step cost anything; its cost is already in its parent's total."),
+    costs_incurred: z
+      .boolean()
+      .describe(
+        "A request's log: true (it carries the request's total: model tokens, plus plugin costs in the total). A step's child log (model call or plugin run): whether that step cost anything; its cost is already in its parent's total.",
+      ),
     namespace: z.string().nullable().describe("Provider's model name that answered."),
     payload: z.unknown().describe('The CompletionRequest as sent.'),
     privacy_level: z.number().int().min(1).max(2).describe('1 everything logged; 2 request and response masked. Level 3 logs are never stored nor shown.'),
@@ -74,13 +78,15 @@ export const logQuery = z.object({
   include: z.enum(['children']).optional().describe("'children' loads the sub-requests into `children`."),
 });
 
-export const logListQuery = pageQuery.extend({
-  app_id: uuid.optional().describe('Only logs of this Space.'),
-  conversation_id: uuid.optional().describe('Only logs of this conversation.'),
-  good_answer: trueOrFalse.optional().describe('Only logs rated good (true) or bad (false).'),
-  include_children: trueOrFalse.default(false).describe('Also list sub-requests; by default only top-level logs are listed.'),
-  ...logRangeFields,
-}).superRefine(checkRange);
+export const logListQuery = pageQuery
+  .extend({
+    app_id: uuid.optional().describe('Only logs of this Space.'),
+    conversation_id: uuid.optional().describe('Only logs of this conversation.'),
+    good_answer: trueOrFalse.optional().describe('Only logs rated good (true) or bad (false).'),
+    include_children: trueOrFalse.default(false).describe('Also list sub-requests; by default only top-level logs are listed.'),
+    ...logRangeFields,
+  })
+  .superRefine(checkRange);
 export type LogListQuery = z.output<typeof logListQuery>;
 
 export const rateLogBody = z

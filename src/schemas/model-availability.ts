@@ -4,7 +4,11 @@ import { UNAVAILABLE_CODES } from '../domain/model-availability';
 /** Why a listed model cannot answer now (`src/domain/model-availability.ts` describes each code). */
 export const unavailableReasonSchema = z
   .object({
-    code: z.enum(UNAVAILABLE_CODES).describe('Stable code: provider_key_missing, provider_unknown, custom_model_key_unreadable, custom_model_endpoint_refused, globally_disabled, retired, not_active_in_space, not_allowed_for_key, no_model_available.'),
+    code: z
+      .enum(UNAVAILABLE_CODES)
+      .describe(
+        'Stable code: provider_key_missing, provider_unknown, custom_model_key_unreadable, custom_model_endpoint_refused, globally_disabled, retired, not_active_in_space, not_allowed_for_key, no_model_available.',
+      ),
     message: z.string().describe("For people, e.g. 'OPENAI_API_KEY is not set'."),
   })
   .meta({ id: 'UnavailableReason' });

@@ -47,7 +47,9 @@ export const catalogEmbeddingEntrySchema = z
       if (entry.url === '') issue('upstream models need a documentation url', ['url']);
       if (entry.prices.prompt_per_1m <= 0) issue('upstream models have a positive price', ['prices', 'prompt_per_1m']);
     }
-    if (entry.deprecated_on && entry.until && entry.deprecated_on > entry.until) ctx.addIssue({ code: 'custom', message: 'deprecated_on is after until', path: ['deprecated_on'] });
-    if (entry.default_active && (entry.deprecated_on || entry.until)) ctx.addIssue({ code: 'custom', message: 'a deprecated model cannot be default_active', path: ['default_active'] });
+    if (entry.deprecated_on && entry.until && entry.deprecated_on > entry.until)
+      ctx.addIssue({ code: 'custom', message: 'deprecated_on is after until', path: ['deprecated_on'] });
+    if (entry.default_active && (entry.deprecated_on || entry.until))
+      ctx.addIssue({ code: 'custom', message: 'a deprecated model cannot be default_active', path: ['default_active'] });
   });
 export type CatalogEmbeddingEntry = z.infer<typeof catalogEmbeddingEntrySchema>;

@@ -72,7 +72,7 @@ function checkTestModel(entry: EntryFields, issue: IssueSink): void {
     issue(`provider '${TEST_PROVIDER}' needs a test_behaviour`, ['test_behaviour']);
     return;
   }
-  if (entry.namespace !== entry.test_behaviour) issue('a test model\'s namespace must equal its test_behaviour', ['namespace']);
+  if (entry.namespace !== entry.test_behaviour) issue("a test model's namespace must equal its test_behaviour", ['namespace']);
   if (entry.prices.prompt_per_1m !== 0 || entry.prices.completion_per_1m !== 0) issue('test models are free', ['prices']);
   if (entry.default_active) issue('test models are never default_active', ['default_active']);
 }

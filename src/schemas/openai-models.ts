@@ -13,9 +13,12 @@ export const modelObjectSchema = z.object({
   owned_by: z.string(),
   provider: z.string().nullable(),
   context_window: z.number().int().nullable(),
-  pricing: z.object({ prompt: z.number(), completion: z.number(), request: z.number() }).nullable().describe('USD per prompt token, per completion token and per request.'),
+  pricing: z
+    .object({ prompt: z.number(), completion: z.number(), request: z.number() })
+    .nullable()
+    .describe('USD per prompt token, per completion token and per request.'),
   capabilities: z.object({ functions: z.boolean(), json: z.boolean(), vision: z.boolean(), stream: z.boolean() }).nullable(),
-  automatic: z.boolean().describe('True for the service\'s own name: the router picks among the Space\'s models for each request.'),
+  automatic: z.boolean().describe("True for the service's own name: the router picks among the Space's models for each request."),
   ...availabilityFields,
 });
 export type ModelObject = z.infer<typeof modelObjectSchema>;

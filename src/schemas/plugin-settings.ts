@@ -21,7 +21,10 @@ export const spaceSearchSettings = z.object({
 
 export const imageGenerationSettings = z.object({
   model: z.string().min(1).max(200).default('gpt-image-1').describe("The Images backend's model."),
-  size: z.string().regex(/^(auto|\d{2,5}x\d{2,5})$/).default('1024x1024'),
+  size: z
+    .string()
+    .regex(/^(auto|\d{2,5}x\d{2,5})$/)
+    .default('1024x1024'),
   n: z.number().int().min(1).max(4).default(1),
   response_format: z.enum(['url', 'b64_json']).default('b64_json'),
 });
@@ -33,7 +36,7 @@ export const transcribeAudioSettings = z.object({
 
 /** Credentials are write-only: stored encrypted, and shown back only as `has_access_token` / `has_app_password`. */
 export const mastodonAccountPatch = z.strictObject({
-  instance_url: httpsUrl.describe('The account\'s instance, e.g. https://mastodon.social'),
+  instance_url: httpsUrl.describe("The account's instance, e.g. https://mastodon.social"),
   access_token: z.string().min(1).max(4096).describe('Write-only: an access token with the `write:statuses` scope.'),
   visibility: z.enum(['public', 'unlisted', 'private', 'direct']).default('public'),
 });
@@ -87,7 +90,9 @@ export const autoToolsSettings = z.object({
   mode: z
     .enum(AUTO_TOOLS_MODES)
     .default('auto')
-    .describe('`tool_loop`: plugins offered to the model as tools; `preselect`: a classifier picks them before the call; `auto`: the tool loop for models with functions, else pre-selection.'),
+    .describe(
+      '`tool_loop`: plugins offered to the model as tools; `preselect`: a classifier picks them before the call; `auto`: the tool loop for models with functions, else pre-selection.',
+    ),
   plugins: z
     .array(z.enum(PLUGIN_IDS))
     .default(['web-search', 'space-search', 'image-generation-generic', 'transcribe-audio'])
@@ -114,7 +119,9 @@ const plainPluginSettings = {
 
 export const pluginSettingsPatch = z
   .strictObject({ ...plainPluginSettings, 'social-post': socialPostSettingsPatch.optional() })
-  .describe('Extra field: per-Space plugin settings, merged plugin by plugin and key by key into the stored ones. Secrets (`access_token`, `app_password`) are write-only.')
+  .describe(
+    'Extra field: per-Space plugin settings, merged plugin by plugin and key by key into the stored ones. Secrets (`access_token`, `app_password`) are write-only.',
+  )
   .meta({ id: 'PluginSettingsPatch' });
 export type PluginSettingsPatch = z.infer<typeof pluginSettingsPatch>;
 

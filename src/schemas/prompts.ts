@@ -17,7 +17,9 @@ export const promptListQuery = pageQuery.extend({
   scope: z
     .enum(['organization', 'public', 'review'])
     .default('organization')
-    .describe("'organization': your organization's prompts; 'public': approved prompts of every organization; 'review': every organization's prompts (service owners only)."),
+    .describe(
+      "'organization': your organization's prompts; 'public': approved prompts of every organization; 'review': every organization's prompts (service owners only).",
+    ),
 });
 
 export const promptSchema = z

@@ -10,7 +10,12 @@ export const inputItemsQuery = z
   .object({
     limit: z.coerce.number().int().min(1).max(100).default(20).describe('How many items to return, 1 to 100.'),
     order: z.enum(['asc', 'desc']).default('desc').describe('`desc` (the default): the last input item first; `asc`: in the order they were sent.'),
-    after: z.string().min(1).max(200).optional().describe('Return the items that come after this item id in the chosen order (the `last_id` of the previous page).'),
+    after: z
+      .string()
+      .min(1)
+      .max(200)
+      .optional()
+      .describe('Return the items that come after this item id in the chosen order (the `last_id` of the previous page).'),
     before: z.string().min(1).max(200).optional().describe('Return the items that come before this item id in the chosen order.'),
     include: z
       .union([z.string(), z.array(z.string())])
@@ -33,7 +38,13 @@ export type InputContentView = z.infer<typeof contentPart>;
 
 export const inputItemSchema = z
   .discriminatedUnion('type', [
-    z.object({ type: z.literal('message'), id: z.string(), status: itemStatus, role: z.enum(['user', 'assistant', 'system', 'developer']), content: z.array(contentPart) }),
+    z.object({
+      type: z.literal('message'),
+      id: z.string(),
+      status: itemStatus,
+      role: z.enum(['user', 'assistant', 'system', 'developer']),
+      content: z.array(contentPart),
+    }),
     z.object({ type: z.literal('function_call'), id: z.string(), status: itemStatus, call_id: z.string(), name: z.string(), arguments: z.string() }),
     z.object({
       type: z.literal('function_call_output'),

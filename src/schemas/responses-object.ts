@@ -46,7 +46,7 @@ const usage = z.object({
 
 export const responseObjectSchema = z
   .object({
-    id: z.string().describe('`resp_` and the request log\'s id without dashes (the log id is also in the `x-switchyard-log-id` header).'),
+    id: z.string().describe("`resp_` and the request log's id without dashes (the log id is also in the `x-switchyard-log-id` header)."),
     object: z.literal('response'),
     created_at: z.number().int(),
     status: z.enum(['completed', 'failed', 'in_progress', 'incomplete']),

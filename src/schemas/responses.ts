@@ -16,7 +16,8 @@ const refusalPart = z.object({ type: z.literal('refusal'), refusal: z.string() }
 const inputImagePart = z
   .object({ type: z.literal('input_image'), image_url: z.string().min(1).nullable().optional(), file_id: z.string().nullable().optional(), detail })
   .superRefine((part, ctx) => {
-    if (part.file_id) ctx.addIssue({ code: 'custom', message: 'images by file_id are not supported; send image_url (a URL or a data: URL)', path: ['file_id'] });
+    if (part.file_id)
+      ctx.addIssue({ code: 'custom', message: 'images by file_id are not supported; send image_url (a URL or a data: URL)', path: ['file_id'] });
     else if (!part.image_url) ctx.addIssue({ code: 'custom', message: 'an input_image needs image_url', path: ['image_url'] });
   });
 
@@ -66,10 +67,7 @@ const functionTool = z.object({
 });
 export type ResponsesFunctionTool = z.infer<typeof functionTool>;
 
-const toolChoice = z.union([
-  z.enum(['none', 'auto', 'required']),
-  z.object({ type: z.literal('function'), name: z.string().min(1) }),
-]);
+const toolChoice = z.union([z.enum(['none', 'auto', 'required']), z.object({ type: z.literal('function'), name: z.string().min(1) })]);
 export type ResponsesToolChoice = z.infer<typeof toolChoice>;
 
 const textFormat = z.discriminatedUnion('type', [
@@ -86,9 +84,7 @@ const textFormat = z.discriminatedUnion('type', [
 export type ResponsesTextFormat = z.infer<typeof textFormat>;
 
 /** OpenAI's limits on `metadata`: 16 pairs, keys up to 64 characters, values up to 512. */
-const metadata = z
-  .record(z.string().max(64), z.string().max(512))
-  .refine((map) => Object.keys(map).length <= 16, 'at most 16 keys');
+const metadata = z.record(z.string().max(64), z.string().max(512)).refine((map) => Object.keys(map).length <= 16, 'at most 16 keys');
 
 /** A field OpenAI knows but Switchyard does not do: accepted only at the value that asks for nothing. */
 function unsupported(what: string) {

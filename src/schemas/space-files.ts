@@ -15,7 +15,10 @@ export const spaceFileSchema = z
     status: z
       .enum(SPACE_FILE_STATUSES)
       .describe('`queued` → `processing` → `ready` (searchable) or `failed` (see `error`). Audio files are stored, not indexed: `ready` with no chunks.'),
-    error: z.string().nullable().describe('Why ingestion failed; for a `ready` file, a note (e.g. embeddings were unavailable and it is searchable by full text only).'),
+    error: z
+      .string()
+      .nullable()
+      .describe('Why ingestion failed; for a `ready` file, a note (e.g. embeddings were unavailable and it is searchable by full text only).'),
     chunk_count: z.number().int().describe('Searchable passages the text was cut into.'),
     added_on: dateTime,
     modified_on: dateTime,
@@ -23,14 +26,15 @@ export const spaceFileSchema = z
   .meta({ id: 'SpaceFile' });
 export type SpaceFileView = z.input<typeof spaceFileSchema>;
 
-export const deletedSpaceFileSchema = z
-  .object({ id: uuid, object: z.literal('space.file'), deleted: z.literal(true) })
-  .meta({ id: 'SpaceFileDeleted' });
+export const deletedSpaceFileSchema = z.object({ id: uuid, object: z.literal('space.file'), deleted: z.literal(true) }).meta({ id: 'SpaceFileDeleted' });
 
 /** What the multipart body carries; for the API description only (the route reads the body itself). */
 export const spaceFileUploadBody = z
   .object({
-    file: z.string().meta({ format: 'binary' }).describe('The file: txt, md, html, csv, json, pdf, docx (indexed), or mp3, wav, m4a, ogg, webm, flac (stored for transcribe-audio).'),
+    file: z
+      .string()
+      .meta({ format: 'binary' })
+      .describe('The file: txt, md, html, csv, json, pdf, docx (indexed), or mp3, wav, m4a, ogg, webm, flac (stored for transcribe-audio).'),
     purpose: z.string().max(64).optional().describe("Accepted and ignored, so OpenAI's SDK `files.create` can upload here."),
   })
   .meta({ id: 'SpaceFileUpload' });

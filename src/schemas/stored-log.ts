@@ -1,14 +1,5 @@
 import { z } from 'zod';
-import type {
-  AutoToolsReport,
-  CompletionFailure,
-  PluginReport,
-  ReadReport,
-  ResultChoice,
-  RoutingScores,
-  StoredAnswer,
-  StoredCall,
-} from '../domain/completion';
+import type { AutoToolsReport, CompletionFailure, PluginReport, ReadReport, ResultChoice, RoutingScores, StoredAnswer, StoredCall } from '../domain/completion';
 import type { ArtifactItem, SearchResultItem } from '../domain/plugin-output';
 
 /**
@@ -151,7 +142,14 @@ function fromChatCompletion(body: Json): Parts {
     answer: {
       choices: body.choices,
       usage: body.usage ?? ZERO,
-      model: { id: '', model: body.model ?? '', namespace: model.namespace ?? '', provider: model.provider ?? '', owner: model.owner ?? '', at: model.at ?? '' },
+      model: {
+        id: '',
+        model: body.model ?? '',
+        namespace: model.namespace ?? '',
+        provider: model.provider ?? '',
+        owner: model.owner ?? '',
+        at: model.at ?? '',
+      },
       status: metadata.status_code ?? 200,
     },
     report: {

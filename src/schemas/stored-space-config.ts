@@ -31,9 +31,7 @@ export const DEFAULT_SETTINGS: Settings = { assistant_id: null, assistant_versio
 
 // Each key falls back to its default when missing or malformed, so a response always has the full shape.
 const W = DEFAULT_WEIGHTS;
-const storedWeights = z
-  .object({ cost: z.number().catch(W.cost), latency: z.number().catch(W.latency), quality: z.number().catch(W.quality) })
-  .catch(W);
+const storedWeights = z.object({ cost: z.number().catch(W.cost), latency: z.number().catch(W.latency), quality: z.number().catch(W.quality) }).catch(W);
 
 const P = DEFAULT_POLICIES;
 /** A Space's own timeout (extension field): a positive whole number of ms, else absent (the service default applies). */

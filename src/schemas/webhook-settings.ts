@@ -19,12 +19,15 @@ export const webhookSecret = z
 
 export const webhookSettingsPatch = z
   .strictObject({
-    url: webhookUrl.nullable().optional().describe('Called when an async job of the Space ends (unless the request names its own `webhook_url`); null removes it.'),
+    url: webhookUrl
+      .nullable()
+      .optional()
+      .describe('Called when an async job of the Space ends (unless the request names its own `webhook_url`); null removes it.'),
     secret: webhookSecret.optional().describe('Write-only: the signing secret. Generated when the Space has none (shown once, in this response).'),
     rotate_secret: z.literal(true).optional().describe('Replaces the secret with a new generated one, shown once in this response.'),
   })
   .refine((patch) => !(patch.secret !== undefined && patch.rotate_secret), { message: 'give `secret` or `rotate_secret`, not both', path: ['rotate_secret'] })
-  .describe('Extra field: the Space\'s webhook for async jobs (`Prefer: respond-async`), signed the Standard Webhooks way.')
+  .describe("Extra field: the Space's webhook for async jobs (`Prefer: respond-async`), signed the Standard Webhooks way.")
   .meta({ id: 'WebhookSettingsPatch' });
 export type WebhookSettingsPatch = z.infer<typeof webhookSettingsPatch>;
 
@@ -34,7 +37,7 @@ export const webhookSettingsView = z
     has_secret: z.boolean().describe('Whether a signing secret is stored (it is never shown again).'),
     secret: z.string().optional().describe('Only in the response that generated the secret: store it now, it is not shown again.'),
   })
-  .describe('Extra field: the Space\'s webhook for async jobs, present once set.')
+  .describe("Extra field: the Space's webhook for async jobs, present once set.")
   .meta({ id: 'WebhookSettings' });
 export type WebhookSettingsView = z.infer<typeof webhookSettingsView>;
 

@@ -52,7 +52,8 @@ export class SecretBox {
 
   open(sealed: string, context: string): string {
     const [version, id, iv, tag, ciphertext, ...rest] = sealed.split('.');
-    if (version !== VERSION || !id || !iv || !tag || ciphertext === undefined || rest.length > 0) throw new SecretOpenError('not a sealed secret of a known format');
+    if (version !== VERSION || !id || !iv || !tag || ciphertext === undefined || rest.length > 0)
+      throw new SecretOpenError('not a sealed secret of a known format');
     const key = this.keys.get(id);
     if (!key) throw new SecretOpenError(`sealed with key ${id}, which this service does not have (PLUGIN_SECRETS_KEY / PLUGIN_SECRETS_PREVIOUS_KEYS)`);
     try {

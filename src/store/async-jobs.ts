@@ -47,7 +47,16 @@ export class AsyncJobRepository {
 
   async create(job: NewAsyncJob, expiresAt: Date): Promise<void> {
     await this.db.asyncJob.create({
-      data: { id: job.id, org_id: job.orgId, app_id: job.appId, status: 'queued', created_at: new Date(job.createdAt * 1000), model: job.model, webhook_url: job.webhookUrl, expires_at: expiresAt },
+      data: {
+        id: job.id,
+        org_id: job.orgId,
+        app_id: job.appId,
+        status: 'queued',
+        created_at: new Date(job.createdAt * 1000),
+        model: job.model,
+        webhook_url: job.webhookUrl,
+        expires_at: expiresAt,
+      },
     });
   }
 
@@ -62,7 +71,10 @@ export class AsyncJobRepository {
 
   /** Marks the job cancelled if it is still queued; false when it was not (ended, expired or unknown). */
   async cancelQueued(id: string, now: Date): Promise<boolean> {
-    const { count } = await this.db.asyncJob.updateMany({ where: { id, status: 'queued', expires_at: { gt: now } }, data: { status: 'cancelled', finished_at: now } });
+    const { count } = await this.db.asyncJob.updateMany({
+      where: { id, status: 'queued', expires_at: { gt: now } },
+      data: { status: 'cancelled', finished_at: now },
+    });
     return count === 1;
   }
 

@@ -59,7 +59,9 @@ export class BatchLineRepository {
   feed(batchId: string, appId: string, cap: number): Promise<number[]> {
     return this.db.$transaction(async (tx) => {
       await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${`batch-feed:${appId}`}))`;
-      const [{ count }] = await tx.$queryRaw<[{ count: number }]>`SELECT count(*)::int AS count FROM batch_lines WHERE app_id = ${appId}::uuid AND state IN ('queued', 'running')`;
+      const [{ count }] = await tx.$queryRaw<
+        [{ count: number }]
+      >`SELECT count(*)::int AS count FROM batch_lines WHERE app_id = ${appId}::uuid AND state IN ('queued', 'running')`;
       const room = cap - count;
       if (room <= 0) return [];
       const rows = await tx.$queryRaw<{ line: number }[]>`
@@ -74,7 +76,11 @@ export class BatchLineRepository {
 
   /** Lines handed to the queue and not finished: after a crash their jobs are looked at again. */
   async inFlight(batchId: string): Promise<number[]> {
-    const rows = await this.db.batchLine.findMany({ where: { batch_id: batchId, state: { in: [...IN_FLIGHT] } }, select: { line: true }, orderBy: { line: 'asc' } });
+    const rows = await this.db.batchLine.findMany({
+      where: { batch_id: batchId, state: { in: [...IN_FLIGHT] } },
+      select: { line: true },
+      orderBy: { line: 'asc' },
+    });
     return rows.map((row) => row.line);
   }
 

@@ -5,7 +5,10 @@ import type { Db } from './db';
 import { unknownCursor } from './pagination';
 
 export type BatchRow = Batch;
-export type NewBatch = Pick<Batch, 'id' | 'org_id' | 'app_id' | 'idp_id' | 'queue_prefix' | 'endpoint' | 'input_file_id' | 'completion_window' | 'created_at' | 'expires_at'> & { metadata: Prisma.InputJsonValue | undefined };
+export type NewBatch = Pick<
+  Batch,
+  'id' | 'org_id' | 'app_id' | 'idp_id' | 'queue_prefix' | 'endpoint' | 'input_file_id' | 'completion_window' | 'created_at' | 'expires_at'
+> & { metadata: Prisma.InputJsonValue | undefined };
 
 /** Statuses a batch never leaves. */
 export const FINAL_BATCH_STATUSES: readonly BatchStatus[] = ['failed', 'completed', 'expired', 'cancelled'];
@@ -47,7 +50,10 @@ export class BatchRepository {
    * Ends a batch: its output and error files' rows and its final status in one transaction, so a
    * finaliser run twice (after a crash) leaves one set of files. false when the batch had left `from`.
    */
-  async end(id: string, { from, files, data }: { from: readonly BatchStatus[]; files: NewOpenAiFile[]; data: Prisma.BatchUpdateManyMutationInput & { status: BatchStatus } }): Promise<boolean> {
+  async end(
+    id: string,
+    { from, files, data }: { from: readonly BatchStatus[]; files: NewOpenAiFile[]; data: Prisma.BatchUpdateManyMutationInput & { status: BatchStatus } },
+  ): Promise<boolean> {
     return this.db.$transaction(async (tx) => {
       const { count } = await tx.batch.updateMany({ where: { id, status: { in: [...from] } }, data });
       if (count !== 1) return false;

@@ -224,5 +224,7 @@ interface HolderRow {
 
 /** A claim another run holds, as read; none read (a concurrent claim committed after the statement began): holder null. */
 function viewOf(row: HolderRow | undefined, finishing: boolean): ClaimView {
-  return row ? { taken: false, holder: { owner: row.owner, run: row.run }, finished: row.finished || finishing } : { taken: false, holder: null, finished: false };
+  return row
+    ? { taken: false, holder: { owner: row.owner, run: row.run }, finished: row.finished || finishing }
+    : { taken: false, holder: null, finished: false };
 }

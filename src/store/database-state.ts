@@ -37,13 +37,18 @@ function connectionProblem(err: PgFailure, databaseUrl: string): string {
 
 async function migrationNames(dir: string): Promise<string[]> {
   const entries = await readdir(dir, { withFileTypes: true });
-  return entries.filter((e) => e.isDirectory()).map((e) => e.name).sort();
+  return entries
+    .filter((e) => e.isDirectory())
+    .map((e) => e.name)
+    .sort();
 }
 
 async function migrationProblem(client: Client, database: string, dir: string): Promise<string | null> {
   let applied: Set<string>;
   try {
-    const { rows } = await client.query<{ migration_name: string }>('SELECT migration_name FROM "_prisma_migrations" WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL');
+    const { rows } = await client.query<{ migration_name: string }>(
+      'SELECT migration_name FROM "_prisma_migrations" WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL',
+    );
     applied = new Set(rows.map((r) => r.migration_name));
   } catch (err) {
     if ((err as PgFailure).code === '42P01') return `the database "${database}" is not migrated: ${MIGRATE}`;

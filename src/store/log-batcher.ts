@@ -23,7 +23,10 @@ const columnLists = new Map<number, string>();
 function columnListOf(set: number): string {
   let list = columnLists.get(set);
   if (list === undefined) {
-    list = [...COLUMN_BITS].filter(([, bit]) => Math.floor(set / bit) % 2 === 1).map(([name]) => `"${name}"`).join(', ');
+    list = [...COLUMN_BITS]
+      .filter(([, bit]) => Math.floor(set / bit) % 2 === 1)
+      .map(([name]) => `"${name}"`)
+      .join(', ');
     columnLists.set(set, list);
   }
   return list;
@@ -221,6 +224,9 @@ export class LogBatcher {
       parents.map((group) => group.columns),
       children.map((group) => group.columns),
     );
-    await this.pool.query(sql, [...parents, ...children].map((group) => rowsJson(group.rows)));
+    await this.pool.query(
+      sql,
+      [...parents, ...children].map((group) => rowsJson(group.rows)),
+    );
   }
 }

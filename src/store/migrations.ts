@@ -34,7 +34,10 @@ export interface MigrationFile {
 
 export async function readMigrations(dir: string): Promise<MigrationFile[]> {
   const entries = await readdir(dir, { withFileTypes: true });
-  const names = entries.filter((e) => e.isDirectory()).map((e) => e.name).sort();
+  const names = entries
+    .filter((e) => e.isDirectory())
+    .map((e) => e.name)
+    .sort();
   return Promise.all(
     names.map(async (name) => {
       const sql = await readFile(path.join(dir, name, 'migration.sql'), 'utf8');
@@ -54,10 +57,11 @@ async function apply(client: Client, migration: MigrationFile): Promise<void> {
   await client.query('BEGIN');
   try {
     await client.query(migration.sql);
-    await client.query(
-      'INSERT INTO "_prisma_migrations" (id, checksum, finished_at, migration_name, applied_steps_count) VALUES ($1, $2, now(), $3, 1)',
-      [randomUUID(), migration.checksum, migration.name],
-    );
+    await client.query('INSERT INTO "_prisma_migrations" (id, checksum, finished_at, migration_name, applied_steps_count) VALUES ($1, $2, now(), $3, 1)', [
+      randomUUID(),
+      migration.checksum,
+      migration.name,
+    ]);
     await client.query('COMMIT');
   } catch (err) {
     await client.query('ROLLBACK');

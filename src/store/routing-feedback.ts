@@ -49,7 +49,10 @@ export const routingFeedbackStore = {
 
   /** Every cell of the Space. */
   async forSpace(tx: Tx, appId: string): Promise<StoredFeedback[]> {
-    const rows = await tx.routingFeedback.findMany({ where: { app_id: appId }, select: { model_id: true, kind: true, ratings: true, good: true, expected: true } });
+    const rows = await tx.routingFeedback.findMany({
+      where: { app_id: appId },
+      select: { model_id: true, kind: true, ratings: true, good: true, expected: true },
+    });
     return rows.map((r) => ({ modelId: r.model_id, kind: r.kind, ratings: r.ratings, good: r.good, expected: r.expected }));
   },
 };

@@ -44,9 +44,26 @@ const qualityProfile = z
 /** The columns of a `models` row that routing reads. */
 export type RoutableRow = Pick<
   Model,
-  | 'id' | 'model' | 'provider' | 'namespace' | 'owner' | 'at' | 'context_window' | 'prompt_token_cost' | 'completion_token_cost' | 'base_cost'
-  | 'supports_functions' | 'supports_json' | 'supports_vision' | 'supports_stream' | 'supports_n' | 'supports_penalties'
-  | 'is_gdpr' | 'deprecated_on' | 'until' | 'quality_profile'
+  | 'id'
+  | 'model'
+  | 'provider'
+  | 'namespace'
+  | 'owner'
+  | 'at'
+  | 'context_window'
+  | 'prompt_token_cost'
+  | 'completion_token_cost'
+  | 'base_cost'
+  | 'supports_functions'
+  | 'supports_json'
+  | 'supports_vision'
+  | 'supports_stream'
+  | 'supports_n'
+  | 'supports_penalties'
+  | 'is_gdpr'
+  | 'deprecated_on'
+  | 'until'
+  | 'quality_profile'
 > &
   /** Read for custom models only (see endpointOf); rows built outside the database may leave them out. */
   Partial<Pick<Model, 'org_id' | 'app_id' | 'api_target' | 'api_key_sealed'>>;
@@ -89,8 +106,14 @@ async function load(db: Db, appId: string): Promise<SpaceContext | null> {
   const app = await readSpaceRows(db, appId);
   if (!app) return null;
   const byName = (a: RoutableModel, b: RoutableModel) => a.model.localeCompare(b.model);
-  const models = app.models.filter((link) => link.model.is_chat).map((link) => toRoutableModel(link.model)).sort(byName);
-  const embeddingModels = app.models.filter((link) => !link.model.is_chat).map((link) => toRoutableModel(link.model)).sort(byName);
+  const models = app.models
+    .filter((link) => link.model.is_chat)
+    .map((link) => toRoutableModel(link.model))
+    .sort(byName);
+  const embeddingModels = app.models
+    .filter((link) => !link.model.is_chat)
+    .map((link) => toRoutableModel(link.model))
+    .sort(byName);
   const benchmark = app.benchmark_model ? toRoutableModel(app.benchmark_model) : null;
   const settings = readSettings(app.settings);
   return {

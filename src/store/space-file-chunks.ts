@@ -85,7 +85,13 @@ export class SpaceFileChunkRepository {
       if (claimed.length === 0) return false;
       await tx.spaceFileChunk.deleteMany({ where: { file_id: fileId } });
       await tx.spaceFileChunk.createMany({
-        data: chunks.map((chunk, position) => ({ file_id: fileId, app_id: appId, position, text: chunk.text, ...(chunk.embedding ? { embedding: chunk.embedding } : {}) })),
+        data: chunks.map((chunk, position) => ({
+          file_id: fileId,
+          app_id: appId,
+          position,
+          text: chunk.text,
+          ...(chunk.embedding ? { embedding: chunk.embedding } : {}),
+        })),
       });
       await tx.spaceFile.update({ where: { id: fileId }, data: { status: 'ready', chunk_count: chunks.length, error: note } });
       return true;

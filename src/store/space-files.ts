@@ -65,7 +65,10 @@ export class SpaceFileRepository {
   }
 
   async readBytes(appId: string, id: string): Promise<StoredBytes | null> {
-    const row = await this.db.spaceFile.findFirst({ where: { id, app_id: appId }, select: { name: true, mime_type: true, content: { select: { bytes: true } } } });
+    const row = await this.db.spaceFile.findFirst({
+      where: { id, app_id: appId },
+      select: { name: true, mime_type: true, content: { select: { bytes: true } } },
+    });
     if (!row?.content) return null;
     return { name: row.name, mimeType: row.mime_type, bytes: Buffer.from(row.content.bytes) };
   }

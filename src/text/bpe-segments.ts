@@ -19,7 +19,17 @@ const SPACE = 0x20;
 function isWhitespace(code: number): boolean {
   if (code === SPACE || (code >= 0x09 && code <= 0x0d)) return true;
   if (code < 0x80) return false;
-  return code === 0xa0 || code === 0x1680 || (code >= 0x2000 && code <= 0x200a) || code === 0x2028 || code === 0x2029 || code === 0x202f || code === 0x205f || code === 0x3000 || code === 0xfeff;
+  return (
+    code === 0xa0 ||
+    code === 0x1680 ||
+    (code >= 0x2000 && code <= 0x200a) ||
+    code === 0x2028 ||
+    code === 0x2029 ||
+    code === 0x202f ||
+    code === 0x205f ||
+    code === 0x3000 ||
+    code === 0xfeff
+  );
 }
 
 function isLowSurrogate(code: number): boolean {

@@ -47,9 +47,13 @@ describeWithBrowser('bull-board in a browser', () => {
     });
     await page.goto(url);
     // A queue's name shows twice once the dashboard has its data: in the menu, and on the queue's card.
-    await page.getByText('sandbox-sync', { exact: true }).nth(1).waitFor({ timeout: 20_000 }).catch(async (err: unknown) => {
-      throw new Error(`${String(err)}\nthe page showed: ${(await page.locator('body').innerText()).slice(0, 1200)}\nfailed: ${failed.join(', ')}`);
-    });
+    await page
+      .getByText('sandbox-sync', { exact: true })
+      .nth(1)
+      .waitFor({ timeout: 20_000 })
+      .catch(async (err: unknown) => {
+        throw new Error(`${String(err)}\nthe page showed: ${(await page.locator('body').innerText()).slice(0, 1200)}\nfailed: ${failed.join(', ')}`);
+      });
     return { text: await page.locator('body').innerText(), failed, address: page.url() };
   }
 

@@ -45,7 +45,12 @@ describeWithBrowser('the Keys page in a browser', () => {
     await ctx?.close();
   });
 
-  const status = async (key: string) => (await request(ctx.app).get('/v1/apps').set({ Authorization: `Bearer ${key}` })).status;
+  const status = async (key: string) =>
+    (
+      await request(ctx.app)
+        .get('/v1/apps')
+        .set({ Authorization: `Bearer ${key}` })
+    ).status;
 
   async function signedIn(width: number): Promise<{ page: Page; problems: string[] }> {
     const context = await browser.newContext({ viewport: { width, height: 900 }, locale: 'en-US', timezoneId: 'UTC' });
@@ -100,9 +105,17 @@ describeWithBrowser('the Keys page in a browser', () => {
     expect(await page.evaluate(() => (globalThis as unknown as PageGlobals).navigator.clipboard.readText())).toBe(secret);
     expect(await status(secret)).toBe(200);
 
-    const listed = await request(ctx.app).get('/v1/keys?limit=100').set({ Authorization: `Bearer ${ownerKey}` });
+    const listed = await request(ctx.app)
+      .get('/v1/keys?limit=100')
+      .set({ Authorization: `Bearer ${ownerKey}` });
     const created = (listed.body.data as { id: string; name: string }[]).find((k) => k.name === name);
-    expect(created).toMatchObject({ role: 'custom', permissions: ['apps:read'], app_id: owner.app_id, allowed_models: ['gpt-4.1-mini', 'test-echo'], expires_at: expect.any(Number) });
+    expect(created).toMatchObject({
+      role: 'custom',
+      permissions: ['apps:read'],
+      app_id: owner.app_id,
+      allowed_models: ['gpt-4.1-mini', 'test-echo'],
+      expires_at: expect.any(Number),
+    });
     const row = page.locator(`tr[data-key-id="${created?.id}"]`);
     await row.getByText('custom', { exact: true }).waitFor();
     await row.getByText(`sy-...${secret.slice(-4)}`).waitFor();
@@ -141,9 +154,18 @@ describeWithBrowser('the Keys page in a browser', () => {
     const saved = page.waitForResponse((res) => res.url().endsWith('/v1/apps/update'));
     await policies.getByRole('button', { name: 'Save policies' }).click();
     expect((await saved).status()).toBe(200);
-    const space = async () => (await request(ctx.app).get(`/v1/apps/${owner.app_id}`).set({ Authorization: `Bearer ${ownerKey}` })).body.app.rate_limit as number;
+    const space = async () =>
+      (
+        await request(ctx.app)
+          .get(`/v1/apps/${owner.app_id}`)
+          .set({ Authorization: `Bearer ${ownerKey}` })
+      ).body.app.rate_limit as number;
     expect(await space()).toBe(5);
-    await page.waitForFunction(() => (globalThis as unknown as { document: { querySelector(s: string): { value: string } | null } }).document.querySelector('input[name="rate_limit"]')?.value === '5');
+    await page.waitForFunction(
+      () =>
+        (globalThis as unknown as { document: { querySelector(s: string): { value: string } | null } }).document.querySelector('input[name="rate_limit"]')
+          ?.value === '5',
+    );
 
     await field.fill('');
     const cleared = page.waitForResponse((res) => res.url().endsWith('/v1/apps/update'));

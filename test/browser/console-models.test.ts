@@ -49,7 +49,8 @@ describeWithBrowser("a Space's model table in the console", () => {
     if (!found || !haiku) throw new Error('the catalog lacks gpt-4.1-mini or claude-haiku-4-5');
     const dollars = (perToken: number) => `$${(perToken * 1e6).toFixed(2)}`;
     mini = { id: found.id, prompt: dollars(found.parent.prompt_token_cost), completion: dollars(found.parent.completion_token_cost) };
-    for (const id of [found.id, haiku.id]) await request(ctx.app).put(`/v1/apps/${owner.app_id}/models/${id}`).set(owner.auth).send({ active: true }).expect(200);
+    for (const id of [found.id, haiku.id])
+      await request(ctx.app).put(`/v1/apps/${owner.app_id}/models/${id}`).set(owner.auth).send({ active: true }).expect(200);
     served = await serveToBrowser(ctx.app);
     ({ base, browser } = served);
   });

@@ -27,7 +27,11 @@ interface PageElement {
   querySelector(selector: string): PageElement | null;
 }
 interface PageGlobals {
-  document: { querySelector(selector: string): PageElement | null; querySelectorAll(selector: string): ArrayLike<PageElement>; documentElement: { scrollWidth: number } };
+  document: {
+    querySelector(selector: string): PageElement | null;
+    querySelectorAll(selector: string): ArrayLike<PageElement>;
+    documentElement: { scrollWidth: number };
+  };
   innerWidth: number;
 }
 
@@ -41,7 +45,15 @@ interface Seeded {
 function scores(best: string[], candidates: Model[]) {
   return {
     best_models: best,
-    candidates: candidates.map((m, i) => ({ model: m.model, provider: m.provider, score: 0.9 - i * 0.2, quality: 0.8, offline_quality: 0.8, cost: 0.0001, latency: 400 })),
+    candidates: candidates.map((m, i) => ({
+      model: m.model,
+      provider: m.provider,
+      score: 0.9 - i * 0.2,
+      quality: 0.8,
+      offline_quality: 0.8,
+      cost: 0.0001,
+      latency: 400,
+    })),
     router: { version: 'v3', kind: 'chat', smart_learn: false, explored: false },
   };
 }
@@ -51,13 +63,30 @@ async function seed(ctx: TestContext, owner: Tenant): Promise<Seeded & { mini: M
   const mini = await db.model.findFirstOrThrow({ where: { model: 'gpt-4o-mini', app_id: null, org_id: null } });
   const other = await db.model.findFirstOrThrow({ where: { model: { not: 'gpt-4o-mini' }, provider: { not: mini.provider }, app_id: null, org_id: null } });
   const log = async (data: Partial<Prisma.LogUncheckedCreateInput>) =>
-    (await db.log.create({ data: { org_id: owner.org_id, app_id: owner.app_id, timestamp: BigInt(Date.now()), status_code: 200, latency: 300, prompt: 'Hi', response_text: 'Hello', ...data } })).id;
+    (
+      await db.log.create({
+        data: {
+          org_id: owner.org_id,
+          app_id: owner.app_id,
+          timestamp: BigInt(Date.now()),
+          status_code: 200,
+          latency: 300,
+          prompt: 'Hi',
+          response_text: 'Hello',
+          ...data,
+        },
+      })
+    ).id;
   const answer = (metadata: object) => ({ id: 'chatcmpl-x', object: 'chat.completion', model: mini.model, created: 1, choices: [], metadata });
   return {
     mini,
     other,
     // Named, and ranked (for a failover): both models are among the router's best.
-    namedRanked: await log({ model_id: mini.id, payload: { model: mini.model, messages: [] }, response: answer({ scores: scores([mini.model, other.model], [mini, other]) }) }),
+    namedRanked: await log({
+      model_id: mini.id,
+      payload: { model: mini.model, messages: [] },
+      response: answer({ scores: scores([mini.model, other.model], [mini, other]) }),
+    }),
     // Named and answered at once: no ranking was made.
     namedAlone: await log({ model_id: mini.id, payload: { model: mini.model, messages: [] }, response: answer({ scores: scores([], []) }) }),
     routed: await log({ model_id: mini.id, payload: { messages: [] }, response: answer({ scores: scores([mini.model, other.model], [mini, other]) }) }),
@@ -119,7 +148,7 @@ describeWithBrowser('rough edges of the console', () => {
       await page.getByRole('heading', { name: `Request ${id.slice(0, 8)}` }).waitFor();
     };
 
-    it('shows the keys\' sy- prefix as the sign-in placeholder, and signs in', async () => {
+    it("shows the keys' sy- prefix as the sign-in placeholder, and signs in", async () => {
       await page.goto(`${base}/console/`);
       const key = page.getByLabel('API key');
       expect(await key.getAttribute('placeholder')).toBe('sy-…');
@@ -173,7 +202,7 @@ describeWithBrowser('rough edges of the console', () => {
       expect(await page.locator('[data-explanation]').count()).toBe(0);
     });
 
-    it('still marks the router\'s best models of an automatic choice', async () => {
+    it("still marks the router's best models of an automatic choice", async () => {
       await openLog(seeded.routed);
       await page.locator('[data-explanation]').waitFor();
       expect(await page.locator('[data-named-model]').count()).toBe(0);

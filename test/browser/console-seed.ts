@@ -48,7 +48,17 @@ export async function seedConsole(ctx: TestContext, app: Express, owner: Tenant)
   const other = await db.model.findFirstOrThrow({ where: { model: { not: 'gpt-4o-mini' }, provider: { not: mini.provider }, app_id: null, org_id: null } });
   const now = Date.now();
   const log = (daysAgo: number, data: Partial<Prisma.LogUncheckedCreateInput>) =>
-    db.log.create({ data: { org_id: owner.org_id, app_id: owner.app_id, timestamp: BigInt(now - daysAgo * DAY_MS), added_on: new Date(now - daysAgo * DAY_MS), status_code: 200, latency: 420, ...data } });
+    db.log.create({
+      data: {
+        org_id: owner.org_id,
+        app_id: owner.app_id,
+        timestamp: BigInt(now - daysAgo * DAY_MS),
+        added_on: new Date(now - daysAgo * DAY_MS),
+        status_code: 200,
+        latency: 420,
+        ...data,
+      },
+    });
 
   const routed = await log(3, {
     model_id: mini.id,
@@ -61,13 +71,39 @@ export async function seedConsole(ctx: TestContext, app: Express, owner: Tenant)
     total_tokens_cost_savings: 0.03,
     response: scoresResponse(mini, other),
   });
-  await log(3, { parent_id: routed.id, model_id: mini.id, request_type: 'chat_completions', total_tokens: 13, total_tokens_cost: 0.004, costs_incurred: true, prompt: 'What is 2 + 2?' });
+  await log(3, {
+    parent_id: routed.id,
+    model_id: mini.id,
+    request_type: 'chat_completions',
+    total_tokens: 13,
+    total_tokens_cost: 0.004,
+    costs_incurred: true,
+    prompt: 'What is 2 + 2?',
+  });
   const failed = await log(2, { model_id: other.id, prompt: 'Summarise the report', status_code: 502, total_tokens_cost: 0.01 });
-  const hostile = await log(1, { model_id: mini.id, prompt: HOSTILE_PROMPT, response_text: HOSTILE_PROMPT, total_tokens: 40, total_tokens_cost: 0.002, total_tokens_cost_savings: 0.02 });
-  const masked = await log(0.5, { model_id: other.id, prompt: MASK, response_text: MASK, privacy_level: 2, total_tokens: 90, total_tokens_cost: 0.02, total_tokens_cost_savings: 0.005 });
+  const hostile = await log(1, {
+    model_id: mini.id,
+    prompt: HOSTILE_PROMPT,
+    response_text: HOSTILE_PROMPT,
+    total_tokens: 40,
+    total_tokens_cost: 0.002,
+    total_tokens_cost_savings: 0.02,
+  });
+  const masked = await log(0.5, {
+    model_id: other.id,
+    prompt: MASK,
+    response_text: MASK,
+    privacy_level: 2,
+    total_tokens: 90,
+    total_tokens_cost: 0.02,
+    total_tokens_cost_savings: 0.005,
+  });
 
   const promptTitle = 'Support tone';
-  const prompt = await request(app).post('/v1/prompts').set(owner.auth).send({ title: promptTitle, description: 'Friendly and short', prompt: 'Answer kindly, in two sentences.' });
+  const prompt = await request(app)
+    .post('/v1/prompts')
+    .set(owner.auth)
+    .send({ title: promptTitle, description: 'Friendly and short', prompt: 'Answer kindly, in two sentences.' });
   await request(app).post(`/v1/prompts/${prompt.body.id}/publish`).set(owner.auth).expect(200);
 
   const fileId = await uploadInput(app, owner, [batchLine('a', chatBody(mini.model, 'hi')), batchLine('b', chatBody(mini.model, 'bye'))]);

@@ -52,7 +52,9 @@ describeWithBrowser('the web console in a browser', () => {
     [owner, stranger] = await Promise.all([ctx.tenant({ serviceOwner: true }), ctx.tenant()]);
     seed = await seedConsole(ctx, ctx.app, owner);
     // Another organization's log, which the console must never show.
-    await ctx.services.db.log.create({ data: { org_id: stranger.org_id, app_id: stranger.app_id, timestamp: BigInt(Date.now()), prompt: 'stranger secret', total_tokens_cost: 5 } });
+    await ctx.services.db.log.create({
+      data: { org_id: stranger.org_id, app_id: stranger.app_id, timestamp: BigInt(Date.now()), prompt: 'stranger secret', total_tokens_cost: 5 },
+    });
     served = await serveToBrowser(ctx.app);
     ({ base, browser } = served);
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-US', timezoneId: 'UTC' });
@@ -96,7 +98,12 @@ describeWithBrowser('the web console in a browser', () => {
     await heading('Spaces').waitFor();
     expect(page.url()).not.toContain(owner.api_key);
     expect(await page.evaluate(() => (globalThis as unknown as PageGlobals).sessionStorage.getItem('switchyard.api_key'))).toBe(owner.api_key);
-    expect(await page.evaluate(() => { const g = globalThis as unknown as PageGlobals; return g.localStorage.length + g.document.cookie.length; })).toBe(0);
+    expect(
+      await page.evaluate(() => {
+        const g = globalThis as unknown as PageGlobals;
+        return g.localStorage.length + g.document.cookie.length;
+      }),
+    ).toBe(0);
     await page.getByRole('link', { name: 'main', exact: true }).waitFor();
     await shoot('spaces');
   });
@@ -117,24 +124,34 @@ describeWithBrowser('the web console in a browser', () => {
     const saved = page.waitForResponse((res) => res.request().method() === 'PUT' && res.url().includes(`/models/${seed.mini.id}`));
     await toggle.click();
     expect((await saved).status()).toBe(200);
-    await page.waitForFunction(([label, on]) => (globalThis as unknown as PageGlobals).document.querySelector(`input[aria-label="${label}"]`)?.checked === on, [`${seed.mini.model} (${seed.mini.provider}) on`, !wasOn] as const);
+    await page.waitForFunction(([label, on]) => (globalThis as unknown as PageGlobals).document.querySelector(`input[aria-label="${label}"]`)?.checked === on, [
+      `${seed.mini.model} (${seed.mini.provider}) on`,
+      !wasOn,
+    ] as const);
     const models = await request(ctx.app).get(`/v1/apps/${owner.app_id}/models`).set(owner.auth);
     const state = (models.body.base_model_settings as { id: string; active: boolean }[]).find((model) => model.id === seed.mini.id);
     expect(state?.active).toBe(!wasOn);
     // Back on, so the other pages see the Space as it was.
     await toggle.click();
-    await page.waitForFunction(([label, on]) => (globalThis as unknown as PageGlobals).document.querySelector(`input[aria-label="${label}"]`)?.checked === on, [`${seed.mini.model} (${seed.mini.provider}) on`, wasOn] as const);
+    await page.waitForFunction(([label, on]) => (globalThis as unknown as PageGlobals).document.querySelector(`input[aria-label="${label}"]`)?.checked === on, [
+      `${seed.mini.model} (${seed.mini.provider}) on`,
+      wasOn,
+    ] as const);
 
     await page.getByRole('button', { name: 'Create sandbox' }).click();
     await page.locator('[data-sandbox-status="syncing"]').waitFor();
   });
 
   it("edits a Space's policies and failover chain, and shows the API's words when it refuses a value", async () => {
-    const readSpace = async () => (await request(ctx.app).get(`/v1/apps/${owner.app_id}`).set(owner.auth)).body as { app: { has_failover_chain: boolean; policies: Record<string, unknown> } };
+    const readSpace = async () =>
+      (await request(ctx.app).get(`/v1/apps/${owner.app_id}`).set(owner.auth)).body as {
+        app: { has_failover_chain: boolean; policies: Record<string, unknown> };
+      };
     const before = await readSpace();
     expect(before.app.policies.privacy_level).toBe(1);
     // The chain takes only models on in the Space: make sure both are, then show the page afresh.
-    for (const model of [seed.mini, seed.other]) await request(ctx.app).put(`/v1/apps/${owner.app_id}/models/${model.id}`).set(owner.auth).send({ active: true }).expect(200);
+    for (const model of [seed.mini, seed.other])
+      await request(ctx.app).put(`/v1/apps/${owner.app_id}/models/${model.id}`).set(owner.auth).send({ active: true }).expect(200);
     await page.reload();
     const policies = page.locator('form[aria-label="Policies"]');
     await policies.waitFor();
@@ -147,9 +164,18 @@ describeWithBrowser('the web console in a browser', () => {
     const response = await saved;
     expect(response.status()).toBe(200);
     // Only what changed is sent.
-    expect(response.request().postDataJSON()).toEqual({ id: owner.app_id, policies: { privacy_level: 2, max_switch_model_retries: 4 }, has_failover_chain: true });
+    expect(response.request().postDataJSON()).toEqual({
+      id: owner.app_id,
+      policies: { privacy_level: 2, max_switch_model_retries: 4 },
+      has_failover_chain: true,
+    });
     const after = await readSpace();
-    expect(after.app.policies).toMatchObject({ privacy_level: 2, max_switch_model_retries: 4, max_same_model_retries: before.app.policies.max_same_model_retries, max_cost: before.app.policies.max_cost });
+    expect(after.app.policies).toMatchObject({
+      privacy_level: 2,
+      max_switch_model_retries: 4,
+      max_same_model_retries: before.app.policies.max_same_model_retries,
+      max_cost: before.app.policies.max_cost,
+    });
     expect(after.app.has_failover_chain).toBe(true);
 
     // 0 passes the browser's check (min 0) but the API wants a positive cost: its message is shown.
@@ -210,7 +236,14 @@ describeWithBrowser('the web console in a browser', () => {
       const response = await answered;
       expect(response.status()).toBe(200);
       await page
-        .waitForFunction((ids) => Array.from((globalThis as unknown as PageGlobals).document.querySelectorAll('table[data-logs] tbody tr')).map((row) => row.getAttribute('data-log-id')).join() === ids.join(), expected, { timeout: 5000 })
+        .waitForFunction(
+          (ids) =>
+            Array.from((globalThis as unknown as PageGlobals).document.querySelectorAll('table[data-logs] tbody tr'))
+              .map((row) => row.getAttribute('data-log-id'))
+              .join() === ids.join(),
+          expected,
+          { timeout: 5000 },
+        )
         .catch(async (err: unknown) => {
           throw new Error(`${String(err)}\nasked ${response.url()}\nthe page showed: ${await page.locator('table[data-logs]').innerText()}`);
         });
@@ -241,7 +274,13 @@ describeWithBrowser('the web console in a browser', () => {
     await page.getByRole('link', { name: '← Logs' }).click();
     await page.locator('form[aria-label="Log filters"] [name="good_answer"]').selectOption('true');
     await page.getByRole('button', { name: 'Filter' }).click();
-    await page.waitForFunction((id) => Array.from((globalThis as unknown as PageGlobals).document.querySelectorAll('table[data-logs] tbody tr')).map((row) => row.getAttribute('data-log-id')).join() === id, seed.routedLogId);
+    await page.waitForFunction(
+      (id) =>
+        Array.from((globalThis as unknown as PageGlobals).document.querySelectorAll('table[data-logs] tbody tr'))
+          .map((row) => row.getAttribute('data-log-id'))
+          .join() === id,
+      seed.routedLogId,
+    );
   });
 
   it('shows a privacy level 2 log exactly as the API does', async () => {

@@ -23,7 +23,10 @@ const wrongKey = () => `sy-${randomBytes(30).toString('base64url')}`;
 const BODY = { model: 'switchyard', max_tokens: 10, messages: [{ role: 'user', content: 'Hi' }] };
 
 function postMessage(headers: Record<string, string>) {
-  return request(ctx.app).post('/v1/messages').set({ 'anthropic-version': '2023-06-01', ...headers }).send(BODY);
+  return request(ctx.app)
+    .post('/v1/messages')
+    .set({ 'anthropic-version': '2023-06-01', ...headers })
+    .send(BODY);
 }
 
 describe('x-api-key', () => {
@@ -41,9 +44,14 @@ describe('x-api-key', () => {
     const throttled = await postMessage({ 'x-api-key': wrongKey(), 'x-forwarded-for': address });
     expect(throttled.status).toBe(429);
     expect(Number(throttled.headers['retry-after'])).toBeGreaterThanOrEqual(1);
-    expect(throttled.body).toEqual({ type: 'error', error: { type: 'rate_limit_error', message: expect.stringMatching(/^Too many failed authentication attempts/) } });
+    expect(throttled.body).toEqual({
+      type: 'error',
+      error: { type: 'rate_limit_error', message: expect.stringMatching(/^Too many failed authentication attempts/) },
+    });
     // The same address is throttled whichever header the next wrong key comes in.
-    const viaBearer = await request(ctx.app).get('/v1/prompts').set({ authorization: `Bearer ${wrongKey()}`, 'x-forwarded-for': address });
+    const viaBearer = await request(ctx.app)
+      .get('/v1/prompts')
+      .set({ authorization: `Bearer ${wrongKey()}`, 'x-forwarded-for': address });
     expect(viaBearer.status).toBe(429);
     expect(viaBearer.body.error.code).toBe('too_many_failed_authentications');
   });

@@ -117,7 +117,15 @@ describe('messages.create', () => {
     const message = await client.messages.create({
       model,
       max_tokens: 256,
-      messages: [{ role: 'user', content: [{ type: 'image', source: { type: 'base64', media_type: 'image/png', data: PNG } }, { type: 'text', text: 'What is this?' }] }],
+      messages: [
+        {
+          role: 'user',
+          content: [
+            { type: 'image', source: { type: 'base64', media_type: 'image/png', data: PNG } },
+            { type: 'text', text: 'What is this?' },
+          ],
+        },
+      ],
     });
     expect(message.content).toEqual([{ type: 'text', text: 'Echo: What is this?' }]);
   });
@@ -129,14 +137,21 @@ describe('messages.create', () => {
     const use = first.content.find((block) => block.type === 'tool_use');
     expect(use).toEqual({ type: 'tool_use', id: expect.any(String), name: 'get_weather', input: { query: 'Weather in Paris?' } });
     if (use?.type !== 'tool_use') throw new Error('expected a tool_use block');
-    messages.push({ role: 'assistant', content: first.content }, { role: 'user', content: [{ type: 'tool_result', tool_use_id: use.id, content: 'Sunny, 21 °C' }] });
+    messages.push(
+      { role: 'assistant', content: first.content },
+      { role: 'user', content: [{ type: 'tool_result', tool_use_id: use.id, content: 'Sunny, 21 °C' }] },
+    );
     const second = await client.messages.create({ model, max_tokens: 256, messages, tools: TOOLS });
     expect(second.stop_reason).toBe('end_turn');
     expect(second.content).toEqual([{ type: 'text', text: 'Tool said: Sunny, 21 °C' }]);
   });
 
   it('counts tokens', async () => {
-    const counted = await client.messages.countTokens({ model: 'claude-haiku-4-5', messages: [{ role: 'user', content: 'Hello there, how are you?' }], tools: TOOLS });
+    const counted = await client.messages.countTokens({
+      model: 'claude-haiku-4-5',
+      messages: [{ role: 'user', content: 'Hello there, how are you?' }],
+      tools: TOOLS,
+    });
     expect(counted.input_tokens).toBeGreaterThan(10);
   });
 });
@@ -192,7 +207,15 @@ describe('messages.stream', () => {
     const owner = await h.tenant();
     const name = `breaks-${uniqueSuffix()}`;
     const model = await h.services.db.model.create({
-      data: { model: name, provider: 'openai', namespace: 'sim-stream-error', org_id: owner.org_id, is_public: false, context_window: 128_000, quality_profile: { overall: 0.5, categories: {} } },
+      data: {
+        model: name,
+        provider: 'openai',
+        namespace: 'sim-stream-error',
+        org_id: owner.org_id,
+        is_public: false,
+        context_window: 128_000,
+        quality_profile: { overall: 0.5, categories: {} },
+      },
     });
     await h.services.db.appModel.create({ data: { app_id: owner.app_id, model_id: model.id, active: true } });
     const ownClient = new Anthropic({ apiKey: owner.api_key, baseURL, maxRetries: 0 });
@@ -201,14 +224,19 @@ describe('messages.stream', () => {
     stream.on('text', (text) => texts.push(text));
     const error = await stream.finalMessage().catch((err: unknown) => err);
     expect(error).toBeInstanceOf(Anthropic.APIError);
-    expect((error as InstanceType<typeof Anthropic.APIError>).error).toMatchObject({ type: 'error', error: { type: expect.any(String), message: expect.stringMatching(/broke off the stream/) } });
+    expect((error as InstanceType<typeof Anthropic.APIError>).error).toMatchObject({
+      type: 'error',
+      error: { type: expect.any(String), message: expect.stringMatching(/broke off the stream/) },
+    });
     expect(texts.join('')).not.toBe('');
   });
 });
 
 describe('errors, in Anthropic’s shape', () => {
   it('a missing max_tokens is a BadRequestError naming it', async () => {
-    const error = await client.messages.create({ model: 'gpt-4.1-mini', messages: [{ role: 'user', content: 'Hi' }] } as unknown as Anthropic.MessageCreateParamsNonStreaming).catch((err: unknown) => err);
+    const error = await client.messages
+      .create({ model: 'gpt-4.1-mini', messages: [{ role: 'user', content: 'Hi' }] } as unknown as Anthropic.MessageCreateParamsNonStreaming)
+      .catch((err: unknown) => err);
     expect(error).toBeInstanceOf(Anthropic.BadRequestError);
     const apiError = error as InstanceType<typeof Anthropic.BadRequestError>;
     expect(apiError.status).toBe(400);
@@ -221,33 +249,52 @@ describe('errors, in Anthropic’s shape', () => {
       .catch((err: unknown) => err);
     expect(misplaced).toBeInstanceOf(Anthropic.BadRequestError);
     expect((misplaced as InstanceType<typeof Anthropic.BadRequestError>).message).toMatch(/cannot hold a 'tool_result' block/);
-    const hot = await client.messages.create({ model: 'gpt-4.1-mini', max_tokens: 10, stream: true, messages: [{ role: 'user', content: 'Hi' }], ...{ temperature: 1.5 } }).catch((err: unknown) => err);
+    const hot = await client.messages
+      .create({ model: 'gpt-4.1-mini', max_tokens: 10, stream: true, messages: [{ role: 'user', content: 'Hi' }], ...{ temperature: 1.5 } })
+      .catch((err: unknown) => err);
     expect(hot).toBeInstanceOf(Anthropic.BadRequestError);
     expect((hot as InstanceType<typeof Anthropic.BadRequestError>).message).toMatch(/'temperature'/);
   });
 
   it('an unknown model is a NotFoundError; a model not active in the Space a BadRequestError', async () => {
-    const unknown = await client.messages.create({ model: 'claude-no-such-model', max_tokens: 10, messages: [{ role: 'user', content: 'Hi' }] }).catch((err: unknown) => err);
+    const unknown = await client.messages
+      .create({ model: 'claude-no-such-model', max_tokens: 10, messages: [{ role: 'user', content: 'Hi' }] })
+      .catch((err: unknown) => err);
     expect(unknown).toBeInstanceOf(Anthropic.NotFoundError);
-    expect((unknown as InstanceType<typeof Anthropic.NotFoundError>).error).toEqual({ type: 'error', error: { type: 'not_found_error', message: "Model 'claude-no-such-model' does not exist." } });
-    const inactive = await client.messages.create({ model: 'gpt-4o', max_tokens: 10, messages: [{ role: 'user', content: 'Hi' }] }).catch((err: unknown) => err);
+    expect((unknown as InstanceType<typeof Anthropic.NotFoundError>).error).toEqual({
+      type: 'error',
+      error: { type: 'not_found_error', message: "Model 'claude-no-such-model' does not exist." },
+    });
+    const inactive = await client.messages
+      .create({ model: 'gpt-4o', max_tokens: 10, messages: [{ role: 'user', content: 'Hi' }] })
+      .catch((err: unknown) => err);
     expect(inactive).toBeInstanceOf(Anthropic.BadRequestError);
   });
 
   it('a wrong key is an AuthenticationError', async () => {
     const stranger = new Anthropic({ apiKey: 'sk-not-a-switchyard-key', baseURL, maxRetries: 0 });
-    const error = await stranger.messages.create({ model: 'gpt-4.1-mini', max_tokens: 10, messages: [{ role: 'user', content: 'Hi' }] }).catch((err: unknown) => err);
+    const error = await stranger.messages
+      .create({ model: 'gpt-4.1-mini', max_tokens: 10, messages: [{ role: 'user', content: 'Hi' }] })
+      .catch((err: unknown) => err);
     expect(error).toBeInstanceOf(Anthropic.AuthenticationError);
-    expect((error as InstanceType<typeof Anthropic.AuthenticationError>).error).toEqual({ type: 'error', error: { type: 'authentication_error', message: 'Invalid API key.' } });
+    expect((error as InstanceType<typeof Anthropic.AuthenticationError>).error).toEqual({
+      type: 'error',
+      error: { type: 'authentication_error', message: 'Invalid API key.' },
+    });
   });
 
   it("the Space's rate limit is a RateLimitError carrying Retry-After", async () => {
-    const created = await request(h.app).post('/v1/apps').set(tenant.auth).send({ name: `limited ${uniqueSuffix()}`, rate_limit: 1 });
+    const created = await request(h.app)
+      .post('/v1/apps')
+      .set(tenant.auth)
+      .send({ name: `limited ${uniqueSuffix()}`, rate_limit: 1 });
     expect(created.status).toBe(201);
     const key = await createOrgKey(h.services.db, { orgId: tenant.org_id, appId: created.body.app.id, role: 'member' });
     const limited = new Anthropic({ apiKey: key.api_key, baseURL, maxRetries: 0 });
     await limited.messages.create({ model: 'switchyard', max_tokens: 10, messages: [{ role: 'user', content: 'Hi' }] });
-    const error = await limited.messages.create({ model: 'switchyard', max_tokens: 10, messages: [{ role: 'user', content: 'Hi' }] }).catch((err: unknown) => err);
+    const error = await limited.messages
+      .create({ model: 'switchyard', max_tokens: 10, messages: [{ role: 'user', content: 'Hi' }] })
+      .catch((err: unknown) => err);
     expect(error).toBeInstanceOf(Anthropic.RateLimitError);
     const rateError = error as InstanceType<typeof Anthropic.RateLimitError>;
     expect(rateError.error).toMatchObject({ type: 'error', error: { type: 'rate_limit_error' } });
@@ -255,10 +302,15 @@ describe('errors, in Anthropic’s shape', () => {
   });
 
   it('an upstream that keeps failing is an InternalServerError in Anthropic’s shape', async () => {
-    const { tenant: failing, models } = await isolatedSpace(h, { models: [{ name: `down-${uniqueSuffix()}`, namespace: 'sim-500' }], update: { policies: { max_same_model_retries: 0 } } });
+    const { tenant: failing, models } = await isolatedSpace(h, {
+      models: [{ name: `down-${uniqueSuffix()}`, namespace: 'sim-500' }],
+      update: { policies: { max_same_model_retries: 0 } },
+    });
     const [model] = Object.values(models);
     const own = new Anthropic({ apiKey: failing.api_key, baseURL, maxRetries: 0 });
-    const error = await own.messages.create({ model: model?.model ?? '', max_tokens: 10, messages: [{ role: 'user', content: 'Hi' }] }).catch((err: unknown) => err);
+    const error = await own.messages
+      .create({ model: model?.model ?? '', max_tokens: 10, messages: [{ role: 'user', content: 'Hi' }] })
+      .catch((err: unknown) => err);
     expect(error).toBeInstanceOf(Anthropic.InternalServerError);
     const apiError = error as InstanceType<typeof Anthropic.InternalServerError>;
     expect(apiError.status).toBeGreaterThanOrEqual(500);
@@ -266,7 +318,10 @@ describe('errors, in Anthropic’s shape', () => {
   });
 
   it('anthropic-version missing is a 400, as Anthropic answers; another method is a 405, in the same shape', async () => {
-    const missing = await request(h.app).post('/v1/messages').set('x-api-key', tenant.api_key).send({ model: 'gpt-4.1-mini', max_tokens: 10, messages: [{ role: 'user', content: 'Hi' }] });
+    const missing = await request(h.app)
+      .post('/v1/messages')
+      .set('x-api-key', tenant.api_key)
+      .send({ model: 'gpt-4.1-mini', max_tokens: 10, messages: [{ role: 'user', content: 'Hi' }] });
     expect(missing.status).toBe(400);
     expect(missing.body).toEqual({ type: 'error', error: { type: 'invalid_request_error', message: 'anthropic-version: header is required' } });
     const wrongMethod = await request(h.app).get('/v1/messages').set('x-api-key', tenant.api_key);
@@ -307,8 +362,12 @@ describe('keys and isolation', () => {
     const { tenant: other, models } = await isolatedSpace(h, { models: [{ name: `private-${uniqueSuffix()}` }] });
     const [privateModel] = Object.values(models);
     const own = new Anthropic({ apiKey: other.api_key, baseURL, maxRetries: 0 });
-    await expect(own.messages.create({ model: privateModel?.model ?? '', max_tokens: 10, messages: [{ role: 'user', content: 'Hi' }] })).resolves.toMatchObject({ type: 'message' });
-    const error = await client.messages.create({ model: privateModel?.model ?? '', max_tokens: 10, messages: [{ role: 'user', content: 'Hi' }] }).catch((err: unknown) => err);
+    await expect(own.messages.create({ model: privateModel?.model ?? '', max_tokens: 10, messages: [{ role: 'user', content: 'Hi' }] })).resolves.toMatchObject(
+      { type: 'message' },
+    );
+    const error = await client.messages
+      .create({ model: privateModel?.model ?? '', max_tokens: 10, messages: [{ role: 'user', content: 'Hi' }] })
+      .catch((err: unknown) => err);
     expect(error).toBeInstanceOf(Anthropic.NotFoundError);
     expect((error as InstanceType<typeof Anthropic.NotFoundError>).message).toContain('does not exist');
   });

@@ -50,7 +50,11 @@ async function activate(t: Tenant, modelId: string, active = true): Promise<void
 
 beforeAll(async () => {
   sim = await startSimulator();
-  h = startCompletionsHarness({ providers: simulatedProviders(sim), plugins: pluginsAllowing([new URL(sim.url).hostname]), secrets: { keys: { current: randomBytes(32), previous: [] } } });
+  h = startCompletionsHarness({
+    providers: simulatedProviders(sim),
+    plugins: pluginsAllowing([new URL(sim.url).hostname]),
+    secrets: { keys: { current: randomBytes(32), previous: [] } },
+  });
   server = await listenOnLoopback(h.app);
   tenant = await h.tenant();
   client = new OpenAI({ apiKey: tenant.api_key, baseURL: `${server.origin}/v1` });
@@ -64,7 +68,7 @@ afterAll(async () => {
 describe('custom models', () => {
   let modelId: string;
 
-  it('creates one, never echoing the key, and shows it in the Space\'s custom_model_settings, switched off', async () => {
+  it("creates one, never echoing the key, and shows it in the Space's custom_model_settings, switched off", async () => {
     const res = await create(tenant, customBody());
     expect(res.status).toBe(201);
     expect(JSON.stringify(res.body)).not.toContain(CUSTOM_KEY);
@@ -135,13 +139,19 @@ describe('custom models', () => {
   it('answers another organization with 404 on every path, and refuses it the model by name', async () => {
     const other = await h.tenant();
     for (const method of ['get', 'patch', 'delete'] as const) {
-      const res = await request(h.app)[method](`/v1/custom_models/${modelId}`).set(other.auth).send(method === 'patch' ? { description: 'x' } : undefined);
+      const res = await request(h.app)
+        [method](`/v1/custom_models/${modelId}`)
+        .set(other.auth)
+        .send(method === 'patch' ? { description: 'x' } : undefined);
       expect(res.status).toBe(404);
     }
     expect((await request(h.app).get('/v1/custom_models').set(other.auth)).body.data).toEqual([]);
     const put = await request(h.app).put(`/v1/apps/${other.app_id}/models/${modelId}`).set(other.auth).send({ active: true });
     expect(put.status).toBe(404);
-    const res = await request(h.app).post('/v1/chat/completions').set(other.auth).send({ model: 'acme-llama', messages: [{ role: 'user', content: 'x' }] });
+    const res = await request(h.app)
+      .post('/v1/chat/completions')
+      .set(other.auth)
+      .send({ model: 'acme-llama', messages: [{ role: 'user', content: 'x' }] });
     expect(res.status).toBe(404);
   });
 

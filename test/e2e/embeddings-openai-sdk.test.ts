@@ -76,7 +76,11 @@ describe('client.embeddings.create', () => {
   });
 
   it('embeds a batch in input order: equal texts give equal vectors', async () => {
-    const answer = await client.embeddings.create({ model: 'text-embedding-3-small', input: ['alpha centauri', 'beta pictoris', 'alpha centauri'], encoding_format: 'float' });
+    const answer = await client.embeddings.create({
+      model: 'text-embedding-3-small',
+      input: ['alpha centauri', 'beta pictoris', 'alpha centauri'],
+      encoding_format: 'float',
+    });
     expect(answer.data.map((d) => d.index)).toEqual([0, 1, 2]);
     const [a, b, c] = answer.data.map((d) => d.embedding);
     expect(a).toEqual(c);
@@ -98,7 +102,14 @@ describe('client.embeddings.create', () => {
     const one = await client.embeddings.create({ model: 'text-embedding-3-small', input: [101, 2023, 102], encoding_format: 'float' });
     expect(one.data).toHaveLength(1);
     expect(one.usage.prompt_tokens).toBe(3);
-    const two = await client.embeddings.create({ model: 'text-embedding-3-small', input: [[101, 2023], [7, 8, 9]], encoding_format: 'float' });
+    const two = await client.embeddings.create({
+      model: 'text-embedding-3-small',
+      input: [
+        [101, 2023],
+        [7, 8, 9],
+      ],
+      encoding_format: 'float',
+    });
     expect(two.data).toHaveLength(2);
     expect(two.usage.prompt_tokens).toBe(5);
   });
@@ -151,10 +162,18 @@ describe('client.embeddings.create', () => {
 
 describe('logs', () => {
   it('logs each request once, with its cost, visible in GET /v1/logs', async () => {
-    const { data, response } = await client.embeddings.create({ model: 'text-embedding-3-small', input: ['logged text one', 'logged text two'], encoding_format: 'float' }).withResponse();
+    const { data, response } = await client.embeddings
+      .create({ model: 'text-embedding-3-small', input: ['logged text one', 'logged text two'], encoding_format: 'float' })
+      .withResponse();
     const id = response.headers.get('x-switchyard-log-id') ?? '';
     const log = await logOf(id);
-    expect(log).toMatchObject({ request_type: 'embeddings', status_code: 200, namespace: 'text-embedding-3-small', prompt_tokens: data.usage.prompt_tokens, prompt: 'logged text one' });
+    expect(log).toMatchObject({
+      request_type: 'embeddings',
+      status_code: 200,
+      namespace: 'text-embedding-3-small',
+      prompt_tokens: data.usage.prompt_tokens,
+      prompt: 'logged text one',
+    });
     expect(log.total_tokens_cost).toBeCloseTo(data.usage.prompt_tokens * SMALL_PRICE, 12);
     expect(log.total_tokens_cost_savings).toBe(0);
     expect(log.payload.input).toEqual(['logged text one', 'logged text two']);
@@ -168,7 +187,9 @@ describe('logs', () => {
     const ids = await setModels(h.app, owner, { 'text-embedding-3-large': false });
     await request(h.app).put('/v1/apps/update').set(owner.auth).send({ id: owner.app_id, benchmark_model_id: ids['text-embedding-3-large'] }).expect(200);
     const ownClient = new OpenAI({ apiKey: owner.api_key, baseURL, maxRetries: 0 });
-    const { data, response } = await ownClient.embeddings.create({ model: 'text-embedding-3-small', input: 'cheaper than the benchmark', encoding_format: 'float' }).withResponse();
+    const { data, response } = await ownClient.embeddings
+      .create({ model: 'text-embedding-3-small', input: 'cheaper than the benchmark', encoding_format: 'float' })
+      .withResponse();
     const log = await logOf(response.headers.get('x-switchyard-log-id') ?? '', owner);
     expect(log.total_tokens_cost_savings).toBeCloseTo(data.usage.prompt_tokens * (LARGE_PRICE - SMALL_PRICE), 12);
   });
@@ -177,14 +198,24 @@ describe('logs', () => {
     const owner = await h.tenant();
     await setModels(h.app, owner, { 'mistral-embed': true });
     const ownClient = new OpenAI({ apiKey: owner.api_key, baseURL, maxRetries: 0 });
-    await request(h.app).put('/v1/apps/update').set(owner.auth).send({ id: owner.app_id, policies: { privacy_level: 2 } }).expect(200);
-    const masked = await ownClient.embeddings.create({ model: 'text-embedding-3-small', input: ['secret one', 'secret two'], encoding_format: 'float' }).withResponse();
+    await request(h.app)
+      .put('/v1/apps/update')
+      .set(owner.auth)
+      .send({ id: owner.app_id, policies: { privacy_level: 2 } })
+      .expect(200);
+    const masked = await ownClient.embeddings
+      .create({ model: 'text-embedding-3-small', input: ['secret one', 'secret two'], encoding_format: 'float' })
+      .withResponse();
     const log = await logOf(masked.response.headers.get('x-switchyard-log-id') ?? '', owner);
     expect(log.payload.input).toEqual(['[masked]', '[masked]']);
     expect(log.prompt).toBe('[masked]');
     expect(JSON.stringify(log)).not.toMatch(/secret/);
 
-    await request(h.app).put('/v1/apps/update').set(owner.auth).send({ id: owner.app_id, policies: { privacy_level: 3 } }).expect(200);
+    await request(h.app)
+      .put('/v1/apps/update')
+      .set(owner.auth)
+      .send({ id: owner.app_id, policies: { privacy_level: 3 } })
+      .expect(200);
     const refused = apiErrorOf(await ownClient.embeddings.create({ model: 'text-embedding-3-small', input: 'x' }).catch((e: unknown) => e));
     expect(refused.status).toBe(400);
     expect(refused.message).toMatch(/privacy level 3/);
@@ -192,7 +223,10 @@ describe('logs', () => {
     expect(automatic.data.model).toBe('mistral-embed');
     // Mistral refuses `user` (strict validation): it is not sent there.
     await ownClient.embeddings.create({ model: 'mistral-embed', input: 'with a user', user: 'u-1', encoding_format: 'float' });
-    await request(h.app).get(`/v1/logs/${automatic.response.headers.get('x-switchyard-log-id')}`).set(owner.auth).expect(404);
+    await request(h.app)
+      .get(`/v1/logs/${automatic.response.headers.get('x-switchyard-log-id')}`)
+      .set(owner.auth)
+      .expect(404);
   });
 });
 
@@ -210,7 +244,10 @@ describe('metrics', () => {
 
 describe('upstream failures', () => {
   it('retries the same model on 503 and 429, and logs each call', async () => {
-    sim.script('text-embedding-3-large', [{ kind: 'status', status: 503 }, { kind: 'status', status: 429, retryAfterSeconds: 0 }]);
+    sim.script('text-embedding-3-large', [
+      { kind: 'status', status: 503 },
+      { kind: 'status', status: 429, retryAfterSeconds: 0 },
+    ]);
     const { data, response } = await client.embeddings.create({ model: 'text-embedding-3-large', input: 'try again', encoding_format: 'float' }).withResponse();
     expect(data.data[0]?.embedding).toHaveLength(3072);
     const log = await logOf(response.headers.get('x-switchyard-log-id') ?? '');
@@ -219,9 +256,17 @@ describe('upstream failures', () => {
   });
 
   it('answers 502 when the model keeps failing, never switching to another model, and logs the failure', async () => {
-    sim.script('text-embedding-3-large', [500, 500, 500].map((status) => ({ kind: 'status' as const, status })));
+    sim.script(
+      'text-embedding-3-large',
+      [500, 500, 500].map((status) => ({ kind: 'status' as const, status })),
+    );
     const before = sim.requests.length;
-    const err = apiErrorOf(await client.embeddings.create({ model: 'text-embedding-3-large', input: 'always failing' }).withResponse().catch((e: unknown) => e));
+    const err = apiErrorOf(
+      await client.embeddings
+        .create({ model: 'text-embedding-3-large', input: 'always failing' })
+        .withResponse()
+        .catch((e: unknown) => e),
+    );
     expect(err.status).toBe(502);
     const calls = sim.requests.slice(before).map((r) => (r.body as { model: string }).model);
     expect(calls).toEqual(['text-embedding-3-large', 'text-embedding-3-large', 'text-embedding-3-large']);
@@ -254,11 +299,22 @@ describe('tenancy', () => {
   it("does not show one organization's embeddings log or custom model to another", async () => {
     const other = await h.tenant();
     const { response } = await client.embeddings.create({ model: 'text-embedding-3-small', input: 'mine only', encoding_format: 'float' }).withResponse();
-    await request(h.app).get(`/v1/logs/${response.headers.get('x-switchyard-log-id')}`).set(other.auth).expect(404);
+    await request(h.app)
+      .get(`/v1/logs/${response.headers.get('x-switchyard-log-id')}`)
+      .set(other.auth)
+      .expect(404);
 
     const name = `own-embedder-${uniqueSuffix()}`;
     const model = await h.services.db.model.create({
-      data: { model: name, provider: 'openai', namespace: 'text-embedding-3-small', org_id: tenant.org_id, is_public: false, is_chat: false, prompt_token_cost: 1e-8 },
+      data: {
+        model: name,
+        provider: 'openai',
+        namespace: 'text-embedding-3-small',
+        org_id: tenant.org_id,
+        is_public: false,
+        is_chat: false,
+        prompt_token_cost: 1e-8,
+      },
     });
     await h.services.db.appModel.create({ data: { app_id: tenant.app_id, model_id: model.id, active: true } });
     await h.services.spaceVersions.bump([tenant.app_id]);

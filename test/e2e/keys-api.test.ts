@@ -153,7 +153,10 @@ describe('a key through its life: create, list, get, rotate, revoke', () => {
     const live = await call('GET /v1/keys?limit=100', orgOwnerKey);
     expect((live.body.data as { id: string }[]).map((k) => k.id)).not.toContain(created.id);
     const all = await call('GET /v1/keys?limit=100&include_revoked=true', orgOwnerKey);
-    expect((all.body.data as { id: string; revoked: boolean }[]).find((k) => k.id === created.id)).toMatchObject({ revoked: true, revoked_at: expect.any(Number) });
+    expect((all.body.data as { id: string; revoked: boolean }[]).find((k) => k.id === created.id)).toMatchObject({
+      revoked: true,
+      revoked_at: expect.any(Number),
+    });
     expect((await call(`DELETE /v1/keys/${created.id}`, orgOwnerKey)).status).toBe(409);
     expect((await call(`POST /v1/keys/${created.id}/rotate`, orgOwnerKey)).status).toBe(409);
   });
@@ -331,7 +334,9 @@ describe('allowed_models', () => {
   it('lists only the allowed models; ?all=true shows the others with the reason', async () => {
     const listed = (await client.models.list()).data.map((m) => m.id);
     expect(listed).toEqual(['switchyard', 'claude-haiku-4-5']);
-    const all = (await client.get('/models', { query: { all: 'true' } })) as { data: { id: string; available: boolean; unavailable_reason: { code: string } | null }[] };
+    const all = (await client.get('/models', { query: { all: 'true' } })) as {
+      data: { id: string; available: boolean; unavailable_reason: { code: string } | null }[];
+    };
     expect(all.data.find((m) => m.id === 'gpt-4.1-mini')).toMatchObject({ available: false, unavailable_reason: { code: 'not_allowed_for_key' } });
     expect(all.data.find((m) => m.id === 'claude-haiku-4-5')).toMatchObject({ available: true, unavailable_reason: null });
   });
@@ -351,10 +356,11 @@ describe('rate_limit through PUT /v1/apps/update', () => {
     const tenant = await env.h.tenant();
     await setModels(env.h.app, tenant, { 'gpt-4.1-mini': true });
     const client = new OpenAI({ apiKey: tenant.api_key, baseURL: `${server.origin}/v1`, maxRetries: 0 });
-    const ask = () => client.chat.completions.create({ model: 'gpt-4.1-mini', messages: [{ role: 'user', content: 'Hi' }] }).then(
-      () => 200,
-      (err: unknown) => (err instanceof OpenAI.APIError ? (err.status ?? 0) : -1),
-    );
+    const ask = () =>
+      client.chat.completions.create({ model: 'gpt-4.1-mini', messages: [{ role: 'user', content: 'Hi' }] }).then(
+        () => 200,
+        (err: unknown) => (err instanceof OpenAI.APIError ? (err.status ?? 0) : -1),
+      );
     expect(await ask()).toBe(200);
 
     const set = await call('PUT /v1/apps/update', tenant.api_key, { id: tenant.app_id, rate_limit: 2 });

@@ -40,10 +40,45 @@ beforeAll(async () => {
   aliceSecondApp = created.body.app.id;
 
   // Costs are binary fractions so sums are exact.
-  const a1 = await insertLog(alice, { added_on: at(`${DAY1}T08:00:00Z`), model_id: mini.id, prompt_tokens: 10, completion_tokens: 5, total_tokens: 15, total_tokens_cost: 0.5, total_tokens_cost_savings: 0.25 });
-  const a2 = await insertLog(alice, { added_on: at(`${DAY1}T20:00:00Z`), model_id: other.id, prompt_tokens: 20, completion_tokens: 10, total_tokens: 30, total_tokens_cost: 1, total_tokens_cost_savings: 0, status_code: 502 });
-  const a3 = await insertLog(alice, { added_on: at(`${DAY2}T00:00:00Z`), model_id: mini.id, prompt_tokens: 4, completion_tokens: 4, total_tokens: 8, total_tokens_cost: 0.125, total_tokens_cost_savings: 0.5 });
-  const a4 = await insertLog(alice, { added_on: at(`${DAY2}T12:00:00Z`), app_id: aliceSecondApp, model_id: mini.id, prompt_tokens: 1, completion_tokens: 1, total_tokens: 2, total_tokens_cost: 0.25, total_tokens_cost_savings: 0.125, status_code: -1 });
+  const a1 = await insertLog(alice, {
+    added_on: at(`${DAY1}T08:00:00Z`),
+    model_id: mini.id,
+    prompt_tokens: 10,
+    completion_tokens: 5,
+    total_tokens: 15,
+    total_tokens_cost: 0.5,
+    total_tokens_cost_savings: 0.25,
+  });
+  const a2 = await insertLog(alice, {
+    added_on: at(`${DAY1}T20:00:00Z`),
+    model_id: other.id,
+    prompt_tokens: 20,
+    completion_tokens: 10,
+    total_tokens: 30,
+    total_tokens_cost: 1,
+    total_tokens_cost_savings: 0,
+    status_code: 502,
+  });
+  const a3 = await insertLog(alice, {
+    added_on: at(`${DAY2}T00:00:00Z`),
+    model_id: mini.id,
+    prompt_tokens: 4,
+    completion_tokens: 4,
+    total_tokens: 8,
+    total_tokens_cost: 0.125,
+    total_tokens_cost_savings: 0.5,
+  });
+  const a4 = await insertLog(alice, {
+    added_on: at(`${DAY2}T12:00:00Z`),
+    app_id: aliceSecondApp,
+    model_id: mini.id,
+    prompt_tokens: 1,
+    completion_tokens: 1,
+    total_tokens: 2,
+    total_tokens_cost: 0.25,
+    total_tokens_cost_savings: 0.125,
+    status_code: -1,
+  });
   // A sub-request: its cost is already in its parent's total, so the summary leaves it out.
   const child = await insertLog(alice, { added_on: at(`${DAY1}T08:00:01Z`), parent_id: a1.id, model_id: mini.id, total_tokens: 99, total_tokens_cost: 8 });
   // Never stored by the pipeline; should one be, it counts nowhere.
@@ -54,7 +89,16 @@ beforeAll(async () => {
 });
 afterAll(() => ctx.close());
 
-const bucket = (fields: Record<string, unknown>): Record<string, unknown> => ({ requests: 0, errors: 0, prompt_tokens: 0, completion_tokens: 0, total_tokens: 0, cost: 0, savings: 0, ...fields });
+const bucket = (fields: Record<string, unknown>): Record<string, unknown> => ({
+  requests: 0,
+  errors: 0,
+  prompt_tokens: 0,
+  completion_tokens: 0,
+  total_tokens: 0,
+  cost: 0,
+  savings: 0,
+  ...fields,
+});
 
 describe('GET /v1/logs/summary', () => {
   it('buckets the organization’s top-level requests per UTC day', async () => {
@@ -92,7 +136,10 @@ describe('GET /v1/logs/summary', () => {
     expect(overTime.status).toBe(200);
     expect(overTime.body.group_by).toEqual(['model', 'day']);
     expect(overTime.body.data.map((b: { day: string; model: string; cost: number }) => [b.day, b.model, b.cost])).toEqual([
-      ...[[DAY1, mini.model, 0.5], [DAY1, other.model, 1]].sort((a, b) => String(a[1]).localeCompare(String(b[1]))),
+      ...[
+        [DAY1, mini.model, 0.5],
+        [DAY1, other.model, 1],
+      ].sort((a, b) => String(a[1]).localeCompare(String(b[1]))),
       [DAY2, mini.model, 0.125],
     ]);
   });
@@ -110,9 +157,13 @@ describe('GET /v1/logs/summary', () => {
       ],
     });
     const byDate = await summary(alice, `group_by=app&created_after=${DAY2}&model=gpt-4o-mini&status=succeeded`);
-    expect(byDate.body.data).toEqual([bucket({ app_id: alice.app_id, requests: 1, prompt_tokens: 4, completion_tokens: 4, total_tokens: 8, cost: 0.125, savings: 0.5 })]);
+    expect(byDate.body.data).toEqual([
+      bucket({ app_id: alice.app_id, requests: 1, prompt_tokens: 4, completion_tokens: 4, total_tokens: 8, cost: 0.125, savings: 0.5 }),
+    ]);
     const failed = await summary(alice, 'group_by=model&status=failed');
-    expect(failed.body.data).toEqual([bucket({ model: other.model, requests: 1, errors: 1, prompt_tokens: 20, completion_tokens: 10, total_tokens: 30, cost: 1 })]);
+    expect(failed.body.data).toEqual([
+      bucket({ model: other.model, requests: 1, errors: 1, prompt_tokens: 20, completion_tokens: 10, total_tokens: 30, cost: 1 }),
+    ]);
   });
 
   it('never counts another organization’s logs, and answers 404 for its Space', async () => {

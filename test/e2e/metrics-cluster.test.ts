@@ -25,7 +25,16 @@ const running: ChildProcess[] = [];
 function start(env: Record<string, string>): ChildProcess {
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
     cwd: ROOT,
-    env: { ...process.env, REDIS_PREFIX: prefix, HOST: '127.0.0.1', LOG_LEVEL: 'warn', OPENAI_API_KEY: 'sim-key', OPENAI_BASE_URL: sim.baseUrls.openai, SHUTDOWN_GRACE_MS: '3000', ...env },
+    env: {
+      ...process.env,
+      REDIS_PREFIX: prefix,
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+      OPENAI_API_KEY: 'sim-key',
+      OPENAI_BASE_URL: sim.baseUrls.openai,
+      SHUTDOWN_GRACE_MS: '3000',
+      ...env,
+    },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   running.push(child);
@@ -66,7 +75,14 @@ describe('metrics of every process', () => {
     const [port, metricsPort] = await Promise.all([freePort(), freePort()]);
     const supervisor = start({ PORT: String(port), API_PROCESSES: '1', WORKER_PROCESSES: '1', METRICS_TOKEN: TOKEN, METRICS_PORT: String(metricsPort) });
     await eventually(async () => ((await ctx.services.queues.completions.getWorkersCount()) >= 1 ? true : null), 90_000);
-    await eventually(async () => (await fetch(`http://127.0.0.1:${port}/readyz`).then((r) => r.ok, () => false)) || null, 90_000);
+    await eventually(
+      async () =>
+        (await fetch(`http://127.0.0.1:${port}/readyz`).then(
+          (r) => r.ok,
+          () => false,
+        )) || null,
+      90_000,
+    );
 
     const { client, appId } = await answeringClient(port);
     for (let i = 0; i < 3; i += 1) await client.chat.completions.create({ model: 'quick', messages: [{ role: 'user', content: 'hello' }] });
@@ -96,8 +112,22 @@ describe('metrics of every process', () => {
     const [apiPort, metricsPort] = await Promise.all([freePort(), freePort()]);
     const api = start({ SWITCHYARD_ROLE: 'api', PORT: String(apiPort) });
     const workers = start({ SWITCHYARD_ROLE: 'workers', METRICS_PORT: String(metricsPort) });
-    await eventually(async () => (await fetch(`http://127.0.0.1:${metricsPort}/metrics`).then((r) => r.ok, () => false)) || null, 90_000);
-    await eventually(async () => (await fetch(`http://127.0.0.1:${apiPort}/readyz`).then((r) => r.ok, () => false)) || null, 90_000);
+    await eventually(
+      async () =>
+        (await fetch(`http://127.0.0.1:${metricsPort}/metrics`).then(
+          (r) => r.ok,
+          () => false,
+        )) || null,
+      90_000,
+    );
+    await eventually(
+      async () =>
+        (await fetch(`http://127.0.0.1:${apiPort}/readyz`).then(
+          (r) => r.ok,
+          () => false,
+        )) || null,
+      90_000,
+    );
     // The API process alone, with no METRICS_TOKEN, does not serve them.
     expect((await fetch(`http://127.0.0.1:${apiPort}/metrics`)).status).toBe(404);
 

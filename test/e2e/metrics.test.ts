@@ -24,7 +24,18 @@ let baseURL: string;
 
 beforeAll(async () => {
   sim = await startSimulator();
-  h = startCompletionsHarness({ providers: simulatedProviders(sim), observability: { metricsToken: TOKEN, metricsPort: null, metricsHost: '127.0.0.1', tracesUrl: null, otlpHeaders: {}, serviceName: 'switchyard', exportDelayMs: 5000 } });
+  h = startCompletionsHarness({
+    providers: simulatedProviders(sim),
+    observability: {
+      metricsToken: TOKEN,
+      metricsPort: null,
+      metricsHost: '127.0.0.1',
+      tracesUrl: null,
+      otlpHeaders: {},
+      serviceName: 'switchyard',
+      exportDelayMs: 5000,
+    },
+  });
   server = await listenOnLoopback(h.app);
   baseURL = `${server.origin}`;
 });
@@ -160,7 +171,8 @@ describe('after completions', () => {
     expect(after.families.has('nodejs_heap_size_used_bytes')).toBe(true);
 
     // Templates, never raw paths; ids only as the Space label; no content anywhere.
-    for (const route of after.labelValues('switchyard_http_requests_total', 'route')) expect(route === 'unmatched' || !/[0-9a-f]{8}-[0-9a-f]{4}/.test(route)).toBe(true);
+    for (const route of after.labelValues('switchyard_http_requests_total', 'route'))
+      expect(route === 'unmatched' || !/[0-9a-f]{8}-[0-9a-f]{4}/.test(route)).toBe(true);
     const text = after.samples.map((s) => JSON.stringify(s)).join('\n');
     expect(text).not.toContain(missingId);
     expect(text).not.toContain(secret);

@@ -13,7 +13,12 @@ import { startSimulator, type Simulator } from '../simulator/server';
  * mistyped model name gets the closest names back in the error.
  */
 
-type Listed = Model & { available: boolean; unavailable_reason: { code: string; message: string } | null; automatic: boolean; pricing: { prompt: number; completion: number } | null };
+type Listed = Model & {
+  available: boolean;
+  unavailable_reason: { code: string; message: string } | null;
+  automatic: boolean;
+  pricing: { prompt: number; completion: number } | null;
+};
 
 let sim: Simulator;
 let h: CompletionsHarness;
@@ -85,7 +90,9 @@ describe('client.models.list()', () => {
 
 describe('a completion naming a model', () => {
   it('that cannot answer is a 400 giving the reason', async () => {
-    const error = await client.chat.completions.create({ model: 'claude-haiku-4-5', messages: [{ role: 'user', content: 'Hello' }] }).catch((err: unknown) => err);
+    const error = await client.chat.completions
+      .create({ model: 'claude-haiku-4-5', messages: [{ role: 'user', content: 'Hello' }] })
+      .catch((err: unknown) => err);
     expect(error).toBeInstanceOf(OpenAI.BadRequestError);
     const bad = error as InstanceType<typeof OpenAI.BadRequestError>;
     expect(bad.code).toBe('model_not_available');
@@ -102,7 +109,9 @@ describe('a completion naming a model', () => {
   });
 
   it('never suggests a name the Space cannot answer with', async () => {
-    const error = await client.chat.completions.create({ model: 'claude-haiku-4-6', messages: [{ role: 'user', content: 'Hello' }] }).catch((err: unknown) => err);
+    const error = await client.chat.completions
+      .create({ model: 'claude-haiku-4-6', messages: [{ role: 'user', content: 'Hello' }] })
+      .catch((err: unknown) => err);
     expect(error).toBeInstanceOf(OpenAI.NotFoundError);
     expect((error as Error).message).not.toContain('claude-haiku-4-5');
   });
@@ -111,11 +120,24 @@ describe('a completion naming a model', () => {
 describe("a Space's model list (GET /v1/apps/{app_id}/models)", () => {
   it('gives every model its availability and reason', async () => {
     const res = await request(h.app).get(`/v1/apps/${tenant.app_id}/models`).set(tenant.auth).expect(200);
-    const rows = res.body.base_model_settings as { model: string; active: boolean; available: boolean; unavailable_reason: { code: string; message: string } | null }[];
+    const rows = res.body.base_model_settings as {
+      model: string;
+      active: boolean;
+      available: boolean;
+      unavailable_reason: { code: string; message: string } | null;
+    }[];
     const row = (name: string) => rows.find((r) => r.model === name);
     expect(row('gpt-4.1-mini')).toMatchObject({ active: true, available: true, unavailable_reason: null });
-    expect(row('claude-haiku-4-5')).toMatchObject({ active: true, available: false, unavailable_reason: { code: 'provider_key_missing', message: 'ANTHROPIC_API_KEY is not set' } });
-    expect(row('gpt-4.1-nano')).toMatchObject({ active: false, available: false, unavailable_reason: { code: 'not_active_in_space', message: 'not switched on in this Space' } });
+    expect(row('claude-haiku-4-5')).toMatchObject({
+      active: true,
+      available: false,
+      unavailable_reason: { code: 'provider_key_missing', message: 'ANTHROPIC_API_KEY is not set' },
+    });
+    expect(row('gpt-4.1-nano')).toMatchObject({
+      active: false,
+      available: false,
+      unavailable_reason: { code: 'not_active_in_space', message: 'not switched on in this Space' },
+    });
   });
 
   it('gives the reason in the Space detail too, and in the answer to a switch', async () => {

@@ -38,7 +38,10 @@ const WEATHER: ChatCompletionTool = {
   type: 'function',
   function: { name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'], additionalProperties: false } },
 };
-const TIME: ChatCompletionTool = { type: 'function', function: { name: 'get_time', parameters: { type: 'object', properties: { zone: { type: 'string' } }, required: ['zone'] } } };
+const TIME: ChatCompletionTool = {
+  type: 'function',
+  function: { name: 'get_time', parameters: { type: 'object', properties: { zone: { type: 'string' } }, required: ['zone'] } },
+};
 
 interface Metadata {
   metadata: {
@@ -47,7 +50,10 @@ interface Metadata {
   };
 }
 
-async function streamed(params: Omit<OpenAI.Chat.ChatCompletionCreateParamsStreaming, 'stream'>, headers?: Record<string, string>): Promise<ChatCompletionChunk[]> {
+async function streamed(
+  params: Omit<OpenAI.Chat.ChatCompletionCreateParamsStreaming, 'stream'>,
+  headers?: Record<string, string>,
+): Promise<ChatCompletionChunk[]> {
   const stream = await client.chat.completions.create({ ...params, stream: true }, headers ? { headers } : undefined);
   const chunks: ChatCompletionChunk[] = [];
   for await (const chunk of stream) chunks.push(chunk);
@@ -64,25 +70,51 @@ describe('test-echo: tool calls through the OpenAI SDK', () => {
     });
     const choice = completion.choices[0];
     expect(choice?.finish_reason).toBe('tool_calls');
-    expect(choice?.message.tool_calls).toEqual([{ id: expect.stringMatching(/^call_/), type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } }]);
+    expect(choice?.message.tool_calls).toEqual([
+      { id: expect.stringMatching(/^call_/), type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } },
+    ]);
   });
 
   it('with auto, calls the tool the message names (else the first)', async () => {
-    const named = await client.chat.completions.create({ model: 'test-echo', messages: [{ role: 'user', content: 'Use get_weather for Oslo' }], tools: [TIME, WEATHER] });
-    expect(named.choices[0]?.message.tool_calls?.[0]).toMatchObject({ type: 'function', function: { name: 'get_weather', arguments: '{"city":"Use get_weather for Oslo"}' } });
-    const first = await client.chat.completions.create({ model: 'test-echo', messages: [{ role: 'user', content: 'Oslo' }], tools: [TIME, WEATHER], tool_choice: 'auto' });
+    const named = await client.chat.completions.create({
+      model: 'test-echo',
+      messages: [{ role: 'user', content: 'Use get_weather for Oslo' }],
+      tools: [TIME, WEATHER],
+    });
+    expect(named.choices[0]?.message.tool_calls?.[0]).toMatchObject({
+      type: 'function',
+      function: { name: 'get_weather', arguments: '{"city":"Use get_weather for Oslo"}' },
+    });
+    const first = await client.chat.completions.create({
+      model: 'test-echo',
+      messages: [{ role: 'user', content: 'Oslo' }],
+      tools: [TIME, WEATHER],
+      tool_choice: 'auto',
+    });
     expect(first.choices[0]?.message.tool_calls?.[0]).toMatchObject({ function: { name: 'get_time', arguments: '{"zone":"Oslo"}' } });
-    const none = await client.chat.completions.create({ model: 'test-echo', messages: [{ role: 'user', content: 'Oslo' }], tools: [TIME], tool_choice: 'none' });
+    const none = await client.chat.completions.create({
+      model: 'test-echo',
+      messages: [{ role: 'user', content: 'Oslo' }],
+      tools: [TIME],
+      tool_choice: 'none',
+    });
     expect(none.choices[0]?.message).toMatchObject({ content: 'Oslo' });
     expect(none.choices[0]?.message.tool_calls ?? []).toEqual([]);
   });
 
   it('streams tool calls as deltas the SDK assembles (forced and auto)', async () => {
     for (const tool_choice of [{ type: 'function' as const, function: { name: 'get_weather' } }, 'auto' as const]) {
-      const runner = client.chat.completions.stream({ model: 'test-echo', messages: [{ role: 'user', content: 'A long question about get_weather in Paris' }], tools: [TIME, WEATHER], tool_choice });
+      const runner = client.chat.completions.stream({
+        model: 'test-echo',
+        messages: [{ role: 'user', content: 'A long question about get_weather in Paris' }],
+        tools: [TIME, WEATHER],
+        tool_choice,
+      });
       const final = await runner.finalChatCompletion();
       expect(final.choices[0]?.finish_reason).toBe('tool_calls');
-      expect(final.choices[0]?.message.tool_calls?.[0]).toMatchObject({ function: { name: 'get_weather', arguments: '{"city":"A long question about get_weather in Paris"}' } });
+      expect(final.choices[0]?.message.tool_calls?.[0]).toMatchObject({
+        function: { name: 'get_weather', arguments: '{"city":"A long question about get_weather in Paris"}' },
+      });
     }
     const chunks = await streamed({ model: 'test-echo', messages: [{ role: 'user', content: 'Paris, in a few more words than one' }], tools: [WEATHER] });
     const deltas = chunks.flatMap((chunk) => chunk.choices[0]?.delta.tool_calls ?? []);
@@ -107,7 +139,10 @@ describe('test-echo: tool calls through the OpenAI SDK', () => {
 describe('test-echo: n choices through the OpenAI SDK', () => {
   it('answers n choices, whole and streamed', async () => {
     const whole = await client.chat.completions.create({ model: 'test-echo', n: 2, messages: [{ role: 'user', content: 'Twice, please' }] });
-    expect(whole.choices.map((c) => [c.index, c.message.content])).toEqual([[0, 'Twice, please'], [1, 'Twice, please']]);
+    expect(whole.choices.map((c) => [c.index, c.message.content])).toEqual([
+      [0, 'Twice, please'],
+      [1, 'Twice, please'],
+    ]);
     const stream = await client.chat.completions.create({ model: 'test-echo', n: 2, stream: true, messages: [{ role: 'user', content: 'Twice, please' }] });
     const texts = ['', ''];
     for await (const chunk of stream) for (const choice of chunk.choices) texts[choice.index] += choice.delta.content ?? '';
@@ -117,14 +152,24 @@ describe('test-echo: n choices through the OpenAI SDK', () => {
 
 describe('test-echo: JSON mode through the OpenAI SDK', () => {
   it('answers json_object with a JSON document built from the message', async () => {
-    const completion = await client.chat.completions.create({ model: 'test-echo', messages: [{ role: 'user', content: 'Reply in JSON: hello' }], response_format: { type: 'json_object' } });
+    const completion = await client.chat.completions.create({
+      model: 'test-echo',
+      messages: [{ role: 'user', content: 'Reply in JSON: hello' }],
+      response_format: { type: 'json_object' },
+    });
     expect(JSON.parse(completion.choices[0]?.message.content ?? '')).toEqual({ answer: 'Reply in JSON: hello' });
   });
 
   it('answers json_schema with a document the schema accepts (streamed too)', async () => {
     const schema = {
       type: 'object',
-      properties: { city: { type: 'string' }, temperature: { type: 'number' }, sunny: { type: 'boolean' }, tags: { type: 'array', items: { type: 'string' } }, unit: { type: 'string', enum: ['C', 'F'] } },
+      properties: {
+        city: { type: 'string' },
+        temperature: { type: 'number' },
+        sunny: { type: 'boolean' },
+        tags: { type: 'array', items: { type: 'string' } },
+        unit: { type: 'string', enum: ['C', 'F'] },
+      },
       required: ['city', 'temperature', 'sunny', 'tags', 'unit'],
       additionalProperties: false,
     };
@@ -160,17 +205,30 @@ describe('test-embedding through the OpenAI SDK', () => {
   });
 
   it('refuses more dimensions than it has with 400', async () => {
-    await expect(client.embeddings.create({ model: 'test-embedding', input: 'x', dimensions: 512 })).rejects.toMatchObject({ status: 400, message: expect.stringContaining('at most 256') });
+    await expect(client.embeddings.create({ model: 'test-embedding', input: 'x', dimensions: 512 })).rejects.toMatchObject({
+      status: 400,
+      message: expect.stringContaining('at most 256'),
+    });
   });
 });
 
 describe('plugins with their test backends', () => {
   it('auto_tools picks web-search (WEB_SEARCH_BACKEND=test): it runs, its fixed results come back, and the answer uses them', async () => {
     const auto = client.withOptions({ defaultHeaders: AUTO_TOOLS });
-    const completion = (await auto.chat.completions.create({ model: 'test-echo', messages: [{ role: 'user', content: 'What is new in Switchyard this week?' }] })) as ChatCompletion & Metadata;
+    const completion = (await auto.chat.completions.create({
+      model: 'test-echo',
+      messages: [{ role: 'user', content: 'What is new in Switchyard this week?' }],
+    })) as ChatCompletion & Metadata;
     expect(pluginReports(completion)).toEqual([expect.objectContaining({ id: 'web-search', status: 'ok' })]);
-    expect(completion.metadata.search_results.items.map((item) => item.url)).toEqual(['https://example.com/switchyard-test/1', 'https://example.com/switchyard-test/2', 'https://example.com/switchyard-test/3']);
-    expect(completion.choices[0]).toMatchObject({ finish_reason: 'stop', message: { content: expect.stringMatching(/^Tool web_search returned: [\s\S]*Switchyard test search result 1/) } });
+    expect(completion.metadata.search_results.items.map((item) => item.url)).toEqual([
+      'https://example.com/switchyard-test/1',
+      'https://example.com/switchyard-test/2',
+      'https://example.com/switchyard-test/3',
+    ]);
+    expect(completion.choices[0]).toMatchObject({
+      finish_reason: 'stop',
+      message: { content: expect.stringMatching(/^Tool web_search returned: [\s\S]*Switchyard test search result 1/) },
+    });
     expect(completion.choices[0]?.message.tool_calls).toBeUndefined();
   });
 
@@ -189,7 +247,10 @@ describe('plugins with their test backends', () => {
     const params = { model: 'test-echo', messages: [{ role: 'user' as const, content: 'gardning' }], plugins: ['space-search'] };
     const completion = (await client.chat.completions.create(params)) as ChatCompletion & Metadata;
     expect(completion.metadata.search_results.items[0]).toMatchObject({ source: 'space', file_name: 'garden.txt' });
-    const auto = (await client.chat.completions.create({ model: 'test-echo', messages: [{ role: 'user', content: 'Use space_search: when to prune the roses?' }] }, { headers: AUTO_TOOLS })) as ChatCompletion & Metadata;
+    const auto = (await client.chat.completions.create(
+      { model: 'test-echo', messages: [{ role: 'user', content: 'Use space_search: when to prune the roses?' }] },
+      { headers: AUTO_TOOLS },
+    )) as ChatCompletion & Metadata;
     expect(pluginReports(auto)).toEqual([expect.objectContaining({ id: 'space-search', status: 'ok' })]);
     expect(auto.metadata.search_results.items[0]).toMatchObject({ file_name: 'garden.txt' });
   });
@@ -206,10 +267,19 @@ describe('plugins with their test backends', () => {
   });
 
   it('transcribe-audio gives the fixed test transcript (TRANSCRIBE_BACKEND=test)', async () => {
-    const params = { model: 'test-echo', messages: [{ role: 'user' as const, content: 'What is said?' }], plugins: ['transcribe-audio'], files: [`data:audio/wav;base64,${oneSecondWav().toString('base64')}`] };
+    const params = {
+      model: 'test-echo',
+      messages: [{ role: 'user' as const, content: 'What is said?' }],
+      plugins: ['transcribe-audio'],
+      files: [`data:audio/wav;base64,${oneSecondWav().toString('base64')}`],
+    };
     const completion = (await client.chat.completions.create(params)) as ChatCompletion & Metadata;
     expect(completion.metadata.generated_artifacts.items).toEqual([
-      expect.objectContaining({ type: 'transcript', text: expect.stringMatching(/^Test transcript \(TRANSCRIBE_BACKEND=test\), not a transcription: .* holds 16044 bytes of audio\/wav audio\.$/), duration_seconds: 1 }),
+      expect.objectContaining({
+        type: 'transcript',
+        text: expect.stringMatching(/^Test transcript \(TRANSCRIBE_BACKEND=test\), not a transcription: .* holds 16044 bytes of audio\/wav audio\.$/),
+        duration_seconds: 1,
+      }),
     ]);
   });
 });

@@ -73,7 +73,11 @@ describe('openai SDK with Prefer: respond-async', () => {
 
   it('names the model that answered once a job of an automatic choice has completed', async () => {
     const client = new OpenAI({ apiKey: tenant.api_key, baseURL });
-    const accepted = await client.chat.completions.create({ messages: [{ role: 'user', content: 'Pick one for me' }] } as OpenAI.Chat.ChatCompletionCreateParamsNonStreaming, { headers: { Prefer: 'respond-async' } }).asResponse();
+    const accepted = await client.chat.completions
+      .create({ messages: [{ role: 'user', content: 'Pick one for me' }] } as OpenAI.Chat.ChatCompletionCreateParamsNonStreaming, {
+        headers: { Prefer: 'respond-async' },
+      })
+      .asResponse();
     expect(accepted.status).toBe(202);
     const job = (await accepted.json()) as JobBody & { model: string | null };
     expect(job.model).toBeNull();
@@ -88,7 +92,10 @@ describe('openai SDK with Prefer: respond-async', () => {
 
   it('refuses stream: true with the header: the SDK raises a 400 naming stream', async () => {
     const client = new OpenAI({ apiKey: tenant.api_key, baseURL, maxRetries: 0 });
-    const call = client.chat.completions.create({ model: 'test-echo', stream: true, messages: [{ role: 'user', content: 'x' }] }, { headers: { Prefer: 'respond-async' } });
+    const call = client.chat.completions.create(
+      { model: 'test-echo', stream: true, messages: [{ role: 'user', content: 'x' }] },
+      { headers: { Prefer: 'respond-async' } },
+    );
     await expect(call).rejects.toMatchObject({ status: 400, param: 'stream' });
   });
 });

@@ -18,7 +18,16 @@ let client: OpenAI;
 beforeAll(async () => {
   sim = await startSimulator();
   s3 = await startS3Simulator();
-  const fileStore = { kind: 's3' as const, bucket: s3.bucket, endpoint: s3.endpoint, region: 'eu-west-1', accessKeyId: 'k', secretAccessKey: 's', forcePathStyle: true, prefix: 'switchyard/' };
+  const fileStore = {
+    kind: 's3' as const,
+    bucket: s3.bucket,
+    endpoint: s3.endpoint,
+    region: 'eu-west-1',
+    accessKeyId: 'k',
+    secretAccessKey: 's',
+    forcePathStyle: true,
+    prefix: 'switchyard/',
+  };
   h = startCompletionsHarness({ providers: simulatedProviders(sim), batches: testBatchConfig({ fileStore }) });
   server = await new Promise<Server>((resolve) => {
     const listening = h.app.listen(0, '127.0.0.1', () => resolve(listening));
@@ -42,7 +51,9 @@ it('keeps input and output bytes in the bucket and removes them on delete', asyn
   const batch = await client.batches.create({ input_file_id: input, endpoint: '/v1/chat/completions', completion_window: '24h' });
   const done = await waitForBatch(() => client.batches.retrieve(batch.id));
   expect(done.status).toBe('completed');
-  const output = JSON.parse((await (await client.files.content(done.output_file_id as string)).text()).trim()) as { response: { body: { choices: { message: { content: string } }[] } } };
+  const output = JSON.parse((await (await client.files.content(done.output_file_id as string)).text()).trim()) as {
+    response: { body: { choices: { message: { content: string } }[] } };
+  };
   expect(output.response.body.choices[0]?.message.content).toBe('Echo: Hello S3');
   expect(keys()).toHaveLength(2);
   await client.files.delete(input);

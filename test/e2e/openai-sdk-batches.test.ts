@@ -53,7 +53,12 @@ describe('batches through the SDK', () => {
       batchLine('broken', chatBody('no-such-model', 'Three')),
       batchLine('fourth', chatBody('gpt-4.1-mini', 'Four')),
     ]);
-    const created = await client.batches.create({ input_file_id: input, endpoint: '/v1/chat/completions', completion_window: '24h', metadata: { job: 'nightly' } });
+    const created = await client.batches.create({
+      input_file_id: input,
+      endpoint: '/v1/chat/completions',
+      completion_window: '24h',
+      metadata: { job: 'nightly' },
+    });
     expect(created).toMatchObject({
       id: expect.stringMatching(/^batch_[0-9a-f]{24}$/),
       object: 'batch',
@@ -80,13 +85,26 @@ describe('batches through the SDK', () => {
     expect(first.id).toMatch(/^batch_req_[0-9a-f]{32}$/);
     expect(first.error).toBeNull();
     expect(first.response).toMatchObject({ status_code: 200, request_id: expect.any(String) });
-    expect(first.response.body).toMatchObject({ object: 'chat.completion', model: 'gpt-4.1-mini', choices: [{ index: 0, message: { role: 'assistant', content: 'Echo: One' }, finish_reason: 'stop' }] });
+    expect(first.response.body).toMatchObject({
+      object: 'chat.completion',
+      model: 'gpt-4.1-mini',
+      choices: [{ index: 0, message: { role: 'assistant', content: 'Echo: One' }, finish_reason: 'stop' }],
+    });
     expect(first.response.body.id).toBe(first.response.request_id);
     expect(output[1]).toMatchObject({ custom_id: 'second', response: { status_code: 200, body: { model: 'claude-haiku-4-5' } } });
 
     const errors = await contentLines(done.error_file_id);
     expect(errors).toEqual([
-      { id: expect.stringMatching(/^batch_req_/), custom_id: 'broken', response: { status_code: 404, request_id: expect.any(String), body: { error: { code: 'not_found', type: 'not_found_error', param: 'model', message: "Model 'no-such-model' does not exist." } } }, error: null },
+      {
+        id: expect.stringMatching(/^batch_req_/),
+        custom_id: 'broken',
+        response: {
+          status_code: 404,
+          request_id: expect.any(String),
+          body: { error: { code: 'not_found', type: 'not_found_error', param: 'model', message: "Model 'no-such-model' does not exist." } },
+        },
+        error: null,
+      },
     ]);
     const outputFile = await client.files.retrieve(done.output_file_id as string);
     expect(outputFile).toMatchObject({ purpose: 'batch_output', filename: `${created.id}_output.jsonl` });
@@ -140,11 +158,19 @@ describe('batches through the SDK', () => {
 
   it('refuses other endpoints and windows naming the field, and lists and pages batches', async () => {
     const input = await sdkUpload(client, [batchLine('a', chatBody('gpt-4.1-mini', 'x'))]);
-    await expect(client.batches.create({ input_file_id: input, endpoint: '/v1/embeddings', completion_window: '24h' })).rejects.toMatchObject({ status: 400, param: 'endpoint' });
-    const window = await request(h.app).post('/v1/batches').set(tenant.auth).send({ input_file_id: input, endpoint: '/v1/chat/completions', completion_window: '48h' });
+    await expect(client.batches.create({ input_file_id: input, endpoint: '/v1/embeddings', completion_window: '24h' })).rejects.toMatchObject({
+      status: 400,
+      param: 'endpoint',
+    });
+    const window = await request(h.app)
+      .post('/v1/batches')
+      .set(tenant.auth)
+      .send({ input_file_id: input, endpoint: '/v1/chat/completions', completion_window: '48h' });
     expect(window.status).toBe(400);
     expect(window.body.error.param).toBe('completion_window');
-    await expect(client.batches.create({ input_file_id: 'file-000000000000000000000000', endpoint: '/v1/chat/completions', completion_window: '24h' })).rejects.toMatchObject({ status: 404, param: 'input_file_id' });
+    await expect(
+      client.batches.create({ input_file_id: 'file-000000000000000000000000', endpoint: '/v1/chat/completions', completion_window: '24h' }),
+    ).rejects.toMatchObject({ status: 404, param: 'input_file_id' });
     const page = await client.batches.list({ limit: 1 });
     expect(page.data).toHaveLength(1);
     expect(page.has_more).toBe(true);
@@ -161,14 +187,20 @@ describe('batches through the SDK', () => {
     const otherClient = new OpenAI({ apiKey: other.api_key, baseURL, maxRetries: 0 });
     await expect(otherClient.batches.retrieve(mine.id)).rejects.toMatchObject({ status: 404 });
     await expect(otherClient.batches.cancel(mine.id)).rejects.toMatchObject({ status: 404 });
-    await expect(otherClient.batches.create({ input_file_id: input, endpoint: '/v1/chat/completions', completion_window: '24h' })).rejects.toMatchObject({ status: 404 });
+    await expect(otherClient.batches.create({ input_file_id: input, endpoint: '/v1/chat/completions', completion_window: '24h' })).rejects.toMatchObject({
+      status: 404,
+    });
     expect((await otherClient.batches.list()).data.map((b) => b.id)).not.toContain(mine.id);
     await waitForBatch(() => client.batches.retrieve(mine.id));
   });
 
   it('refuses a batch in a Space at privacy level 3', async () => {
     const strict = await h.tenant();
-    await request(h.app).put('/v1/apps/update').set(strict.auth).send({ id: strict.app_id, policies: { privacy_level: 3 } }).expect(200);
+    await request(h.app)
+      .put('/v1/apps/update')
+      .set(strict.auth)
+      .send({ id: strict.app_id, policies: { privacy_level: 3 } })
+      .expect(200);
     const strictClient = new OpenAI({ apiKey: strict.api_key, baseURL, maxRetries: 0 });
     const input = await sdkUpload(strictClient, [batchLine('a', chatBody('gpt-4.1-mini', 'x'))]);
     await expect(strictClient.batches.create({ input_file_id: input, endpoint: '/v1/chat/completions', completion_window: '24h' })).rejects.toMatchObject({

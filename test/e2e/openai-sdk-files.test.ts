@@ -14,7 +14,12 @@ let other: Tenant;
 let client: OpenAI;
 let otherClient: OpenAI;
 
-const LINE = JSON.stringify({ custom_id: 'a', method: 'POST', url: '/v1/chat/completions', body: { model: 'test-echo', messages: [{ role: 'user', content: 'hi' }] } });
+const LINE = JSON.stringify({
+  custom_id: 'a',
+  method: 'POST',
+  url: '/v1/chat/completions',
+  body: { model: 'test-echo', messages: [{ role: 'user', content: 'hi' }] },
+});
 
 beforeAll(async () => {
   ctx = createTestContext({ batches: testBatchConfig({ fileMaxBytes: 4096, maxLines: 5 }) });
@@ -89,7 +94,11 @@ describe('files', () => {
     expect(missing.body.error).toMatchObject({ param: 'purpose', code: 'missing_field' });
     const name = await request(ctx.app).post('/v1/files').set(tenant.auth).field('purpose', 'batch').attach('file', Buffer.from(LINE), 'a.txt');
     expect(name.body.error).toMatchObject({ param: 'file' });
-    const lines = await request(ctx.app).post('/v1/files').set(tenant.auth).field('purpose', 'batch').attach('file', Buffer.from('{}\n'.repeat(6)), 'a.jsonl');
+    const lines = await request(ctx.app)
+      .post('/v1/files')
+      .set(tenant.auth)
+      .field('purpose', 'batch')
+      .attach('file', Buffer.from('{}\n'.repeat(6)), 'a.jsonl');
     expect(lines.status).toBe(400);
     expect(lines.body.error.message).toMatch(/at most 5 requests/);
     await expect(client.files.create({ file: await toFile(Buffer.alloc(5000, 'x'), 'big.jsonl'), purpose: 'batch' })).rejects.toMatchObject({ status: 413 });

@@ -49,7 +49,18 @@ async function rowsOf(id: string): Promise<Log[]> {
 }
 
 /** The figures the API shows of a log or a step. */
-const FIGURES = ['status_code', 'latency', 'prompt_tokens', 'completion_tokens', 'total_tokens', 'prompt_tokens_cost', 'completion_tokens_cost', 'total_tokens_cost', 'costs_incurred', 'namespace'] as const;
+const FIGURES = [
+  'status_code',
+  'latency',
+  'prompt_tokens',
+  'completion_tokens',
+  'total_tokens',
+  'prompt_tokens_cost',
+  'completion_tokens_cost',
+  'total_tokens_cost',
+  'costs_incurred',
+  'namespace',
+] as const;
 const figures = (log: Record<string, unknown>) => Object.fromEntries(FIGURES.map((name) => [name, log[name]]));
 const figuresOfRow = (row: Log) => figures({ ...row, latency: row.latency < 0 ? null : row.latency });
 
@@ -60,11 +71,23 @@ describe('the log of a completion', () => {
     const rows = await rowsOf(answer.id);
     expect(rows).toHaveLength(1);
     const [row] = rows as [Log];
-    expect(row).toMatchObject({ parent_id: null, model_id: models.answering.id, status_code: 200, total_tokens: answer.usage?.total_tokens, costs_incurred: true });
+    expect(row).toMatchObject({
+      parent_id: null,
+      model_id: models.answering.id,
+      status_code: 200,
+      total_tokens: answer.usage?.total_tokens,
+      costs_incurred: true,
+    });
 
     const shown = await request(h.app).get(`/v1/logs/${answer.id}?include=children`).set(tenant.auth).expect(200);
     expect(figures(shown.body)).toEqual(figuresOfRow(row));
-    expect(shown.body.response).toMatchObject({ id: answer.id, object: 'chat.completion', choices: answer.choices, usage: answer.usage, metadata: { retries: 0 } });
+    expect(shown.body.response).toMatchObject({
+      id: answer.id,
+      object: 'chat.completion',
+      choices: answer.choices,
+      usage: answer.usage,
+      metadata: { retries: 0 },
+    });
     // The call, as the step its child row showed: the same model, tokens and cost as the request.
     expect(shown.body.children).toHaveLength(1);
     const [step] = shown.body.children;

@@ -74,7 +74,9 @@ describe('chat.completions.create', () => {
   });
 
   it('gives the raw response with our headers', async () => {
-    const { data, response } = await client.chat.completions.create({ model: 'gpt-4.1-mini', messages: [{ role: 'user', content: 'Hello there' }] }).withResponse();
+    const { data, response } = await client.chat.completions
+      .create({ model: 'gpt-4.1-mini', messages: [{ role: 'user', content: 'Hello there' }] })
+      .withResponse();
     expect(response.status).toBe(200);
     expect(response.headers.get('x-request-id')).toEqual(expect.any(String));
     expect(data.id).toMatch(/^[0-9a-f-]{36}$/);
@@ -141,7 +143,15 @@ describe('streaming', () => {
     const owner = await h.tenant();
     const name = `breaks-${uniqueSuffix()}`;
     const model = await h.services.db.model.create({
-      data: { model: name, provider: 'openai', namespace: 'sim-stream-error', org_id: owner.org_id, is_public: false, context_window: 128_000, quality_profile: { overall: 0.5, categories: {} } },
+      data: {
+        model: name,
+        provider: 'openai',
+        namespace: 'sim-stream-error',
+        org_id: owner.org_id,
+        is_public: false,
+        context_window: 128_000,
+        quality_profile: { overall: 0.5, categories: {} },
+      },
     });
     await h.services.db.appModel.create({ data: { app_id: owner.app_id, model_id: model.id, active: true } });
     const ownClient = new OpenAI({ apiKey: owner.api_key, baseURL });
@@ -167,7 +177,11 @@ describe('tool calls', () => {
     const choice = first.choices[0];
     expect(choice.finish_reason).toBe('tool_calls');
     const call = choice.message.tool_calls?.[0];
-    expect(call).toEqual({ id: expect.any(String), type: 'function', function: { name: 'get_weather', arguments: JSON.stringify({ query: 'Weather in Paris?' }) } });
+    expect(call).toEqual({
+      id: expect.any(String),
+      type: 'function',
+      function: { name: 'get_weather', arguments: JSON.stringify({ query: 'Weather in Paris?' }) },
+    });
     if (call?.type !== 'function') throw new Error('expected a function call');
     expect(JSON.parse(call.function.arguments)).toEqual({ query: 'Weather in Paris?' });
 
@@ -189,7 +203,12 @@ describe('tool calls', () => {
   });
 
   it('streams tool calls that a client can assemble from the raw chunks', async () => {
-    const stream = await client.chat.completions.create({ model: 'gpt-4.1-mini', messages: [{ role: 'user', content: 'Weather in Rome?' }], tools: TOOLS, stream: true });
+    const stream = await client.chat.completions.create({
+      model: 'gpt-4.1-mini',
+      messages: [{ role: 'user', content: 'Weather in Rome?' }],
+      tools: TOOLS,
+      stream: true,
+    });
     const calls = new Map<number, { id?: string; name: string; arguments: string }>();
     let finish: string | null = null;
     for await (const chunk of stream) {
@@ -211,7 +230,9 @@ describe('tool calls', () => {
 
 describe('errors', () => {
   it('an unknown model is a NotFoundError with our status, message, code and param', async () => {
-    const error = await client.chat.completions.create({ model: 'no-such-model', messages: [{ role: 'user', content: 'Hello there' }] }).catch((err: unknown) => err);
+    const error = await client.chat.completions
+      .create({ model: 'no-such-model', messages: [{ role: 'user', content: 'Hello there' }] })
+      .catch((err: unknown) => err);
     expect(error).toBeInstanceOf(OpenAI.NotFoundError);
     const apiError = error as InstanceType<typeof OpenAI.NotFoundError>;
     expect(apiError.status).toBe(404);
@@ -236,19 +257,26 @@ describe('errors', () => {
 
   it('a wrong key is an AuthenticationError', async () => {
     const stranger = new OpenAI({ apiKey: 'sk-not-a-switchyard-key', baseURL });
-    const error = await stranger.chat.completions.create({ model: 'gpt-4.1-mini', messages: [{ role: 'user', content: 'Hello there' }] }).catch((err: unknown) => err);
+    const error = await stranger.chat.completions
+      .create({ model: 'gpt-4.1-mini', messages: [{ role: 'user', content: 'Hello there' }] })
+      .catch((err: unknown) => err);
     expect(error).toBeInstanceOf(OpenAI.AuthenticationError);
     expect(error).toMatchObject({ status: 401, type: 'authentication_error' });
   });
 
   it("the Space's rate limit is a RateLimitError carrying Retry-After", async () => {
-    const created = await request(h.app).post('/v1/apps').set(tenant.auth).send({ name: `limited ${uniqueSuffix()}`, rate_limit: 1 });
+    const created = await request(h.app)
+      .post('/v1/apps')
+      .set(tenant.auth)
+      .send({ name: `limited ${uniqueSuffix()}`, rate_limit: 1 });
     expect(created.status).toBe(201);
     const key = await createOrgKey(h.services.db, { orgId: tenant.org_id, appId: created.body.app.id, role: 'member' });
     // maxRetries 0: left alone, the SDK would wait out Retry-After and try again, as it should.
     const limited = new OpenAI({ apiKey: key.api_key, baseURL, maxRetries: 0 });
     await limited.chat.completions.create({ messages: [{ role: 'user', content: 'Hello there' }], model: 'switchyard' });
-    const error = await limited.chat.completions.create({ messages: [{ role: 'user', content: 'Hello there' }], model: 'switchyard' }).catch((err: unknown) => err);
+    const error = await limited.chat.completions
+      .create({ messages: [{ role: 'user', content: 'Hello there' }], model: 'switchyard' })
+      .catch((err: unknown) => err);
     expect(error).toBeInstanceOf(OpenAI.RateLimitError);
     const rateError = error as InstanceType<typeof OpenAI.RateLimitError>;
     expect(rateError.status).toBe(429);

@@ -25,7 +25,9 @@ beforeAll(async () => {
   server = await listenOnLoopback(h.app);
   tenant = await h.tenant();
   await setModels(h.app, tenant, { 'gpt-4.1-mini': true, 'claude-haiku-4-5': true });
-  openai = createOpenAI({ baseURL: `${server.origin}/v1`, apiKey: tenant.api_key,
+  openai = createOpenAI({
+    baseURL: `${server.origin}/v1`,
+    apiKey: tenant.api_key,
     fetch: async (url, init) => {
       if (typeof init?.body === 'string') sentBodies.push(JSON.parse(init.body) as Record<string, unknown>);
       return fetch(url, init);
@@ -78,7 +80,7 @@ describe('Vercel AI SDK, default OpenAI provider (Responses API)', () => {
     expect((await result.steps).length).toBe(2);
   });
 
-  it("continues a conversation whose assistant turn is sent back as an item_reference to the stored response", async () => {
+  it('continues a conversation whose assistant turn is sent back as an item_reference to the stored response', async () => {
     const first = await generateText({ model: openai('gpt-4.1-mini'), prompt: 'My name is Ada' });
     const messages: ModelMessage[] = [{ role: 'user', content: 'My name is Ada' }, ...first.response.messages, { role: 'user', content: 'What is my name?' }];
     const second = await generateText({ model: openai('gpt-4.1-mini'), messages });

@@ -28,13 +28,27 @@ afterAll(async () => {
 });
 
 const textsOf = (items: ResponseItem[]) =>
-  items.map((item) => (item.type === 'message' ? item.content.map((part) => ('text' in part ? part.text : '')).join('') : item.type === 'function_call_output' ? `output:${String(item.output)}` : item.type));
+  items.map((item) =>
+    item.type === 'message'
+      ? item.content.map((part) => ('text' in part ? part.text : '')).join('')
+      : item.type === 'function_call_output'
+        ? `output:${String(item.output)}`
+        : item.type,
+  );
 
 describe('responses.inputItems.list', () => {
   it('lists a string input as one user message', async () => {
     const response = await client.responses.create({ model: 'gpt-4.1-mini', input: 'Hello there' });
     const page = await client.responses.inputItems.list(response.id);
-    expect(page.data).toEqual([{ type: 'message', id: expect.stringMatching(/^msg_[0-9a-f]{32}_in0$/), status: 'completed', role: 'user', content: [{ type: 'input_text', text: 'Hello there' }] }]);
+    expect(page.data).toEqual([
+      {
+        type: 'message',
+        id: expect.stringMatching(/^msg_[0-9a-f]{32}_in0$/),
+        status: 'completed',
+        role: 'user',
+        content: [{ type: 'input_text', text: 'Hello there' }],
+      },
+    ]);
     expect(page.has_more).toBe(false);
   });
 
@@ -68,7 +82,10 @@ describe('responses.inputItems.list', () => {
     expect(textsOf(after.data)).toEqual(['three', 'function_call', 'output:four']);
     expect(after.has_more).toBe(true);
     // `before` (in OpenAI's reference, not in this SDK's parameter type): the items just before it.
-    const before = (await client.get(`/responses/${response.id}/input_items`, { query: { before: desc.data[4]?.id, limit: 2 } })) as { data: ResponseItem[]; has_more: boolean };
+    const before = (await client.get(`/responses/${response.id}/input_items`, { query: { before: desc.data[4]?.id, limit: 2 } })) as {
+      data: ResponseItem[];
+      has_more: boolean;
+    };
     expect(textsOf(before.data)).toEqual(['function_call', 'three']);
     expect(before.has_more).toBe(true);
   });

@@ -62,7 +62,13 @@ describe('responses.create', () => {
     expect(data.id).toMatch(/^resp_[0-9a-f]{32}$/);
     expect(data.output_text).toBe('Echo: Hello there');
     expect(data.output).toEqual([
-      { type: 'message', id: expect.stringMatching(/^msg_/), status: 'completed', role: 'assistant', content: [{ type: 'output_text', text: 'Echo: Hello there', annotations: [], logprobs: [] }] },
+      {
+        type: 'message',
+        id: expect.stringMatching(/^msg_/),
+        status: 'completed',
+        role: 'assistant',
+        content: [{ type: 'output_text', text: 'Echo: Hello there', annotations: [], logprobs: [] }],
+      },
     ]);
     expect(data.usage?.total_tokens).toBe((data.usage?.input_tokens ?? 0) + (data.usage?.output_tokens ?? 0));
     expect(data.usage?.output_tokens).toBeGreaterThan(0);
@@ -206,7 +212,13 @@ describe('stored responses', () => {
     ]);
     const third = await client.responses.create({ model: 'gpt-4.1-mini', input: 'And again?', previous_response_id: second.id, stream: true });
     for await (const event of third) void event;
-    expect(lastUpstreamMessages().map((m) => m.content)).toEqual(['My name is Ada', 'Echo: My name is Ada', 'What is my name?', 'Echo: What is my name?', 'And again?']);
+    expect(lastUpstreamMessages().map((m) => m.content)).toEqual([
+      'My name is Ada',
+      'Echo: My name is Ada',
+      'What is my name?',
+      'Echo: What is my name?',
+      'And again?',
+    ]);
   });
 
   it('refuses to continue a response twice, naming previous_response_id', async () => {
@@ -245,7 +257,8 @@ describe('stored responses', () => {
   });
 
   it('leaves no conversation behind a stored first response that failed', async () => {
-    const listed = async () => ((await request(h.app).get(`/v1/apps/${tenant.app_id}/conversations?limit=100`).set(tenant.auth).expect(200)).body as { data: unknown[] }).data.length;
+    const listed = async () =>
+      ((await request(h.app).get(`/v1/apps/${tenant.app_id}/conversations?limit=100`).set(tenant.auth).expect(200)).body as { data: unknown[] }).data.length;
     const before = await listed();
     await expect(client.responses.create({ model: 'no-such-model', input: 'Hi' })).rejects.toMatchObject({ status: 404 });
     // The conversation goes as the error is answered, not before: allow it a moment.
@@ -276,7 +289,11 @@ describe('stored responses', () => {
   it('at privacy level 2 keeps no content: store defaults to false, store: true is refused naming it', async () => {
     const strict = await h.tenant();
     await setModels(h.app, strict, { 'gpt-4.1-mini': true });
-    await request(h.app).put('/v1/apps/update').set(strict.auth).send({ id: strict.app_id, policies: { privacy_level: 2 } }).expect(200);
+    await request(h.app)
+      .put('/v1/apps/update')
+      .set(strict.auth)
+      .send({ id: strict.app_id, policies: { privacy_level: 2 } })
+      .expect(200);
     const strictClient = new OpenAI({ apiKey: strict.api_key, baseURL, maxRetries: 0 });
     const created = await strictClient.responses.create({ model: 'gpt-4.1-mini', input: 'Secret' });
     expect(storeOf(created)).toBe(false);
@@ -291,10 +308,20 @@ describe('stored responses', () => {
     const spaceClient = new OpenAI({ apiKey: space.api_key, baseURL, maxRetries: 0 });
     const created = await spaceClient.responses.create({ model: 'gpt-4.1-mini', input: 'Before the rise' });
     await expect(spaceClient.responses.retrieve(created.id)).resolves.toMatchObject({ id: created.id });
-    await request(h.app).put('/v1/apps/update').set(space.auth).send({ id: space.app_id, policies: { privacy_level: 2 } }).expect(200);
+    await request(h.app)
+      .put('/v1/apps/update')
+      .set(space.auth)
+      .send({ id: space.app_id, policies: { privacy_level: 2 } })
+      .expect(200);
     await expect(spaceClient.responses.retrieve(created.id)).rejects.toMatchObject({ status: 404 });
-    await expect(spaceClient.responses.create({ model: 'gpt-4.1-mini', input: 'After', previous_response_id: created.id })).rejects.toMatchObject({ status: 404 });
-    await request(h.app).put('/v1/apps/update').set(space.auth).send({ id: space.app_id, policies: { privacy_level: 1 } }).expect(200);
+    await expect(spaceClient.responses.create({ model: 'gpt-4.1-mini', input: 'After', previous_response_id: created.id })).rejects.toMatchObject({
+      status: 404,
+    });
+    await request(h.app)
+      .put('/v1/apps/update')
+      .set(space.auth)
+      .send({ id: space.app_id, policies: { privacy_level: 1 } })
+      .expect(200);
     await expect(spaceClient.responses.retrieve(created.id)).rejects.toMatchObject({ status: 404 });
   });
 });
@@ -304,7 +331,6 @@ describe('bad input', () => {
     const call = client.responses.create({ model: 'gpt-4.1-mini', input: 'Hi' }, { headers: { 'Idempotency-Key': 'once' } });
     await expect(call).rejects.toMatchObject({ status: 400, param: 'Idempotency-Key' });
   });
-
 
   it.each([
     ['a missing input', { model: 'gpt-4.1-mini' }, 'input'],

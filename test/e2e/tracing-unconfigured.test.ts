@@ -13,7 +13,9 @@ describe('tracing configuration', () => {
   it('reads the standard OTLP variables, the general endpoint getting /v1/traces', () => {
     expect(loadConfig({}).observability.tracesUrl).toBeNull();
     expect(loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318/' }).observability.tracesUrl).toBe('http://collector:4318/v1/traces');
-    expect(loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318', OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'http://traces:9999/in' }).observability.tracesUrl).toBe('http://traces:9999/in');
+    expect(
+      loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318', OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'http://traces:9999/in' }).observability.tracesUrl,
+    ).toBe('http://traces:9999/in');
     expect(loadConfig({ OTEL_EXPORTER_OTLP_HEADERS: 'api-key=a%20b, x-tenant=7' }).observability.otlpHeaders).toEqual({ 'api-key': 'a b', 'x-tenant': '7' });
     expect(() => loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'collector:4318' })).toThrow(/OTEL_EXPORTER_OTLP_ENDPOINT/);
     expect(() => loadConfig({ METRICS_TOKEN: 'short' })).toThrow(/METRICS_TOKEN/);

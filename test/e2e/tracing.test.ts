@@ -57,7 +57,14 @@ beforeAll(async () => {
     if (line.startsWith('{')) logLines.push(JSON.parse(line) as Record<string, unknown>);
   });
   baseURL = `http://127.0.0.1:${port}`;
-  await eventually(async () => (await fetch(`${baseURL}/readyz`).then((r) => r.ok, () => false)) || null, 60_000);
+  await eventually(
+    async () =>
+      (await fetch(`${baseURL}/readyz`).then(
+        (r) => r.ok,
+        () => false,
+      )) || null,
+    60_000,
+  );
 }, 90_000);
 afterAll(async () => {
   if (service.exitCode === null) {
@@ -116,13 +123,23 @@ describe('OpenTelemetry traces over OTLP/HTTP', () => {
     expect(api.resource).toMatchObject({ 'service.name': 'switchyard-e2e', 'switchyard.role': 'single' });
     const job = one(spans, 'job completions');
     expect(job).toMatchObject({ kind: CONSUMER, parentSpanId: api.spanId });
-    expect(job.attributes).toMatchObject({ 'messaging.destination.name': 'completions', 'switchyard.app_id': tenant.app_id, 'switchyard.log_id': logId, 'switchyard.status_code': 200 });
+    expect(job.attributes).toMatchObject({
+      'messaging.destination.name': 'completions',
+      'switchyard.app_id': tenant.app_id,
+      'switchyard.log_id': logId,
+      'switchyard.status_code': 200,
+    });
     const plugin = one(spans, 'plugin web-search');
     expect(plugin).toMatchObject({ parentSpanId: job.spanId });
     expect(plugin.attributes).toMatchObject({ 'switchyard.plugin': 'web-search', 'switchyard.status_code': 200 });
     const upstream = one(spans, 'chat answering');
     expect(upstream).toMatchObject({ kind: CLIENT, parentSpanId: job.spanId });
-    expect(upstream.attributes).toMatchObject({ 'gen_ai.provider.name': 'openai', 'gen_ai.request.model': 'answering', 'switchyard.status_code': 200, 'switchyard.retry': 0 });
+    expect(upstream.attributes).toMatchObject({
+      'gen_ai.provider.name': 'openai',
+      'gen_ai.request.model': 'answering',
+      'switchyard.status_code': 200,
+      'switchyard.retry': 0,
+    });
     expect(Number(upstream.attributes['gen_ai.usage.output_tokens'])).toBeGreaterThan(0);
 
     const exported = receiver.bodies.join('\n');
@@ -135,7 +152,9 @@ describe('OpenTelemetry traces over OTLP/HTTP', () => {
     script(sim, models.answering, [{ kind: 'status', status: 503 }]);
     const client = new OpenAI({ apiKey: tenant.api_key, baseURL: `${baseURL}/v1`, maxRetries: 0 });
     const requestId = `client-${randomUUID()}`;
-    const { response } = await client.chat.completions.create({ model: 'answering', messages: [{ role: 'user', content: 'Hello' }] }, { headers: { 'X-Request-Id': requestId } }).withResponse();
+    const { response } = await client.chat.completions
+      .create({ model: 'answering', messages: [{ role: 'user', content: 'Hello' }] }, { headers: { 'X-Request-Id': requestId } })
+      .withResponse();
     expect(response.headers.get('x-request-id')).toBe(requestId);
     const logId = response.headers.get('x-switchyard-log-id');
     // The API's access line, and the worker's line about the failed upstream call.
@@ -150,11 +169,16 @@ describe('OpenTelemetry traces over OTLP/HTTP', () => {
     script(sim, models.answering, [{ kind: 'status', status: 503 }]);
     const client = new OpenAI({ apiKey: tenant.api_key, baseURL: `${baseURL}/v1`, maxRetries: 0 });
     const traceId = randomBytes(16).toString('hex');
-    await client.chat.completions.create({ model: 'answering', messages: [{ role: 'user', content: 'Hello' }], stream: false }, { headers: { traceparent: traceparent(traceId) } });
+    await client.chat.completions.create(
+      { model: 'answering', messages: [{ role: 'user', content: 'Hello' }], stream: false },
+      { headers: { traceparent: traceparent(traceId) } },
+    );
 
     const spans = await traceOf(traceId);
     const job = one(spans, 'job completions');
-    const calls = spans.filter((span) => span.name === 'chat answering').sort((a, b) => Number(a.attributes['switchyard.retry']) - Number(b.attributes['switchyard.retry']));
+    const calls = spans
+      .filter((span) => span.name === 'chat answering')
+      .sort((a, b) => Number(a.attributes['switchyard.retry']) - Number(b.attributes['switchyard.retry']));
     expect(calls.map((span) => [span.parentSpanId, span.status, span.attributes['switchyard.status_code'], span.attributes['error.type']])).toEqual([
       [job.spanId, STATUS_ERROR, 503, 'server_error'],
       [job.spanId, 0, 200, undefined],
@@ -164,7 +188,9 @@ describe('OpenTelemetry traces over OTLP/HTTP', () => {
   it('starts a trace of its own for a request without traceparent, streamed', async () => {
     const { tenant } = await answeringSpace();
     const client = new OpenAI({ apiKey: tenant.api_key, baseURL: `${baseURL}/v1`, maxRetries: 0 });
-    const { data: stream, response } = await client.chat.completions.create({ model: 'answering', messages: [{ role: 'user', content: 'Hello again' }], stream: true }).withResponse();
+    const { data: stream, response } = await client.chat.completions
+      .create({ model: 'answering', messages: [{ role: 'user', content: 'Hello again' }], stream: true })
+      .withResponse();
     for await (const chunk of stream) expect(chunk.object).toBe('chat.completion.chunk');
     const logId = response.headers.get('x-switchyard-log-id');
     const api = await eventually(() => receiver.spans.find((span) => span.kind === SERVER && span.attributes['switchyard.log_id'] === logId), 15_000);

@@ -63,7 +63,8 @@ function anthropicErrorShapeProblem(body: unknown): string | null {
   if (typeof body !== 'object' || body === null || Object.keys(body).sort().join() !== 'error,type') return 'not {"type": "error", "error": ...}';
   const { type, error } = body as { type: unknown; error: Record<string, unknown> | null };
   if (type !== 'error' || typeof error !== 'object' || error === null) return 'type is not "error", or error is not an object';
-  if (Object.keys(error).sort().join() !== 'message,type' || typeof error.message !== 'string' || typeof error.type !== 'string') return `error keys ${Object.keys(error).join()}`;
+  if (Object.keys(error).sort().join() !== 'message,type' || typeof error.message !== 'string' || typeof error.type !== 'string')
+    return `error keys ${Object.keys(error).join()}`;
   return null;
 }
 
@@ -130,7 +131,10 @@ async function fixtures(owner: Tenant): Promise<Record<string, string>> {
 
 /** Valid bodies to start from, so that hostile values reach the services, the queue and the database. */
 function examplesFor(own: Record<string, string>): Record<string, FuzzJson[]> {
-  const messages = [{ role: 'system', content: 'Be brief.' }, { role: 'user', content: 'hi' }];
+  const messages = [
+    { role: 'system', content: 'Be brief.' },
+    { role: 'user', content: 'hi' },
+  ];
   return {
     createChatCompletion: [
       { model: 'test-echo', messages },
@@ -186,7 +190,12 @@ it(`answers every operation's hostile requests without a 5xx, in JSON (seed ${SE
     if (details.failed) failures.push(`${target.method} ${target.path} (seed ${SEED}, path ${details.counterexamplePath}):\n  ${seen}`);
   }
   // FUZZ_STATS=1 shows how the answers spread, e.g. whether valid requests still get through.
-  if (process.env.FUZZ_STATS) process.stdout.write(`${Object.entries(statuses).map(([route, counts]) => `${route} ${JSON.stringify(counts)}`).join('\n')}\n`);
+  if (process.env.FUZZ_STATS)
+    process.stdout.write(
+      `${Object.entries(statuses)
+        .map(([route, counts]) => `${route} ${JSON.stringify(counts)}`)
+        .join('\n')}\n`,
+    );
   expect(failures).toEqual([]);
 }, 240_000);
 

@@ -58,14 +58,21 @@ const creators: Record<string, Creator> = {
     ),
   }),
   '/v1/files/{file_id}': async () => ({
-    file_id: created(await request(harness.app).post('/v1/files').set(tenant.auth).field('purpose', 'batch').attach('file', Buffer.from('{"custom_id":"a"}\n'), 'in.jsonl')),
+    file_id: created(
+      await request(harness.app).post('/v1/files').set(tenant.auth).field('purpose', 'batch').attach('file', Buffer.from('{"custom_id":"a"}\n'), 'in.jsonl'),
+    ),
   }),
   '/v1/apps/{app_id}/files/{file_id}': async () => ({
     app_id: tenant.app_id,
     file_id: created(await request(harness.app).post(`/v1/apps/${tenant.app_id}/files`).set(tenant.auth).attach('file', Buffer.from('some text'), 'a.txt')),
   }),
   '/v1/keys/{key_id}': async () => ({
-    key_id: created(await request(harness.app).post('/v1/keys').set(tenant.auth).send({ name: `race-${randomBytes(6).toString('hex')}` })),
+    key_id: created(
+      await request(harness.app)
+        .post('/v1/keys')
+        .set(tenant.auth)
+        .send({ name: `race-${randomBytes(6).toString('hex')}` }),
+    ),
   }),
   '/v1/responses/{response_id}': async () => ({
     response_id: created(await request(harness.app).post('/v1/responses').set(tenant.auth).send({ model: 'test-echo', input: 'hi' })),
@@ -103,11 +110,13 @@ it(`answers ${CONCURRENT} concurrent deletes of one resource with one success an
       const after = AFTER_DELETE[path] ?? { status: 404, code: 'not_found' };
       const notFound = answers.filter((res) => res.status === after.status);
       const expected = [200, ...Array.from({ length: CONCURRENT - 1 }, () => after.status)].sort();
-      if (JSON.stringify(statuses) !== JSON.stringify(expected)) failures.push(`DELETE ${path}: ${statuses.join(',')} ${JSON.stringify(answers.find((res) => res.status >= 500)?.body ?? '')}`);
+      if (JSON.stringify(statuses) !== JSON.stringify(expected))
+        failures.push(`DELETE ${path}: ${statuses.join(',')} ${JSON.stringify(answers.find((res) => res.status >= 500)?.body ?? '')}`);
       // The losers' 404 is exactly an unknown id's.
       const unknown = await request(harness.app).delete(filled).set(tenant.auth);
       for (const res of notFound) {
-        if (JSON.stringify(res.body) !== JSON.stringify(unknown.body)) failures.push(`DELETE ${path}: ${JSON.stringify(res.body)} is not ${JSON.stringify(unknown.body)}`);
+        if (JSON.stringify(res.body) !== JSON.stringify(unknown.body))
+          failures.push(`DELETE ${path}: ${JSON.stringify(res.body)} is not ${JSON.stringify(unknown.body)}`);
       }
       expect(unknown.body.error).toMatchObject({ code: after.code, param: lastParam });
     }
@@ -129,16 +138,34 @@ describe('writes racing a delete', () => {
     for (let round = 0; round < ROUNDS; round += 1) {
       const { model_id } = await (creators['/v1/custom_models/{model_id}'] as Creator)();
       const path = `/v1/custom_models/${model_id}`;
-      await race(() => request(harness.app).delete(path).set(tenant.auth), [
-        ...writers(3, (i) => () => request(harness.app).patch(path).set(tenant.auth).send({ description: `d${i}` })),
-        ...writers(2, () => () => request(harness.app).put(`/v1/apps/${tenant.app_id}/models/${model_id}`).set(tenant.auth).send({ active: true })),
-      ]);
+      await race(
+        () => request(harness.app).delete(path).set(tenant.auth),
+        [
+          ...writers(
+            3,
+            (i) => () =>
+              request(harness.app)
+                .patch(path)
+                .set(tenant.auth)
+                .send({ description: `d${i}` }),
+          ),
+          ...writers(2, () => () => request(harness.app).put(`/v1/apps/${tenant.app_id}/models/${model_id}`).set(tenant.auth).send({ active: true })),
+        ],
+      );
       // The chain names only active models: switch a fresh one on, then race the chain's PUT with its delete.
       const chained = (await (creators['/v1/custom_models/{model_id}'] as Creator)()).model_id as string;
       await request(harness.app).put(`/v1/apps/${tenant.app_id}/models/${chained}`).set(tenant.auth).send({ active: true }).expect(200);
-      const statuses = await race(() => request(harness.app).delete(`/v1/custom_models/${chained}`).set(tenant.auth), writers(2, () => () =>
-        request(harness.app).put(`/v1/apps/${tenant.app_id}/failover`).set(tenant.auth).send({ model_ids: [chained] }),
-      ));
+      const statuses = await race(
+        () => request(harness.app).delete(`/v1/custom_models/${chained}`).set(tenant.auth),
+        writers(
+          2,
+          () => () =>
+            request(harness.app)
+              .put(`/v1/apps/${tenant.app_id}/failover`)
+              .set(tenant.auth)
+              .send({ model_ids: [chained] }),
+        ),
+      );
       // A chain written before the delete loses the model with it; one written after names a model that is gone (400).
       expect(statuses.slice(1).every((status) => status === 200 || status === 400)).toBe(true);
     }
@@ -146,21 +173,46 @@ describe('writes racing a delete', () => {
 
   it('batch: created from an input file while the file is deleted', async () => {
     for (let round = 0; round < ROUNDS; round += 1) {
-      const line = JSON.stringify({ custom_id: 'a', method: 'POST', url: '/v1/chat/completions', body: { model: 'test-echo', messages: [{ role: 'user', content: 'x' }] } });
-      const upload = await request(harness.app).post('/v1/files').set(tenant.auth).field('purpose', 'batch').attach('file', Buffer.from(`${line}\n`), 'in.jsonl');
+      const line = JSON.stringify({
+        custom_id: 'a',
+        method: 'POST',
+        url: '/v1/chat/completions',
+        body: { model: 'test-echo', messages: [{ role: 'user', content: 'x' }] },
+      });
+      const upload = await request(harness.app)
+        .post('/v1/files')
+        .set(tenant.auth)
+        .field('purpose', 'batch')
+        .attach('file', Buffer.from(`${line}\n`), 'in.jsonl');
       const fileId = created(upload);
-      await race(() => request(harness.app).delete(`/v1/files/${fileId}`).set(tenant.auth), writers(3, () => () =>
-        request(harness.app).post('/v1/batches').set(tenant.auth).send({ input_file_id: fileId, endpoint: '/v1/chat/completions', completion_window: '24h' }),
-      ));
+      await race(
+        () => request(harness.app).delete(`/v1/files/${fileId}`).set(tenant.auth),
+        writers(
+          3,
+          () => () =>
+            request(harness.app)
+              .post('/v1/batches')
+              .set(tenant.auth)
+              .send({ input_file_id: fileId, endpoint: '/v1/chat/completions', completion_window: '24h' }),
+        ),
+      );
     }
   });
 
   it('conversation: a completion continuing it while it is deleted', async () => {
     for (let round = 0; round < ROUNDS; round += 1) {
       const { conversation_id } = await (creators['/v1/apps/{app_id}/conversations/{conversation_id}'] as Creator)();
-      await race(() => request(harness.app).delete(`/v1/apps/${tenant.app_id}/conversations/${conversation_id}`).set(tenant.auth), writers(3, () => () =>
-        request(harness.app).post('/v1/chat/completions').set(tenant.auth).send({ model: 'test-echo', conversation_id, messages: [{ role: 'user', content: 'hi' }] }),
-      ));
+      await race(
+        () => request(harness.app).delete(`/v1/apps/${tenant.app_id}/conversations/${conversation_id}`).set(tenant.auth),
+        writers(
+          3,
+          () => () =>
+            request(harness.app)
+              .post('/v1/chat/completions')
+              .set(tenant.auth)
+              .send({ model: 'test-echo', conversation_id, messages: [{ role: 'user', content: 'hi' }] }),
+        ),
+      );
     }
   });
 });
@@ -174,9 +226,23 @@ describe('concurrent cancels', () => {
   };
 
   it('batch: every cancel answers alike (200, or 409 for a batch that ended first)', async () => {
-    const line = JSON.stringify({ custom_id: 'a', method: 'POST', url: '/v1/chat/completions', body: { model: 'test-echo', messages: [{ role: 'user', content: 'x' }] } });
-    const fileId = created(await request(harness.app).post('/v1/files').set(tenant.auth).field('purpose', 'batch').attach('file', Buffer.from(`${line}\n`), 'in.jsonl'));
-    const batch = await request(harness.app).post('/v1/batches').set(tenant.auth).send({ input_file_id: fileId, endpoint: '/v1/chat/completions', completion_window: '24h' });
+    const line = JSON.stringify({
+      custom_id: 'a',
+      method: 'POST',
+      url: '/v1/chat/completions',
+      body: { model: 'test-echo', messages: [{ role: 'user', content: 'x' }] },
+    });
+    const fileId = created(
+      await request(harness.app)
+        .post('/v1/files')
+        .set(tenant.auth)
+        .field('purpose', 'batch')
+        .attach('file', Buffer.from(`${line}\n`), 'in.jsonl'),
+    );
+    const batch = await request(harness.app)
+      .post('/v1/batches')
+      .set(tenant.auth)
+      .send({ input_file_id: fileId, endpoint: '/v1/chat/completions', completion_window: '24h' });
     const answers = await cancelAll(`/v1/batches/${created(batch)}/cancel`);
     // A batch that ended before the first cancel answers 409 to each, as documented.
     expect(new Set(answers.map((res) => res.status)).size).toBe(1);

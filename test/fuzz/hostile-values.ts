@@ -110,7 +110,10 @@ export const deepValue: fc.Arbitrary<FuzzJson> = fc
 export const hostileValue: fc.Arbitrary<FuzzJson> = fc.oneof(
   { arbitrary: hostileNumber, weight: 4 },
   { arbitrary: hostileString, weight: 4 },
-  { arbitrary: fc.constantFrom<FuzzJson>(null, true, false, [], {}, [null], { '\u0000': 1 }, { '': '' }, JSON.parse('{"__proto__":1}') as FuzzJson), weight: 2 },
+  {
+    arbitrary: fc.constantFrom<FuzzJson>(null, true, false, [], {}, [null], { '\u0000': 1 }, { '': '' }, JSON.parse('{"__proto__":1}') as FuzzJson),
+    weight: 2,
+  },
   { arbitrary: deepValue, weight: 1 },
   { arbitrary: fc.array(fc.constant(0), { minLength: 10_000, maxLength: 10_000 }), weight: 1 },
   { arbitrary: fc.jsonValue({ maxDepth: 3 }) as fc.Arbitrary<FuzzJson>, weight: 2 },

@@ -79,7 +79,24 @@ const BAD_SEGMENTS = [
 ];
 
 /** Query values as they go on the wire: numbers out of range, bad escapes, NUL, 10 KB. */
-const BAD_QUERY_VALUES = ['%ff', '%', '%00', '%C0%AF', '2147483648', '-1', '0', '1e308', '-0', '1.5', 'NaN', 'Infinity', '0x10', '', 'true', 'x'.repeat(10_240)];
+const BAD_QUERY_VALUES = [
+  '%ff',
+  '%',
+  '%00',
+  '%C0%AF',
+  '2147483648',
+  '-1',
+  '0',
+  '1e308',
+  '-0',
+  '1.5',
+  'NaN',
+  'Infinity',
+  '0x10',
+  '',
+  'true',
+  'x'.repeat(10_240),
+];
 
 /** encodeURIComponent refuses lone surrogates; their UTF-8-looking bytes are sent instead. */
 function encodeLoosely(text: string): string {
@@ -120,12 +137,17 @@ function queryString(parameters: ParameterObject[], options: SchemaValueOptions)
       { arbitrary: queryValue(parameter, options).map((value) => [`${parameter.name}=${value}`]), weight: 4 },
       // Now and then twice, which Express reads as an array.
       {
-        arbitrary: fc.array(queryValue(parameter, options), { minLength: 2, maxLength: 2 }).map((values) => values.map((value) => `${parameter.name}=${value}`)),
+        arbitrary: fc
+          .array(queryValue(parameter, options), { minLength: 2, maxLength: 2 })
+          .map((values) => values.map((value) => `${parameter.name}=${value}`)),
         weight: 1,
       },
     ),
   );
-  const unknown = fc.oneof({ arbitrary: absent, weight: 3 }, { arbitrary: encodedHostileString.map((value) => [`${value.slice(0, 100)}=${value}`]), weight: 1 });
+  const unknown = fc.oneof(
+    { arbitrary: absent, weight: 3 },
+    { arbitrary: encodedHostileString.map((value) => [`${value.slice(0, 100)}=${value}`]), weight: 1 },
+  );
   return fc.tuple(...pairs, unknown).map((groups) => {
     const all = groups.flat();
     return all.length ? `?${all.join('&')}` : '';
@@ -296,7 +318,10 @@ function operationRequests({ path, method, operation }: Operation, given: Malfor
   const segments: Record<string, fc.Arbitrary<string>> = {};
   for (const parameter of parameters.filter((p) => p.in === 'path')) segments[parameter.name] = pathSegment(given.pathIds[parameter.name] ?? []);
   const examples = given.examples?.[operation.operationId] ?? [];
-  const query = queryString(parameters.filter((p) => p.in === 'query'), options);
+  const query = queryString(
+    parameters.filter((p) => p.in === 'query'),
+    options,
+  );
   const schema = operation.requestBody?.content['application/json']?.schema as SchemaNode | undefined;
   // Routes without a body get one now and then: it must be refused or ignored, never crash.
   const noBody = fc.constant(undefined);

@@ -71,9 +71,11 @@ function objectOf(schema: SchemaNode, depth: number, options: SchemaValueOptions
   const required = (schema.required ?? []).filter((name) => names.includes(name));
   const optional = names.filter((name) => !required.includes(name));
   // At most two optional fields: each one more is one more chance to be refused, and valid requests must get through.
-  return fc.subarray(optional, { maxLength: Math.min(2, optional.length) }).chain((chosen) =>
-    fc.record(Object.fromEntries([...required, ...chosen].map((name) => [name, model[name] as fc.Arbitrary<FuzzJson>]))),
-  ) as fc.Arbitrary<FuzzJson>;
+  return fc
+    .subarray(optional, { maxLength: Math.min(2, optional.length) })
+    .chain((chosen) =>
+      fc.record(Object.fromEntries([...required, ...chosen].map((name) => [name, model[name] as fc.Arbitrary<FuzzJson>]))),
+    ) as fc.Arbitrary<FuzzJson>;
 }
 
 function ofType(type: string, schema: SchemaNode, at: { depth: number; field: string; options: SchemaValueOptions }): fc.Arbitrary<FuzzJson> {

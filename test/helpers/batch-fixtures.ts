@@ -17,13 +17,20 @@ export function chatBody(model: string, content: string): Record<string, unknown
 
 /** Uploads JSONL through the API (supertest) and returns the file id. */
 export async function uploadInput(app: Express, tenant: Tenant, lines: string[]): Promise<string> {
-  const res = await request(app).post('/v1/files').set(tenant.auth).field('purpose', 'batch').attach('file', Buffer.from(`${lines.join('\n')}\n`), 'input.jsonl');
+  const res = await request(app)
+    .post('/v1/files')
+    .set(tenant.auth)
+    .field('purpose', 'batch')
+    .attach('file', Buffer.from(`${lines.join('\n')}\n`), 'input.jsonl');
   if (res.status !== 200) throw new Error(`upload answered ${res.status}: ${JSON.stringify(res.body)}`);
   return (res.body as { id: string }).id;
 }
 
 export async function createBatch(app: Express, tenant: Tenant, inputFileId: string): Promise<Batch> {
-  const res = await request(app).post('/v1/batches').set(tenant.auth).send({ input_file_id: inputFileId, endpoint: '/v1/chat/completions', completion_window: '24h' });
+  const res = await request(app)
+    .post('/v1/batches')
+    .set(tenant.auth)
+    .send({ input_file_id: inputFileId, endpoint: '/v1/chat/completions', completion_window: '24h' });
   if (res.status !== 200) throw new Error(`batch create answered ${res.status}: ${JSON.stringify(res.body)}`);
   return res.body as Batch;
 }
@@ -35,7 +42,10 @@ export async function readBatch(app: Express, tenant: Tenant, id: string): Promi
 const FINAL = ['completed', 'failed', 'expired', 'cancelled'];
 
 /** Polls until the batch reaches `statuses` (any final status by default). */
-export async function waitForBatch(read: () => Promise<Batch>, { statuses = FINAL, timeoutMs = 30_000 }: { statuses?: string[]; timeoutMs?: number } = {}): Promise<Batch> {
+export async function waitForBatch(
+  read: () => Promise<Batch>,
+  { statuses = FINAL, timeoutMs = 30_000 }: { statuses?: string[]; timeoutMs?: number } = {},
+): Promise<Batch> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const batch = await read();
@@ -48,11 +58,15 @@ export async function waitForBatch(read: () => Promise<Batch>, { statuses = FINA
 /** A file's JSONL, parsed line by line. */
 export async function fileLines(app: Express, tenant: Tenant, fileId: string | null | undefined): Promise<Record<string, unknown>[]> {
   if (!fileId) return [];
-  const res = await request(app).get(`/v1/files/${fileId}/content`).set(tenant.auth).buffer(true).parse((response, done) => {
-    const chunks: Buffer[] = [];
-    response.on('data', (chunk: Buffer) => chunks.push(chunk));
-    response.on('end', () => done(null, Buffer.concat(chunks).toString('utf8')));
-  });
+  const res = await request(app)
+    .get(`/v1/files/${fileId}/content`)
+    .set(tenant.auth)
+    .buffer(true)
+    .parse((response, done) => {
+      const chunks: Buffer[] = [];
+      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      response.on('end', () => done(null, Buffer.concat(chunks).toString('utf8')));
+    });
   return String(res.body)
     .split('\n')
     .filter((line) => line !== '')

@@ -95,7 +95,10 @@ export const userMessage = (content: string) => [{ role: 'user', content }];
 
 /** A non-streaming completion. */
 export function complete(h: { app: Express }, tenant: Tenant, body: object) {
-  return request(h.app).post('/v1/chat/completions').set(tenant.auth).send({ stream: false, ...body });
+  return request(h.app)
+    .post('/v1/chat/completions')
+    .set(tenant.auth)
+    .send({ stream: false, ...body });
 }
 
 /** A streaming completion, its body read as raw text whatever the content type (`res.text`). */

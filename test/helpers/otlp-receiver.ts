@@ -28,7 +28,9 @@ interface KeyValue {
 interface ExportRequest {
   resourceSpans: {
     resource?: { attributes?: KeyValue[] };
-    scopeSpans: { spans: { traceId: string; spanId: string; parentSpanId?: string; name: string; kind: number; status?: { code?: number }; attributes?: KeyValue[] }[] }[];
+    scopeSpans: {
+      spans: { traceId: string; spanId: string; parentSpanId?: string; name: string; kind: number; status?: { code?: number }; attributes?: KeyValue[] }[];
+    }[];
   }[];
 }
 
@@ -69,7 +71,16 @@ export async function startOtlpReceiver(): Promise<OtlpReceiver> {
         const resource = flatten(resourceSpans.resource?.attributes);
         for (const scope of resourceSpans.scopeSpans) {
           for (const span of scope.spans) {
-            spans.push({ traceId: span.traceId, spanId: span.spanId, parentSpanId: span.parentSpanId ?? '', name: span.name, kind: span.kind, status: span.status?.code ?? 0, attributes: flatten(span.attributes), resource });
+            spans.push({
+              traceId: span.traceId,
+              spanId: span.spanId,
+              parentSpanId: span.parentSpanId ?? '',
+              name: span.name,
+              kind: span.kind,
+              status: span.status?.code ?? 0,
+              attributes: flatten(span.attributes),
+              resource,
+            });
           }
         }
       }

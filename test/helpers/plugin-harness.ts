@@ -65,7 +65,12 @@ function pluginConfig(env: Omit<PluginEnv, 'h'>, options: PluginHarnessOptions):
 export function usePluginHarness(options: PluginHarnessOptions = {}): PluginEnv {
   const env = {} as PluginEnv;
   beforeAll(async () => {
-    [env.sim, env.searx, env.media, env.mastodon] = await Promise.all([startSimulator(), startSearxngSimulator(), startMediaSimulator(), startMastodonSimulator({ token: MASTODON_TOKEN })]);
+    [env.sim, env.searx, env.media, env.mastodon] = await Promise.all([
+      startSimulator(),
+      startSearxngSimulator(),
+      startMediaSimulator(),
+      startMastodonSimulator({ token: MASTODON_TOKEN }),
+    ]);
     env.h = startCompletionsHarness({
       providers: simulatedProviders(env.sim),
       plugins: pluginConfig(env, options),
@@ -87,7 +92,10 @@ export function usePluginHarness(options: PluginHarnessOptions = {}): PluginEnv 
 }
 
 /** A fresh Space answering with one custom model (`answering`), optionally set up further. */
-export function pluginSpace(env: PluginEnv, setup: Partial<SpaceSetup<'answering'>> & Omit<Partial<ModelSpec>, 'name'> = {}): Promise<IsolatedSpace<'answering'>> {
+export function pluginSpace(
+  env: PluginEnv,
+  setup: Partial<SpaceSetup<'answering'>> & Omit<Partial<ModelSpec>, 'name'> = {},
+): Promise<IsolatedSpace<'answering'>> {
   const { namespace, gdpr, update, chain, benchmark } = setup;
   return isolatedSpace(env.h, { models: [{ name: 'answering', ...(namespace ? { namespace } : {}), ...(gdpr ? { gdpr } : {}) }], update, chain, benchmark });
 }
@@ -123,7 +131,10 @@ export function mastodonSettings(env: PluginEnv, extra: Record<string, unknown> 
 
 /** `PUT /v1/apps/update` of the tenant's Space. */
 export function updateSpace(h: CompletionsHarness, tenant: Tenant, body: object) {
-  return request(h.app).put('/v1/apps/update').set(tenant.auth).send({ id: tenant.app_id, ...body });
+  return request(h.app)
+    .put('/v1/apps/update')
+    .set(tenant.auth)
+    .send({ id: tenant.app_id, ...body });
 }
 
 export interface PluginReportView {

@@ -101,6 +101,13 @@ export function parsePrometheusText(text: string): Scrape {
     families,
     samples,
     value: (name, labels = {}) => matching(name, labels).reduce((sum, s) => sum + s.value, 0),
-    labelValues: (name, label) => [...new Set(samples.filter((s) => s.name === name).map((s) => s.labels[label]).filter((v): v is string => v !== undefined))],
+    labelValues: (name, label) => [
+      ...new Set(
+        samples
+          .filter((s) => s.name === name)
+          .map((s) => s.labels[label])
+          .filter((v): v is string => v !== undefined),
+      ),
+    ],
   };
 }

@@ -79,16 +79,38 @@ export async function startRedisCluster({ masters = 3, replicasPerMaster = 0, no
   const children = new Map<number, ChildProcess>(
     ports.map((port) => [
       port,
-      spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--cluster-enabled', 'yes', '--cluster-config-file', path.join(dir, `nodes-${port}.conf`), ...timeout, '--save', '', '--appendonly', 'no', '--dir', dir], { stdio: 'ignore' }),
+      spawn(
+        'redis-server',
+        [
+          '--port',
+          String(port),
+          '--bind',
+          '127.0.0.1',
+          '--cluster-enabled',
+          'yes',
+          '--cluster-config-file',
+          path.join(dir, `nodes-${port}.conf`),
+          ...timeout,
+          '--save',
+          '',
+          '--appendonly',
+          'no',
+          '--dir',
+          dir,
+        ],
+        { stdio: 'ignore' },
+      ),
     ]),
   );
   // A redis-server that cannot start is reported by the PING wait below, not as an unhandled 'error' event.
   for (const child of children.values()) child.on('error', () => undefined);
   const stop = async () => {
-    await Promise.all([...children.values()].map((child) => {
-      child.kill('SIGKILL');
-      return exited(child);
-    }));
+    await Promise.all(
+      [...children.values()].map((child) => {
+        child.kill('SIGKILL');
+        return exited(child);
+      }),
+    );
     rmSync(dir, { recursive: true, force: true });
   };
   const killNode = async (port: number) => {
@@ -101,7 +123,11 @@ export async function startRedisCluster({ masters = 3, replicasPerMaster = 0, no
   };
   try {
     for (const port of ports) await waitFor(`redis-server on ${port} answered no PING`, () => cli(port, 'ping').trim() === 'PONG', 10_000);
-    const create = spawnSync('redis-cli', ['--cluster', 'create', ...ports.map((p) => `127.0.0.1:${p}`), '--cluster-replicas', String(replicasPerMaster), '--cluster-yes'], { encoding: 'utf8' });
+    const create = spawnSync(
+      'redis-cli',
+      ['--cluster', 'create', ...ports.map((p) => `127.0.0.1:${p}`), '--cluster-replicas', String(replicasPerMaster), '--cluster-yes'],
+      { encoding: 'utf8' },
+    );
     if (create.status !== 0) throw new Error(`redis-cli --cluster create failed: ${create.stdout}${create.stderr}`);
     await waitFor('the replicas did not all attach to their masters', () => replicasAttached(ports, masters * replicasPerMaster), 30_000);
     await waitFor('the cluster did not reach cluster_state:ok', () => ports.every((port) => clusterState(port) === 'ok'), 20_000);

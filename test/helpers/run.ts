@@ -23,7 +23,15 @@ export function singleModelPlan(model = routable()): ModelPlan {
 }
 
 /** A run of a plain request (`hi`) for pipeline unit tests: every field real, each replaceable. */
-export function testRun(overrides: { job?: Partial<CompletionJob>; space?: Partial<SpaceContext>; prepared?: Partial<PreparedCompletion>; plan?: ModelPlan; signal?: AbortSignal } = {}): Run {
+export function testRun(
+  overrides: {
+    job?: Partial<CompletionJob>;
+    space?: Partial<SpaceContext>;
+    prepared?: Partial<PreparedCompletion>;
+    plan?: ModelPlan;
+    signal?: AbortSignal;
+  } = {},
+): Run {
   const space = spaceContext(overrides.space);
   const now = Date.now();
   const job: CompletionJob = {

@@ -61,7 +61,12 @@ describe('GET /v1/apps/{app_id}/models', () => {
     const base = res.body.base_model_settings as Array<{ provider: string; model: string; active: boolean; id: string }>;
     const sorted = [...base].sort((a, b) => a.provider.localeCompare(b.provider) || a.model.localeCompare(b.model));
     expect(base.map((m) => m.id)).toEqual(sorted.map((m) => m.id));
-    expect(base.filter((m) => m.active).map((m) => m.id).sort()).toEqual(defaults.map((m) => m.id).sort());
+    expect(
+      base
+        .filter((m) => m.active)
+        .map((m) => m.id)
+        .sort(),
+    ).toEqual(defaults.map((m) => m.id).sort());
     expect(res.body.custom_model_settings.map((m: { id: string }) => m.id).sort()).toEqual([own.id, ofSpace.id].sort());
     expect(res.body.custom_model_settings.every((m: { active: boolean }) => !m.active)).toBe(true);
   });
@@ -72,7 +77,15 @@ describe('GET /v1/apps/{app_id}/models', () => {
     const child = await customModel({ org_id: alice.org_id, parent_id: parent.id });
     const res = await request(ctx.app).get(`/v1/apps/${appId}/models`).set(alice.auth);
     const entry = res.body.custom_model_settings.find((m: { id: string }) => m.id === child.id);
-    expect(entry).toMatchObject({ id: child.id, model: child.model, provider: 'custom', parent_id: parent.id, prompt_id: null, active: false, globally_disabled: false });
+    expect(entry).toMatchObject({
+      id: child.id,
+      model: child.model,
+      provider: 'custom',
+      parent_id: parent.id,
+      prompt_id: null,
+      active: false,
+      globally_disabled: false,
+    });
     expect(entry.parent).toMatchObject({ id: child.id, org_id: alice.org_id, app_id: null, is_public: false, price_unit: 'tokens', api_target: '' });
     expect(entry.parent.parent).toMatchObject({ id: parent.id, model: parent.model, provider: parent.provider });
     expect(entry.parent.parent).not.toHaveProperty('parent');
@@ -98,7 +111,14 @@ describe('PUT /v1/apps/{app_id}/models/{model_id}', () => {
     const model = nth(optional, 0);
     const on = await setActive(alice, { appId, modelId: model.id }, { active: true });
     expect(on.status).toBe(200);
-    expect(on.body).toMatchObject({ id: model.id, model: model.model, provider: model.provider, active: true, globally_disabled: false, parent: { id: model.id } });
+    expect(on.body).toMatchObject({
+      id: model.id,
+      model: model.model,
+      provider: model.provider,
+      active: true,
+      globally_disabled: false,
+      parent: { id: model.id },
+    });
     const listed = await request(ctx.app).get(`/v1/apps/${appId}/models`).set(alice.auth);
     expect(listed.body.active_models).toBe(defaults.length + 1);
     const off = await setActive(alice, { appId, modelId: nth(defaults, 0).id }, { active: false });

@@ -39,7 +39,10 @@ const accounts = {
 };
 
 async function newSpace(tenant: Tenant, body: object = {}): Promise<string> {
-  const res = await request(ctx.app).post('/v1/apps').set(tenant.auth).send({ name: 'Poster', ...body });
+  const res = await request(ctx.app)
+    .post('/v1/apps')
+    .set(tenant.auth)
+    .send({ name: 'Poster', ...body });
   expect(res.status).toBe(201);
   return res.body.app.id as string;
 }

@@ -23,7 +23,10 @@ beforeAll(async () => {
 afterAll(() => ctx.close());
 
 async function createApp(tenant: Tenant, body: object = {}) {
-  const res = await request(ctx.app).post('/v1/apps').set(tenant.auth).send({ name: 'Support bot', ...body });
+  const res = await request(ctx.app)
+    .post('/v1/apps')
+    .set(tenant.auth)
+    .send({ name: 'Support bot', ...body });
   expect(res.status).toBe(201);
   return res.body as { app: { id: string; name: string } };
 }
@@ -37,7 +40,10 @@ async function customModel(data: { org_id?: string; app_id?: string; globally_di
 
 /** The public catalog as the seed left it, ordered as the API orders it. */
 function publicCatalog() {
-  return ctx.services.db.model.findMany({ where: { app_id: null, org_id: null, is_public: true }, orderBy: [{ provider: 'asc' }, { model: 'asc' }, { id: 'asc' }] });
+  return ctx.services.db.model.findMany({
+    where: { app_id: null, org_id: null, is_public: true },
+    orderBy: [{ provider: 'asc' }, { model: 'asc' }, { id: 'asc' }],
+  });
 }
 
 describe('POST /v1/apps', () => {
@@ -45,7 +51,14 @@ describe('POST /v1/apps', () => {
     const res = await request(ctx.app)
       .post('/v1/apps')
       .set(alice.auth)
-      .send({ name: 'Docs helper', description: 'Answers docs questions', app_logo: 'https://example.com/l.png', rate_limit: 60, weights: { cost: 0.6 }, policies: { privacy_level: 2 } });
+      .send({
+        name: 'Docs helper',
+        description: 'Answers docs questions',
+        app_logo: 'https://example.com/l.png',
+        rate_limit: 60,
+        weights: { cost: 0.6 },
+        policies: { privacy_level: 2 },
+      });
     expect(res.status).toBe(201);
     const { app } = res.body;
     expect(app).toMatchObject({
@@ -276,7 +289,10 @@ describe('PUT /v1/apps/update', () => {
     const rejected = await update(alice, { id: app.id, policies: { prompt_id: bobsDraft.body.id } });
     expect(rejected.status).toBe(400);
     expect(rejected.body.error).toMatchObject({ code: 'invalid_value', param: 'policies.prompt_id' });
-    await ctx.services.db.prompt.update({ where: { id: bobsDraft.body.id }, data: { published_on: new Date(), reviewed_on: new Date(), approved_on: new Date() } });
+    await ctx.services.db.prompt.update({
+      where: { id: bobsDraft.body.id },
+      data: { published_on: new Date(), reviewed_on: new Date(), approved_on: new Date() },
+    });
     expect((await update(alice, { id: app.id, policies: { prompt_id: bobsDraft.body.id } })).status).toBe(200);
     const cleared = await update(alice, { id: app.id, policies: { prompt_id: null } });
     expect(cleared.body.main.app).toMatchObject({ prompt_id: null, prompt: null });

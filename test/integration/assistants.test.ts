@@ -27,7 +27,10 @@ afterAll(() => ctx.close());
 const path = (tenant: Tenant, appId = tenant.app_id) => `/v1/apps/${appId}/assistants`;
 
 async function createAssistant(tenant: Tenant, body: object = { name: 'Helper' }) {
-  const res = await request(ctx.app).post(`${path(tenant)}/`).set(tenant.auth).send(body);
+  const res = await request(ctx.app)
+    .post(`${path(tenant)}/`)
+    .set(tenant.auth)
+    .send(body);
   expect(res.status).toBe(201);
   return res.body as { id: string; slug: string; version_id: string };
 }
@@ -59,7 +62,13 @@ describe('POST /v1/apps/{app_id}/assistants/', () => {
   it('answers with and without the trailing slash', async () => {
     const res = await request(ctx.app).post(path(alice)).set(alice.auth).send({ name: 'No slash' });
     expect(res.status).toBe(201);
-    expect((await request(ctx.app).get(`${path(alice)}/`).set(alice.auth)).status).toBe(200);
+    expect(
+      (
+        await request(ctx.app)
+          .get(`${path(alice)}/`)
+          .set(alice.auth)
+      ).status,
+    ).toBe(200);
   });
 
   it.each([
@@ -87,7 +96,12 @@ describe('POST /v1/apps/{app_id}/assistants/', () => {
   it('gives concurrent creates of the same name distinct slugs', async () => {
     const space = await ctx.tenant();
     const results = await Promise.all(
-      Array.from({ length: 8 }, () => request(ctx.app).post(`${path(space)}/`).set(space.auth).send({ name: 'Racer' })),
+      Array.from({ length: 8 }, () =>
+        request(ctx.app)
+          .post(`${path(space)}/`)
+          .set(space.auth)
+          .send({ name: 'Racer' }),
+      ),
     );
     expect(results.map((res) => res.status)).toEqual(Array(8).fill(201));
     const slugs = results.map((res) => res.body.slug as string).sort();
@@ -103,31 +117,69 @@ describe('POST /v1/apps/{app_id}/assistants/', () => {
   });
 
   it('requires a name of 1 to 100 characters', async () => {
-    const missing = await request(ctx.app).post(`${path(alice)}/`).set(alice.auth).send({});
+    const missing = await request(ctx.app)
+      .post(`${path(alice)}/`)
+      .set(alice.auth)
+      .send({});
     expect(missing.status).toBe(400);
     expect(missing.body).toEqual({
       error: { message: "Missing required field 'name'.", type: 'invalid_request_error', code: 'missing_field', param: 'name' },
     });
-    expect((await request(ctx.app).post(`${path(alice)}/`).set(alice.auth).send({ name: '' })).status).toBe(400);
-    expect((await request(ctx.app).post(`${path(alice)}/`).set(alice.auth).send({ name: 'n'.repeat(101) })).status).toBe(400);
-    expect((await request(ctx.app).post(`${path(alice)}/`).set(alice.auth).send({ name: 'n'.repeat(100) })).status).toBe(201);
+    expect(
+      (
+        await request(ctx.app)
+          .post(`${path(alice)}/`)
+          .set(alice.auth)
+          .send({ name: '' })
+      ).status,
+    ).toBe(400);
+    expect(
+      (
+        await request(ctx.app)
+          .post(`${path(alice)}/`)
+          .set(alice.auth)
+          .send({ name: 'n'.repeat(101) })
+      ).status,
+    ).toBe(400);
+    expect(
+      (
+        await request(ctx.app)
+          .post(`${path(alice)}/`)
+          .set(alice.auth)
+          .send({ name: 'n'.repeat(100) })
+      ).status,
+    ).toBe(201);
   });
 
   it.each(['visibility', 'definition_visibility'])('accepts only public, organization and private as %s', async (field) => {
-    const res = await request(ctx.app).post(`${path(alice)}/`).set(alice.auth).send({ name: 'V', [field]: 'secret' });
+    const res = await request(ctx.app)
+      .post(`${path(alice)}/`)
+      .set(alice.auth)
+      .send({ name: 'V', [field]: 'secret' });
     expect(res.status).toBe(400);
     expect(res.body.error).toMatchObject({ type: 'invalid_request_error', code: 'invalid_value', param: field });
     for (const value of ['public', 'organization', 'private']) {
-      const ok = await request(ctx.app).post(`${path(alice)}/`).set(alice.auth).send({ name: 'V', [field]: value });
+      const ok = await request(ctx.app)
+        .post(`${path(alice)}/`)
+        .set(alice.auth)
+        .send({ name: 'V', [field]: value });
       expect(ok.body[field]).toBe(value);
     }
   });
 
   it('rejects an unknown field of assistant_config', async () => {
-    const res = await request(ctx.app).post(`${path(alice)}/`).set(alice.auth).send({ name: 'C', assistant_config: { colour: 'red' } });
+    const res = await request(ctx.app)
+      .post(`${path(alice)}/`)
+      .set(alice.auth)
+      .send({ name: 'C', assistant_config: { colour: 'red' } });
     expect(res.status).toBe(400);
     expect(res.body).toEqual({
-      error: { message: "Unrecognized field 'assistant_config.colour'.", type: 'invalid_request_error', code: 'unknown_field', param: 'assistant_config.colour' },
+      error: {
+        message: "Unrecognized field 'assistant_config.colour'.",
+        type: 'invalid_request_error',
+        code: 'unknown_field',
+        param: 'assistant_config.colour',
+      },
     });
   });
 
@@ -142,7 +194,10 @@ describe('POST /v1/apps/{app_id}/assistants/', () => {
     [{ prompt_id: 'not-a-uuid' }, 'assistant_config.prompt_id'],
     [{ instructions: 42 }, 'assistant_config.instructions'],
   ])('rejects assistant_config %j naming %s', async (config, param) => {
-    const res = await request(ctx.app).post(`${path(alice)}/`).set(alice.auth).send({ name: 'C', assistant_config: config });
+    const res = await request(ctx.app)
+      .post(`${path(alice)}/`)
+      .set(alice.auth)
+      .send({ name: 'C', assistant_config: config });
     expect(res.status).toBe(400);
     expect(res.body.error).toMatchObject({ type: 'invalid_request_error', param });
   });
@@ -154,7 +209,10 @@ describe('POST /v1/apps/{app_id}/assistants/', () => {
     const foreignDraft = await request(ctx.app).post('/v1/prompts').set(bob.auth).send(prompt);
     for (const id of [own.body.id, publicPrompt.body.id]) await createAssistant(alice, { name: 'P', assistant_config: { prompt_id: id } });
     for (const id of [foreignDraft.body.id, UNKNOWN_ID]) {
-      const res = await request(ctx.app).post(`${path(alice)}/`).set(alice.auth).send({ name: 'P', assistant_config: { prompt_id: id } });
+      const res = await request(ctx.app)
+        .post(`${path(alice)}/`)
+        .set(alice.auth)
+        .send({ name: 'P', assistant_config: { prompt_id: id } });
       expect(res.status).toBe(400);
       expect(res.body).toEqual({
         error: {
@@ -170,14 +228,23 @@ describe('POST /v1/apps/{app_id}/assistants/', () => {
   it('accepts a catalog model name or the automatic-selection name as model', async () => {
     await createAssistant(alice, { name: 'M', assistant_config: { model: 'gpt-4o-mini' } });
     await createAssistant(alice, { name: 'M', assistant_config: { model: ctx.services.config.autoModelName } });
-    const res = await request(ctx.app).post(`${path(alice)}/`).set(alice.auth).send({ name: 'M', assistant_config: { model: 'gpt-9-imaginary' } });
+    const res = await request(ctx.app)
+      .post(`${path(alice)}/`)
+      .set(alice.auth)
+      .send({ name: 'M', assistant_config: { model: 'gpt-9-imaginary' } });
     expect(res.status).toBe(400);
     expect(res.body.error).toMatchObject({ code: 'model_not_available', param: 'assistant_config.model' });
   });
 
   it("answers 404 for another organization's Space exactly as for an unknown one", async () => {
-    const foreign = await request(ctx.app).post(`${path(alice, bob.app_id)}/`).set(alice.auth).send({ name: 'X' });
-    const unknown = await request(ctx.app).post(`${path(alice, UNKNOWN_ID)}/`).set(alice.auth).send({ name: 'X' });
+    const foreign = await request(ctx.app)
+      .post(`${path(alice, bob.app_id)}/`)
+      .set(alice.auth)
+      .send({ name: 'X' });
+    const unknown = await request(ctx.app)
+      .post(`${path(alice, UNKNOWN_ID)}/`)
+      .set(alice.auth)
+      .send({ name: 'X' });
     expect(foreign.status).toBe(404);
     expect(foreign.body).toEqual(unknown.body);
     expect(foreign.body.error).toMatchObject({ code: 'not_found', param: 'app_id' });
@@ -185,7 +252,10 @@ describe('POST /v1/apps/{app_id}/assistants/', () => {
 
   it('requires assistants:write', async () => {
     const viewer = await ctx.tenant({ role: 'viewer' });
-    const res = await request(ctx.app).post(`${path(viewer)}/`).set(viewer.auth).send({ name: 'X' });
+    const res = await request(ctx.app)
+      .post(`${path(viewer)}/`)
+      .set(viewer.auth)
+      .send({ name: 'X' });
     expect(res.status).toBe(403);
     expect(res.body.error).toMatchObject({ code: 'permission_denied' });
   });
@@ -195,7 +265,9 @@ describe('GET and PUT /v1/apps/{app_id}/assistants/{assistant_id}', () => {
   it('shows the configuration of the current version to its creator', async () => {
     const config = { instructions: 'Be kind.', max_tokens: 200 };
     const { id, version_id } = await createAssistant(alice, { name: 'Kind', assistant_config: config });
-    const res = await request(ctx.app).get(`${path(alice)}/${id}`).set(alice.auth);
+    const res = await request(ctx.app)
+      .get(`${path(alice)}/${id}`)
+      .set(alice.auth);
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ id, slug: 'kind', version: 1, version_id, assistant_config: config });
   });
@@ -209,7 +281,10 @@ describe('GET and PUT /v1/apps/{app_id}/assistants/{assistant_id}', () => {
       assistant_config: { instructions: 'y' },
     });
     const hidden = await createAssistant(alice, { name: 'H' });
-    const asColleague = (id: string) => request(ctx.app).get(`${path(alice)}/${id}`).set(alicesColleague.auth);
+    const asColleague = (id: string) =>
+      request(ctx.app)
+        .get(`${path(alice)}/${id}`)
+        .set(alicesColleague.auth);
 
     const secretView = await asColleague(secret.id);
     expect(secretView.status).toBe(200);
@@ -217,12 +292,17 @@ describe('GET and PUT /v1/apps/{app_id}/assistants/{assistant_id}', () => {
     expect((await asColleague(shared.id)).body.assistant_config).toEqual({ instructions: 'y' });
     expect((await asColleague(hidden.id)).status).toBe(404);
 
-    const list = await request(ctx.app).get(`${path(alice)}?limit=100`).set(alicesColleague.auth);
+    const list = await request(ctx.app)
+      .get(`${path(alice)}?limit=100`)
+      .set(alicesColleague.auth);
     const listed = list.body.data.map((a: { id: string }) => a.id);
     expect(listed).toEqual(expect.arrayContaining([secret.id, shared.id]));
     expect(listed).not.toContain(hidden.id);
 
-    const edit = await request(ctx.app).put(`${path(alice)}/${secret.id}`).set(alicesColleague.auth).send({ name: 'Mine now' });
+    const edit = await request(ctx.app)
+      .put(`${path(alice)}/${secret.id}`)
+      .set(alicesColleague.auth)
+      .send({ name: 'Mine now' });
     expect(edit.status).toBe(403);
     expect(edit.body.error).toMatchObject({ type: 'permission_error', code: 'permission_denied', param: null });
   });
@@ -233,12 +313,24 @@ describe('GET and PUT /v1/apps/{app_id}/assistants/{assistant_id}', () => {
 
     const renamed = await request(ctx.app).put(url).set(alice.auth).send({ name: 'Renamed', avatar: 'https://example.com/a.png' });
     expect(renamed.status).toBe(200);
-    expect(renamed.body).toMatchObject({ name: 'Renamed', slug: 'versioned', description: 'd', avatar: 'https://example.com/a.png', version_id: created.version_id });
+    expect(renamed.body).toMatchObject({
+      name: 'Renamed',
+      slug: 'versioned',
+      description: 'd',
+      avatar: 'https://example.com/a.png',
+      version_id: created.version_id,
+    });
 
-    const same = await request(ctx.app).put(url).set(alice.auth).send({ assistant_config: { temperature: 1 } });
+    const same = await request(ctx.app)
+      .put(url)
+      .set(alice.auth)
+      .send({ assistant_config: { temperature: 1 } });
     expect(same.body.version_id).toBe(created.version_id);
 
-    const changed = await request(ctx.app).put(url).set(alice.auth).send({ assistant_config: { temperature: 0.5, top_p: 0.9 } });
+    const changed = await request(ctx.app)
+      .put(url)
+      .set(alice.auth)
+      .send({ assistant_config: { temperature: 0.5, top_p: 0.9 } });
     expect(changed.body.version_id).not.toBe(created.version_id);
     const cleared = await request(ctx.app).put(url).set(alice.auth).send({ assistant_config: null, description: null });
     expect(cleared.body.description).toBeNull();
@@ -257,7 +349,10 @@ describe('GET and PUT /v1/apps/{app_id}/assistants/{assistant_id}', () => {
     const { id } = await createAssistant(alice, { name: 'Busy' });
     const results = await Promise.all(
       [0.1, 0.2, 0.3, 0.4].map((temperature) =>
-        request(ctx.app).put(`${path(alice)}/${id}`).set(alice.auth).send({ assistant_config: { temperature } }),
+        request(ctx.app)
+          .put(`${path(alice)}/${id}`)
+          .set(alice.auth)
+          .send({ assistant_config: { temperature } }),
       ),
     );
     expect(results.map((res) => res.status)).toEqual([200, 200, 200, 200]);
@@ -267,10 +362,20 @@ describe('GET and PUT /v1/apps/{app_id}/assistants/{assistant_id}', () => {
 
   it('validates the update body like the create body', async () => {
     const { id } = await createAssistant(alice);
-    const res = await request(ctx.app).put(`${path(alice)}/${id}`).set(alice.auth).send({ assistant_config: { colour: 'blue' } });
+    const res = await request(ctx.app)
+      .put(`${path(alice)}/${id}`)
+      .set(alice.auth)
+      .send({ assistant_config: { colour: 'blue' } });
     expect(res.status).toBe(400);
     expect(res.body.error).toMatchObject({ code: 'unknown_field', param: 'assistant_config.colour' });
-    expect((await request(ctx.app).put(`${path(alice)}/${id}`).set(alice.auth).send({ slug: 'mine' })).body.error.param).toBe('slug');
+    expect(
+      (
+        await request(ctx.app)
+          .put(`${path(alice)}/${id}`)
+          .set(alice.auth)
+          .send({ slug: 'mine' })
+      ).body.error.param,
+    ).toBe('slug');
   });
 
   it("answers 404 for another organization's assistant exactly as for an unknown one", async () => {
@@ -287,11 +392,19 @@ describe('GET and PUT /v1/apps/{app_id}/assistants/{assistant_id}', () => {
       const put = await request(ctx.app).put(foreign).set(alice.auth).send({ name: 'Stolen' });
       expect(put.status).toBe(404);
     }
-    expect((await request(ctx.app).get(`${path(bob)}/${id}`).set(bob.auth)).body.name).toBe('B');
+    expect(
+      (
+        await request(ctx.app)
+          .get(`${path(bob)}/${id}`)
+          .set(bob.auth)
+      ).body.name,
+    ).toBe('B');
   });
 
   it('answers 404 for a malformed id', async () => {
-    const res = await request(ctx.app).get(`${path(alice)}/not-a-uuid`).set(alice.auth);
+    const res = await request(ctx.app)
+      .get(`${path(alice)}/not-a-uuid`)
+      .set(alice.auth);
     expect(res.status).toBe(404);
     expect(res.body.error.param).toBe('assistant_id');
   });
@@ -302,14 +415,22 @@ describe('GET /v1/apps/{app_id}/assistants', () => {
     const space = await ctx.tenant();
     const ids: string[] = [];
     for (let i = 0; i < 5; i += 1) ids.push((await createAssistant(space, { name: `A${i}` })).id);
-    const first = await request(ctx.app).get(`${path(space)}?limit=2`).set(space.auth);
+    const first = await request(ctx.app)
+      .get(`${path(space)}?limit=2`)
+      .set(space.auth);
     expect(first.body).toMatchObject({ object: 'list', has_more: true, first_id: ids[4], last_id: ids[3] });
     expect(first.body.data[0]).not.toHaveProperty('assistant_config');
-    const second = await request(ctx.app).get(`${path(space)}?limit=2&after=${first.body.last_id}`).set(space.auth);
+    const second = await request(ctx.app)
+      .get(`${path(space)}?limit=2&after=${first.body.last_id}`)
+      .set(space.auth);
     expect(second.body.data.map((a: { id: string }) => a.id)).toEqual([ids[2], ids[1]]);
-    const third = await request(ctx.app).get(`${path(space)}?limit=2&after=${second.body.last_id}`).set(space.auth);
+    const third = await request(ctx.app)
+      .get(`${path(space)}?limit=2&after=${second.body.last_id}`)
+      .set(space.auth);
     expect(third.body).toMatchObject({ has_more: false, first_id: ids[0], last_id: ids[0] });
-    const foreignCursor = await request(ctx.app).get(`${path(alice)}?after=${ids[0]}`).set(alice.auth);
+    const foreignCursor = await request(ctx.app)
+      .get(`${path(alice)}?after=${ids[0]}`)
+      .set(alice.auth);
     expect(foreignCursor.status).toBe(400);
     expect(foreignCursor.body.error.param).toBe('after');
   });

@@ -22,7 +22,11 @@ async function ended(tenant: Tenant, id: string) {
 describe('an async job after Redis lost its data', () => {
   it('is still readable with its result once every key of the deployment is gone', async () => {
     const { tenant } = await isolatedSpace(env.h, { models: [{ name: 'answering' }] });
-    const accepted = await request(env.h.app).post('/v1/chat/completions').set(tenant.auth).set({ Prefer: 'respond-async' }).send({ messages: userMessage('Remember me') });
+    const accepted = await request(env.h.app)
+      .post('/v1/chat/completions')
+      .set(tenant.auth)
+      .set({ Prefer: 'respond-async' })
+      .send({ messages: userMessage('Remember me') });
     expect(accepted.status).toBe(202);
     const before = await ended(tenant, accepted.body.id);
     expect(before.body.status).toBe('completed');

@@ -45,7 +45,11 @@ function space(update: Record<string, unknown> = {}): Promise<IsolatedSpace<'ans
 }
 
 function submitAsync(tenant: Tenant, body: object, headers: Record<string, string> = {}) {
-  return request(h.app).post('/v1/chat/completions').set(tenant.auth).set({ ...ASYNC, ...headers }).send(body);
+  return request(h.app)
+    .post('/v1/chat/completions')
+    .set(tenant.auth)
+    .set({ ...ASYNC, ...headers })
+    .send(body);
 }
 
 const getJob = (tenant: Tenant, id: string) => request(h.app).get(`/v1/jobs/${id}`).set(tenant.auth);
@@ -100,7 +104,16 @@ describe('POST /v1/chat/completions with Prefer: respond-async', () => {
     expect(accepted.headers.location).toBe(`/v1/jobs/${id}`);
     expect(accepted.headers['preference-applied']).toBe('respond-async');
     expect(accepted.headers['x-switchyard-log-id']).toBe(id);
-    expect(accepted.body).toEqual({ id, object: 'chat.completion.job', status: 'queued', created_at: expect.any(Number), finished_at: null, model: null, response: null, webhook: null });
+    expect(accepted.body).toEqual({
+      id,
+      object: 'chat.completion.job',
+      status: 'queued',
+      created_at: expect.any(Number),
+      finished_at: null,
+      model: null,
+      response: null,
+      webhook: null,
+    });
 
     const job = await ended(tenant, id);
     const sync = await complete(h, tenant, body);
@@ -175,7 +188,11 @@ describe('POST /v1/chat/completions with Prefer: respond-async', () => {
     // The simulator echoes the prompt, so the kept answer holds it until the rise.
     expect(JSON.stringify((await ended(tenant, accepted.body.id)).response)).toContain(prompt);
     expect(await jobRowText(accepted.body.id)).toContain(prompt);
-    await request(h.app).put('/v1/apps/update').set(tenant.auth).send({ id: tenant.app_id, policies: { privacy_level: 3 } }).expect(200);
+    await request(h.app)
+      .put('/v1/apps/update')
+      .set(tenant.auth)
+      .send({ id: tenant.app_id, policies: { privacy_level: 3 } })
+      .expect(200);
     const job = (await getJob(tenant, accepted.body.id)).body;
     expect(job).toMatchObject({ status: 'completed', response: null });
     expect(await jobRowText(accepted.body.id)).not.toContain(prompt);
@@ -256,7 +273,10 @@ describe('webhooks', () => {
   it("delivers the ended job to the Space's webhook, signed with the secret shown once", async () => {
     const { tenant } = await space();
     const path = `/space-${randomUUID()}`;
-    const set = await request(h.app).put('/v1/apps/update').set(tenant.auth).send({ id: tenant.app_id, settings: { webhook: { url: `${receiver.url}${path}` } } });
+    const set = await request(h.app)
+      .put('/v1/apps/update')
+      .set(tenant.auth)
+      .send({ id: tenant.app_id, settings: { webhook: { url: `${receiver.url}${path}` } } });
     expect(set.status).toBe(200);
     const shown = set.body.main.app.settings.webhook;
     expect(shown).toEqual({ url: `${receiver.url}${path}`, has_secret: true, secret: expect.stringMatching(/^whsec_/) });
@@ -265,7 +285,10 @@ describe('webhooks', () => {
 
     const accepted = await submitAsync(tenant, { messages: userMessage('Call me back') });
     const delivery = await eventually(() => deliveriesTo(path)[0], 10_000);
-    const event = new Webhook(shown.secret as string).verify(delivery.body, delivery.headers as Record<string, string>) as { type: string; data: { id: string; response: { body: { object: string } } } };
+    const event = new Webhook(shown.secret as string).verify(delivery.body, delivery.headers as Record<string, string>) as {
+      type: string;
+      data: { id: string; response: { body: { object: string } } };
+    };
     expect(delivery.headers['webhook-id']).toBe(`msg_${accepted.body.id}`);
     expect(event.type).toBe('chat.completion.job.completed');
     expect(event.data.id).toBe(accepted.body.id);
@@ -320,10 +343,20 @@ describe('webhooks', () => {
 
   it("is not copied to a sandbox: the sandbox never calls the main Space's receiver", async () => {
     const { tenant } = await space();
-    await request(h.app).put('/v1/apps/update').set(tenant.auth).send({ id: tenant.app_id, settings: { webhook: { url: `${receiver.url}/main` } } }).expect(200);
+    await request(h.app)
+      .put('/v1/apps/update')
+      .set(tenant.auth)
+      .send({ id: tenant.app_id, settings: { webhook: { url: `${receiver.url}/main` } } })
+      .expect(200);
     await request(h.app).post(`/v1/apps/${tenant.app_id}/sandbox`).set(tenant.auth).expect(202);
-    const sandboxId = await eventually(async () => (await h.services.db.app.findFirst({ where: { sandbox_of: tenant.app_id, sandbox_status: 'none' } }))?.id, 10_000);
-    await eventually(async () => ((await h.services.db.app.findUnique({ where: { id: tenant.app_id } }))?.sandbox_status === 'up_to_date' ? true : null), 10_000);
+    const sandboxId = await eventually(
+      async () => (await h.services.db.app.findFirst({ where: { sandbox_of: tenant.app_id, sandbox_status: 'none' } }))?.id,
+      10_000,
+    );
+    await eventually(
+      async () => ((await h.services.db.app.findUnique({ where: { id: tenant.app_id } }))?.sandbox_status === 'up_to_date' ? true : null),
+      10_000,
+    );
     const sandbox = await request(h.app).get(`/v1/apps/${sandboxId}`).set(tenant.auth);
     expect(sandbox.status).toBe(200);
     expect(sandbox.body.app.settings).not.toHaveProperty('webhook');
@@ -356,10 +389,17 @@ describe('without PLUGIN_SECRETS_KEY', () => {
 
   it('refuses webhooks, which could not be signed, naming the field', async () => {
     const tenant = await bare.tenant();
-    const setting = await request(bare.app).put('/v1/apps/update').set(tenant.auth).send({ id: tenant.app_id, settings: { webhook: { url: `${receiver.url}/x` } } });
+    const setting = await request(bare.app)
+      .put('/v1/apps/update')
+      .set(tenant.auth)
+      .send({ id: tenant.app_id, settings: { webhook: { url: `${receiver.url}/x` } } });
     expect(setting.status).toBe(400);
     expect(setting.body.error.param).toBe('settings.webhook');
-    const async = await request(bare.app).post('/v1/chat/completions').set(tenant.auth).set(ASYNC).send({ messages: userMessage('x'), webhook_url: `${receiver.url}/x` });
+    const async = await request(bare.app)
+      .post('/v1/chat/completions')
+      .set(tenant.auth)
+      .set(ASYNC)
+      .send({ messages: userMessage('x'), webhook_url: `${receiver.url}/x` });
     expect(async.status).toBe(400);
     expect(async.body.error.param).toBe('webhook_url');
   });
@@ -374,7 +414,11 @@ describe('result TTL', () => {
 
   it('forgets a job once ASYNC_RESULT_TTL_SECONDS have passed since it ended', async () => {
     const { tenant } = await isolatedSpace(short, { models: [{ name: 'answering' }] });
-    const accepted = await request(short.app).post('/v1/chat/completions').set(tenant.auth).set(ASYNC).send({ messages: userMessage('Soon gone') });
+    const accepted = await request(short.app)
+      .post('/v1/chat/completions')
+      .set(tenant.auth)
+      .set(ASYNC)
+      .send({ messages: userMessage('Soon gone') });
     const done = await eventually(async () => {
       const res = await request(short.app).get(`/v1/jobs/${accepted.body.id}`).set(tenant.auth);
       return res.body.status === 'completed' ? res : null;

@@ -131,7 +131,12 @@ describe('failed-authentication throttle per key prefix', () => {
 
 describe('client address', () => {
   it('cannot be dodged with X-Forwarded-For by default (no proxy trusted, not even loopback)', async () => {
-    const ctx = createTestContext({ redisPrefix: `${process.env.REDIS_PREFIX ?? 'sytest'}_${uniqueSuffix()}`, ...LIMITS, trustProxy: loadConfig().trustProxy, authThrottlePrefixLimit: 0 });
+    const ctx = createTestContext({
+      redisPrefix: `${process.env.REDIS_PREFIX ?? 'sytest'}_${uniqueSuffix()}`,
+      ...LIMITS,
+      trustProxy: loadConfig().trustProxy,
+      authThrottlePrefixLimit: 0,
+    });
     contexts.push(ctx);
     expect(ctx.services.config.trustProxy).toBe(false);
     const statuses: number[] = [];

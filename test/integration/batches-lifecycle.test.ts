@@ -42,7 +42,8 @@ function maxOverlap(calls: RecordedRequest[]): number {
   return most;
 }
 
-const lines = (model: string, count: number, prefix = 'line') => Array.from({ length: count }, (_, i) => batchLine(`${prefix}-${i}`, chatBody(model, `${prefix} ${i}`)));
+const lines = (model: string, count: number, prefix = 'line') =>
+  Array.from({ length: count }, (_, i) => batchLine(`${prefix}-${i}`, chatBody(model, `${prefix} ${i}`)));
 
 describe('fairness', () => {
   it("keeps a Space's batch lines under its cap while another Space's batch and interactive requests run", async () => {

@@ -25,7 +25,10 @@ const logLines: string[] = [];
 beforeAll(async () => {
   sim = await startSimulator();
   const logger = pino({ level: 'warn' }, { write: (line: string) => void logLines.push(line) });
-  h = startCompletionsHarness({ providers: simulatedProviders(sim), batches: testBatchConfig({ spaceConcurrency: CAP, lineConcurrency: LINE_WORKERS }) }, { logger });
+  h = startCompletionsHarness(
+    { providers: simulatedProviders(sim), batches: testBatchConfig({ spaceConcurrency: CAP, lineConcurrency: LINE_WORKERS }) },
+    { logger },
+  );
 });
 afterAll(async () => {
   await h.close();

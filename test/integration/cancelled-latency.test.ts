@@ -31,7 +31,13 @@ function rawCompletion(app: Express, tenant: Tenant, body: object): { drop(): vo
   const server = app.listen(0, '127.0.0.1');
   let req: http.ClientRequest | undefined;
   server.on('listening', () => {
-    req = http.request({ host: '127.0.0.1', port: (server.address() as AddressInfo).port, method: 'POST', path: '/v1/chat/completions', headers: { ...tenant.auth, 'content-type': 'application/json' } });
+    req = http.request({
+      host: '127.0.0.1',
+      port: (server.address() as AddressInfo).port,
+      method: 'POST',
+      path: '/v1/chat/completions',
+      headers: { ...tenant.auth, 'content-type': 'application/json' },
+    });
     req.on('error', () => undefined);
     req.end(JSON.stringify(body));
   });

@@ -72,7 +72,7 @@ describe('seedCatalog', () => {
     expect(await seedCatalog(databaseUrl, catalog)).toEqual({ created: 0, updated: 1, unchanged: modelCount - 1 });
   });
 
-  it('leaves an organization\'s own model with the same upstream id alone', async () => {
+  it("leaves an organization's own model with the same upstream id alone", async () => {
     const org = await db.organization.create({ data: { name: 'catalog-seed-custom' } });
     const custom = await db.model.create({
       data: { model: 'my-gpt-4o-mini', provider: 'openai', namespace: 'gpt-4o-mini', org_id: org.id, is_public: false, prompt_token_cost: 1 },

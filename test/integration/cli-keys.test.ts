@@ -46,7 +46,13 @@ it("names the command in the dashboard's 403; that command's key opens the dashb
   expect(made).toMatchObject({ code: 0, stderr: '' });
   const key = JSON.parse(made.stdout) as { api_key: string; key_id: string; service_owner: boolean; role: string };
   expect(key).toMatchObject({ service_owner: true, role: 'member' });
-  expect((await request(ctx.app).get('/admin/queues').set({ Authorization: `Bearer ${key.api_key}` })).status).toBe(200);
+  expect(
+    (
+      await request(ctx.app)
+        .get('/admin/queues')
+        .set({ Authorization: `Bearer ${key.api_key}` })
+    ).status,
+  ).toBe(200);
   expect((await request(ctx.app).get('/admin/queues').auth('operator', key.api_key)).status).toBe(200);
   // Its user is a service owner of its own: the owner's bootstrap key gains nothing.
   expect((await request(ctx.app).get('/admin/queues').set(tenant.auth)).status).toBe(403);
@@ -58,7 +64,19 @@ it("names the command in the dashboard's 403; that command's key opens the dashb
 });
 
 it('creates a key that expires and keeps to its models', async () => {
-  const made = await cli(['keys', 'create', '--org-id', tenant.org_id, '--app-id', tenant.app_id, '--expires-in', '3600', '--allowed-models', 'gpt-4.1-mini,test-echo', '--json']);
+  const made = await cli([
+    'keys',
+    'create',
+    '--org-id',
+    tenant.org_id,
+    '--app-id',
+    tenant.app_id,
+    '--expires-in',
+    '3600',
+    '--allowed-models',
+    'gpt-4.1-mini,test-echo',
+    '--json',
+  ]);
   expect(made.code).toBe(0);
   const key = JSON.parse(made.stdout) as { key_id: string; expires_on: string };
   expect(Date.parse(key.expires_on) - Date.now()).toBeGreaterThan(3500_000);

@@ -31,7 +31,10 @@ afterAll(async () => {
 
 /** One completion, its log committed: answers the log's id. */
 async function completed(content: string): Promise<string> {
-  const res = await request(h.app).post('/v1/chat/completions').set(tenant.auth).send({ model: 'gpt-4.1-mini', messages: [{ role: 'user', content }] });
+  const res = await request(h.app)
+    .post('/v1/chat/completions')
+    .set(tenant.auth)
+    .send({ model: 'gpt-4.1-mini', messages: [{ role: 'user', content }] });
   expect(res.status).toBe(200);
   await logsOf(h, res.body.id);
   return res.body.id as string;
@@ -50,7 +53,9 @@ function follow(args: string[]): Follower {
   const child: ChildProcess = spawn('npm', ['run', '-s', 'cli', '--', 'logs', 'tail', ...args], { cwd: ROOT, env: process.env, detached: true });
   child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.on('exit', (code, signal) => resolve({ code, signal })),
+  );
   return {
     ids: () =>
       stdout
@@ -81,7 +86,9 @@ describe('logs tail --follow', () => {
       for (let i = 0; i < 4; i += 1) during.push(await completed(`during ${i}`));
       // A log whose INSERT started before another's commit, and committed after it: stamped earlier, seen later.
       const late = await h.services.db.$transaction(async (tx) => {
-        const row = await tx.log.create({ data: { org_id: tenant.org_id, app_id: tenant.app_id, timestamp: BigInt(Date.now()), status_code: 200, prompt: 'committed late' } });
+        const row = await tx.log.create({
+          data: { org_id: tenant.org_id, app_id: tenant.app_id, timestamp: BigInt(Date.now()), status_code: 200, prompt: 'committed late' },
+        });
         during.push(await completed('committed meanwhile'));
         return row.id;
       });

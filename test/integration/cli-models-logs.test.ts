@@ -33,7 +33,11 @@ let tenant: Tenant;
 let config: Config;
 
 /** The CLI in-process with this configuration (the harness's, or one changed for a test). */
-async function cliWith(withConfig: Config, argv: string[], { signal, onOut }: { signal?: AbortSignal; onOut?: (text: string) => void } = {}): Promise<Captured> {
+async function cliWith(
+  withConfig: Config,
+  argv: string[],
+  { signal, onOut }: { signal?: AbortSignal; onOut?: (text: string) => void } = {},
+): Promise<Captured> {
   let stdout = '';
   let stderr = '';
   const io = {
@@ -49,9 +53,17 @@ async function cliWith(withConfig: Config, argv: string[], { signal, onOut }: { 
 
 const cli = (argv: string[], signal?: AbortSignal, onOut?: (text: string) => void) => cliWith(config, argv, { signal, onOut });
 
-const jsonLines = (stdout: string) => stdout.trim().split('\n').filter(Boolean).map((line) => JSON.parse(line) as Record<string, unknown>);
+const jsonLines = (stdout: string) =>
+  stdout
+    .trim()
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
 const complete = (t: Tenant, model: string, content = 'Hello from the CLI test') =>
-  request(h.app).post('/v1/chat/completions').set(t.auth).send({ model, messages: [{ role: 'user', content }] });
+  request(h.app)
+    .post('/v1/chat/completions')
+    .set(t.auth)
+    .send({ model, messages: [{ role: 'user', content }] });
 
 interface Row {
   model: string;
@@ -83,7 +95,7 @@ afterAll(async () => {
 });
 
 describe('models list / enable / disable', () => {
-  it('lists the Space\'s models with provider, state and prices per 1M tokens, as a table or JSON', async () => {
+  it("lists the Space's models with provider, state and prices per 1M tokens, as a table or JSON", async () => {
     const rows = await listed(tenant);
     expect(rows.find((r) => r.model === 'gpt-4.1-mini')).toMatchObject({ kind: 'catalog', prompt_per_1m: expect.any(Number) });
     const table = await cli(['models', 'list', '--space', 'main', '--org-id', tenant.org_id]);
@@ -108,8 +120,16 @@ describe('models list / enable / disable', () => {
 
     const all = await run(['models', 'list', '--all', '--space', t.app_id, '--json']);
     const rows = (JSON.parse(all.stdout) as { data: (Row & { available: boolean; unavailable_reason: unknown })[] }).data;
-    expect(rows.find((r) => r.model === 'claude-haiku-4-5')).toMatchObject({ active: true, available: false, unavailable_reason: { code: 'provider_key_missing', message: 'ANTHROPIC_API_KEY is not set' } });
-    expect(rows.find((r) => r.model === 'gpt-4.1-nano')).toMatchObject({ active: false, available: false, unavailable_reason: { code: 'not_active_in_space' } });
+    expect(rows.find((r) => r.model === 'claude-haiku-4-5')).toMatchObject({
+      active: true,
+      available: false,
+      unavailable_reason: { code: 'provider_key_missing', message: 'ANTHROPIC_API_KEY is not set' },
+    });
+    expect(rows.find((r) => r.model === 'gpt-4.1-nano')).toMatchObject({
+      active: false,
+      available: false,
+      unavailable_reason: { code: 'not_active_in_space' },
+    });
 
     const table = await run(['models', 'list', '--all', '--space', t.app_id]);
     expect(table.stdout).toMatch(/\nclaude-haiku-4-5\s+anthropic\s+catalog\s+yes\s+.*no: ANTHROPIC_API_KEY is not set \(provider_key_missing\)\n/);
@@ -150,11 +170,37 @@ describe('models list / enable / disable', () => {
 
 describe('models add-custom / remove-custom', () => {
   const add = (extra: string[]) =>
-    cli(['models', 'add-custom', '--space', tenant.app_id, '--name', 'cli-llama', '--base-url', sim.baseUrls.openai, '--upstream-model', 'cli-llama-upstream', '--context-window', '8000', ...extra]);
+    cli([
+      'models',
+      'add-custom',
+      '--space',
+      tenant.app_id,
+      '--name',
+      'cli-llama',
+      '--base-url',
+      sim.baseUrls.openai,
+      '--upstream-model',
+      'cli-llama-upstream',
+      '--context-window',
+      '8000',
+      ...extra,
+    ]);
 
   it('adds one with the key from the environment (never printed); enabled by name, it answers at its own URL with its key', async () => {
     process.env.CLI_TEST_CUSTOM_KEY = 'sk-cli-custom-99';
-    const run = await add(['--provider', 'ollama', '--api-key-env', 'CLI_TEST_CUSTOM_KEY', '--prompt-price', '0.5', '--completion-price', '1.5', '--like', 'gpt-4.1-mini', '--json']);
+    const run = await add([
+      '--provider',
+      'ollama',
+      '--api-key-env',
+      'CLI_TEST_CUSTOM_KEY',
+      '--prompt-price',
+      '0.5',
+      '--completion-price',
+      '1.5',
+      '--like',
+      'gpt-4.1-mini',
+      '--json',
+    ]);
     expect(run).toMatchObject({ code: 0, stderr: '' });
     expect(run.stdout).not.toContain('sk-cli-custom-99');
     expect(JSON.parse(run.stdout)).toMatchObject({ model: 'cli-llama', provider: 'ollama', has_api_key: true, org_id: tenant.org_id });
@@ -171,10 +217,38 @@ describe('models add-custom / remove-custom', () => {
   });
 
   it('refuses what the API refuses, naming the option (exit 2)', async () => {
-    const internal = await cli(['models', 'add-custom', '--org-id', tenant.org_id, '--name', 'x1', '--base-url', 'http://10.0.0.1/v1', '--upstream-model', 'x', '--context-window', '8000', '--quality', '0.5']);
+    const internal = await cli([
+      'models',
+      'add-custom',
+      '--org-id',
+      tenant.org_id,
+      '--name',
+      'x1',
+      '--base-url',
+      'http://10.0.0.1/v1',
+      '--upstream-model',
+      'x',
+      '--context-window',
+      '8000',
+      '--quality',
+      '0.5',
+    ]);
     expect(internal.code).toBe(2);
     expect(internal.stderr).toMatch(/private.*\(option --base-url\)/);
-    const noQuality = await cli(['models', 'add-custom', '--org-id', tenant.org_id, '--name', 'x2', '--base-url', sim.baseUrls.openai, '--upstream-model', 'x', '--context-window', '8000']);
+    const noQuality = await cli([
+      'models',
+      'add-custom',
+      '--org-id',
+      tenant.org_id,
+      '--name',
+      'x2',
+      '--base-url',
+      sim.baseUrls.openai,
+      '--upstream-model',
+      'x',
+      '--context-window',
+      '8000',
+    ]);
     expect(noQuality.code).toBe(2);
     expect(noQuality.stderr).toContain('--like or --quality');
     const taken = await add(['--quality', '0.5']);
@@ -249,10 +323,15 @@ describe('the real process', () => {
   // --all: the test run's environment sets no provider key, so without it no model can answer.
   it('`models list --all --space <id>` prints the table and exits 0', async () => {
     const run = await new Promise<Captured>((resolve, reject) => {
-      execFile(TSX, ['src/cli/main.ts', 'models', 'list', '--all', '--space', tenant.app_id], { cwd: ROOT, env: process.env, timeout: 60_000 }, (error, stdout, stderr) => {
-        if (error && typeof error.code !== 'number') return reject(error);
-        resolve({ code: error ? Number(error.code) : 0, stdout, stderr });
-      });
+      execFile(
+        TSX,
+        ['src/cli/main.ts', 'models', 'list', '--all', '--space', tenant.app_id],
+        { cwd: ROOT, env: process.env, timeout: 60_000 },
+        (error, stdout, stderr) => {
+          if (error && typeof error.code !== 'number') return reject(error);
+          resolve({ code: error ? Number(error.code) : 0, stdout, stderr });
+        },
+      );
     });
     expect(run).toMatchObject({ code: 0, stderr: '' });
     expect(run.stdout).toMatch(/^NAME\s+PROVIDER/);

@@ -348,10 +348,7 @@ describe('cli spaces', () => {
     const app = await db.app.findUniqueOrThrow({ where: { id: String(space.app_id) } });
     expect(app).toMatchObject({ org_id: tenant.org_id, idp_id: `owner@${org.name}`, hashed_key: '', key_end: '' });
 
-    const [json, table] = await Promise.all([
-      cli(['spaces', 'list', '--org-id', tenant.org_id, '--json']),
-      cli(['spaces', 'list', '--org-id', tenant.org_id]),
-    ]);
+    const [json, table] = await Promise.all([cli(['spaces', 'list', '--org-id', tenant.org_id, '--json']), cli(['spaces', 'list', '--org-id', tenant.org_id])]);
     expect(json.code).toBe(0);
     expect(parseJsonLine(json.stdout)).toEqual({
       data: [

@@ -57,7 +57,10 @@ function claimsOf(owner: string, heartbeat: ProcessHeartbeat, overrides: Partial
 const soon = () => Date.now() + 60_000;
 
 async function claimRow(requestId: string): Promise<{ owner: string; run: string; finished_at: Date | null } | undefined> {
-  const { rows } = await sqlPoolOf(ctx.services.db).query<{ owner: string; run: string; finished_at: Date | null }>('SELECT owner, run, finished_at FROM completion_claims WHERE request_id = $1', [requestId]);
+  const { rows } = await sqlPoolOf(ctx.services.db).query<{ owner: string; run: string; finished_at: Date | null }>(
+    'SELECT owner, run, finished_at FROM completion_claims WHERE request_id = $1',
+    [requestId],
+  );
   return rows[0];
 }
 
@@ -67,7 +70,9 @@ describe('completion claims', () => {
     const first = await Promise.all(requestIds.map((id) => store.claim(id, { owner: 'a', run: `run-${id}` })));
     expect(first.every((view) => view.taken)).toBe(true);
     const second = await Promise.all(requestIds.map((id) => store.claim(id, { owner: 'b', run: 'other' })));
-    expect(second.map((view) => ({ taken: view.taken, owner: view.holder?.owner, finished: view.finished }))).toEqual(requestIds.map(() => ({ taken: false, owner: 'a', finished: false })));
+    expect(second.map((view) => ({ taken: view.taken, owner: view.holder?.owner, finished: view.finished }))).toEqual(
+      requestIds.map(() => ({ taken: false, owner: 'a', finished: false })),
+    );
   });
 
   it('tell a run whose claim raced another in the same statement that it is not the holder', async () => {

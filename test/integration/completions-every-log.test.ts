@@ -117,7 +117,10 @@ describe('a job', () => {
     const { job, replies } = await enqueue(tenant, { request: broken });
     const reply = await eventually(() => replies[0]);
     expect(Date.now() - startedAt).toBeLessThan(2000);
-    expect(reply).toMatchObject({ type: 'error', failure: { status: 500, code: 'internal_error', message: `Internal error. Quote request id ${job.requestId} when reporting it.` } });
+    expect(reply).toMatchObject({
+      type: 'error',
+      failure: { status: 500, code: 'internal_error', message: `Internal error. Quote request id ${job.requestId} when reporting it.` },
+    });
     expect(await env.h.services.db.log.findUnique({ where: { id: job.requestId } })).toMatchObject({ status_code: 500 });
     expect(await settledStateOf(env.h.services.queues.completions, job.requestId)).toBe('completed');
   });

@@ -42,7 +42,15 @@ function finalChunk(text: string): { metadata: { retries: number; model: { model
 
 /** The answering model first (quality 0.9), a runner-up (0.8) and a weak model (0.5) put in the failover chain. */
 function threeModels(extra: Partial<SpaceSetup> = {}): SpaceSetup {
-  return { models: [{ name: 'first', quality: 0.9 }, { name: 'runner-up', quality: 0.8 }, { name: 'fallback', quality: 0.5 }], chain: ['fallback'], ...extra };
+  return {
+    models: [
+      { name: 'first', quality: 0.9 },
+      { name: 'runner-up', quality: 0.8 },
+      { name: 'fallback', quality: 0.5 },
+    ],
+    chain: ['fallback'],
+    ...extra,
+  };
 }
 
 function counts(models: Record<string, Model>): Record<string, number> {

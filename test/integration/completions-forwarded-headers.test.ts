@@ -20,7 +20,11 @@ describe('custom_headers.headers', () => {
     const { tenant } = await spaceOn(provider);
     for (const stream of [false, true]) {
       const marker = randomUUID();
-      const body = { model: 'answering', messages: userMessage('Hi'), custom_headers: { headers: { 'X-Trace-Marker': marker, 'anthropic-beta': 'tools-2024' } } };
+      const body = {
+        model: 'answering',
+        messages: userMessage('Hi'),
+        custom_headers: { headers: { 'X-Trace-Marker': marker, 'anthropic-beta': 'tools-2024' } },
+      };
       const res = stream ? await completeStream(env.h, tenant, body) : await complete(env.h, tenant, body);
       expect(res.status).toBe(200);
       const [call, ...others] = callsMarked(marker);

@@ -14,7 +14,11 @@ function spaceAt(privacyLevel = 1): Promise<IsolatedSpace<'answering'>> {
 
 /** A completion carrying an Idempotency-Key. */
 function idempotent(tenant: Tenant, key: string, body: object) {
-  return request(env.h.app).post('/v1/chat/completions').set(tenant.auth).set('Idempotency-Key', key).send({ stream: false, ...body });
+  return request(env.h.app)
+    .post('/v1/chat/completions')
+    .set(tenant.auth)
+    .set('Idempotency-Key', key)
+    .send({ stream: false, ...body });
 }
 
 /** The same, streamed, with the SSE body as raw text. */
@@ -172,7 +176,15 @@ describe('Idempotency-Key: what does not poison the key', () => {
     expect(limited.status).toBe(429);
     expect((await idempotent(tenant, key, { messages: 'not a list' })).status).toBe(400);
     const other = { Authorization: 'Bearer sy-not-a-key' };
-    expect((await request(env.h.app).post('/v1/chat/completions').set(other).set('Idempotency-Key', key).send({ messages: userMessage('Later') })).status).toBe(401);
+    expect(
+      (
+        await request(env.h.app)
+          .post('/v1/chat/completions')
+          .set(other)
+          .set('Idempotency-Key', key)
+          .send({ messages: userMessage('Later') })
+      ).status,
+    ).toBe(401);
     expect(await records()).toBe(1);
     await env.h.services.db.app.update({ where: { id: tenant.app_id }, data: { rate_limit: 0 } });
     await env.h.services.spaceVersions.bump([tenant.app_id]);
@@ -182,7 +194,11 @@ describe('Idempotency-Key: what does not poison the key', () => {
   it('answers 400 naming the header when the key is empty, too long or has spaces', async () => {
     const tenant = await env.h.tenant();
     for (const bad of ['', 'a'.repeat(256), 'two words', 'caf\u00e9']) {
-      const res = await request(env.h.app).post('/v1/chat/completions').set(tenant.auth).set('Idempotency-Key', bad).send({ messages: userMessage('x') });
+      const res = await request(env.h.app)
+        .post('/v1/chat/completions')
+        .set(tenant.auth)
+        .set('Idempotency-Key', bad)
+        .send({ messages: userMessage('x') });
       expect(res.status).toBe(400);
       expect(res.body).toEqual({
         error: {
@@ -208,7 +224,11 @@ describe('Idempotency-Key: scope', () => {
     expect(fromB.body.id).not.toBe(fromA.body.id);
     expect(callsTo(env.sim, b.models.answering)).toHaveLength(1);
     // A second Space of organization A, with a key of its own: its own scope too.
-    const created = await request(env.h.app).post('/v1/apps').set(a.tenant.auth).send({ name: `second ${randomUUID()}` }).expect(201);
+    const created = await request(env.h.app)
+      .post('/v1/apps')
+      .set(a.tenant.auth)
+      .send({ name: `second ${randomUUID()}` })
+      .expect(201);
     const siblingId = created.body.app.id as string;
     await env.h.services.db.appModel.updateMany({ where: { app_id: siblingId }, data: { active: false } });
     await env.h.services.db.appModel.create({ data: { app_id: siblingId, model_id: a.models.answering.id, active: true } });
@@ -267,7 +287,11 @@ describe('Idempotency-Key: privacy', () => {
     const prompt = secretPrompt();
     const first = await idempotent(tenant, key, { messages: userMessage(prompt) }).expect(200);
     expect((await idempotencyDump(tenant)).text).toContain(prompt);
-    await request(env.h.app).put('/v1/apps/update').set(tenant.auth).send({ id: tenant.app_id, policies: { privacy_level: level } }).expect(200);
+    await request(env.h.app)
+      .put('/v1/apps/update')
+      .set(tenant.auth)
+      .send({ id: tenant.app_id, policies: { privacy_level: level } })
+      .expect(200);
     // Gone with the update's answer, before any repeat comes to look.
     const dump = await idempotencyDump(tenant);
     expect(dump.keys).toHaveLength(1);
@@ -287,7 +311,11 @@ describe('Idempotency-Key: privacy', () => {
     const body = { model: 'test-slow', messages: userMessage(prompt) };
     const running = idempotent(tenant, key, body).then((res) => res);
     await new Promise((resolve) => setTimeout(resolve, 300));
-    await request(env.h.app).put('/v1/apps/update').set(tenant.auth).send({ id: tenant.app_id, policies: { privacy_level: 3 } }).expect(200);
+    await request(env.h.app)
+      .put('/v1/apps/update')
+      .set(tenant.auth)
+      .send({ id: tenant.app_id, policies: { privacy_level: 3 } })
+      .expect(200);
     expect((await running).status).toBe(200);
     expect((await idempotencyDump(tenant)).text).not.toContain(prompt);
     const repeat = await idempotent(tenant, key, body);

@@ -143,17 +143,27 @@ describe('a job whose worker dies', () => {
   beforeAll(() => {
     // No completion workers here, and a Redis prefix of its own so no other file's workers take the jobs.
     // No finished job kept (COMPLETION_JOBS_KEPT_ONE_IN=0): the liveness check must not need them.
-    ctx = createTestContext({ providers: simulatedProviders(sim), redisPrefix: `${process.env.REDIS_PREFIX}_${uniqueSuffix()}`, completionTimeoutMs: 20_000, completionJobsKeptOneIn: 0 });
-    const completions = buildCompletionIntake(ctx.services, { spaces: new SpaceLookup(ctx.services.spaceContexts, ctx.services.spaceVersions), livenessIntervalMs: LIVENESS_MS });
+    ctx = createTestContext({
+      providers: simulatedProviders(sim),
+      redisPrefix: `${process.env.REDIS_PREFIX}_${uniqueSuffix()}`,
+      completionTimeoutMs: 20_000,
+      completionJobsKeptOneIn: 0,
+    });
+    const completions = buildCompletionIntake(ctx.services, {
+      spaces: new SpaceLookup(ctx.services.spaceContexts, ctx.services.spaceVersions),
+      livenessIntervalMs: LIVENESS_MS,
+    });
     app = buildApp({ config: ctx.services.config, logger: ctx.services.logger, services: { ...ctx.services, completions } });
   });
   afterAll(() => ctx.close());
 
   const queue = () => ctx.services.queues.completions;
-  const waitingJobOf = (tenant: Tenant) => eventually(async () => (await queue().shards[0]?.getWaiting() ?? []).find((job) => job.data.appId === tenant.app_id));
+  const waitingJobOf = (tenant: Tenant) =>
+    eventually(async () => ((await queue().shards[0]?.getWaiting()) ?? []).find((job) => job.data.appId === tenant.app_id));
 
   /** A worker that ends the job as if it had run, without answering: BullMQ removes the job as it completes. */
-  const silentWorker = () => new Worker(QUEUE_NAMES.completions, async () => ({ statusCode: 200 }), { connection: ctx.services.redis, prefix: ctx.services.config.redisPrefix });
+  const silentWorker = () =>
+    new Worker(QUEUE_NAMES.completions, async () => ({ statusCode: 200 }), { connection: ctx.services.redis, prefix: ctx.services.config.redisPrefix });
 
   it('answers a clear error soon after the job failed (failed jobs are kept whatever the sample)', async () => {
     const tenant = await ctx.tenant();
@@ -237,7 +247,6 @@ describe('a job whose worker dies', () => {
       await silent.close();
     }
   });
-
 });
 
 describe('a queued job whose client disconnected before any worker took it', () => {
@@ -255,7 +264,7 @@ describe('a queued job whose client disconnected before any worker took it', () 
     await eventually(() => callsTo(sim, models.slow)[0]);
     const client = rawCompletion(h.app, tenant, { model: 'quick', messages: userMessage('Never mind.') });
     const queue = h.services.queues.completions;
-    const waiting = await eventually(async () => (await queue.shards[0]?.getWaiting() ?? []).find((job) => job.data.appId === tenant.app_id));
+    const waiting = await eventually(async () => ((await queue.shards[0]?.getWaiting()) ?? []).find((job) => job.data.appId === tenant.app_id));
     client.drop();
     expect((await first).status).toBe(200);
     const log = await eventually(() => h.services.db.log.findUnique({ where: { id: waiting.data.requestId } }));

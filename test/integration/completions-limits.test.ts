@@ -34,7 +34,10 @@ beforeEach(() => sim.reset());
 
 /** A new Space of the tenant's organization created with this rate limit, and a key bound to it. */
 async function limitedSpace(owner: Tenant, rateLimit: number): Promise<{ appId: string; auth: { Authorization: string } }> {
-  const res = await request(h.app).post('/v1/apps').set(owner.auth).send({ name: `limited ${uniqueSuffix()}`, rate_limit: rateLimit });
+  const res = await request(h.app)
+    .post('/v1/apps')
+    .set(owner.auth)
+    .send({ name: `limited ${uniqueSuffix()}`, rate_limit: rateLimit });
   expect(res.status).toBe(201);
   expect(res.body.app.rate_limit).toBe(rateLimit);
   const key = await createOrgKey(h.services.db, { orgId: owner.org_id, appId: res.body.app.id, role: 'member' });
@@ -125,7 +128,7 @@ describe('a Space with a rate limit', () => {
     expect(sim.requests).toHaveLength(3);
   });
 
-  it("counts each Space on its own", async () => {
+  it('counts each Space on its own', async () => {
     const owner = await h.tenant();
     const [busy, quiet] = [await limitedSpace(owner, 1), await limitedSpace(owner, 1)];
     expect((await complete(h.app, busy.auth)).status).toBe(200);

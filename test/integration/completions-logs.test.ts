@@ -2,18 +2,7 @@ import request from 'supertest';
 import type { Log, Model } from '../../src/generated/prisma/client';
 import { createOrgKey } from '../../src/services/tenancy/key-admin';
 import { simulatedProviders, startCompletionsHarness, type CompletionsHarness } from '../helpers/completions';
-import {
-  complete,
-  completeStream,
-  eventually,
-  isolatedSpace,
-  logsOf,
-  nth,
-  onlyLogOf,
-  script,
-  sseEvents,
-  userMessage,
-} from '../helpers/completion-fixtures';
+import { complete, completeStream, eventually, isolatedSpace, logsOf, nth, onlyLogOf, script, sseEvents, userMessage } from '../helpers/completion-fixtures';
 import type { Tenant } from '../helpers/test-context';
 import { startSimulator, type Simulator } from '../simulator/server';
 
@@ -65,7 +54,10 @@ describe('the log of an answered request', () => {
   it('fills every field, with costs from catalog prices and savings against the benchmark', async () => {
     const { tenant, models } = await pricedSpace();
     const answering = models.answering;
-    script(sim, answering, [{ kind: 'status', status: 503 }, { kind: 'ok', delayMs: 30 }]);
+    script(sim, answering, [
+      { kind: 'status', status: 503 },
+      { kind: 'ok', delayMs: 30 },
+    ]);
     const body = {
       model: 'answering',
       messages: [
@@ -152,7 +144,7 @@ describe('the log of an answered request', () => {
     expect(res.status).toBe(200);
     const events = sseEvents(res.text);
     const final = events.at(-1) as { id: string; usage: Usage };
-    const text = events.map((e) => ((e.choices as { delta?: { content?: string } }[])[0]?.delta?.content ?? '')).join('');
+    const text = events.map((e) => (e.choices as { delta?: { content?: string } }[])[0]?.delta?.content ?? '').join('');
     const { parent, children } = await logsOf(h, final.id);
     expect(parent).toMatchObject({
       status_code: 200,
@@ -217,7 +209,7 @@ describe('the log of a failed request', () => {
     expect(res.status).toBe(200);
     const events = sseEvents(res.text);
     const id = nth(events, 0).id as string;
-    const sent = events.map((e) => ((e.choices as { delta?: { content?: string } }[] | undefined)?.[0]?.delta?.content ?? '')).join('');
+    const sent = events.map((e) => (e.choices as { delta?: { content?: string } }[] | undefined)?.[0]?.delta?.content ?? '').join('');
     const { parent, children } = await logsOf(h, id);
     expect(parent.status_code).toBe(502);
     expect(parent.response_text).toBe(sent);

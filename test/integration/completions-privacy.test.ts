@@ -4,7 +4,18 @@ import pino from 'pino';
 import request from 'supertest';
 import type { Log } from '../../src/generated/prisma/client';
 import { simulatedProviders, startCompletionsHarness, type CompletionsHarness } from '../helpers/completions';
-import { complete, completeStream, eventually, isolatedSpace, logsOf, nth, script, sseEvents, userMessage, type IsolatedSpace } from '../helpers/completion-fixtures';
+import {
+  complete,
+  completeStream,
+  eventually,
+  isolatedSpace,
+  logsOf,
+  nth,
+  script,
+  sseEvents,
+  userMessage,
+  type IsolatedSpace,
+} from '../helpers/completion-fixtures';
 import type { Tenant } from '../helpers/test-context';
 import { startSimulator, type Simulator } from '../simulator/server';
 
@@ -209,7 +220,10 @@ describe('privacy level 3', () => {
     expect(res.status).toBe(502);
     expect(JSON.stringify(res.body)).not.toContain(prompt);
     // A failed request's body carries no id; the worker's log lines about its calls do.
-    const failedCall = logLines.slice(before).map((line) => JSON.parse(line) as { msg: string; log_id?: string }).find((line) => line.msg === 'upstream call failed');
+    const failedCall = logLines
+      .slice(before)
+      .map((line) => JSON.parse(line) as { msg: string; log_id?: string })
+      .find((line) => line.msg === 'upstream call failed');
     const requestId = failedCall?.log_id;
     if (requestId === undefined) throw new Error('the failed call was not logged with its request id');
     await expectNothingKept(tenant, requestId, prompt);

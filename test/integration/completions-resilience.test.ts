@@ -83,7 +83,10 @@ describe('failures of single requests, with the breakers and budget at their def
     });
     sim.failFirstCalls({ pattern: /\[req:(\d+)\]/, behaviour: FAIL });
     let next = 0;
-    const results = await sendMany(() => complete(h, tenant, { messages: userMessage(`[req:${(next += 1)}] Where is the nearest station?`) }), { count: 40, parallel: 4 });
+    const results = await sendMany(() => complete(h, tenant, { messages: userMessage(`[req:${(next += 1)}] Where is the nearest station?`) }), {
+      count: 40,
+      parallel: 4,
+    });
     expect(results.map((r) => r.status)).toEqual(times(40, 200 as never));
     expect(sim.requests).toHaveLength(80);
     // The models failed half their calls: the breakers opened, and the requests were answered anyway.
@@ -123,7 +126,12 @@ describe('circuit breakers shared by worker processes', () => {
     const first = { ...api, workers: startWorkers(api.services) };
     const otherWorkers = startWorkers(other.services);
     try {
-      const { tenant, models } = await isolatedSpace(first, { models: [{ name: 'dead', namespace: 'sim-500', quality: 0.9 }, { name: 'healthy', quality: 0.5 }] });
+      const { tenant, models } = await isolatedSpace(first, {
+        models: [
+          { name: 'dead', namespace: 'sim-500', quality: 0.9 },
+          { name: 'healthy', quality: 0.5 },
+        ],
+      });
       // Both worker processes take jobs from the one queue until the breaker opens, and after.
       await sendMany(() => complete(first, tenant, ask), { count: 6, parallel: 2 });
       const dead = () => callsTo(sim, models.dead).length;
@@ -154,7 +162,10 @@ describe('half-open probes', () => {
 
   async function openBreaker() {
     const space = await isolatedSpace(h, {
-      models: [{ name: 'primary', quality: 0.9 }, { name: 'backup', quality: 0.5 }],
+      models: [
+        { name: 'primary', quality: 0.9 },
+        { name: 'backup', quality: 0.5 },
+      ],
       update: { policies: { max_same_model_retries: 0 } },
     });
     script(sim, space.models.primary, times(3, FAIL));
@@ -179,8 +190,13 @@ describe('half-open probes', () => {
     expect(after.body.model).toBe('primary');
   });
 
-  it('never opens for requests the upstream refused (400), which are the client\'s own mistakes', async () => {
-    const { tenant, models } = await isolatedSpace(h, { models: [{ name: 'strict', quality: 0.9 }, { name: 'backup', quality: 0.5 }] });
+  it("never opens for requests the upstream refused (400), which are the client's own mistakes", async () => {
+    const { tenant, models } = await isolatedSpace(h, {
+      models: [
+        { name: 'strict', quality: 0.9 },
+        { name: 'backup', quality: 0.5 },
+      ],
+    });
     script(sim, models.strict, times(6, { kind: 'status', status: 400 }));
     for (let i = 0; i < 6; i += 1) await complete(h, tenant, ask).expect(400);
     const res = await complete(h, tenant, ask).expect(200);
@@ -326,7 +342,10 @@ describe('time to first byte and the whole call', () => {
 
   it('validates the timeout policies and shows them once set', async () => {
     const tenant = await h.tenant();
-    const bad = await request(h.app).put('/v1/apps/update').set(tenant.auth).send({ id: tenant.app_id, policies: { first_byte_timeout_ms: 5 } });
+    const bad = await request(h.app)
+      .put('/v1/apps/update')
+      .set(tenant.auth)
+      .send({ id: tenant.app_id, policies: { first_byte_timeout_ms: 5 } });
     expect(bad.status).toBe(400);
     expect(bad.body.error.param).toBe('policies.first_byte_timeout_ms');
     const ok = await request(h.app)
@@ -335,7 +354,10 @@ describe('time to first byte and the whole call', () => {
       .send({ id: tenant.app_id, policies: { first_byte_timeout_ms: 2000, upstream_timeout_ms: 120_000 } });
     expect(ok.status).toBe(200);
     expect(ok.body.main.app.policies).toMatchObject({ first_byte_timeout_ms: 2000, upstream_timeout_ms: 120_000 });
-    const reset = await request(h.app).put('/v1/apps/update').set(tenant.auth).send({ id: tenant.app_id, policies: { first_byte_timeout_ms: null } });
+    const reset = await request(h.app)
+      .put('/v1/apps/update')
+      .set(tenant.auth)
+      .send({ id: tenant.app_id, policies: { first_byte_timeout_ms: null } });
     expect(reset.body.main.app.policies).not.toHaveProperty('first_byte_timeout_ms');
     expect(reset.body.main.app.policies.upstream_timeout_ms).toBe(120_000);
   });

@@ -90,7 +90,10 @@ const complete = (tenant: Tenant, body: object) =>
     .send({ messages: HELLO, ...body });
 
 const candidatesOf = (body: { metadata: { scores: { candidates: Candidate[] } } }) => body.metadata.scores.candidates;
-const namesOf = (body: { metadata: { scores: { candidates: Candidate[] } } }) => candidatesOf(body).map((c) => c.model).sort();
+const namesOf = (body: { metadata: { scores: { candidates: Candidate[] } } }) =>
+  candidatesOf(body)
+    .map((c) => c.model)
+    .sort();
 /** Models the simulator was asked for, in order. */
 const upstreamModels = () => sim.requests.map((r) => (r.body as { model: string }).model);
 
@@ -181,7 +184,10 @@ describe('a model whose provider has no API key', () => {
 describe('automatic selection', () => {
   it('happens without a model and with the service name, among active, available, non-deprecated models only', async () => {
     // No latency weight: the worker's latency measurements (shared by every test here) must not tip the choice.
-    const tenant = await spaceWith({ models: ['gpt-4.1-mini', 'claude-haiku-4-5', 'mistral-small-2506', 'grok-4'], weights: { cost: 0.5, latency: 0, quality: 0.5 } });
+    const tenant = await spaceWith({
+      models: ['gpt-4.1-mini', 'claude-haiku-4-5', 'mistral-small-2506', 'grok-4'],
+      weights: { cost: 0.5, latency: 0, quality: 0.5 },
+    });
     await customModel(tenant, `old-${uniqueSuffix()}`, { deprecated_on: new Date('2025-01-01T00:00:00Z'), quality_profile: { overall: 0.99, categories: {} } });
     const auto = await complete(tenant, {});
     const named = await complete(tenant, { model: h.services.config.autoModelName });
@@ -202,7 +208,15 @@ describe('automatic selection', () => {
     const candidates = candidatesOf(res.body);
     expect(candidates.map((c) => c.model).sort()).toEqual([...models].sort());
     for (const c of candidates) {
-      expect(c).toEqual({ model: expect.any(String), provider: expect.any(String), score: expect.any(Number), quality: expect.any(Number), offline_quality: c.quality, cost: expect.any(Number), latency: expect.any(Number) });
+      expect(c).toEqual({
+        model: expect.any(String),
+        provider: expect.any(String),
+        score: expect.any(Number),
+        quality: expect.any(Number),
+        offline_quality: c.quality,
+        cost: expect.any(Number),
+        latency: expect.any(Number),
+      });
       expect(c.quality).toBeGreaterThan(0);
       expect(c.quality).toBeLessThan(1);
       expect(c.cost).toBeGreaterThan(0);
@@ -244,7 +258,12 @@ describe('automatic selection', () => {
 });
 
 describe('hard limits', () => {
-  const TOOLS = [{ type: 'function', function: { name: 'lookup', description: 'Looks something up', parameters: { type: 'object', properties: { query: { type: 'string' } } } } }];
+  const TOOLS = [
+    {
+      type: 'function',
+      function: { name: 'lookup', description: 'Looks something up', parameters: { type: 'object', properties: { query: { type: 'string' } } } },
+    },
+  ];
 
   it('never sends a request with tools to a model without function support', async () => {
     // deepseek-reasoner (quality 0.86, no functions) beats gpt-4.1-nano (0.65) on quality alone.
@@ -258,7 +277,10 @@ describe('hard limits', () => {
     expect(withTools.body.choices[0].message.tool_calls[0].function.name).toBe('lookup');
     const named = await complete(tenant, { model: 'deepseek-reasoner', tools: TOOLS });
     expect(named.status).toBe(400);
-    expect(named.body.error).toMatchObject({ code: 'model_not_available', message: "Model 'deepseek-reasoner' cannot take this request: does not support tools." });
+    expect(named.body.error).toMatchObject({
+      code: 'model_not_available',
+      message: "Model 'deepseek-reasoner' cannot take this request: does not support tools.",
+    });
     expect(upstreamModels()).toEqual(['deepseek-reasoner', 'gpt-4.1-nano']);
   });
 
@@ -266,7 +288,10 @@ describe('hard limits', () => {
     const tenant = await spaceWith({ models: ['deepseek-reasoner'] });
     const res = await complete(tenant, { tools: TOOLS });
     expect(res.status).toBe(400);
-    expect(res.body.error).toMatchObject({ code: 'model_not_available', message: 'No model of this Space can take this request (deepseek-reasoner: does not support tools).' });
+    expect(res.body.error).toMatchObject({
+      code: 'model_not_available',
+      message: 'No model of this Space can take this request (deepseek-reasoner: does not support tools).',
+    });
     expect(sim.requests).toHaveLength(0);
   });
 
@@ -274,7 +299,15 @@ describe('hard limits', () => {
     // deepseek-chat (no vision) has the better profile than gpt-4.1-nano (vision): it wins on quality alone.
     const tenant = await spaceWith({ models: ['deepseek-chat', 'gpt-4.1-nano'], weights: { cost: 0, latency: 0, quality: 1 } });
     expect((await complete(tenant, {})).body.model).toBe('deepseek-chat');
-    const image = [{ role: 'user', content: [{ type: 'text', text: 'Hello there' }, { type: 'image_url', image_url: { url: 'data:image/png;base64,iVBORw0KGgo=' } }] }];
+    const image = [
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: 'Hello there' },
+          { type: 'image_url', image_url: { url: 'data:image/png;base64,iVBORw0KGgo=' } },
+        ],
+      },
+    ];
     const res = await complete(tenant, { messages: image });
     expect(res.status).toBe(200);
     expect(res.body.model).toBe('gpt-4.1-nano');
@@ -295,7 +328,7 @@ describe('hard limits', () => {
     expect(JSON.parse(res.body.choices[0].message.content)).toEqual({ answer: 'Echo: Hello there' });
   });
 
-  it("skips a model whose context window the prompt does not fit", async () => {
+  it('skips a model whose context window the prompt does not fit', async () => {
     const tenant = await spaceWith({ models: ['gpt-4.1-nano'], weights: { cost: 0, latency: 0, quality: 1 } });
     const small = `small-${uniqueSuffix()}`;
     await customModel(tenant, small, { context_window: 100, quality_profile: { overall: 0.99, categories: {} } });
@@ -307,7 +340,9 @@ describe('hard limits', () => {
     expect(namesOf(res.body)).toEqual(['gpt-4.1-nano']);
     const named = await complete(tenant, { model: small, messages: long });
     expect(named.status).toBe(400);
-    expect(named.body.error.message).toMatch(new RegExp(`^Model '${small}' cannot take this request: prompt of \\d+ tokens exceeds the context window of 100\\.$`));
+    expect(named.body.error.message).toMatch(
+      new RegExp(`^Model '${small}' cannot take this request: prompt of \\d+ tokens exceeds the context window of 100\\.$`),
+    );
   });
 
   it('excludes models whose estimated cost exceeds policies.max_cost', async () => {

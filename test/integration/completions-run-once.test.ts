@@ -26,7 +26,10 @@ describe('a completion job handed out again while its first run is in its upstre
   it('calls upstream once, answers once and logs once', async () => {
     const { h, sim } = env;
     const { tenant, models } = await isolatedSpace(h, { models: [{ name: 'slow' }] });
-    script(sim, models.slow, [{ kind: 'ok', delayMs: UPSTREAM_MS }, { kind: 'ok', delayMs: UPSTREAM_MS }]);
+    script(sim, models.slow, [
+      { kind: 'ok', delayMs: UPSTREAM_MS },
+      { kind: 'ok', delayMs: UPSTREAM_MS },
+    ]);
     // `then` sends the request now (supertest sends on the first `then`).
     const answer = complete(h, tenant, { model: 'slow', messages: userMessage('Run me once') }).then((res) => res);
 
@@ -75,7 +78,9 @@ describe('a completion job handed out again while its first run is in its upstre
     const done = await eventually(async () => ((await queue.getJobState(requestId)) === 'completed' ? queue.getJob(requestId) : null));
     // As if the worker that claimed the job had died before its log was written, and BullMQ then handed the job out again.
     await h.services.db.log.deleteMany({ where: { id: requestId } });
-    await sqlPoolOf(h.services.db).query(`UPDATE completion_claims SET owner = 'a-dead-process', run = 'lost', finished_at = NULL WHERE request_id = $1`, [requestId]);
+    await sqlPoolOf(h.services.db).query(`UPDATE completion_claims SET owner = 'a-dead-process', run = 'lost', finished_at = NULL WHERE request_id = $1`, [
+      requestId,
+    ]);
     await done.remove();
     await queue.add('completion', done.data, { jobId: requestId, attempts: 1 });
 

@@ -52,11 +52,18 @@ function upstream(): UpstreamBody {
 }
 
 async function updateSpace(tenant: Tenant, changes: object): Promise<void> {
-  await request(h.app).put('/v1/apps/update').set(tenant.auth).send({ id: tenant.app_id, ...changes }).expect(200);
+  await request(h.app)
+    .put('/v1/apps/update')
+    .set(tenant.auth)
+    .send({ id: tenant.app_id, ...changes })
+    .expect(200);
 }
 
 async function createAssistant(tenant: Tenant, config: object): Promise<{ id: string; version_id: string }> {
-  const res = await request(h.app).post(`/v1/apps/${tenant.app_id}/assistants/`).set(tenant.auth).send({ name: `Helper ${uniqueSuffix()}`, assistant_config: config });
+  const res = await request(h.app)
+    .post(`/v1/apps/${tenant.app_id}/assistants/`)
+    .set(tenant.auth)
+    .send({ name: `Helper ${uniqueSuffix()}`, assistant_config: config });
   expect(res.status).toBe(201);
   return res.body;
 }
@@ -122,7 +129,7 @@ describe('Space settings', () => {
 describe('assistants', () => {
   const config = { instructions: 'You are Ada, a librarian.', model: 'claude-haiku-4-5', temperature: 0.7, max_tokens: 77 };
 
-  it("named by assistant_id apply their instructions, model and temperature", async () => {
+  it('named by assistant_id apply their instructions, model and temperature', async () => {
     const tenant = await h.tenant();
     await updateSpace(tenant, { settings: { instructions: 'Space instructions lose to the assistant.' } });
     const assistant = await createAssistant(tenant, { ...config, model: MODEL });
@@ -178,7 +185,13 @@ describe('assistants', () => {
       .expect(200);
     sim.reset();
     await ask();
-    expect(upstream()).toMatchObject({ temperature: 0.2, messages: [{ role: 'system', content: 'You are Grace.' }, { role: 'user', content: 'Hello there' }] });
+    expect(upstream()).toMatchObject({
+      temperature: 0.2,
+      messages: [
+        { role: 'system', content: 'You are Grace.' },
+        { role: 'user', content: 'Hello there' },
+      ],
+    });
   });
 
   it('of another Space are refused', async () => {
@@ -247,7 +260,12 @@ describe('conversations', () => {
     const conversationId = await createConversation(tenant);
     const first = await complete(tenant, { conversation_id: conversationId, messages: [{ role: 'user', content: 'My name is Ada.' }] });
     expect(first.status).toBe(200);
-    expect(await logOf(tenant, first.body.id)).toMatchObject({ conversation_id: conversationId, privacy_level: 2, prompt: '[masked]', response_text: '[masked]' });
+    expect(await logOf(tenant, first.body.id)).toMatchObject({
+      conversation_id: conversationId,
+      privacy_level: 2,
+      prompt: '[masked]',
+      response_text: '[masked]',
+    });
 
     sim.reset();
     const second = await complete(tenant, { conversation_id: conversationId, messages: [{ role: 'user', content: 'What is my name?' }] });
@@ -328,7 +346,14 @@ describe('feature flags', () => {
     expect(data.request.flags).toEqual({ auto_tools: false, citations: true, smart_learn: true });
     const space = await new SpaceContextLoader(h.services.db, 0).load(tenant.app_id);
     if (!space) throw new Error('Space not found');
-    const prepared = await prepareCompletion({ request: data.request, privacy: data.privacy, orgId: data.orgId, space, sources: new CompletionSources(h.services.db), autoModelName: h.services.config.autoModelName });
+    const prepared = await prepareCompletion({
+      request: data.request,
+      privacy: data.privacy,
+      orgId: data.orgId,
+      space,
+      sources: new CompletionSources(h.services.db),
+      autoModelName: h.services.config.autoModelName,
+    });
     expect(prepared.flags).toEqual({ auto_tools: false, citations: true, smart_learn: true });
   });
 });
@@ -348,7 +373,10 @@ describe('labels', () => {
     const labels = { team: 'search' };
     const res = await complete(tenant, { stream: true, custom_headers: { labels } });
     expect(res.status).toBe(200);
-    const events = res.text.split('\n\n').filter((e) => e.startsWith('data: ') && e !== 'data: [DONE]').map((e) => JSON.parse(e.slice(6)));
+    const events = res.text
+      .split('\n\n')
+      .filter((e) => e.startsWith('data: ') && e !== 'data: [DONE]')
+      .map((e) => JSON.parse(e.slice(6)));
     expect(events.at(-1).metadata.labels).toEqual(labels);
     expect((await logOf(tenant, events[0].id)).labels).toEqual(labels);
   });

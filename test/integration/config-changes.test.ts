@@ -61,7 +61,10 @@ describe('a change of a Space', () => {
     const answeredSince = (since: number) => traffic.sent.filter((r) => r.sentAt >= since).length;
     await eventually(() => (traffic.sent.length > 12 ? true : undefined), 20_000);
     const changing = Date.now();
-    const update = await request(other.app).put('/v1/apps/update').set(tenant.auth).send({ id: tenant.app_id, policies: { privacy_level: 3 } });
+    const update = await request(other.app)
+      .put('/v1/apps/update')
+      .set(tenant.auth)
+      .send({ id: tenant.app_id, policies: { privacy_level: 3 } });
     expect(update.status).toBe(200);
     const switchedAt = Date.now();
     await eventually(() => (answeredSince(switchedAt) > 5 ? true : undefined), 20_000);
@@ -81,7 +84,12 @@ describe('a change of a Space', () => {
   });
 
   it('switching its best model off sends the next request to another model', async () => {
-    const { tenant, models } = await isolatedSpace(h, { models: [{ name: 'best', quality: 0.9 }, { name: 'second', quality: 0.6 }] });
+    const { tenant, models } = await isolatedSpace(h, {
+      models: [
+        { name: 'best', quality: 0.9 },
+        { name: 'second', quality: 0.6 },
+      ],
+    });
     expect((await complete(h, tenant, { messages: userMessage('Hi') })).body.model).toBe('best');
     const off = await request(other.app).put(`/v1/apps/${tenant.app_id}/models/${models.best.id}`).set(tenant.auth).send({ active: false });
     expect(off.status).toBe(200);
@@ -92,12 +100,19 @@ describe('a change of a Space', () => {
 
   it('a new failover chain is used by the next request', async () => {
     const { tenant, models } = await isolatedSpace(h, {
-      models: [{ name: 'primary', namespace: 'sim-500', quality: 0.9 }, { name: 'ranked', quality: 0.8 }, { name: 'backup', quality: 0.1 }],
+      models: [
+        { name: 'primary', namespace: 'sim-500', quality: 0.9 },
+        { name: 'ranked', quality: 0.8 },
+        { name: 'backup', quality: 0.1 },
+      ],
       update: { has_failover_chain: true, policies: { max_switch_model_retries: 1, max_same_model_retries: 0 } },
       chain: ['ranked'],
     });
     expect((await complete(h, tenant, { messages: userMessage('Hi') })).body.model).toBe('ranked');
-    const chain = await request(other.app).put(`/v1/apps/${tenant.app_id}/failover`).set(tenant.auth).send({ model_ids: [models.backup.id] });
+    const chain = await request(other.app)
+      .put(`/v1/apps/${tenant.app_id}/failover`)
+      .set(tenant.auth)
+      .send({ model_ids: [models.backup.id] });
     expect(chain.status).toBe(200);
     expect((await complete(h, tenant, { messages: userMessage('Hi again') })).body.model).toBe('backup');
   });

@@ -27,7 +27,10 @@ async function createAssistant(tenant: Tenant, body: object = { name: 'Helper', 
 }
 
 async function createConversation(tenant: Tenant, body: object = {}) {
-  const res = await request(ctx.app).post(`${base(tenant)}/create`).set(tenant.auth).send(body);
+  const res = await request(ctx.app)
+    .post(`${base(tenant)}/create`)
+    .set(tenant.auth)
+    .send(body);
   expect(res.status).toBe(201);
   return res.body as { id: string; added_on: string };
 }
@@ -35,7 +38,10 @@ async function createConversation(tenant: Tenant, body: object = {}) {
 describe('POST /v1/apps/{app_id}/conversations/create', () => {
   it('creates a conversation with defaults', async () => {
     const before = Date.now();
-    const res = await request(ctx.app).post(`${base(alice)}/create`).set(alice.auth).send({});
+    const res = await request(ctx.app)
+      .post(`${base(alice)}/create`)
+      .set(alice.auth)
+      .send({});
     expect(res.status).toBe(201);
     expect(res.body).toEqual({
       id: expect.stringMatching(/^[0-9a-f-]{36}$/),
@@ -51,16 +57,26 @@ describe('POST /v1/apps/{app_id}/conversations/create', () => {
 
   it('stores the current version when only the assistant is given', async () => {
     const assistant = await createAssistant(alice);
-    const res = await request(ctx.app).post(`${base(alice)}/create`).set(alice.auth).send({ name: 'Chat', settings: { assistant_id: assistant.id } });
+    const res = await request(ctx.app)
+      .post(`${base(alice)}/create`)
+      .set(alice.auth)
+      .send({ name: 'Chat', settings: { assistant_id: assistant.id } });
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({ name: 'Chat', settings: { assistant_id: assistant.id, assistant_version_id: assistant.version_id } });
   });
 
   it('accepts an older version of the assistant', async () => {
     const assistant = await createAssistant(alice, { name: 'Old', assistant_config: { temperature: 1 } });
-    await request(ctx.app).put(`/v1/apps/${alice.app_id}/assistants/${assistant.id}`).set(alice.auth).send({ assistant_config: { temperature: 0 } }).expect(200);
+    await request(ctx.app)
+      .put(`/v1/apps/${alice.app_id}/assistants/${assistant.id}`)
+      .set(alice.auth)
+      .send({ assistant_config: { temperature: 0 } })
+      .expect(200);
     const settings = { assistant_id: assistant.id, assistant_version_id: assistant.version_id };
-    const res = await request(ctx.app).post(`${base(alice)}/create`).set(alice.auth).send({ settings });
+    const res = await request(ctx.app)
+      .post(`${base(alice)}/create`)
+      .set(alice.auth)
+      .send({ settings });
     expect(res.body.settings).toEqual(settings);
   });
 
@@ -68,7 +84,10 @@ describe('POST /v1/apps/{app_id}/conversations/create', () => {
     const otherSpace = await createAssistant(aliceSecond);
     const foreign = await createAssistant(bob);
     for (const id of [otherSpace.id, foreign.id, UNKNOWN_ID]) {
-      const res = await request(ctx.app).post(`${base(alice)}/create`).set(alice.auth).send({ settings: { assistant_id: id } });
+      const res = await request(ctx.app)
+        .post(`${base(alice)}/create`)
+        .set(alice.auth)
+        .send({ settings: { assistant_id: id } });
       expect(res.status).toBe(400);
       expect(res.body).toEqual({
         error: {
@@ -91,7 +110,10 @@ describe('POST /v1/apps/{app_id}/conversations/create', () => {
     expect(wrong.status).toBe(400);
     expect(wrong.body.error).toMatchObject({ code: 'invalid_value', param: 'settings.assistant_version_id' });
 
-    const orphan = await request(ctx.app).post(`${base(alice)}/create`).set(alice.auth).send({ settings: { assistant_version_id: mine.version_id } });
+    const orphan = await request(ctx.app)
+      .post(`${base(alice)}/create`)
+      .set(alice.auth)
+      .send({ settings: { assistant_version_id: mine.version_id } });
     expect(orphan.status).toBe(400);
     expect(orphan.body).toEqual({
       error: {
@@ -105,18 +127,27 @@ describe('POST /v1/apps/{app_id}/conversations/create', () => {
 
   it("refuses another user's private assistant like an unknown one", async () => {
     const hidden = await createAssistant(aliceSecond, { name: 'Mine', visibility: 'private' });
-    const res = await request(ctx.app).post(`${base(aliceSecond)}/create`).set(alice.auth).send({ settings: { assistant_id: hidden.id } });
+    const res = await request(ctx.app)
+      .post(`${base(aliceSecond)}/create`)
+      .set(alice.auth)
+      .send({ settings: { assistant_id: hidden.id } });
     expect(res.status).toBe(400);
     expect(res.body.error.param).toBe('settings.assistant_id');
   });
 
   it('imports added_on and modified_on, which must be in order', async () => {
     const stamps = { added_on: '2024-01-02T03:04:05.678Z', modified_on: '2024-02-03T04:05:06.789Z' };
-    const imported = await request(ctx.app).post(`${base(alice)}/create`).set(alice.auth).send({ name: 'Old chat', ...stamps });
+    const imported = await request(ctx.app)
+      .post(`${base(alice)}/create`)
+      .set(alice.auth)
+      .send({ name: 'Old chat', ...stamps });
     expect(imported.status).toBe(201);
     expect(imported.body).toMatchObject(stamps);
 
-    const onlyModified = await request(ctx.app).post(`${base(alice)}/create`).set(alice.auth).send({ modified_on: stamps.modified_on });
+    const onlyModified = await request(ctx.app)
+      .post(`${base(alice)}/create`)
+      .set(alice.auth)
+      .send({ modified_on: stamps.modified_on });
     expect(onlyModified.body).toMatchObject({ added_on: stamps.modified_on, modified_on: stamps.modified_on });
 
     const reversed = await request(ctx.app)
@@ -141,14 +172,23 @@ describe('POST /v1/apps/{app_id}/conversations/create', () => {
     ['settings.colour', { settings: { colour: 'red' } }, 'unknown_field'],
     ['topic', { topic: 'x' }, 'unknown_field'],
   ])('rejects a bad %s', async (param, body, code) => {
-    const res = await request(ctx.app).post(`${base(alice)}/create`).set(alice.auth).send(body);
+    const res = await request(ctx.app)
+      .post(`${base(alice)}/create`)
+      .set(alice.auth)
+      .send(body);
     expect(res.status).toBe(400);
     expect(res.body.error).toMatchObject({ code, param });
   });
 
   it("answers 404 for another organization's Space exactly as for an unknown one", async () => {
-    const foreign = await request(ctx.app).post(`${base(alice, bob.app_id)}/create`).set(alice.auth).send({});
-    const unknown = await request(ctx.app).post(`${base(alice, UNKNOWN_ID)}/create`).set(alice.auth).send({});
+    const foreign = await request(ctx.app)
+      .post(`${base(alice, bob.app_id)}/create`)
+      .set(alice.auth)
+      .send({});
+    const unknown = await request(ctx.app)
+      .post(`${base(alice, UNKNOWN_ID)}/create`)
+      .set(alice.auth)
+      .send({});
     expect(foreign.status).toBe(404);
     expect(foreign.body).toEqual(unknown.body);
   });
@@ -176,35 +216,77 @@ describe('reading and deleting conversations', () => {
     const space = await ctx.tenant();
     const ids: string[] = [];
     for (let i = 0; i < 5; i += 1) ids.push((await createConversation(space, { name: `C${i}`, added_on: `2024-05-0${i + 1}T00:00:00Z` })).id);
-    await request(ctx.app).delete(`${base(space)}/${ids[3]}`).set(space.auth).expect(200);
+    await request(ctx.app)
+      .delete(`${base(space)}/${ids[3]}`)
+      .set(space.auth)
+      .expect(200);
 
-    const first = await request(ctx.app).get(`${base(space)}?limit=2`).set(space.auth);
+    const first = await request(ctx.app)
+      .get(`${base(space)}?limit=2`)
+      .set(space.auth);
     expect(first.body).toMatchObject({ object: 'list', has_more: true, first_id: ids[4], last_id: ids[2] });
-    const second = await request(ctx.app).get(`${base(space)}?limit=2&after=${first.body.last_id}`).set(space.auth);
+    const second = await request(ctx.app)
+      .get(`${base(space)}?limit=2&after=${first.body.last_id}`)
+      .set(space.auth);
     expect(second.body).toMatchObject({ has_more: false, first_id: ids[1], last_id: ids[0] });
   });
 
   it("answers 404 for another organization's conversation exactly as for an unknown one", async () => {
     const { id } = await createConversation(bob);
     for (const appId of [bob.app_id, alice.app_id]) {
-      const foreign = await request(ctx.app).get(`${base(alice, appId)}/${id}`).set(alice.auth);
-      const unknown = await request(ctx.app).get(`${base(alice, appId)}/${UNKNOWN_ID}`).set(alice.auth);
+      const foreign = await request(ctx.app)
+        .get(`${base(alice, appId)}/${id}`)
+        .set(alice.auth);
+      const unknown = await request(ctx.app)
+        .get(`${base(alice, appId)}/${UNKNOWN_ID}`)
+        .set(alice.auth);
       expect(foreign.status).toBe(404);
       expect(foreign.body).toEqual(unknown.body);
-      expect((await request(ctx.app).delete(`${base(alice, appId)}/${id}`).set(alice.auth)).status).toBe(404);
+      expect(
+        (
+          await request(ctx.app)
+            .delete(`${base(alice, appId)}/${id}`)
+            .set(alice.auth)
+        ).status,
+      ).toBe(404);
     }
-    expect((await request(ctx.app).get(`${base(bob)}/${id}`).set(bob.auth)).status).toBe(200);
+    expect(
+      (
+        await request(ctx.app)
+          .get(`${base(bob)}/${id}`)
+          .set(bob.auth)
+      ).status,
+    ).toBe(200);
   });
 
   it('does not find a conversation through another Space of the same organization', async () => {
     const { id } = await createConversation(alice);
-    expect((await request(ctx.app).get(`${base(aliceSecond)}/${id}`).set(alice.auth)).status).toBe(404);
+    expect(
+      (
+        await request(ctx.app)
+          .get(`${base(aliceSecond)}/${id}`)
+          .set(alice.auth)
+      ).status,
+    ).toBe(404);
   });
 
   it('requires conversations:write to create and delete', async () => {
     const viewer = await ctx.tenant({ role: 'viewer' });
-    expect((await request(ctx.app).post(`${base(viewer)}/create`).set(viewer.auth).send({})).status).toBe(403);
-    expect((await request(ctx.app).delete(`${base(viewer)}/${UNKNOWN_ID}`).set(viewer.auth)).status).toBe(403);
+    expect(
+      (
+        await request(ctx.app)
+          .post(`${base(viewer)}/create`)
+          .set(viewer.auth)
+          .send({})
+      ).status,
+    ).toBe(403);
+    expect(
+      (
+        await request(ctx.app)
+          .delete(`${base(viewer)}/${UNKNOWN_ID}`)
+          .set(viewer.auth)
+      ).status,
+    ).toBe(403);
     expect((await request(ctx.app).get(base(viewer)).set(viewer.auth)).status).toBe(200);
   });
 });

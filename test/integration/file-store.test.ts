@@ -27,7 +27,18 @@ beforeAll(async () => {
   };
   stores.local = () => open(new LocalFileStore(dir));
   stores.s3 = () =>
-    open(new S3FileStore({ kind: 's3', bucket: s3.bucket, endpoint: s3.endpoint, region: 'us-east-1', accessKeyId: 'test', secretAccessKey: 'test-secret', forcePathStyle: true, prefix: 'files/' }));
+    open(
+      new S3FileStore({
+        kind: 's3',
+        bucket: s3.bucket,
+        endpoint: s3.endpoint,
+        region: 'us-east-1',
+        accessKeyId: 'test',
+        secretAccessKey: 'test-secret',
+        forcePathStyle: true,
+        prefix: 'files/',
+      }),
+    );
 });
 afterAll(async () => {
   for (const store of opened) store.close();

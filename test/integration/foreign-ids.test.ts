@@ -51,9 +51,14 @@ beforeAll(async () => {
   const base = `/v1/apps/${alice.app_id}`;
   const assistant = ok(await request(h.app).post(`${base}/assistants`).set(alice.auth).send({ name: 'a' }));
   const conversation = ok(await request(h.app).post(`${base}/conversations/create`).set(alice.auth).send({}));
-  const completion = await request(h.app).post('/v1/chat/completions').set(alice.auth).send({ model: 'test-echo', messages: [{ role: 'user', content: 'hi' }] });
+  const completion = await request(h.app)
+    .post('/v1/chat/completions')
+    .set(alice.auth)
+    .send({ model: 'test-echo', messages: [{ role: 'user', content: 'hi' }] });
   const prompt = ok(await request(h.app).post('/v1/prompts').set(alice.auth).send({ prompt: 'p', title: 't', description: 'd' }));
-  const file = ok(await request(h.app).post('/v1/files').set(alice.auth).field('purpose', 'batch').attach('file', Buffer.from('{"custom_id":"a"}\n'), 'in.jsonl'));
+  const file = ok(
+    await request(h.app).post('/v1/files').set(alice.auth).field('purpose', 'batch').attach('file', Buffer.from('{"custom_id":"a"}\n'), 'in.jsonl'),
+  );
   const response = ok(await request(h.app).post('/v1/responses').set(alice.auth).send({ model: 'test-echo', input: 'hi' }));
   const model = ok(
     await request(h.app)
@@ -85,7 +90,10 @@ beforeAll(async () => {
 afterAll(() => h.close());
 
 const chat = (tenant: Tenant, extra: Record<string, unknown>) =>
-  request(h.app).post('/v1/chat/completions').set(tenant.auth).send({ model: 'test-echo', messages: [{ role: 'user', content: 'hi' }], ...extra });
+  request(h.app)
+    .post('/v1/chat/completions')
+    .set(tenant.auth)
+    .send({ model: 'test-echo', messages: [{ role: 'user', content: 'hi' }], ...extra });
 
 /** The answer with the foreign id, and with an unknown id of the same form in its place. */
 async function foreignAndUnknown(send: (id: string) => Promise<request.Response>, foreign: string, unknown: string = randomUUID()) {
@@ -115,7 +123,10 @@ describe('chat completions', () => {
   });
 
   it('answers Space-scoped ids of another Space of the same organization as unknown; a request of the organization may be the parent', async () => {
-    for (const [field, id] of [['conversation_id', ids.conversation], ['assistant_id', ids.assistant]] as const) {
+    for (const [field, id] of [
+      ['conversation_id', ids.conversation],
+      ['assistant_id', ids.assistant],
+    ] as const) {
       const res = await chat(aliceSecond, { [field]: id });
       expect(res.status).toBe(404);
       expect(res.body.error.param).toBe(field);
@@ -147,24 +158,86 @@ describe('chat completions', () => {
 /** Other requests that name ids in their body: the foreign id's answer is the unknown id's, body included (the id's text aside). */
 describe('other requests naming ids', () => {
   const cases: [string, (id: string) => request.Test, () => string][] = [
-    ['Responses previous_response_id', (id) => request(h.app).post('/v1/responses').set(bob.auth).send({ model: 'test-echo', input: 'hi', previous_response_id: id }), () => ids.response],
+    [
+      'Responses previous_response_id',
+      (id) => request(h.app).post('/v1/responses').set(bob.auth).send({ model: 'test-echo', input: 'hi', previous_response_id: id }),
+      () => ids.response,
+    ],
     [
       'Responses item_reference',
-      (id) => request(h.app).post('/v1/responses').set(bob.auth).send({ model: 'test-echo', input: [{ type: 'item_reference', id }, { role: 'user', content: 'more' }] }),
+      (id) =>
+        request(h.app)
+          .post('/v1/responses')
+          .set(bob.auth)
+          .send({
+            model: 'test-echo',
+            input: [
+              { type: 'item_reference', id },
+              { role: 'user', content: 'more' },
+            ],
+          }),
       () => ids.responseItem,
     ],
-    ['batch input_file_id', (id) => request(h.app).post('/v1/batches').set(bob.auth).send({ input_file_id: id, endpoint: '/v1/chat/completions', completion_window: '24h' }), () => ids.batchFile],
+    [
+      'batch input_file_id',
+      (id) => request(h.app).post('/v1/batches').set(bob.auth).send({ input_file_id: id, endpoint: '/v1/chat/completions', completion_window: '24h' }),
+      () => ids.batchFile,
+    ],
     ['prompt update id', (id) => request(h.app).put('/v1/prompts').set(bob.auth).send({ id, prompt: 'x', title: 't', description: 'd' }), () => ids.prompt],
-    ['assistant prompt_id', (id) => request(h.app).post(`/v1/apps/${bob.app_id}/assistants`).set(bob.auth).send({ name: 'b', prompt_id: id }), () => ids.prompt],
-    ['conversation settings.assistant_id', (id) => request(h.app).post(`/v1/apps/${bob.app_id}/conversations/create`).set(bob.auth).send({ settings: { assistant_id: id } }), () => ids.assistant],
-    ['Space settings.assistant_id', (id) => request(h.app).put('/v1/apps/update').set(bob.auth).send({ id: bob.app_id, settings: { assistant_id: id } }), () => ids.assistant],
-    ['Space policies.prompt_id', (id) => request(h.app).put('/v1/apps/update').set(bob.auth).send({ id: bob.app_id, policies: { prompt_id: id } }), () => ids.prompt],
-    ['Space benchmark_model_id', (id) => request(h.app).put('/v1/apps/update').set(bob.auth).send({ id: bob.app_id, benchmark_model_id: id }), () => ids.customModel],
-    ['failover model_ids', (id) => request(h.app).put(`/v1/apps/${bob.app_id}/failover`).set(bob.auth).send({ model_ids: [id] }), () => ids.customModel],
+    [
+      'assistant prompt_id',
+      (id) => request(h.app).post(`/v1/apps/${bob.app_id}/assistants`).set(bob.auth).send({ name: 'b', prompt_id: id }),
+      () => ids.prompt,
+    ],
+    [
+      'conversation settings.assistant_id',
+      (id) =>
+        request(h.app)
+          .post(`/v1/apps/${bob.app_id}/conversations/create`)
+          .set(bob.auth)
+          .send({ settings: { assistant_id: id } }),
+      () => ids.assistant,
+    ],
+    [
+      'Space settings.assistant_id',
+      (id) =>
+        request(h.app)
+          .put('/v1/apps/update')
+          .set(bob.auth)
+          .send({ id: bob.app_id, settings: { assistant_id: id } }),
+      () => ids.assistant,
+    ],
+    [
+      'Space policies.prompt_id',
+      (id) =>
+        request(h.app)
+          .put('/v1/apps/update')
+          .set(bob.auth)
+          .send({ id: bob.app_id, policies: { prompt_id: id } }),
+      () => ids.prompt,
+    ],
+    [
+      'Space benchmark_model_id',
+      (id) => request(h.app).put('/v1/apps/update').set(bob.auth).send({ id: bob.app_id, benchmark_model_id: id }),
+      () => ids.customModel,
+    ],
+    [
+      'failover model_ids',
+      (id) =>
+        request(h.app)
+          .put(`/v1/apps/${bob.app_id}/failover`)
+          .set(bob.auth)
+          .send({ model_ids: [id] }),
+      () => ids.customModel,
+    ],
   ];
 
   it.each(cases)('%s', async (_name, send, foreignId) => {
-    const { withForeign, withUnknown, unknown } = await foreignAndUnknown((id) => send(id), foreignId(), foreignId().startsWith('resp_') ? `resp_${randomBytes(16).toString('hex')}` : undefined);
+    const { withForeign, withUnknown, unknown } = await foreignAndUnknown(
+      (id) => send(id),
+      foreignId(),
+      foreignId().startsWith('resp_') ? `resp_${randomBytes(16).toString('hex')}` : undefined,
+    );
     expect(withForeign.status).toBeGreaterThanOrEqual(400);
     expect(withForeign.status).toBeLessThan(500);
     expect(withForeign.status).toBe(withUnknown.status);

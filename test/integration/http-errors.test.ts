@@ -27,7 +27,10 @@ describe('request bodies', () => {
   });
 
   it('answers 400 naming the field for a wrong type', async () => {
-    const res = await request(ctx.app).post('/v1/prompts').set(tenant.auth).send({ ...valid, title: 42 });
+    const res = await request(ctx.app)
+      .post('/v1/prompts')
+      .set(tenant.auth)
+      .send({ ...valid, title: 42 });
     expect(res.status).toBe(400);
     expect(res.body).toEqual({
       error: { message: "Invalid type for 'title': expected string.", type: 'invalid_request_error', code: 'invalid_value', param: 'title' },
@@ -153,7 +156,10 @@ describe('the NUL character', () => {
 
   it('in an assistant, a conversation and a rating answers 400 naming the field', async () => {
     const base = `/v1/apps/${tenant.app_id}`;
-    const assistant = await request(ctx.app).post(`${base}/assistants`).set(tenant.auth).send({ name: 'a', assistant_config: { instructions: '\u0000' } });
+    const assistant = await request(ctx.app)
+      .post(`${base}/assistants`)
+      .set(tenant.auth)
+      .send({ name: 'a', assistant_config: { instructions: '\u0000' } });
     expect(assistant.body).toEqual(nulRefused('assistant_config.instructions'));
     const conversation = await request(ctx.app).post(`${base}/conversations/create`).set(tenant.auth).send({ name: '\u0000' });
     expect(conversation.body).toEqual(nulRefused('name'));
@@ -198,7 +204,9 @@ describe('ids in the path', () => {
     ['get', '/v1/logs/%ff', notFound('Log', 'log_id')],
     ['post', '/v1/prompts/%ff%fe/withdraw', notFound('Prompt', 'prompt_id')],
   ] as const)('%s %s (undecodable) answers exactly the 404 of an unknown id', async (method, path, expected) => {
-    const unknown = await request(ctx.app)[method](path.replace(/\/%[^/]+/, `/${randomUUID()}`)).set(tenant.auth);
+    const unknown = await request(ctx.app)
+      [method](path.replace(/\/%[^/]+/, `/${randomUUID()}`))
+      .set(tenant.auth);
     const malformed = await request(ctx.app)[method](path).set(tenant.auth);
     expect(unknown.status).toBe(404);
     expect(unknown.body).toEqual(expected);
@@ -222,7 +230,11 @@ describe('ids in the path', () => {
     expect(routes.length).toBeGreaterThan(10);
     for (const { meta } of routes) {
       const withFirst = (first: string) => meta.path.replace(/\{[^}]+\}/, first).replace(/\{[^}]+\}/g, () => randomUUID());
-      const send = (path: string) => request(ctx.app)[meta.method](path).set(tenant.auth).send(VALID_BODIES[meta.operationId] ?? {});
+      const send = (path: string) =>
+        request(ctx.app)
+          [meta.method](path)
+          .set(tenant.auth)
+          .send(VALID_BODIES[meta.operationId] ?? {});
       const unknown = await send(withFirst(randomUUID()));
       for (const garbage of ['not-a-uuid', '%ff', '%C0%AF', '%00', 'x'.repeat(10_240)]) {
         const malformed = await send(withFirst(garbage));
@@ -241,12 +253,20 @@ describe('ids in the path', () => {
     expect(routes.length).toBeGreaterThan(4);
     for (const { meta } of routes) {
       const withSecond = (second: string) => meta.path.replace('{app_id}', tenant.app_id).replace(/\{[^}]+\}/, second);
-      const send = (path: string) => request(ctx.app)[meta.method](path).set(tenant.auth).send(VALID_BODIES[meta.operationId] ?? {});
+      const send = (path: string) =>
+        request(ctx.app)
+          [meta.method](path)
+          .set(tenant.auth)
+          .send(VALID_BODIES[meta.operationId] ?? {});
       const unknown = await send(withSecond(randomUUID()));
       expect(unknown.status).toBe(404);
       for (const garbage of ['not-a-uuid', '%ff%fe', '%00']) {
         const malformed = await send(withSecond(garbage));
-        expect({ route: `${meta.method} ${meta.path}`, garbage, body: malformed.body }).toEqual({ route: `${meta.method} ${meta.path}`, garbage, body: unknown.body });
+        expect({ route: `${meta.method} ${meta.path}`, garbage, body: malformed.body }).toEqual({
+          route: `${meta.method} ${meta.path}`,
+          garbage,
+          body: unknown.body,
+        });
       }
     }
   });
@@ -318,10 +338,7 @@ describe('integers', () => {
   });
 
   it('a date PostgreSQL cannot store (year 0) answers 400 naming the field', async () => {
-    const res = await request(ctx.app)
-      .post(`/v1/apps/${tenant.app_id}/conversations/create`)
-      .set(tenant.auth)
-      .send({ added_on: '0000-06-01T00:00:00Z' });
+    const res = await request(ctx.app).post(`/v1/apps/${tenant.app_id}/conversations/create`).set(tenant.auth).send({ added_on: '0000-06-01T00:00:00Z' });
     expect(res.status).toBe(400);
     expect(res.body.error).toMatchObject({ code: 'invalid_value', param: 'added_on' });
   });
@@ -381,8 +398,7 @@ describe('bodies the escape search lets through unscanned', () => {
   // A UTF-8 body without a `\u` escape skips the scan of its strings (input-guard.ts): these are the ways
   // NUL or a lone surrogate could still arrive, each refused or made harmless.
   const asIs = (bytes: Buffer): string => bytes as unknown as string;
-  const post = (bytes: Buffer, headers: Record<string, string>) =>
-    request(ctx.app).post('/v1/apps').set(tenant.auth).set(headers).serialize(asIs).send(bytes);
+  const post = (bytes: Buffer, headers: Record<string, string>) => request(ctx.app).post('/v1/apps').set(tenant.auth).set(headers).serialize(asIs).send(bytes);
 
   it('a NUL escape in a UTF-16 body is still found', async () => {
     const res = await post(Buffer.from('{"name":"a\\u0000b"}', 'utf16le'), { 'Content-Type': 'application/json; charset=utf-16le' });
@@ -397,7 +413,9 @@ describe('bodies the escape search lets through unscanned', () => {
   });
 
   it('raw bytes of a surrogate (not UTF-8) arrive as U+FFFD, which is stored', async () => {
-    const res = await post(Buffer.concat([Buffer.from('{"name":"a'), Buffer.from([0xed, 0xa0, 0x80]), Buffer.from('b"}')]), { 'Content-Type': 'application/json' });
+    const res = await post(Buffer.concat([Buffer.from('{"name":"a'), Buffer.from([0xed, 0xa0, 0x80]), Buffer.from('b"}')]), {
+      'Content-Type': 'application/json',
+    });
     expect(res.status).toBe(201);
     expect(res.body.app.name).toBe('a\ufffd\ufffd\ufffdb');
   });

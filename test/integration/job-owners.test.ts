@@ -116,7 +116,7 @@ describe('JobOwners', () => {
     expect(await checker.get(lockKey('job-4'))).toBeNull();
   });
 
-  it('watches several queues in one: every heartbeat of the process renewed, a dead worker\'s jobs freed on each queue in one reap', async () => {
+  it("watches several queues in one: every heartbeat of the process renewed, a dead worker's jobs freed on each queue in one reap", async () => {
     const prefix = `test-owners-${uniqueSuffix()}`;
     prefixes.push(prefix);
     const queues = ['completions', 'batch-lines'];
@@ -127,7 +127,10 @@ describe('JobOwners', () => {
     owners.start({ completions: 'worker-c1', 'batch-lines': 'worker-l1' });
     started.push(owners);
     const reaper = new JobOwners({ ...options, redis: checker });
-    for (const [queue, workerId] of [['completions', 'worker-c1'], ['batch-lines', 'worker-l1']] as const) {
+    for (const [queue, workerId] of [
+      ['completions', 'worker-c1'],
+      ['batch-lines', 'worker-l1'],
+    ] as const) {
       const deadline = Date.now() + 10_000;
       while ((await checker.exists(`${prefix}:${queue}:heartbeat:${workerId}`)) === 0) {
         if (Date.now() > deadline) throw new Error(`no heartbeat of ${workerId}`);

@@ -28,7 +28,8 @@ async function requestThatIs(inSample: boolean, space: IsolatedSpace, body: obje
 
 const queue = () => env.h.services.queues.completions;
 /** A job's state once it has ended: `completed` if kept, `unknown` (gone) if removed. */
-const endedStateOf = (id: string) => eventually(async () => ((state) => (state === 'completed' || state === 'unknown' ? state : null))(await queue().getJobState(id)));
+const endedStateOf = (id: string) =>
+  eventually(async () => ((state) => (state === 'completed' || state === 'unknown' ? state : null))(await queue().getJobState(id)));
 /** Gone for good: a kept job would be `completed` by then, and would stay. */
 const expectRemoved = async (id: string) => {
   expect(await endedStateOf(id)).toBe('unknown');

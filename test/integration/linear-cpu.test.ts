@@ -31,13 +31,35 @@ const user = (texts: string[]) => texts.map((content) => ({ role: 'user', conten
 
 const APIS: Api[] = [
   { name: 'chat completions', send: (t, texts) => post(t, '/v1/chat/completions').send({ messages: user(texts) }) },
-  { name: 'chat completions, auto_tools', send: (t, texts) => post(t, '/v1/chat/completions').set(AUTO_TOOLS).send({ messages: user(texts) }) },
+  {
+    name: 'chat completions, auto_tools',
+    send: (t, texts) =>
+      post(t, '/v1/chat/completions')
+        .set(AUTO_TOOLS)
+        .send({ messages: user(texts) }),
+  },
   { name: 'chat completions, streamed', send: (t, texts) => post(t, '/v1/chat/completions').send({ stream: true, messages: user(texts) }) },
   { name: 'responses', send: (t, texts) => post(t, '/v1/responses').send({ input: user(texts) }) },
-  { name: 'messages', send: (t, texts) => post(t, '/v1/messages').set(ANTHROPIC).send({ model: 'switchyard', max_tokens: 64, messages: user(texts) }) },
-  { name: 'count_tokens', send: (t, texts) => post(t, '/v1/messages/count_tokens').set(ANTHROPIC).send({ model: 'switchyard', messages: user(texts) }) },
+  {
+    name: 'messages',
+    send: (t, texts) =>
+      post(t, '/v1/messages')
+        .set(ANTHROPIC)
+        .send({ model: 'switchyard', max_tokens: 64, messages: user(texts) }),
+  },
+  {
+    name: 'count_tokens',
+    send: (t, texts) =>
+      post(t, '/v1/messages/count_tokens')
+        .set(ANTHROPIC)
+        .send({ model: 'switchyard', messages: user(texts) }),
+  },
   // A prompt holds at most 100,000 characters.
-  { name: 'prompts', send: (t, texts) => post(t, '/v1/prompts').send({ title: 'long', description: 'adversarial', prompt: texts.join(' ').slice(0, 100_000) }), largeBytes: 97 * KB },
+  {
+    name: 'prompts',
+    send: (t, texts) => post(t, '/v1/prompts').send({ title: 'long', description: 'adversarial', prompt: texts.join(' ').slice(0, 100_000) }),
+    largeBytes: 97 * KB,
+  },
   { name: 'embeddings', send: (t, texts) => post(t, '/v1/embeddings').send({ input: texts.join(' ') }) },
 ];
 
@@ -123,24 +145,32 @@ async function growth(api: Api, texts: { small: string[]; large: string[] }): Pr
 const withinGrowth = ({ small, large }: { small: Measure; large: Measure }) => large.ms < MAX_GROWTH * Math.max(small.ms, 5);
 
 describe.each(APIS)('$name', (api) => {
-  it.each(Object.entries(ADVERSARIAL_TEXTS))("%s costs CPU linear in its size", async (_shape, make) => {
-    const largeBytes = api.largeBytes ?? 900 * KB;
-    const texts = { small: make(largeBytes / 9), large: make(largeBytes) };
-    const perHundredKb = (tinyMs: number, largeMs: number) => ((largeMs - tinyMs) / largeBytes) * 100 * KB;
-    await measureBackground();
-    let tiny = await measured(api, tenant, ['hello there']);
-    // Quadratic work fails every attempt (~81×, and far past the bound per 100 KB); a busy moment of the
-    // machine (another test file's periodic work charged to this process) rarely lasts through three.
-    let measuredGrowth = await growth(api, texts);
-    for (let attempt = 1; attempt < GROWTH_ATTEMPTS && !(withinGrowth(measuredGrowth) && perHundredKb(tiny.ms, measuredGrowth.large.ms) < MS_PER_100_KB); attempt++) {
+  it.each(Object.entries(ADVERSARIAL_TEXTS))(
+    '%s costs CPU linear in its size',
+    async (_shape, make) => {
+      const largeBytes = api.largeBytes ?? 900 * KB;
+      const texts = { small: make(largeBytes / 9), large: make(largeBytes) };
+      const perHundredKb = (tinyMs: number, largeMs: number) => ((largeMs - tinyMs) / largeBytes) * 100 * KB;
       await measureBackground();
-      tiny = await measured(api, tenant, ['hello there']);
-      measuredGrowth = await growth(api, texts);
-    }
-    const { small, large } = measuredGrowth;
-    expect([tiny.status, small.status, large.status]).toEqual([tiny.status, tiny.status, tiny.status]);
-    expect(tiny.status).toBeLessThan(300);
-    expect(perHundredKb(tiny.ms, large.ms)).toBeLessThan(MS_PER_100_KB);
-    expect(large.ms).toBeLessThan(MAX_GROWTH * Math.max(small.ms, 5));
-  }, 120_000);
+      let tiny = await measured(api, tenant, ['hello there']);
+      // Quadratic work fails every attempt (~81×, and far past the bound per 100 KB); a busy moment of the
+      // machine (another test file's periodic work charged to this process) rarely lasts through three.
+      let measuredGrowth = await growth(api, texts);
+      for (
+        let attempt = 1;
+        attempt < GROWTH_ATTEMPTS && !(withinGrowth(measuredGrowth) && perHundredKb(tiny.ms, measuredGrowth.large.ms) < MS_PER_100_KB);
+        attempt++
+      ) {
+        await measureBackground();
+        tiny = await measured(api, tenant, ['hello there']);
+        measuredGrowth = await growth(api, texts);
+      }
+      const { small, large } = measuredGrowth;
+      expect([tiny.status, small.status, large.status]).toEqual([tiny.status, tiny.status, tiny.status]);
+      expect(tiny.status).toBeLessThan(300);
+      expect(perHundredKb(tiny.ms, large.ms)).toBeLessThan(MS_PER_100_KB);
+      expect(large.ms).toBeLessThan(MAX_GROWTH * Math.max(small.ms, 5));
+    },
+    120_000,
+  );
 });

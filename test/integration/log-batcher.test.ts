@@ -51,7 +51,15 @@ describe('the log batcher', () => {
   it('writes children that set different columns, a column left out taking its default', async () => {
     const rows = rowsFor('with a plugin');
     // A plugin step's row sets no token counts (NOT NULL, default 0); a model step's does.
-    const plugin: LogRow = { org_id: tenant.org_id, app_id: tenant.app_id, timestamp: Date.now(), id: randomUUID(), parent_id: rows.parent.id, namespace: 'web-search', total_tokens_cost: 0.001 };
+    const plugin: LogRow = {
+      org_id: tenant.org_id,
+      app_id: tenant.app_id,
+      timestamp: Date.now(),
+      id: randomUUID(),
+      parent_id: rows.parent.id,
+      namespace: 'web-search',
+      total_tokens_cost: 0.001,
+    };
     const model: LogRow = { ...plugin, id: randomUUID(), namespace: 'openai/gpt-4o-mini', prompt_tokens: 12, completion_tokens: 3, total_tokens: 15 };
     const others = Array.from({ length: 5 }, (_, i) => rowsFor(`burst ${i}`));
     await Promise.all([batcher.write({ ...rows, children: [model, plugin] }), ...others.map((other) => batcher.write(other))]);

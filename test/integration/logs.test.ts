@@ -263,7 +263,10 @@ describe('PUT /v1/logs/{log_id}/rating and /saved', () => {
 
   it('accepts feedback of 5000 characters', async () => {
     const row = await insertLog(alice);
-    const res = await request(ctx.app).put(`/v1/logs/${row.id}/rating`).set(alice.auth).send({ good_answer: false, feedback: 'f'.repeat(5000) });
+    const res = await request(ctx.app)
+      .put(`/v1/logs/${row.id}/rating`)
+      .set(alice.auth)
+      .send({ good_answer: false, feedback: 'f'.repeat(5000) });
     expect(res.status).toBe(200);
   });
 

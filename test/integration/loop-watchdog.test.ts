@@ -75,14 +75,17 @@ describe('event-loop watchdog', () => {
     });
     afterAll(() => ctx.close());
 
-    it("names the request whose body was being parsed when the loop stalled", async () => {
+    it('names the request whose body was being parsed when the loop stalled', async () => {
       const { logger, lines } = capturingLogger();
       // A threshold this low makes the parse and validation of a large body a stall of its own.
       const stop = startLoopWatchdog({ thresholdMs: 2, logger });
       const tenant = await ctx.tenant();
       const messages = Array.from({ length: 12_000 }, (_, i) => ({ role: 'user', content: `message ${i} ${'x'.repeat(20)}` }));
       try {
-        const res = await request(ctx.app).post('/v1/messages/count_tokens').set({ ...tenant.auth, 'anthropic-version': '2023-06-01', 'x-request-id': 'req-large-body' }).send({ model: 'switchyard', messages });
+        const res = await request(ctx.app)
+          .post('/v1/messages/count_tokens')
+          .set({ ...tenant.auth, 'anthropic-version': '2023-06-01', 'x-request-id': 'req-large-body' })
+          .send({ model: 'switchyard', messages });
         expect(res.status).toBe(200);
         expect(res.headers['x-request-id']).toBe('req-large-body');
         await sleep(50);

@@ -18,7 +18,11 @@ interface AutoToolsView {
 }
 
 const complete = (tenant: Tenant, content: string, flags: Record<string, string> = AUTO_TOOLS) =>
-  request(env.h.app).post('/v1/chat/completions').set(tenant.auth).set(flags).send({ messages: userMessage(content) });
+  request(env.h.app)
+    .post('/v1/chat/completions')
+    .set(tenant.auth)
+    .set(flags)
+    .send({ messages: userMessage(content) });
 
 const autoToolsOf = (body: { metadata: { extra: { auto_tools?: AutoToolsView } } }) => body.metadata.extra.auto_tools;
 const skipOf = (report: AutoToolsView | undefined, id: string) => report?.skipped.find((s) => s.id === id);
@@ -33,9 +37,21 @@ describe('pre-selection', () => {
     expect(report).toMatchObject({ mode: 'preselect', considered: ['web-search', 'space-search', 'image-generation-generic', 'transcribe-audio'] });
     expect(report?.picked).toEqual([{ id: 'web-search', score: expect.any(Number) }]);
     expect(report?.picked[0]?.score).toBeGreaterThanOrEqual(0.5);
-    expect(skipOf(report, 'image-generation-generic')).toMatchObject({ reason: 'no_backend', detail: expect.stringContaining('no backend is configured'), score: expect.any(Number) });
-    expect(skipOf(report, 'space-search')).toEqual({ id: 'space-search', reason: 'no_searchable_files', detail: 'the Space holds no searchable files', score: expect.any(Number) });
-    expect(skipOf(report, 'transcribe-audio')).toMatchObject({ reason: 'below_threshold', detail: expect.stringMatching(/^the classifier scored it 0\.\d+, below 0\.5$/) });
+    expect(skipOf(report, 'image-generation-generic')).toMatchObject({
+      reason: 'no_backend',
+      detail: expect.stringContaining('no backend is configured'),
+      score: expect.any(Number),
+    });
+    expect(skipOf(report, 'space-search')).toEqual({
+      id: 'space-search',
+      reason: 'no_searchable_files',
+      detail: 'the Space holds no searchable files',
+      score: expect.any(Number),
+    });
+    expect(skipOf(report, 'transcribe-audio')).toMatchObject({
+      reason: 'below_threshold',
+      detail: expect.stringMatching(/^the classifier scored it 0\.\d+, below 0\.5$/),
+    });
     expect(report?.skipped).toHaveLength(3);
     // Nothing skipped was wanted: no warning.
     expect(res.body.metadata.warning).toBe('');
@@ -50,7 +66,9 @@ describe('pre-selection', () => {
     expect(report?.picked).toEqual([]);
     expect(skipOf(report, 'image-generation-generic')?.reason).toBe('no_backend');
     expect(skipOf(report, 'image-generation-generic')?.score).toBeGreaterThanOrEqual(0.5);
-    expect(res.body.metadata.warning).toMatch(/^auto_tools: image-generation-generic was skipped though the request seems to need it \(asks for a drawing .*\): no backend is configured \(.*IMAGES_API_KEY.*\)\.$/);
+    expect(res.body.metadata.warning).toMatch(
+      /^auto_tools: image-generation-generic was skipped though the request seems to need it \(asks for a drawing .*\): no backend is configured \(.*IMAGES_API_KEY.*\)\.$/,
+    );
   });
 
   it('warns when the request asks about files the Space does not hold', async () => {
@@ -75,7 +93,9 @@ describe('the tool loop', () => {
       { id: 'space-search', score: null },
       { id: 'transcribe-audio', score: null },
     ]);
-    expect(report?.skipped).toEqual([{ id: 'image-generation-generic', reason: 'no_backend', detail: expect.stringContaining('IMAGES_API_KEY'), score: expect.any(Number) }]);
+    expect(report?.skipped).toEqual([
+      { id: 'image-generation-generic', reason: 'no_backend', detail: expect.stringContaining('IMAGES_API_KEY'), score: expect.any(Number) },
+    ]);
     expect(res.body.metadata.warning).toContain('auto_tools: image-generation-generic was skipped though the request seems to need it');
   });
 });

@@ -8,12 +8,16 @@ import { uniqueSuffix } from '../helpers/test-database';
 const env = usePluginHarness();
 
 const autoComplete = (tenant: Tenant, body: object) =>
-  request(env.h.app).post('/v1/chat/completions').set(tenant.auth).set(AUTO_TOOLS).send({ stream: false, ...body });
+  request(env.h.app)
+    .post('/v1/chat/completions')
+    .set(tenant.auth)
+    .set(AUTO_TOOLS)
+    .send({ stream: false, ...body });
 
 const toolNames = (body: { tools?: { function: { name: string } }[] } | undefined) => (body?.tools ?? []).map((tool) => tool.function.name);
 
 describe('the tool loop (a model that calls functions)', () => {
-  it('runs the model\'s call to web_search in the worker and answers with its results', async () => {
+  it("runs the model's call to web_search in the worker and answers with its results", async () => {
     const { tenant, models } = await pluginSpace(env);
     const res = await autoComplete(tenant, { messages: userMessage('ferry timetable changes') });
     expect(res.status).toBe(200);
@@ -32,9 +36,14 @@ describe('the tool loop (a model that calls functions)', () => {
     expect(res.body.metadata.search_results.items[0]).toMatchObject({ index: 1, source: 'web' });
   });
 
-  it('gives the caller\'s own tool call back to the caller, and runs no plugin', async () => {
+  it("gives the caller's own tool call back to the caller, and runs no plugin", async () => {
     const { tenant, models } = await pluginSpace(env);
-    const tools = [{ type: 'function', function: { name: 'get_weather', description: 'Weather', parameters: { type: 'object', properties: { query: { type: 'string' } } } } }];
+    const tools = [
+      {
+        type: 'function',
+        function: { name: 'get_weather', description: 'Weather', parameters: { type: 'object', properties: { query: { type: 'string' } } } },
+      },
+    ];
     const res = await autoComplete(tenant, { tools, messages: userMessage('weather in Porto') });
     expect(res.status).toBe(200);
     expect(res.body.choices[0].finish_reason).toBe('tool_calls');
@@ -131,4 +140,3 @@ describe('limits of the loop, with a model that always calls a tool', () => {
     expect(pluginReports(res.body)).toHaveLength(1);
   });
 });
-

@@ -24,7 +24,8 @@ describe('plugins run concurrently', () => {
   it('takes about as long as the slowest plugin, not the sum of three', async () => {
     const { tenant } = await pluginSpace(env);
     const audio = env.media.serve('clip.wav', { contentType: 'audio/wav', bytes: silentWav() });
-    const ask = (plugins: string[], text: string) => complete(env.h, tenant, { plugins, files: plugins.includes('transcribe-audio') ? [audio] : undefined, messages: userMessage(text) });
+    const ask = (plugins: string[], text: string) =>
+      complete(env.h, tenant, { plugins, files: plugins.includes('transcribe-audio') ? [audio] : undefined, messages: userMessage(text) });
     await ask(['web-search'], 'warm up the worker');
 
     env.searx.faults.push({ kind: 'delay', ms: BACKEND_MS });
@@ -95,9 +96,13 @@ describe("a file id of another organization's Space", () => {
   it('transcribe-audio answers 404 naming files[0], exactly as for an unknown id, and calls no model', async () => {
     const owner = await pluginSpace(env);
     const stranger = await pluginSpace(env);
-    const upload = await request(env.h.app).post(`/v1/apps/${owner.tenant.app_id}/files`).set(owner.tenant.auth).attach('file', silentWav(), 'foreign-clip.wav');
+    const upload = await request(env.h.app)
+      .post(`/v1/apps/${owner.tenant.app_id}/files`)
+      .set(owner.tenant.auth)
+      .attach('file', silentWav(), 'foreign-clip.wav');
     expect(upload.status).toBe(201);
-    const ask = (fileId: string) => complete(env.h, stranger.tenant, { plugins: ['transcribe-audio'], files: [fileId], messages: userMessage('Transcribe this') });
+    const ask = (fileId: string) =>
+      complete(env.h, stranger.tenant, { plugins: ['transcribe-audio'], files: [fileId], messages: userMessage('Transcribe this') });
     const foreign = await ask(upload.body.id as string);
     const unknown = await ask(randomUUID());
     expect(foreign.status).toBe(404);

@@ -1,5 +1,14 @@
 import { complete, completeStream, logsOf, nth, sseEvents, sseSteps, userMessage } from '../helpers/completion-fixtures';
-import { pluginReports, pluginSpace, SEARCH_COST_USD, searchesFor, updateSpace, upstreamBodies, uploadReadyFile, usePluginHarness } from '../helpers/plugin-harness';
+import {
+  pluginReports,
+  pluginSpace,
+  SEARCH_COST_USD,
+  searchesFor,
+  updateSpace,
+  upstreamBodies,
+  uploadReadyFile,
+  usePluginHarness,
+} from '../helpers/plugin-harness';
 
 /** Named plugins through the whole pipeline: API, worker, SearXNG simulator, provider simulator, logs. */
 const env = usePluginHarness();
@@ -32,7 +41,9 @@ describe('a request naming web-search', () => {
     expect(items.length).toBeGreaterThan(0);
     expect(items.map((item) => item.index)).toEqual(items.map((_, i) => i + 1));
     expect(items[0]).toMatchObject({ source: 'web', url: 'https://example.org/result-1' });
-    expect(pluginReports(res.body)).toEqual([expect.objectContaining({ id: 'web-search', trigger: 'requested', status: 'ok', cost: SEARCH_COST_USD, reason: 'named in the request' })]);
+    expect(pluginReports(res.body)).toEqual([
+      expect.objectContaining({ id: 'web-search', trigger: 'requested', status: 'ok', cost: SEARCH_COST_USD, reason: 'named in the request' }),
+    ]);
 
     const { parent, children } = await logsOf(env.h, res.body.id as string);
     expect(children.every((child) => child.parent_id === parent.id)).toBe(true);
@@ -42,7 +53,11 @@ describe('a request naming web-search', () => {
     expect(model).toHaveLength(1);
     expect(plugin[0]).toMatchObject({ namespace: 'web-search', status_code: 200, total_tokens_cost: SEARCH_COST_USD, costs_incurred: true });
     expect(plugin[0]?.latency).toBeGreaterThanOrEqual(0);
-    expect(plugin[0]?.payload).toMatchObject({ plugin: 'web-search', backend: expect.stringContaining('searxng'), query: expect.stringContaining('harbour ferries') });
+    expect(plugin[0]?.payload).toMatchObject({
+      plugin: 'web-search',
+      backend: expect.stringContaining('searxng'),
+      query: expect.stringContaining('harbour ferries'),
+    });
     expect(plugin[0]?.response).toMatchObject({ results: items.length });
     const modelCost = Number(model[0]?.total_tokens_cost);
     expect(modelCost).toBeGreaterThan(0);
@@ -59,7 +74,10 @@ describe('a request naming web-search', () => {
       expect.objectContaining({ kind: 'plugin', name: 'web-search', status: 'finished' }),
     ]);
     for (const event of events) expect((event.choices as unknown[]).length).toBeGreaterThan(0);
-    const text = events.flatMap((e) => (e.choices as { delta?: { content?: string } }[] | undefined) ?? []).map((c) => c.delta?.content ?? '').join('');
+    const text = events
+      .flatMap((e) => (e.choices as { delta?: { content?: string } }[] | undefined) ?? [])
+      .map((c) => c.delta?.content ?? '')
+      .join('');
     expect(text).toBe('Echo: Latest on tidal energy');
     const last = events.at(-1) as { metadata: { search_results: { items: SearchItem[] } } } | undefined;
     expect(last?.metadata.search_results.items[0]).toMatchObject({ index: 1, source: 'web' });
@@ -68,7 +86,10 @@ describe('a request naming web-search', () => {
 
   it('numbers the sources of web-search and space-search across both, without collision', async () => {
     const { tenant, models } = await pluginSpace(env);
-    const fileId = await uploadReadyFile(env.h, tenant, { name: 'lighthouses.md', text: '# Lighthouses\n\nThe keepers of the northern lighthouses switched to solar lamps in 2024.' });
+    const fileId = await uploadReadyFile(env.h, tenant, {
+      name: 'lighthouses.md',
+      text: '# Lighthouses\n\nThe keepers of the northern lighthouses switched to solar lamps in 2024.',
+    });
     const res = await complete(env.h, tenant, { plugins: ['web-search', 'space-search'], messages: userMessage('lighthouses solar lamps keepers') });
     expect(res.status).toBe(200);
     const items = res.body.metadata.search_results.items as SearchItem[];
@@ -94,7 +115,10 @@ describe('citations', () => {
     const message = res.body.choices[0].message as { content: string; annotations?: unknown[] };
     const start = message.content.indexOf('[1]');
     expect(message.annotations).toEqual([
-      { type: 'url_citation', url_citation: { start_index: start, end_index: start + 3, url: 'https://example.org/result-1', title: expect.stringContaining('Result 1') } },
+      {
+        type: 'url_citation',
+        url_citation: { start_index: start, end_index: start + 3, url: 'https://example.org/result-1', title: expect.stringContaining('Result 1') },
+      },
     ]);
   });
 

@@ -45,7 +45,7 @@ describe('privacy level 3', () => {
 });
 
 describe('privacy level 2', () => {
-  it('masks the plugin child\'s query and the parent\'s response, and never caches', async () => {
+  it("masks the plugin child's query and the parent's response, and never caches", async () => {
     const { tenant } = await spaceAt(2);
     const question = `tide tables for ${uniqueSuffix()}`;
     const first = await ask(tenant, question);
@@ -75,6 +75,9 @@ describe('privacy level 1', () => {
     expect(pluginReports(second.body)).toEqual([expect.objectContaining({ id: 'web-search', status: 'ok', cached: true, cost: 0 })]);
     expect(second.body.metadata.search_results.items).toEqual(first.body.metadata.search_results.items);
     const { children } = await logsOf(env.h, second.body.id as string);
-    expect(children.find((child) => child.namespace === 'web-search')?.payload).toMatchObject({ cached: true, query: expect.stringContaining('bridge closures') });
+    expect(children.find((child) => child.namespace === 'web-search')?.payload).toMatchObject({
+      cached: true,
+      query: expect.stringContaining('bridge closures'),
+    });
   });
 });

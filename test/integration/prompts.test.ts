@@ -47,7 +47,10 @@ describe('POST /v1/prompts and PUT /v1/prompts', () => {
     ['description', '', 400],
   ])('PUT with %s %j answers %d', async (field, value, status) => {
     const { id } = await createPrompt(alice);
-    const res = await request(ctx.app).put('/v1/prompts').set(alice.auth).send({ ...valid, id, [field]: value });
+    const res = await request(ctx.app)
+      .put('/v1/prompts')
+      .set(alice.auth)
+      .send({ ...valid, id, [field]: value });
     expect(res.status).toBe(status);
     if (status === 400) {
       expect(res.body).toEqual({
@@ -64,7 +67,10 @@ describe('POST /v1/prompts and PUT /v1/prompts', () => {
     ['description', 200, 201],
     ['description', 201, 400],
   ])('POST /v1/internal/prompts with %s of %d characters answers %d', async (field, length, status) => {
-    const res = await request(ctx.app).post('/v1/internal/prompts').set(owner.auth).send({ ...valid, [field]: 'x'.repeat(length) });
+    const res = await request(ctx.app)
+      .post('/v1/internal/prompts')
+      .set(owner.auth)
+      .send({ ...valid, [field]: 'x'.repeat(length) });
     expect(res.status).toBe(status);
   });
 
@@ -78,7 +84,10 @@ describe('POST /v1/prompts and PUT /v1/prompts', () => {
 
   it('rejects unknown fields and changes nothing', async () => {
     const { id } = await createPrompt(alice);
-    const res = await request(ctx.app).put('/v1/prompts').set(alice.auth).send({ ...valid, id, title: 'Changed', colour: 'red' });
+    const res = await request(ctx.app)
+      .put('/v1/prompts')
+      .set(alice.auth)
+      .send({ ...valid, id, title: 'Changed', colour: 'red' });
     expect(res.status).toBe(400);
     expect(res.body.error).toMatchObject({ code: 'unknown_field', param: 'colour' });
     const after = await request(ctx.app).get(`/v1/prompts/${id}`).set(alice.auth);
@@ -87,8 +96,14 @@ describe('POST /v1/prompts and PUT /v1/prompts', () => {
 
   it('answers 404 for a prompt of another organization, exactly as for an unknown id', async () => {
     const { id } = await createPrompt(alice);
-    const foreign = await request(ctx.app).put('/v1/prompts').set(bob.auth).send({ ...valid, id });
-    const unknown = await request(ctx.app).put('/v1/prompts').set(bob.auth).send({ ...valid, id: '00000000-0000-4000-8000-000000000000' });
+    const foreign = await request(ctx.app)
+      .put('/v1/prompts')
+      .set(bob.auth)
+      .send({ ...valid, id });
+    const unknown = await request(ctx.app)
+      .put('/v1/prompts')
+      .set(bob.auth)
+      .send({ ...valid, id: '00000000-0000-4000-8000-000000000000' });
     expect(foreign.status).toBe(404);
     expect(foreign.body).toEqual(unknown.body);
     expect((await request(ctx.app).get(`/v1/prompts/${id}`).set(bob.auth)).status).toBe(404);
@@ -159,7 +174,10 @@ describe('prompt review', () => {
     const { id } = await createPrompt(alice);
     await request(ctx.app).post(`/v1/prompts/${id}/publish`).set(alice.auth).expect(200);
     await request(ctx.app).post(`/v1/internal/prompts/${id}/approve`).set(owner.auth).expect(200);
-    const edited = await request(ctx.app).put('/v1/prompts').set(alice.auth).send({ ...valid, id, prompt: 'Something else' });
+    const edited = await request(ctx.app)
+      .put('/v1/prompts')
+      .set(alice.auth)
+      .send({ ...valid, id, prompt: 'Something else' });
     expect(edited.body).toMatchObject({ status: 'draft', published_on: null, approved_on: null });
   });
 

@@ -71,7 +71,10 @@ describe('on a Redis Cluster', () => {
 
   it('keeps a plugin backend limit (redis-semaphore and its release channel) across two limiters', async () => {
     const logger = pino({ level: 'silent' });
-    const limiters = [new BackendLimiter(h.services.redis, h.services.config.redisPrefix, logger), new BackendLimiter(h.services.redis, h.services.config.redisPrefix, logger)];
+    const limiters = [
+      new BackendLimiter(h.services.redis, h.services.config.redisPrefix, logger),
+      new BackendLimiter(h.services.redis, h.services.config.redisPrefix, logger),
+    ];
     const state = { running: 0, most: 0 };
     const work = async () => {
       state.running += 1;
@@ -110,7 +113,9 @@ describe('on a Redis Cluster', () => {
     const address = server.address();
     const port = typeof address === 'object' && address ? address.port : 0;
     const client = new OpenAI({ apiKey: tenant.api_key, baseURL: `http://127.0.0.1:${port}/v1`, maxRetries: 0 });
-    const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => client.chat.completions.create({ model: 'clustered', messages: [{ role: 'user', content: `parallel ${i}` }] })));
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => client.chat.completions.create({ model: 'clustered', messages: [{ role: 'user', content: `parallel ${i}` }] })),
+    );
     expect(answers.every((a) => (a.choices[0]?.message.content ?? '').length > 0)).toBe(true);
 
     // Replies go by sharded pub/sub: a stream's deltas never arrive after its end, whatever node took them.

@@ -56,7 +56,11 @@ async function configuredSpace(): Promise<{ mainId: string; extra: Model }> {
   const mainId = await newSpace();
   const extra = first(optional);
   await request(ctx.app).put(`/v1/apps/${mainId}/models/${extra.id}`).set(alice.auth).send({ active: true }).expect(200);
-  await request(ctx.app).put(`/v1/apps/${mainId}/failover`).set(alice.auth).send({ model_ids: [extra.id, first(defaults).id] }).expect(200);
+  await request(ctx.app)
+    .put(`/v1/apps/${mainId}/failover`)
+    .set(alice.auth)
+    .send({ model_ids: [extra.id, first(defaults).id] })
+    .expect(200);
   await update({
     id: mainId,
     description: 'Answers tickets',
@@ -153,7 +157,11 @@ describe('sandbox flow', () => {
   it('marks the pair outdated when the models or chain of either change', async () => {
     const { mainId, extra } = await configuredSpace();
     const sandboxId = await sandboxIdOf(await ctx.services.sandboxSync.run({ mainAppId: mainId, requestedBy: 'test' }));
-    await request(ctx.app).put(`/v1/apps/${sandboxId}/failover`).set(alice.auth).send({ model_ids: [extra.id] }).expect(200);
+    await request(ctx.app)
+      .put(`/v1/apps/${sandboxId}/failover`)
+      .set(alice.auth)
+      .send({ model_ids: [extra.id] })
+      .expect(200);
     expect((await getApp(mainId)).body.app.sandbox_status).toBe('outdated');
     expect((await getApp(mainId)).body.failover_models).toHaveLength(2);
 

@@ -27,7 +27,15 @@ describe('GET /', () => {
     const res = await (accept ? call.set('Accept', accept) : call);
     expect(res.status).toBe(200);
     expect(res.type).toBe('application/json');
-    expect(res.body).toEqual({ object: 'service', name: 'Switchyard', console: '/console/', docs: '/docs', openapi: '/v1/openapi.json', api: '/v1', health: '/healthz' });
+    expect(res.body).toEqual({
+      object: 'service',
+      name: 'Switchyard',
+      console: '/console/',
+      docs: '/docs',
+      openapi: '/v1/openapi.json',
+      api: '/v1',
+      health: '/healthz',
+    });
   });
 
   it('answers with no key, and the links lead somewhere', async () => {

@@ -34,7 +34,15 @@ function routedResponse(options: { smartLearn: boolean; kind?: string; offlineQu
       scores: {
         best_models: [model.model, 'gpt-4o'],
         candidates: [
-          { model: model.model, provider: model.provider, score: 0.8, quality: 0.7, offline_quality: options.offlineQuality ?? 0.75, cost: 0.0001, latency: 800 },
+          {
+            model: model.model,
+            provider: model.provider,
+            score: 0.8,
+            quality: 0.7,
+            offline_quality: options.offlineQuality ?? 0.75,
+            cost: 0.0001,
+            latency: 800,
+          },
           { model: 'gpt-4o', provider: 'openai', score: 0.7, quality: 0.9, offline_quality: 0.9, cost: 0.002, latency: 1500 },
         ],
         router: { version: 'test', kind: options.kind ?? 'math', smart_learn: options.smartLearn, explored: false },
@@ -106,7 +114,7 @@ describe('rating a log routed with smart_learn', () => {
     expect(feedback.ratings(model.id)).toBe(2);
   });
 
-  it("is read by the worker once per Space per interval: a rating shows up only after the interval", async () => {
+  it('is read by the worker once per Space per interval: a rating shows up only after the interval', async () => {
     const space = await ctx.tenant();
     const other = await ctx.tenant();
     const [first, second] = await Promise.all([insertLog(space), insertLog(space)]);
@@ -183,7 +191,10 @@ describe('Space settings feature_flags', () => {
   const getApp = (tenant: Tenant, id: string) => request(ctx.app).get(`/v1/apps/${id}`).set(tenant.auth);
 
   it('round-trips through create, update and read, merging flag by flag', async () => {
-    const created = await request(ctx.app).post('/v1/apps').set(alice.auth).send({ name: 'Learner', settings: { feature_flags: { smart_learn: true } } });
+    const created = await request(ctx.app)
+      .post('/v1/apps')
+      .set(alice.auth)
+      .send({ name: 'Learner', settings: { feature_flags: { smart_learn: true } } });
     expect(created.status).toBe(201);
     const id = created.body.app.id as string;
     expect(created.body.app.settings.feature_flags).toEqual({ smart_learn: true });
@@ -230,13 +241,23 @@ describe('Space settings feature_flags', () => {
       appId: space.app_id,
       spaceStamp: '',
       idpId: 'someone',
-      ...decidedJobParts({ messages: [{ role: 'user', content: 'Hi' }], custom_headers: { feature_flags: { auto_tools: false } } }, { space: context, headerFlags: { citations: false, auto_tools: true } }),
+      ...decidedJobParts(
+        { messages: [{ role: 'user', content: 'Hi' }], custom_headers: { feature_flags: { auto_tools: false } } },
+        { space: context, headerFlags: { citations: false, auto_tools: true } },
+      ),
       replyTo: 'nobody',
       deadline: Date.now() + 60_000,
       receivedAt: Date.now(),
     };
     // No assistant and no conversation: the sources are never asked.
-    const prepared = await prepareCompletion({ request: job.request, privacy: job.privacy, orgId: job.orgId, space: context, sources: {} as CompletionSources, autoModelName: 'auto' });
+    const prepared = await prepareCompletion({
+      request: job.request,
+      privacy: job.privacy,
+      orgId: job.orgId,
+      space: context,
+      sources: {} as CompletionSources,
+      autoModelName: 'auto',
+    });
     expect(prepared.flags).toEqual({ smart_learn: true, citations: false, auto_tools: false });
   });
 });

@@ -82,7 +82,11 @@ describe('hostile files in a worker process that also serves completions', () =>
 
   it('fails a DOCX bomb past the 64 MiB heap with the reason, completions answering all along', async () => {
     const { statuses, file, maxDelayMs } = await ingestDuringCompletions(env.h, 'bomb.docx', makeDocxBomb(1_000_000));
-    expect(file).toMatchObject({ status: 'failed', chunk_count: 0, error: 'Text extraction failed: reading the file needed more than the 64 MiB of memory allowed' });
+    expect(file).toMatchObject({
+      status: 'failed',
+      chunk_count: 0,
+      error: 'Text extraction failed: reading the file needed more than the 64 MiB of memory allowed',
+    });
     expect(statuses.length).toBeGreaterThan(1);
     expect(statuses.every((status) => status === 200)).toBe(true);
     expect(maxDelayMs).toBeLessThan(1000);
@@ -99,7 +103,10 @@ describe('a file past the ingestion deadline', () => {
   it('fails with the reason, the reader killed', async () => {
     const tenant = await env.h.tenant();
     const { id } = (await upload(env.h, tenant, { name: 'notes.txt', bytes: Buffer.from('The lighthouse keeper logs every passing ship.') })).body as FileBody;
-    expect(await settledFile(env.h, tenant, id)).toMatchObject({ status: 'failed', error: 'Text extraction failed: reading the file took longer than the 20 ms allowed' });
+    expect(await settledFile(env.h, tenant, id)).toMatchObject({
+      status: 'failed',
+      error: 'Text extraction failed: reading the file took longer than the 20 ms allowed',
+    });
   });
 });
 

@@ -48,7 +48,9 @@ interface FileBody {
 /** Polls the file until ingestion is over (ready or failed). */
 async function settled(tenant: Tenant, id: string): Promise<FileBody> {
   for (let i = 0; i < 200; i++) {
-    const res = await request(ctx.app).get(`${filesOf(tenant)}/${id}`).set(tenant.auth);
+    const res = await request(ctx.app)
+      .get(`${filesOf(tenant)}/${id}`)
+      .set(tenant.auth);
     const body = res.body as FileBody;
     if (body.status === 'ready' || body.status === 'failed') return body;
     await new Promise((resolve) => setTimeout(resolve, 100));
@@ -87,7 +89,9 @@ describe('POST /v1/apps/{app_id}/files', () => {
   it('answers 413 for a file over SPACE_FILE_MAX_BYTES', async () => {
     const res = await upload(alice, { name: 'big.txt', bytes: 'x'.repeat(64 * 1024 + 1) });
     expect(res.status).toBe(413);
-    expect(res.body).toEqual({ error: { message: 'The file is larger than the 65536 bytes allowed.', type: 'invalid_request_error', code: 'payload_too_large', param: 'file' } });
+    expect(res.body).toEqual({
+      error: { message: 'The file is larger than the 65536 bytes allowed.', type: 'invalid_request_error', code: 'payload_too_large', param: 'file' },
+    });
   });
 
   it.each([
@@ -111,7 +115,11 @@ describe('POST /v1/apps/{app_id}/files', () => {
   });
 
   it('accepts the purpose field of OpenAI SDK uploads and keeps only the base name', async () => {
-    const res = await request(ctx.app).post(filesOf(alice)).set(alice.auth).field('purpose', 'assistants').attach('file', Buffer.from('# Title\n\nBody'), 'C:\\docs\\readme.md');
+    const res = await request(ctx.app)
+      .post(filesOf(alice))
+      .set(alice.auth)
+      .field('purpose', 'assistants')
+      .attach('file', Buffer.from('# Title\n\nBody'), 'C:\\docs\\readme.md');
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({ name: 'readme.md', mime_type: 'text/markdown' });
   });
@@ -142,11 +150,21 @@ describe('POST /v1/apps/{app_id}/files', () => {
 describe('ingestion of each type', () => {
   const cases: [name: string, bytes: Buffer | string, mimeType: string, expected: string][] = [
     ['guide.md', '# Ferries\n\nThe morning ferry leaves at seven.', 'text/markdown', 'The morning ferry leaves at seven.'],
-    ['page.html', '<html><head><style>p{}</style></head><body><h1>Harbour</h1><p>Tides are <b>high</b> at noon.</p><script>var x;</script></body></html>', 'text/html', 'Tides are high at noon.'],
+    [
+      'page.html',
+      '<html><head><style>p{}</style></head><body><h1>Harbour</h1><p>Tides are <b>high</b> at noon.</p><script>var x;</script></body></html>',
+      'text/html',
+      'Tides are high at noon.',
+    ],
     ['ships.csv', 'name,tonnage\nAurora,1200\nBorealis,900\n', 'text/csv', 'Borealis,900'],
     ['config.json', '{"harbour": "Kirkwall", "berths": 12}', 'application/json', '"Kirkwall"'],
     ['manual.pdf', makePdf(['Safety manual for the harbour crane.', 'Inspect the cables weekly.']), 'application/pdf', 'Inspect the cables weekly.'],
-    ['report.docx', makeDocx(['Annual report of the harbour board.', 'Revenue rose by a tenth.']), 'application/vnd.openxmlformats-officedocument.wordprocessingml.document', 'Revenue rose by a tenth.'],
+    [
+      'report.docx',
+      makeDocx(['Annual report of the harbour board.', 'Revenue rose by a tenth.']),
+      'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+      'Revenue rose by a tenth.',
+    ],
   ];
 
   it.each(cases)('%s is extracted, chunked and indexed', async (...[name, bytes, mimeType, expected]) => {
@@ -202,32 +220,58 @@ describe('list, get and delete', () => {
   });
 
   it('lists newest first, in pages', async () => {
-    const first = await request(ctx.app).get(`${filesOf(tenant)}?limit=2`).set(tenant.auth);
+    const first = await request(ctx.app)
+      .get(`${filesOf(tenant)}?limit=2`)
+      .set(tenant.auth);
     expect(first.status).toBe(200);
     expect(first.body).toMatchObject({ object: 'list', has_more: true });
     expect(first.body.data.map((f: { name: string }) => f.name)).toEqual(['c.txt', 'b.txt']);
-    const second = await request(ctx.app).get(`${filesOf(tenant)}?limit=2&after=${first.body.last_id}`).set(tenant.auth);
+    const second = await request(ctx.app)
+      .get(`${filesOf(tenant)}?limit=2&after=${first.body.last_id}`)
+      .set(tenant.auth);
     expect(second.body).toMatchObject({ has_more: false, data: [{ name: 'a.txt', status: 'ready' }] });
   });
 
   it("answers 404 for another organization's Space or file", async () => {
     expect((await request(ctx.app).get(filesOf(tenant)).set(bob.auth)).status).toBe(404);
-    const viaOwnSpace = await request(ctx.app).get(`${filesOf(bob)}/${ids[0]}`).set(bob.auth);
+    const viaOwnSpace = await request(ctx.app)
+      .get(`${filesOf(bob)}/${ids[0]}`)
+      .set(bob.auth);
     expect(viaOwnSpace.status).toBe(404);
     expect(viaOwnSpace.body.error).toMatchObject({ code: 'not_found', param: 'file_id' });
-    expect((await request(ctx.app).delete(`${filesOf(bob)}/${ids[0]}`).set(bob.auth)).status).toBe(404);
-    expect((await request(ctx.app).get(`${filesOf(tenant)}/${UNKNOWN_ID}`).set(tenant.auth)).status).toBe(404);
+    expect(
+      (
+        await request(ctx.app)
+          .delete(`${filesOf(bob)}/${ids[0]}`)
+          .set(bob.auth)
+      ).status,
+    ).toBe(404);
+    expect(
+      (
+        await request(ctx.app)
+          .get(`${filesOf(tenant)}/${UNKNOWN_ID}`)
+          .set(tenant.auth)
+      ).status,
+    ).toBe(404);
   });
 
   it('deletes a file with its bytes and chunks', async () => {
     const id = ids[0] as string;
     expect(await chunksOf(id)).toHaveLength(1);
-    const res = await request(ctx.app).delete(`${filesOf(tenant)}/${id}`).set(tenant.auth);
+    const res = await request(ctx.app)
+      .delete(`${filesOf(tenant)}/${id}`)
+      .set(tenant.auth);
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ id, object: 'space.file', deleted: true });
     expect(await chunksOf(id)).toEqual([]);
     expect(await ctx.services.db.spaceFileContent.count({ where: { file_id: id } })).toBe(0);
-    expect((await request(ctx.app).get(`${filesOf(tenant)}/${id}`).set(tenant.auth)).status).toBe(404);
+    expect(
+      (
+        await request(ctx.app)
+          .get(`${filesOf(tenant)}/${id}`)
+          .set(tenant.auth)
+      ).status,
+    ).toBe(404);
   });
 
   it("deleting the Space deletes its files' rows", async () => {
@@ -250,7 +294,10 @@ describe("the Space's configuration stamp (completions ask once per Space snapsh
     expect((await settled(owner, uploaded.body.id)).status).toBe('ready');
     const ready = await stamps();
     expect([ready[0] !== before[0], ready[1] !== before[1], ready[2] === before[2]]).toEqual([true, true, true]);
-    await request(ctx.app).delete(`${filesOf(owner)}/${uploaded.body.id}`).set(owner.auth).expect(200);
+    await request(ctx.app)
+      .delete(`${filesOf(owner)}/${uploaded.body.id}`)
+      .set(owner.auth)
+      .expect(200);
     const deleted = await stamps();
     expect([deleted[0] !== ready[0], deleted[1] !== ready[1], deleted[2] === ready[2]]).toEqual([true, true, true]);
   });

@@ -30,20 +30,52 @@ const HYBRID = (): SpaceSearchConfig => ({ maxFileBytes: 1024 * 1024, ...INGEST_
 const CHUNKING = { heapMb: 512, timeoutMs: 60_000 };
 
 /** Stores a text file in the Space and ingests it as the worker would (with vectors when `embeddings` is given). */
-async function addFile(tenant: Tenant, { name, text, embeddings = null }: { name: string; text: string; embeddings?: EmbeddingsConfig | null }): Promise<string> {
+async function addFile(
+  tenant: Tenant,
+  { name, text, embeddings = null }: { name: string; text: string; embeddings?: EmbeddingsConfig | null },
+): Promise<string> {
   const files = new SpaceFileRepository(ctx.services.db);
   const bytes = Buffer.from(text);
-  const row = await files.create({ app_id: tenant.app_id, org_id: tenant.org_id, name, mime_type: 'text/plain', size_bytes: bytes.length, sha256: 'x'.repeat(64), status: 'queued', bytes });
-  const deps = { files, chunks: new SpaceFileChunkRepository(ctx.services.db), embeddings, http: backendClient, chunking: CHUNKING, logger: pino({ level: 'silent' }) };
+  const row = await files.create({
+    app_id: tenant.app_id,
+    org_id: tenant.org_id,
+    name,
+    mime_type: 'text/plain',
+    size_bytes: bytes.length,
+    sha256: 'x'.repeat(64),
+    status: 'queued',
+    bytes,
+  });
+  const deps = {
+    files,
+    chunks: new SpaceFileChunkRepository(ctx.services.db),
+    embeddings,
+    http: backendClient,
+    chunking: CHUNKING,
+    logger: pino({ level: 'silent' }),
+  };
   await ingestSpaceFile(deps, { fileId: row.id, appId: tenant.app_id }, { lastAttempt: true });
   return row.id;
 }
 
-const input = (query: string, args: Record<string, unknown> | null = null): PluginInput => ({ messages: [{ role: 'user', content: query }], query, files: [], images: [], args });
+const input = (query: string, args: Record<string, unknown> | null = null): PluginInput => ({
+  messages: [{ role: 'user', content: query }],
+  query,
+  files: [],
+  images: [],
+  args,
+});
 
-function search(plugin: Plugin, tenant: Tenant, { query, maxResults = 5, args = null }: { query: string; maxResults?: number; args?: Record<string, unknown> | null }): Promise<PluginOutput> {
+function search(
+  plugin: Plugin,
+  tenant: Tenant,
+  { query, maxResults = 5, args = null }: { query: string; maxResults?: number; args?: Record<string, unknown> | null },
+): Promise<PluginOutput> {
   const space = { id: tenant.app_id, orgId: tenant.org_id, dataSpaceId: tenant.app_id };
-  return plugin.run(input(query, args), pluginContext({ max_results: maxResults }, { space, signal: AbortSignal.timeout(10_000), deadline: Date.now() + 10_000 }));
+  return plugin.run(
+    input(query, args),
+    pluginContext({ max_results: maxResults }, { space, signal: AbortSignal.timeout(10_000), deadline: Date.now() + 10_000 }),
+  );
 }
 
 const names = (output: PluginOutput) => output.searchResults.map((item) => item.file_name);
@@ -55,7 +87,10 @@ describe('full-text ranking (no embeddings backend)', () => {
   beforeAll(async () => {
     tenant = await ctx.tenant();
     plugin = createSpaceSearchPlugin(FULL_TEXT_ONLY, { db: ctx.services.db });
-    ferryId = await addFile(tenant, { name: 'ferry.txt', text: 'Ferry timetable. The ferries leave the harbour at seven and at noon. The night ferry leaves at ten.' });
+    ferryId = await addFile(tenant, {
+      name: 'ferry.txt',
+      text: 'Ferry timetable. The ferries leave the harbour at seven and at noon. The night ferry leaves at ten.',
+    });
     await addFile(tenant, { name: 'crane.txt', text: 'The crane crane crane lifts containers. Cranes need inspection.' });
     await addFile(tenant, { name: 'harbour-crane.txt', text: 'The harbour crane is inspected every month.' });
     await addFile(tenant, { name: 'bakery.txt', text: 'Bread is baked at dawn.' });
@@ -145,7 +180,8 @@ describe('hybrid ranking with an embeddings backend', () => {
     const cache = new SpaceVectorCache(chunks);
     const [query] = (await chunks.vectors(tenant.app_id)).map((row) => row.embedding);
     const vector = query as number[];
-    const inMemory = async () => cache.nearest(tenant.app_id, { stamp: (await chunks.search(tenant.app_id, { query: 'x', limit: 1 })).stamp, vector, limit: 50 });
+    const inMemory = async () =>
+      cache.nearest(tenant.app_id, { stamp: (await chunks.search(tenant.app_id, { query: 'x', limit: 1 })).stamp, vector, limit: 50 });
     const keys = (ranked: { file_id: string; position: number }[]) => ranked.map((r) => `${r.file_id}:${r.position}`);
     const before = await inMemory();
     const sql = await chunks.nearest(tenant.app_id, { vector, limit: 50 });
@@ -169,7 +205,11 @@ describe('hybrid ranking with an embeddings backend', () => {
       expect(Math.hypot(...row.embedding)).toBeCloseTo(1, 5);
     }
     const ingestion = sim.requests.at(-1);
-    expect(ingestion).toMatchObject({ path: '/v1/embeddings', authorization: 'Bearer sim-key', body: { model: 'text-embedding-3-small', encoding_format: 'float' } });
+    expect(ingestion).toMatchObject({
+      path: '/v1/embeddings',
+      authorization: 'Bearer sim-key',
+      body: { model: 'text-embedding-3-small', encoding_format: 'float' },
+    });
   });
 
   it('finds by meaning what full text cannot, and fuses both rankings (RRF)', async () => {
@@ -199,12 +239,35 @@ describe('hybrid ranking with an embeddings backend', () => {
   it('leaves a retryable embeddings failure to the queue before the last attempt', async () => {
     const files = new SpaceFileRepository(ctx.services.db);
     const bytes = Buffer.from('Buoys mark the channel.');
-    const row = await files.create({ app_id: tenant.app_id, org_id: tenant.org_id, name: 'buoys.txt', mime_type: 'text/plain', size_bytes: bytes.length, sha256: 'x'.repeat(64), status: 'queued', bytes });
-    const deps = { files, chunks: new SpaceFileChunkRepository(ctx.services.db), embeddings: embeddingsConfig(), http: backendClient, chunking: CHUNKING, logger: pino({ level: 'silent' }) };
+    const row = await files.create({
+      app_id: tenant.app_id,
+      org_id: tenant.org_id,
+      name: 'buoys.txt',
+      mime_type: 'text/plain',
+      size_bytes: bytes.length,
+      sha256: 'x'.repeat(64),
+      status: 'queued',
+      bytes,
+    });
+    const deps = {
+      files,
+      chunks: new SpaceFileChunkRepository(ctx.services.db),
+      embeddings: embeddingsConfig(),
+      http: backendClient,
+      chunking: CHUNKING,
+      logger: pino({ level: 'silent' }),
+    };
     sim.faults.push({ kind: 'status', status: 503 });
-    await expect(ingestSpaceFile(deps, { fileId: row.id, appId: tenant.app_id }, { lastAttempt: false })).rejects.toMatchObject({ kind: 'server_error', retryable: true });
+    await expect(ingestSpaceFile(deps, { fileId: row.id, appId: tenant.app_id }, { lastAttempt: false })).rejects.toMatchObject({
+      kind: 'server_error',
+      retryable: true,
+    });
     expect(await ctx.services.db.spaceFile.findUniqueOrThrow({ where: { id: row.id } })).toMatchObject({ status: 'processing', chunk_count: 0 });
-    expect(await ingestSpaceFile(deps, { fileId: row.id, appId: tenant.app_id }, { lastAttempt: false })).toEqual({ status: 'ready', chunks: 1, embedded: true });
+    expect(await ingestSpaceFile(deps, { fileId: row.id, appId: tenant.app_id }, { lastAttempt: false })).toEqual({
+      status: 'ready',
+      chunks: 1,
+      embedded: true,
+    });
   });
 
   it('keeps a file searchable by full text when embeddings fail at ingestion', async () => {

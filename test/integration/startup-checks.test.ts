@@ -64,7 +64,9 @@ describe('start-up checks', () => {
 
   it('exits with one line when PostgreSQL refuses the connection', async () => {
     const port = await closedPort();
-    const exit = await untilExit(startMain(baseEnv({ DATABASE_URL: `postgresql://postgres@127.0.0.1:${port}/switchyard`, STARTUP_WAIT_MS: '0', PORT: String(await freePort()) })));
+    const exit = await untilExit(
+      startMain(baseEnv({ DATABASE_URL: `postgresql://postgres@127.0.0.1:${port}/switchyard`, STARTUP_WAIT_MS: '0', PORT: String(await freePort()) })),
+    );
     expectOneLineFailure(exit, `PostgreSQL at 127.0.0.1:${port} refused the connection`, 'start PostgreSQL, or set DATABASE_URL');
   });
 
@@ -94,7 +96,9 @@ describe('start-up checks', () => {
   it('starts once a late Redis comes up within the wait', async () => {
     const redisPort = await closedPort();
     const apiPort = await freePort();
-    const child = startMain(baseEnv({ REDIS_URL: `redis://127.0.0.1:${redisPort}`, STARTUP_WAIT_MS: '60000', PORT: String(apiPort), REDIS_PREFIX: `sytest_late_${uniqueSuffix()}` }));
+    const child = startMain(
+      baseEnv({ REDIS_URL: `redis://127.0.0.1:${redisPort}`, STARTUP_WAIT_MS: '60000', PORT: String(apiPort), REDIS_PREFIX: `sytest_late_${uniqueSuffix()}` }),
+    );
     let stdout = '';
     child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
     let redis: ChildProcess | null = null;
@@ -125,7 +129,9 @@ describe('start-up checks', () => {
       const fromFile = await untilExit(startMain(baseEnv({ REDIS_URL: undefined, STARTUP_WAIT_MS: undefined, PORT: String(await freePort()) }), dir));
       expectOneLineFailure(fromFile, `Redis at 127.0.0.1:${filePort} refused the connection`);
 
-      const fromEnv = await untilExit(startMain(baseEnv({ REDIS_URL: `redis://127.0.0.1:${envPort}`, STARTUP_WAIT_MS: undefined, PORT: String(await freePort()) }), dir));
+      const fromEnv = await untilExit(
+        startMain(baseEnv({ REDIS_URL: `redis://127.0.0.1:${envPort}`, STARTUP_WAIT_MS: undefined, PORT: String(await freePort()) }), dir),
+      );
       expectOneLineFailure(fromEnv, `Redis at 127.0.0.1:${envPort} refused the connection`);
     });
 

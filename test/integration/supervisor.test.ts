@@ -27,7 +27,18 @@ let supervisor: ChildProcess | null = null;
 const started: Started[] = [];
 
 function startSupervisorProcess(port: number): ChildProcess {
-  const env: NodeJS.ProcessEnv = { ...process.env, REDIS_PREFIX: prefix, PORT: String(port), HOST: '127.0.0.1', API_PROCESSES: '2', WORKER_PROCESSES: '2', OPENAI_API_KEY: 'sim-key', OPENAI_BASE_URL: sim.baseUrls.openai, LOG_LEVEL: 'info', SHUTDOWN_GRACE_MS: '5000' };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    REDIS_PREFIX: prefix,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    API_PROCESSES: '2',
+    WORKER_PROCESSES: '2',
+    OPENAI_API_KEY: 'sim-key',
+    OPENAI_BASE_URL: sim.baseUrls.openai,
+    LOG_LEVEL: 'info',
+    SHUTDOWN_GRACE_MS: '5000',
+  };
   delete env.SWITCHYARD_ROLE;
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'inherit'] });
   // Every process logs JSON lines to the same stdout; the supervisor's "process started" lines name each child.
@@ -69,9 +80,18 @@ describe('npm start (the supervisor)', () => {
 
     // Four children start from source at once: on a loaded 2-core machine that can take most of a minute.
     await eventually(async () => ((await ctx.services.queues.completions.getWorkersCount()) >= 2 ? true : null), 90_000);
-    await eventually(async () => (await fetch(`http://127.0.0.1:${port}/readyz`).then((r) => r.ok, () => false)) || null, 90_000);
+    await eventually(
+      async () =>
+        (await fetch(`http://127.0.0.1:${port}/readyz`).then(
+          (r) => r.ok,
+          () => false,
+        )) || null,
+      90_000,
+    );
     expect(started.map((s) => s.role).sort()).toEqual(['api', 'api', 'workers', 'workers']);
-    const first = await Promise.all(Array.from({ length: 8 }, () => client.chat.completions.create({ model: 'quick', messages: [{ role: 'user', content: 'hello' }] })));
+    const first = await Promise.all(
+      Array.from({ length: 8 }, () => client.chat.completions.create({ model: 'quick', messages: [{ role: 'user', content: 'hello' }] })),
+    );
     expect(first.every((c) => c.choices[0]?.message.content)).toBe(true);
 
     const victim = started.find((s) => s.role === 'workers');
@@ -88,7 +108,9 @@ describe('npm start (the supervisor)', () => {
     let text = '';
     for await (const chunk of stream) text += chunk.choices[0]?.delta.content ?? '';
     expect(text.length).toBeGreaterThan(0);
-    const after = await Promise.all(Array.from({ length: 8 }, () => client.chat.completions.create({ model: 'quick', messages: [{ role: 'user', content: 'again' }] })));
+    const after = await Promise.all(
+      Array.from({ length: 8 }, () => client.chat.completions.create({ model: 'quick', messages: [{ role: 'user', content: 'again' }] })),
+    );
     expect(after).toHaveLength(8);
 
     const exited = new Promise<number | null>((resolve) => supervisor?.once('exit', (code) => resolve(code)));

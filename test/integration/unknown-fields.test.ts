@@ -13,7 +13,7 @@ const env = useSimulatedHarness();
 const UNKNOWN = (param: string) => ({ code: 'unknown_field', type: 'invalid_request_error', param });
 
 describe('chat completions', () => {
-  it('refuse a field that is neither Switchyard\'s nor forwarded, before anything runs', async () => {
+  it("refuse a field that is neither Switchyard's nor forwarded, before anything runs", async () => {
     const { tenant, models } = await isolatedSpace(env.h, { models: [{ name: 'plain' }] });
     for (const field of ['colour', 'app_id', 'request_id']) {
       const res = await complete(env.h, tenant, { messages: userMessage('Hi'), [field]: 'x' });
@@ -23,9 +23,16 @@ describe('chat completions', () => {
     expect(callsTo(env.sim, models.plain)).toHaveLength(0);
   });
 
-  it('forward the built-in provider fields as sent, and never Switchyard\'s own', async () => {
+  it("forward the built-in provider fields as sent, and never Switchyard's own", async () => {
     const { tenant, models } = await isolatedSpace(env.h, { models: [{ name: 'open' }] });
-    const res = await complete(env.h, tenant, { messages: userMessage('Hi'), top_k: 40, repetition_penalty: 1.1, parallel_tool_calls: false, plugins: [], custom_headers: { labels: { team: 'a' } } });
+    const res = await complete(env.h, tenant, {
+      messages: userMessage('Hi'),
+      top_k: 40,
+      repetition_penalty: 1.1,
+      parallel_tool_calls: false,
+      plugins: [],
+      custom_headers: { labels: { team: 'a' } },
+    });
     expect(res.status).toBe(200);
     const [call] = callsTo(env.sim, models.open);
     expect(call?.body).toMatchObject({ top_k: 40, repetition_penalty: 1.1, parallel_tool_calls: false });
@@ -38,10 +45,16 @@ describe('chat completions', () => {
     const before = await complete(env.h, tenant, { messages: userMessage('Hi'), guided_json: { type: 'object' } });
     expect(before.body.error).toMatchObject(UNKNOWN('guided_json'));
 
-    const own = await request(env.h.app).put('/v1/apps/update').set(tenant.auth).send({ id: tenant.app_id, settings: { forward_fields: ['guided_json', 'model'] } });
+    const own = await request(env.h.app)
+      .put('/v1/apps/update')
+      .set(tenant.auth)
+      .send({ id: tenant.app_id, settings: { forward_fields: ['guided_json', 'model'] } });
     expect(own.status).toBe(400);
     expect(own.body.error).toMatchObject({ code: 'invalid_value', param: 'settings.forward_fields' });
-    const listed = await request(env.h.app).put('/v1/apps/update').set(tenant.auth).send({ id: tenant.app_id, settings: { forward_fields: ['guided_json'] } });
+    const listed = await request(env.h.app)
+      .put('/v1/apps/update')
+      .set(tenant.auth)
+      .send({ id: tenant.app_id, settings: { forward_fields: ['guided_json'] } });
     expect(listed.status).toBe(200);
     expect(listed.body.main.app.settings.forward_fields).toEqual(['guided_json']);
     // The API and the worker cache a Space for a moment.
@@ -51,7 +64,10 @@ describe('chat completions', () => {
     expect(after.status).toBe(200);
     expect(callsTo(env.sim, models.guided).at(-1)?.body).toMatchObject({ guided_json: { type: 'object' } });
 
-    const cleared = await request(env.h.app).put('/v1/apps/update').set(tenant.auth).send({ id: tenant.app_id, settings: { forward_fields: null } });
+    const cleared = await request(env.h.app)
+      .put('/v1/apps/update')
+      .set(tenant.auth)
+      .send({ id: tenant.app_id, settings: { forward_fields: null } });
     expect(cleared.status).toBe(200);
     expect(cleared.body.main.app.settings).not.toHaveProperty('forward_fields');
   });
@@ -65,7 +81,7 @@ describe('the other APIs', () => {
     expect(res.body.error).toMatchObject(UNKNOWN('colour'));
   });
 
-  it('messages refuse an unknown field, in Anthropic\'s shape', async () => {
+  it("messages refuse an unknown field, in Anthropic's shape", async () => {
     const tenant = await env.h.tenant();
     const res = await request(env.h.app)
       .post('/v1/messages')

@@ -23,7 +23,15 @@ const workers: ChildProcess[] = [];
 function startWorkerProcess(): ChildProcess {
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
     cwd: ROOT,
-    env: { ...process.env, SWITCHYARD_ROLE: 'workers', REDIS_PREFIX: prefix, OPENAI_API_KEY: 'sim-key', OPENAI_BASE_URL: sim.baseUrls.openai, UPSTREAM_FIRST_BYTE_TIMEOUT_MS: '60000', LOG_LEVEL: 'silent' },
+    env: {
+      ...process.env,
+      SWITCHYARD_ROLE: 'workers',
+      REDIS_PREFIX: prefix,
+      OPENAI_API_KEY: 'sim-key',
+      OPENAI_BASE_URL: sim.baseUrls.openai,
+      UPSTREAM_FIRST_BYTE_TIMEOUT_MS: '60000',
+      LOG_LEVEL: 'silent',
+    },
     stdio: 'ignore',
   });
   workers.push(child);
@@ -72,7 +80,9 @@ describe('a worker killed with kill -9', () => {
     expect(finished.map((r) => r.status)).toEqual([200, 200, 200]);
 
     const slow = { namespace: models.slow.namespace } as Model;
-    const held = [0, 1, 2, 3].map(() => complete(api, tenant, { model: 'slow', messages: userMessage('Held by the doomed worker') }).then((res) => ({ res, at: Date.now() })));
+    const held = [0, 1, 2, 3].map(() =>
+      complete(api, tenant, { model: 'slow', messages: userMessage('Held by the doomed worker') }).then((res) => ({ res, at: Date.now() })),
+    );
     await until(() => callsTo(sim, slow).length === 4, 'the doomed worker to call upstream');
     startWorkerProcess();
     await workersConnected(2);

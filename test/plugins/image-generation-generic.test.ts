@@ -81,7 +81,7 @@ describe('image-generation-generic against an OpenAI Images-compatible backend',
     expect(sim.requests[0]?.json).toMatchObject({ prompt: 'A red bicycle', size: '1536x1024' });
   });
 
-  it('refuses an empty prompt as the caller\'s error, without calling the backend', async () => {
+  it("refuses an empty prompt as the caller's error, without calling the backend", async () => {
     await expect(run({}, { query: '  ' })).rejects.toMatchObject({ name: 'ApiError', code: 'missing_field', param: 'messages' });
     await expect(run({}, { args: { prompt: 'x', size: 'huge' } })).rejects.toMatchObject({ name: 'ApiError', param: 'size' });
     expect(sim.requests).toHaveLength(0);

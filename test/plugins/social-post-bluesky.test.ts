@@ -41,7 +41,13 @@ runPluginScenarios({
   },
   expectOk: (output: PluginOutput) => {
     expect(output.artifacts).toEqual([
-      { type: 'social_post', plugin: 'social-post', network: 'bluesky', id: expect.stringMatching(/^at:\/\/did:plc:/), url: expect.stringMatching(/^https:\/\/bsky\.app\/profile\/switchyard\.example\.com\/post\//) },
+      {
+        type: 'social_post',
+        plugin: 'social-post',
+        network: 'bluesky',
+        id: expect.stringMatching(/^at:\/\/did:plc:/),
+        url: expect.stringMatching(/^https:\/\/bsky\.app\/profile\/switchyard\.example\.com\/post\//),
+      },
     ]);
     expect(output.costUsd).toBe(0);
   },
@@ -63,7 +69,9 @@ describe('social-post (bluesky): the post itself', () => {
     expect(record?.value).toMatchObject({ $type: 'app.bsky.feed.post', text: ANSWER, createdAt: expect.any(String) });
     const link = 'https://example.org/a?b=1';
     const start = Buffer.byteLength(ANSWER.slice(0, ANSWER.indexOf(link)));
-    expect(record?.value.facets).toEqual([{ index: { byteStart: start, byteEnd: start + link.length }, features: [{ $type: 'app.bsky.richtext.facet#link', uri: link }] }]);
+    expect(record?.value.facets).toEqual([
+      { index: { byteStart: start, byteEnd: start + link.length }, features: [{ $type: 'app.bsky.richtext.facet#link', uri: link }] },
+    ]);
     expect(output.artifacts[0]).toMatchObject({ id: record?.uri, url: `https://bsky.app/profile/${IDENTIFIER}/post/${record?.rkey}` });
     const create = sim.requests.filter((r) => r.path === '/xrpc/com.atproto.repo.createRecord').at(-1);
     expect(create?.headers.authorization).toMatch(/^Bearer sim-access-/);

@@ -40,7 +40,9 @@ runPluginScenarios({
     return spaceContext(space);
   },
   expectOk: (output: PluginOutput) => {
-    expect(output.artifacts).toEqual([{ type: 'social_post', plugin: 'social-post', network: 'mastodon', id: expect.any(String), url: expect.stringContaining(sim.url) }]);
+    expect(output.artifacts).toEqual([
+      { type: 'social_post', plugin: 'social-post', network: 'mastodon', id: expect.any(String), url: expect.stringContaining(sim.url) },
+    ]);
     expect(output.costUsd).toBe(0);
     expect(output.context).toBeNull();
   },

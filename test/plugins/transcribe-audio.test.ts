@@ -46,7 +46,14 @@ runPluginScenarios({
   settings: transcribeAudioSettings.parse({}),
   expectOk: (output) => {
     expect(output.artifacts).toEqual([
-      { type: 'transcript', plugin: 'transcribe-audio', text: 'Transcript of audio.wav.', language: 'english', duration_seconds: 12.5, source: 'files[0] (data URL)' },
+      {
+        type: 'transcript',
+        plugin: 'transcribe-audio',
+        text: 'Transcript of audio.wav.',
+        language: 'english',
+        duration_seconds: 12.5,
+        source: 'files[0] (data URL)',
+      },
     ]);
     // 12.5 s are billed as 13 started seconds at $0.006 a minute.
     expect(output.costUsd).toBeCloseTo((13 / 60) * 0.006, 10);
@@ -58,10 +65,12 @@ runPluginScenarios({
 /** Clients that record which URLs each was asked for, so a test can tell the SSRF-safe one was used. */
 function recordingClients(): { calls: { backend: string[]; untrusted: string[] }; clients: Pick<PluginContext, 'backend' | 'untrusted'> } {
   const calls = { backend: [] as string[], untrusted: [] as string[] };
-  const recording = (into: string[]): HttpClient => (request) => {
-    into.push(request.url);
-    return backendClient(request);
-  };
+  const recording =
+    (into: string[]): HttpClient =>
+    (request) => {
+      into.push(request.url);
+      return backendClient(request);
+    };
   return { calls, clients: { backend: recording(calls.backend), untrusted: recording(calls.untrusted) } };
 }
 
@@ -83,7 +92,11 @@ describe('transcribe-audio: where the audio comes from, and its limits', () => {
     const plugin = createTranscribeAudioPlugin(configFor(sim, options.env), { spaceFiles });
     const recorded = recordingClients();
     calls = recorded.calls;
-    const ctx = pluginContext(transcribeAudioSettings.parse(options.settings ?? {}), { signal: AbortSignal.timeout(5000), deadline: Date.now() + 5000, ...recorded.clients });
+    const ctx = pluginContext(transcribeAudioSettings.parse(options.settings ?? {}), {
+      signal: AbortSignal.timeout(5000),
+      deadline: Date.now() + 5000,
+      ...recorded.clients,
+    });
     return plugin.run(input(files, options.overrides), ctx);
   };
   const uploads = () => sim.requests.filter((r) => r.path === '/v1/audio/transcriptions');
@@ -94,7 +107,10 @@ describe('transcribe-audio: where the audio comes from, and its limits', () => {
     expect(calls.untrusted).toEqual([url]);
     expect(calls.backend).toEqual([`${sim.baseUrl}/audio/transcriptions`]);
     expect(uploads()).toHaveLength(1);
-    expect(uploads()[0]).toMatchObject({ authorization: `Bearer ${MEDIA_SIM_KEY}`, fields: { model: 'whisper-1', response_format: 'verbose_json', language: 'en' } });
+    expect(uploads()[0]).toMatchObject({
+      authorization: `Bearer ${MEDIA_SIM_KEY}`,
+      fields: { model: 'whisper-1', response_format: 'verbose_json', language: 'en' },
+    });
     expect(uploads()[0]?.file).toMatchObject({ name: 'talk.mp3', type: 'audio/mpeg' });
     expect(uploads()[0]?.file?.bytes.equals(taggedMp3())).toBe(true);
     expect(output.artifacts).toEqual([expect.objectContaining({ source: url, text: 'Transcript of talk.mp3.', language: 'en' })]);
@@ -155,7 +171,9 @@ describe('transcribe-audio: where the audio comes from, and its limits', () => {
     const url = sim.serve('a.wav', { contentType: 'audio/wav', bytes: WAV });
     sim.durationSeconds = 60;
     const output = await run([url, dataUrl('audio/wav', WAV)], { env: { TRANSCRIBE_COST_USD_PER_MINUTE: '0.01' } });
-    expect(output.context).toBe(`Transcript of ${url} (english, 60 s):\nTranscript of a.wav.\n\nTranscript of files[1] (data URL) (english, 60 s):\nTranscript of audio.wav.`);
+    expect(output.context).toBe(
+      `Transcript of ${url} (english, 60 s):\nTranscript of a.wav.\n\nTranscript of files[1] (data URL) (english, 60 s):\nTranscript of audio.wav.`,
+    );
     expect(output.costUsd).toBeCloseTo(0.02, 10);
   });
 
@@ -164,7 +182,12 @@ describe('transcribe-audio: where the audio comes from, and its limits', () => {
     const big = silentWav(1);
 
     it('refuses a data URL over the byte limit (413, naming it) before any upload', async () => {
-      await expect(run([dataUrl('audio/wav', WAV), dataUrl('audio/wav', big)], { env })).rejects.toMatchObject({ name: 'ApiError', status: 413, code: 'payload_too_large', param: 'files[1]' });
+      await expect(run([dataUrl('audio/wav', WAV), dataUrl('audio/wav', big)], { env })).rejects.toMatchObject({
+        name: 'ApiError',
+        status: 413,
+        code: 'payload_too_large',
+        param: 'files[1]',
+      });
       expect(uploads()).toHaveLength(0);
     });
 
@@ -181,10 +204,15 @@ describe('transcribe-audio: where the audio comes from, and its limits', () => {
 
     it('refuses audio longer than the duration limit the backend reports', async () => {
       sim.durationSeconds = 601;
-      await expect(run([dataUrl('audio/wav', WAV)], { env })).rejects.toMatchObject({ name: 'ApiError', status: 400, code: 'invalid_value', param: 'files[0]' });
+      await expect(run([dataUrl('audio/wav', WAV)], { env })).rejects.toMatchObject({
+        name: 'ApiError',
+        status: 400,
+        code: 'invalid_value',
+        param: 'files[0]',
+      });
     });
 
-    it('names a URL that cannot be fetched as the caller\'s error', async () => {
+    it("names a URL that cannot be fetched as the caller's error", async () => {
       await expect(run([`${sim.url}/files/missing.wav`])).rejects.toMatchObject({ name: 'ApiError', code: 'invalid_value', param: 'files[0]' });
     });
   });

@@ -100,9 +100,7 @@ describe('anthropic adapter against the simulator, beyond the scenario table', (
   });
 
   it('names the problem when the simulator refuses a request, as Anthropic would', async () => {
-    const error = await failure(
-      anthropicProvider.chat(ask('sim-model', { messages: [{ role: 'assistant', content: 'I spoke first' }] }), ctx()),
-    );
+    const error = await failure(anthropicProvider.chat(ask('sim-model', { messages: [{ role: 'assistant', content: 'I spoke first' }] }), ctx()));
     expect(error).toMatchObject({ kind: 'bad_request', status: 400 });
     expect(error?.message).toBe('messages: first message must use the "user" role');
   });
@@ -138,7 +136,16 @@ describe("the simulator's Anthropic dialect refuses what Anthropic refuses", () 
     ['a missing max_tokens', { max_tokens: undefined }, 'max_tokens: Field required'],
     ['no messages', { messages: [] }, 'messages: at least one message is required'],
     ['a system role in messages', { messages: [{ role: 'system', content: 'x' }] }, "messages.0.role: Input should be 'user' or 'assistant'"],
-    ['two user turns in a row', { messages: [{ role: 'user', content: 'a' }, { role: 'user', content: 'b' }] }, 'roles must alternate'],
+    [
+      'two user turns in a row',
+      {
+        messages: [
+          { role: 'user', content: 'a' },
+          { role: 'user', content: 'b' },
+        ],
+      },
+      'roles must alternate',
+    ],
     ['an empty text block', { messages: [{ role: 'user', content: [{ type: 'text', text: '' }] }] }, 'text content blocks must be non-empty'],
     ['OpenAI fields', { response_format: { type: 'json_object' } }, 'response_format: Extra inputs are not permitted'],
     ['temperature above 1', { temperature: 1.5 }, 'temperature: Input should be less than or equal to 1'],

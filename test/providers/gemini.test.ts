@@ -25,7 +25,10 @@ describe('gemini adapter against the simulator, beyond the scenario table', () =
   it('sends the key in x-goog-api-key, never in the URL, and the model in the path', async () => {
     await geminiProvider.chat({ model: 'sim-model', messages: [{ role: 'user', content: 'hi' }] }, ctx());
     await expect(collectText(geminiProvider.chatStream({ model: 'sim-model', messages: [{ role: 'user', content: 'hi' }] }, ctx()))).resolves.toBe('Echo: hi');
-    expect(sim.requests.map((r) => r.path)).toEqual(['/gemini/v1beta/models/sim-model:generateContent', '/gemini/v1beta/models/sim-model:streamGenerateContent?alt=sse']);
+    expect(sim.requests.map((r) => r.path)).toEqual([
+      '/gemini/v1beta/models/sim-model:generateContent',
+      '/gemini/v1beta/models/sim-model:streamGenerateContent?alt=sse',
+    ]);
     expect(sim.requests.every((r) => r.headers['x-goog-api-key'] === 'sim-key')).toBe(true);
   });
 
@@ -47,14 +50,20 @@ describe('gemini adapter against the simulator, beyond the scenario table', () =
     const result = await geminiProvider.chat(request, ctx());
     expect(result.choices[0]?.message.tool_calls?.[0]?.function.name).toBe('get_weather');
     const json = await geminiProvider.chat(
-      { model: 'sim-model', messages: [{ role: 'user', content: 'hi' }], response_format: { type: 'json_schema', json_schema: { name: 'answer', schema: strictSchema, strict: true } } },
+      {
+        model: 'sim-model',
+        messages: [{ role: 'user', content: 'hi' }],
+        response_format: { type: 'json_schema', json_schema: { name: 'answer', schema: strictSchema, strict: true } },
+      },
       ctx(),
     );
     expect(JSON.parse(json.choices[0]?.message.content ?? '')).toEqual({ answer: 'Echo: hi' });
   });
 
   it('completes a tool round trip: the result goes back as a functionResponse under the call name', async () => {
-    const tools: ChatRequest['tools'] = [{ type: 'function', function: { name: 'get_weather', parameters: { type: 'object', properties: { query: { type: 'string' } } } } }];
+    const tools: ChatRequest['tools'] = [
+      { type: 'function', function: { name: 'get_weather', parameters: { type: 'object', properties: { query: { type: 'string' } } } } },
+    ];
     const first = await geminiProvider.chat({ model: 'sim-model', messages: [{ role: 'user', content: 'weather in Oslo' }], tools }, ctx());
     const call = first.choices[0]?.message.tool_calls?.[0];
     expect(call).toBeDefined();
@@ -71,22 +80,40 @@ describe('gemini adapter against the simulator, beyond the scenario table', () =
   });
 
   it('maps a missing key (403) to permission and a 429 without Retry-After to its RetryInfo delay', async () => {
-    await expect(geminiProvider.chat({ model: 'sim-model', messages: [{ role: 'user', content: 'hi' }] }, ctx({ apiKey: '' }))).rejects.toMatchObject({ kind: 'permission', status: 403 });
+    await expect(geminiProvider.chat({ model: 'sim-model', messages: [{ role: 'user', content: 'hi' }] }, ctx({ apiKey: '' }))).rejects.toMatchObject({
+      kind: 'permission',
+      status: 403,
+    });
     sim.script('sim-model', [{ kind: 'status', status: 429, retryAfterSeconds: 7 }]);
-    await expect(geminiProvider.chat({ model: 'sim-model', messages: [{ role: 'user', content: 'hi' }] }, ctx())).rejects.toMatchObject({ kind: 'rate_limited', retryAfterMs: 7000 });
+    await expect(geminiProvider.chat({ model: 'sim-model', messages: [{ role: 'user', content: 'hi' }] }, ctx())).rejects.toMatchObject({
+      kind: 'rate_limited',
+      retryAfterMs: 7000,
+    });
   });
 
   it('has a simulator that refuses what Gemini refuses, so the tests above mean something', async () => {
     const post = (body: unknown, query = '') =>
-      fetch(`${sim.baseUrls.gemini}/v1beta/models/sim-model:generateContent${query}`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-goog-api-key': 'sim-key' }, body: JSON.stringify(body) });
+      fetch(`${sim.baseUrls.gemini}/v1beta/models/sim-model:generateContent${query}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-goog-api-key': 'sim-key' },
+        body: JSON.stringify(body),
+      });
     const contents = [{ role: 'user', parts: [{ text: 'hi' }] }];
-    const unknownField = await post({ contents, tools: [{ functionDeclarations: [{ name: 'f', parameters: { type: 'object', additionalProperties: false } }] }] });
+    const unknownField = await post({
+      contents,
+      tools: [{ functionDeclarations: [{ name: 'f', parameters: { type: 'object', additionalProperties: false } }] }],
+    });
     expect(unknownField.status).toBe(400);
-    expect(await unknownField.json()).toMatchObject({ error: { code: 400, status: 'INVALID_ARGUMENT', message: expect.stringContaining('additionalProperties') } });
+    expect(await unknownField.json()).toMatchObject({
+      error: { code: 400, status: 'INVALID_ARGUMENT', message: expect.stringContaining('additionalProperties') },
+    });
     expect((await post({ messages: contents })).status).toBe(400);
     expect((await post({ contents: [{ role: 'assistant', parts: [{ text: 'x' }] }] })).status).toBe(400);
     expect((await post({ contents: [{ role: 'user', parts: [] }] })).status).toBe(400);
-    const keyInQuery = await fetch(`${sim.baseUrls.gemini}/v1beta/models/sim-model:generateContent?key=sim-key`, { method: 'POST', body: JSON.stringify({ contents }) });
+    const keyInQuery = await fetch(`${sim.baseUrls.gemini}/v1beta/models/sim-model:generateContent?key=sim-key`, {
+      method: 'POST',
+      body: JSON.stringify({ contents }),
+    });
     expect(keyInQuery.status).toBe(200);
   });
 

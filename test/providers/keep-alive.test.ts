@@ -7,7 +7,8 @@ import { collect, simulatorContext } from './call-helpers';
 const vendor = OPENAI_COMPATIBLE_VENDORS.find((v) => v.id === 'openai');
 if (!vendor) throw new Error('no openai vendor');
 const openai = new OpenAiCompatibleProvider(vendor);
-const chunk = (content: string) => `data: ${JSON.stringify({ id: 'c1', object: 'chat.completion.chunk', model: 'gpt-4o-mini', choices: [{ index: 0, delta: { content }, finish_reason: null }] })}\n\n`;
+const chunk = (content: string) =>
+  `data: ${JSON.stringify({ id: 'c1', object: 'chat.completion.chunk', model: 'gpt-4o-mini', choices: [{ index: 0, delta: { content }, finish_reason: null }] })}\n\n`;
 const last = `data: ${JSON.stringify({ id: 'c1', object: 'chat.completion.chunk', model: 'gpt-4o-mini', choices: [{ index: 0, delta: {}, finish_reason: 'stop' }], usage: { prompt_tokens: 3, completion_tokens: 2, total_tokens: 5 } })}\n\n`;
 
 /** A streaming upstream that sends [DONE], then (after `tailMs`) ends the body; counts the connections it is given and those closed. */

@@ -45,7 +45,8 @@ it('sends no Authorization header to a keyless server (Ollama, vLLM)', async () 
 });
 
 describe('failures', () => {
-  const call = (overrides: Parameters<typeof simulatorContext>[1] = {}) => failure(openai().embed({ model: 'text-embedding-3-small', inputs: ['x'] }, ctx(overrides)));
+  const call = (overrides: Parameters<typeof simulatorContext>[1] = {}) =>
+    failure(openai().embed({ model: 'text-embedding-3-small', inputs: ['x'] }, ctx(overrides)));
 
   it('400: bad_request with the upstream message', async () => {
     const error = await failure(openai().embed({ model: 'text-embedding-ada-002', inputs: ['x'], dimensions: 8 }, ctx()));

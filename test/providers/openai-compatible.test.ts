@@ -109,7 +109,11 @@ describe('OpenAI-compatible adapters against the simulator, beyond the scenario 
     expect(call).toMatchObject({ type: 'function', function: { name: 'get_weather' } });
     const followUp = ask('sim-model', {
       tools,
-      messages: [...ask('sim-model').messages, { role: 'assistant', content: null, tool_calls: call ? [call] : [] }, { role: 'tool', tool_call_id: call?.id, content: 'Sunny' }],
+      messages: [
+        ...ask('sim-model').messages,
+        { role: 'assistant', content: null, tool_calls: call ? [call] : [] },
+        { role: 'tool', tool_call_id: call?.id, content: 'Sunny' },
+      ],
     });
     const second = await mistral.chat(followUp, ctx());
     expect(second.choices[0]?.message.content).toBe('Tool said: Sunny');

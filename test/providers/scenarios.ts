@@ -36,11 +36,25 @@ export interface ScenarioSubject {
 
 const question = 'hello there';
 const tools: ChatRequest['tools'] = [
-  { type: 'function', function: { name: 'get_weather', description: 'Weather in a city', parameters: { type: 'object', properties: { query: { type: 'string' } }, required: ['query'] } } },
+  {
+    type: 'function',
+    function: {
+      name: 'get_weather',
+      description: 'Weather in a city',
+      parameters: { type: 'object', properties: { query: { type: 'string' } }, required: ['query'] },
+    },
+  },
 ];
 
 function request(model: string, extra: Partial<ChatRequest> = {}): ChatRequest {
-  return { model, messages: [{ role: 'system', content: 'Be brief.' }, { role: 'user', content: question }], ...extra };
+  return {
+    model,
+    messages: [
+      { role: 'system', content: 'Be brief.' },
+      { role: 'user', content: question },
+    ],
+    ...extra,
+  };
 }
 
 const textOf = (chunks: ChatChunk[]) => chunks.flatMap((c) => c.choices.map((choice) => choice.delta.content ?? '')).join('');

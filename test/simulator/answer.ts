@@ -16,9 +16,7 @@ export interface SimConversation {
   promptChars: number;
 }
 
-export type SimAnswer =
-  | { kind: 'text'; text: string; finish: 'stop' | 'length' }
-  | { kind: 'tool_call'; id: string; name: string; arguments: string };
+export type SimAnswer = { kind: 'text'; text: string; finish: 'stop' | 'length' } | { kind: 'tool_call'; id: string; name: string; arguments: string };
 
 export interface SimUsage {
   prompt: number;

@@ -19,8 +19,24 @@ type Json = Record<string, unknown>;
 type AnthropicConversation = SimConversation & { stopSequences: string[] };
 
 const KNOWN_FIELDS = new Set([
-  'model', 'messages', 'max_tokens', 'system', 'stop_sequences', 'stream', 'temperature', 'top_p', 'top_k', 'tools',
-  'tool_choice', 'metadata', 'thinking', 'service_tier', 'output_config', 'container', 'cache_control', 'inference_geo',
+  'model',
+  'messages',
+  'max_tokens',
+  'system',
+  'stop_sequences',
+  'stream',
+  'temperature',
+  'top_p',
+  'top_k',
+  'tools',
+  'tool_choice',
+  'metadata',
+  'thinking',
+  'service_tier',
+  'output_config',
+  'container',
+  'cache_control',
+  'inference_geo',
 ]);
 const IMAGE_TYPES = new Set(['image/jpeg', 'image/png', 'image/gif', 'image/webp']);
 const MID_STREAM_ERROR_MODEL = 'sim-stream-error';
@@ -47,7 +63,8 @@ function checkBlock(block: Json, path: string): void {
   if (block.type !== 'image') return;
   const source = isObject(block.source) ? block.source : bad(`${path}.source: Field required`);
   if (source.type === 'url' && typeof source.url === 'string') return;
-  if (source.type !== 'base64' || typeof source.data !== 'string') bad(`${path}.source: Input tag '${String(source.type)}' does not match any of the expected tags: 'base64', 'url', 'file'`);
+  if (source.type !== 'base64' || typeof source.data !== 'string')
+    bad(`${path}.source: Input tag '${String(source.type)}' does not match any of the expected tags: 'base64', 'url', 'file'`);
   if (!IMAGE_TYPES.has(String(source.media_type))) bad(`${path}.source.media_type: Input should be 'image/jpeg', 'image/png', 'image/gif' or 'image/webp'`);
 }
 
@@ -60,10 +77,16 @@ function checkToolPairs(turns: { role: string; blocks: Json[] }[]): void {
     const previous = turns[i - 1];
     const offered = previous ? idsOf(previous.blocks, 'tool_use', 'id') : [];
     const stray = results.filter((id) => !offered.includes(id));
-    if (stray.length > 0) bad(`messages.${i}.content: unexpected \`tool_use_id\` found in \`tool_result\` blocks: ${stray.join(', ')}. Each \`tool_result\` block must have a corresponding \`tool_use\` block in the previous message.`);
+    if (stray.length > 0)
+      bad(
+        `messages.${i}.content: unexpected \`tool_use_id\` found in \`tool_result\` blocks: ${stray.join(', ')}. Each \`tool_result\` block must have a corresponding \`tool_use\` block in the previous message.`,
+      );
     const next = turns[i + 1];
     const unanswered = next ? idsOf(turn.blocks, 'tool_use', 'id').filter((id) => !idsOf(next.blocks, 'tool_result', 'tool_use_id').includes(id)) : [];
-    if (unanswered.length > 0) bad(`messages.${i}: \`tool_use\` ids were found without \`tool_result\` blocks immediately after: ${unanswered.join(', ')}. Each \`tool_use\` block must have a corresponding \`tool_result\` block in the next message.`);
+    if (unanswered.length > 0)
+      bad(
+        `messages.${i}: \`tool_use\` ids were found without \`tool_result\` blocks immediately after: ${unanswered.join(', ')}. Each \`tool_use\` block must have a corresponding \`tool_result\` block in the next message.`,
+      );
   });
 }
 
@@ -82,7 +105,8 @@ function parseMessages(raw: unknown): { role: string; blocks: Json[] }[] {
   });
   if (turns[0]?.role !== 'user') bad('messages: first message must use the "user" role');
   turns.forEach((turn, i) => {
-    if (i > 0 && turns[i - 1]?.role === turn.role) bad(`messages: roles must alternate between "user" and "assistant", but found multiple "${turn.role}" roles in a row`);
+    if (i > 0 && turns[i - 1]?.role === turn.role)
+      bad(`messages: roles must alternate between "user" and "assistant", but found multiple "${turn.role}" roles in a row`);
   });
   checkToolPairs(turns);
   return turns;
@@ -91,7 +115,11 @@ function parseMessages(raw: unknown): { role: string; blocks: Json[] }[] {
 function systemText(system: unknown): string {
   if (system === undefined || typeof system === 'string') return system ?? '';
   if (!Array.isArray(system)) return bad('system: Input should be a valid string');
-  return system.map((block: unknown) => (isObject(block) && block.type === 'text' && typeof block.text === 'string' ? block.text : bad('system.0: Input should be a text block'))).join('\n');
+  return system
+    .map((block: unknown) =>
+      isObject(block) && block.type === 'text' && typeof block.text === 'string' ? block.text : bad('system.0: Input should be a text block'),
+    )
+    .join('\n');
 }
 
 function parseTools(body: Json): { tools: string[]; toolChoice?: string } {
@@ -107,7 +135,8 @@ function parseTools(body: Json): { tools: string[]; toolChoice?: string } {
   if (names.length === 0 && choice.type !== 'none') bad('tool_choice: tool_choice may only be specified while providing tools.');
   if (choice.type === 'auto' || choice.type === 'none') return { tools: names, toolChoice: choice.type };
   if (choice.type === 'any') return { tools: names, toolChoice: 'required' };
-  if (choice.type !== 'tool') return bad(`tool_choice: Input tag '${String(choice.type)}' does not match any of the expected tags: 'auto', 'any', 'tool', 'none'`);
+  if (choice.type !== 'tool')
+    return bad(`tool_choice: Input tag '${String(choice.type)}' does not match any of the expected tags: 'auto', 'any', 'tool', 'none'`);
   if (typeof choice.name !== 'string' || !names.includes(choice.name)) bad(`tool_choice.name: Tool '${String(choice.name)}' not found in provided tools`);
   return { tools: names, toolChoice: String(choice.name) };
 }
@@ -121,13 +150,23 @@ function checkSampling(body: Json): string[] {
   inUnitRange('top_p');
   if (body.stop_sequences === undefined) return [];
   if (!Array.isArray(body.stop_sequences)) return bad('stop_sequences: Input should be a valid list');
-  return body.stop_sequences.map((stop: unknown) => (typeof stop === 'string' && stop.trim() !== '' ? stop : bad('stop_sequences: each stop sequence must contain non-whitespace')));
+  return body.stop_sequences.map((stop: unknown) =>
+    typeof stop === 'string' && stop.trim() !== '' ? stop : bad('stop_sequences: each stop sequence must contain non-whitespace'),
+  );
 }
 
 const textIn = (blocks: Json[], type: 'text' | 'tool_result') =>
   blocks
     .filter((b) => b.type === type)
-    .map((b) => (type === 'text' ? String(b.text) : typeof b.content === 'string' ? b.content : blocksOf(b.content, 'tool_result').map((c) => String(c.text ?? '')).join('')))
+    .map((b) =>
+      type === 'text'
+        ? String(b.text)
+        : typeof b.content === 'string'
+          ? b.content
+          : blocksOf(b.content, 'tool_result')
+              .map((c) => String(c.text ?? ''))
+              .join(''),
+    )
     .join('');
 
 function parse(raw: unknown): AnthropicConversation {
@@ -190,7 +229,12 @@ function messageBody(model: string, outcome: Outcome, streaming: boolean): Json 
     content: streaming ? [] : contentOf(outcome.answer),
     stop_reason: streaming ? null : outcome.stopReason,
     stop_sequence: streaming ? null : outcome.stopSequence,
-    usage: { input_tokens: outcome.usage.prompt, output_tokens: streaming ? 1 : outcome.usage.completion, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 },
+    usage: {
+      input_tokens: outcome.usage.prompt,
+      output_tokens: streaming ? 1 : outcome.usage.completion,
+      cache_creation_input_tokens: 0,
+      cache_read_input_tokens: 0,
+    },
   };
 }
 
@@ -208,7 +252,11 @@ function blockEvents(answer: SimAnswer): { start: Json; deltas: Json[] } {
 }
 
 /** Each event is awaited until handed to the socket, so a deliberate cut comes after what was sent. */
-async function stream(res: ServerResponse, exchange: { conversation: AnthropicConversation; outcome: Outcome }, { cutAfter, chunkDelayMs }: AnswerOptions): Promise<void> {
+async function stream(
+  res: ServerResponse,
+  exchange: { conversation: AnthropicConversation; outcome: Outcome },
+  { cutAfter, chunkDelayMs }: AnswerOptions,
+): Promise<void> {
   const { conversation, outcome } = exchange;
   const send = (type: string, data: Json) =>
     new Promise<void>((resolve) => res.write(`event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`, () => resolve()));
@@ -231,7 +279,10 @@ async function stream(res: ServerResponse, exchange: { conversation: AnthropicCo
     await send('content_block_delta', { index: 0, delta });
   }
   await send('content_block_stop', { index: 0 });
-  await send('message_delta', { delta: { stop_reason: outcome.stopReason, stop_sequence: outcome.stopSequence }, usage: { output_tokens: outcome.usage.completion } });
+  await send('message_delta', {
+    delta: { stop_reason: outcome.stopReason, stop_sequence: outcome.stopSequence },
+    usage: { output_tokens: outcome.usage.completion },
+  });
   await send('message_stop', {});
   res.end();
 }

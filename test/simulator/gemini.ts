@@ -24,8 +24,44 @@ interface GeminiContentIn {
 }
 
 const TOP_LEVEL = ['contents', 'systemInstruction', 'tools', 'toolConfig', 'generationConfig', 'safetySettings', 'cachedContent'];
-const GENERATION = ['maxOutputTokens', 'temperature', 'topP', 'topK', 'stopSequences', 'candidateCount', 'presencePenalty', 'frequencyPenalty', 'seed', 'responseMimeType', 'responseSchema', 'thinkingConfig'];
-const SCHEMA = ['type', 'format', 'title', 'description', 'nullable', 'enum', 'maxItems', 'minItems', 'properties', 'required', 'minProperties', 'maxProperties', 'minLength', 'maxLength', 'pattern', 'example', 'anyOf', 'propertyOrdering', 'default', 'items', 'minimum', 'maximum'];
+const GENERATION = [
+  'maxOutputTokens',
+  'temperature',
+  'topP',
+  'topK',
+  'stopSequences',
+  'candidateCount',
+  'presencePenalty',
+  'frequencyPenalty',
+  'seed',
+  'responseMimeType',
+  'responseSchema',
+  'thinkingConfig',
+];
+const SCHEMA = [
+  'type',
+  'format',
+  'title',
+  'description',
+  'nullable',
+  'enum',
+  'maxItems',
+  'minItems',
+  'properties',
+  'required',
+  'minProperties',
+  'maxProperties',
+  'minLength',
+  'maxLength',
+  'pattern',
+  'example',
+  'anyOf',
+  'propertyOrdering',
+  'default',
+  'items',
+  'minimum',
+  'maximum',
+];
 
 const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
 
@@ -58,10 +94,12 @@ function checkContents(contents: unknown): GeminiContentIn[] {
   if (!Array.isArray(contents) || contents.length === 0) throw new SimBadRequest('* GenerateContentRequest.contents: contents is not specified');
   contents.forEach((content: GeminiContentIn, i) => {
     if (content.role !== undefined && content.role !== 'user' && content.role !== 'model') throw new SimBadRequest(`Please use a valid role: user, model.`);
-    if (!Array.isArray(content.parts) || content.parts.length === 0) throw new SimBadRequest(`* GenerateContentRequest.contents[${i}].parts: contents.parts must not be empty.`);
+    if (!Array.isArray(content.parts) || content.parts.length === 0)
+      throw new SimBadRequest(`* GenerateContentRequest.contents[${i}].parts: contents.parts must not be empty.`);
     for (const part of content.parts) {
       if (part.text === '') throw new SimBadRequest('Unable to submit request because it has an empty text parameter.');
-      if (part.functionResponse && typeof part.functionResponse.name !== 'string') throw new SimBadRequest(`* GenerateContentRequest.contents[${i}].parts: function_response.name must not be empty.`);
+      if (part.functionResponse && typeof part.functionResponse.name !== 'string')
+        throw new SimBadRequest(`* GenerateContentRequest.contents[${i}].parts: function_response.name must not be empty.`);
     }
   });
   return contents as GeminiContentIn[];
@@ -118,7 +156,8 @@ function usageMetadata(usage: SimUsage, final: boolean) {
 
 /** The answer as the candidate chunks of a stream; the last one carries `finishReason`. */
 function chunksOf(answer: SimAnswer): { parts: object[]; finishReason?: string }[] {
-  if (answer.kind === 'tool_call') return [{ parts: [{ functionCall: { name: answer.name, args: JSON.parse(answer.arguments) as Json } }], finishReason: 'STOP' }];
+  if (answer.kind === 'tool_call')
+    return [{ parts: [{ functionCall: { name: answer.name, args: JSON.parse(answer.arguments) as Json } }], finishReason: 'STOP' }];
   const texts = pieces(answer.text);
   const finishReason = answer.finish === 'length' ? 'MAX_TOKENS' : 'STOP';
   return texts.map((text, i) => ({ parts: [{ text }], ...(i === texts.length - 1 ? { finishReason } : {}) }));
@@ -135,7 +174,11 @@ function wholeAnswer(exchange: { conversation: SimConversation; answer: SimAnswe
   };
 }
 
-async function stream(res: ServerResponse, exchange: { conversation: SimConversation; answer: SimAnswer; usage: SimUsage }, { cutAfter, chunkDelayMs }: AnswerOptions): Promise<void> {
+async function stream(
+  res: ServerResponse,
+  exchange: { conversation: SimConversation; answer: SimAnswer; usage: SimUsage },
+  { cutAfter, chunkDelayMs }: AnswerOptions,
+): Promise<void> {
   const chunks = chunksOf(exchange.answer);
   const events = chunks.map((chunk, i) => ({
     candidates: [{ content: { parts: chunk.parts, role: 'model' }, ...(chunk.finishReason ? { finishReason: chunk.finishReason } : {}) }],
@@ -208,14 +251,21 @@ export const geminiDialect: Dialect = {
   },
   sendError: (res, error) => {
     if (error.status === 401 && !keyOf(res.req)) {
-      const message = "Method doesn't allow unregistered callers (callers without established identity). Please use API Key or other form of API consumer identity to call this API.";
+      const message =
+        "Method doesn't allow unregistered callers (callers without established identity). Please use API Key or other form of API consumer identity to call this API.";
       return sendStatus(res, 403, { message });
     }
     if (error.status === 401) {
-      const reason = { '@type': 'type.googleapis.com/google.rpc.ErrorInfo', reason: 'API_KEY_INVALID', domain: 'googleapis.com', metadata: { service: 'generativelanguage.googleapis.com' } };
+      const reason = {
+        '@type': 'type.googleapis.com/google.rpc.ErrorInfo',
+        reason: 'API_KEY_INVALID',
+        domain: 'googleapis.com',
+        metadata: { service: 'generativelanguage.googleapis.com' },
+      };
       return sendStatus(res, 400, { message: `API key not valid. Please pass a valid API key. (${error.message})`, details: [reason] });
     }
-    const retry = error.retryAfterSeconds !== undefined ? [{ '@type': 'type.googleapis.com/google.rpc.RetryInfo', retryDelay: `${error.retryAfterSeconds}s` }] : [];
+    const retry =
+      error.retryAfterSeconds !== undefined ? [{ '@type': 'type.googleapis.com/google.rpc.RetryInfo', retryDelay: `${error.retryAfterSeconds}s` }] : [];
     sendStatus(res, error.status, { message: error.message, ...(retry.length > 0 ? { details: retry } : {}) });
   },
 };

@@ -31,12 +31,19 @@ export function parseEmbeddingsRequest(raw: unknown): SimEmbeddingsRequest {
   if (typeof body.model !== 'string') throw new SimBadRequest("'model' is required.");
   const input = body.input;
   const items: unknown[] = typeof input === 'string' || isTokenIds(input) ? [input] : Array.isArray(input) ? input : [];
-  if (items.length === 0 || items.some((item) => !(typeof item === 'string' && item !== '') && !isTokenIds(item))) throw new SimBadRequest("'$.input' is invalid.");
+  if (items.length === 0 || items.some((item) => !(typeof item === 'string' && item !== '') && !isTokenIds(item)))
+    throw new SimBadRequest("'$.input' is invalid.");
   if (body.dimensions !== undefined && FIXED_LENGTH.test(body.model)) throw new SimBadRequest('This model does not support specifying dimensions.');
   if (body.user !== undefined && STRICT.test(body.model)) throw new SimBadRequest("Extra inputs are not permitted: 'user'.");
   const texts = items.map((item) => (typeof item === 'string' ? item : (item as number[]).map((id) => `token${id}`).join(' ')));
   const tokens = items.reduce<number>((sum, item) => sum + (typeof item === 'string' ? Math.max(1, Math.ceil(item.length / 4)) : (item as number[]).length), 0);
-  return { model: body.model, texts, tokens, dimensions: typeof body.dimensions === 'number' ? body.dimensions : undefined, base64: body.encoding_format === 'base64' };
+  return {
+    model: body.model,
+    texts,
+    tokens,
+    dimensions: typeof body.dimensions === 'number' ? body.dimensions : undefined,
+    base64: body.encoding_format === 'base64',
+  };
 }
 
 function unit(vector: number[]): number[] {

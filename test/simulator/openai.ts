@@ -18,9 +18,7 @@ interface OpenAiMessage {
 function textOf(content: unknown): string {
   if (typeof content === 'string') return content;
   if (!Array.isArray(content)) return '';
-  return content
-    .map((part: { type?: unknown; text?: unknown }) => (part.type === 'text' && typeof part.text === 'string' ? part.text : ''))
-    .join('');
+  return content.map((part: { type?: unknown; text?: unknown }) => (part.type === 'text' && typeof part.text === 'string' ? part.text : '')).join('');
 }
 
 function toolChoiceOf(choice: unknown): string | undefined {
@@ -92,7 +90,11 @@ function deltas(answer: SimAnswer): object[] {
   ];
 }
 
-async function stream(res: ServerResponse, exchange: { conversation: ReturnType<typeof parse>; answer: SimAnswer; usage: SimUsage }, { cutAfter, chunkDelayMs }: AnswerOptions) {
+async function stream(
+  res: ServerResponse,
+  exchange: { conversation: ReturnType<typeof parse>; answer: SimAnswer; usage: SimUsage },
+  { cutAfter, chunkDelayMs }: AnswerOptions,
+) {
   const base = { id: 'chatcmpl-sim', object: 'chat.completion.chunk', created: Math.floor(Date.now() / 1000), model: exchange.conversation.model };
   // With include_usage, OpenAI sends `usage: null` on every chunk but the last.
   const nullUsage = exchange.conversation.includeUsage ? { usage: null } : {};

@@ -48,7 +48,8 @@ async function readBody(req: IncomingMessage): Promise<Buffer> {
   const chunks: Buffer[] = [];
   for await (const chunk of req) chunks.push(chunk as Buffer);
   const raw = Buffer.concat(chunks);
-  const chunked = String(req.headers['content-encoding'] ?? '').includes('aws-chunked') || String(req.headers['x-amz-content-sha256'] ?? '').startsWith('STREAMING-');
+  const chunked =
+    String(req.headers['content-encoding'] ?? '').includes('aws-chunked') || String(req.headers['x-amz-content-sha256'] ?? '').startsWith('STREAMING-');
   return chunked ? decodeAwsChunked(raw) : raw;
 }
 
@@ -63,12 +64,18 @@ export async function startS3Simulator(bucket = 'switchyard-files'): Promise<S3S
     const key = decodeURIComponent(keyParts.join('/'));
     const method = req.method ?? 'GET';
     calls.push({ method, bucket: bucketName, key, headers: req.headers });
-    if (!String(req.headers.authorization ?? '').startsWith('AWS4-HMAC-SHA256 ')) return xmlError(res, 403, { code: 'AccessDenied', message: 'Missing SigV4 signature.', resource: url.pathname });
+    if (!String(req.headers.authorization ?? '').startsWith('AWS4-HMAC-SHA256 '))
+      return xmlError(res, 403, { code: 'AccessDenied', message: 'Missing SigV4 signature.', resource: url.pathname });
     if (bucketName !== bucket) return xmlError(res, 404, { code: 'NoSuchBucket', message: 'The specified bucket does not exist.', resource: url.pathname });
     if (method === 'PUT') {
       const body = await readBody(req);
       const declared = Number(req.headers['x-amz-decoded-content-length'] ?? req.headers['content-length']);
-      if (declared !== body.length) return xmlError(res, 400, { code: 'IncompleteBody', message: 'You did not provide the number of bytes specified by the Content-Length HTTP header.', resource: url.pathname });
+      if (declared !== body.length)
+        return xmlError(res, 400, {
+          code: 'IncompleteBody',
+          message: 'You did not provide the number of bytes specified by the Content-Length HTTP header.',
+          resource: url.pathname,
+        });
       objects.set(key, body);
       res.writeHead(200, { etag: etagOf(body), 'x-amz-request-id': randomUUID(), 'content-length': '0' });
       return void res.end();
@@ -80,7 +87,13 @@ export async function startS3Simulator(bucket = 'switchyard-files'): Promise<S3S
       return void res.end();
     }
     if (!object) return xmlError(res, 404, { code: 'NoSuchKey', message: 'The specified key does not exist.', resource: url.pathname });
-    const headers = { 'content-type': 'application/octet-stream', 'content-length': String(object.length), etag: etagOf(object), 'last-modified': new Date().toUTCString(), 'x-amz-request-id': randomUUID() };
+    const headers = {
+      'content-type': 'application/octet-stream',
+      'content-length': String(object.length),
+      etag: etagOf(object),
+      'last-modified': new Date().toUTCString(),
+      'x-amz-request-id': randomUUID(),
+    };
     if (method === 'HEAD') {
       res.writeHead(200, headers);
       return void res.end();

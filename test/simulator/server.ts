@@ -64,7 +64,10 @@ function statusMessage(status: number): string {
   return messages[status] ?? `Simulated HTTP ${status}.`;
 }
 
-async function perform(behaviour: Behaviour, { res, send, dialect }: { res: ServerResponse; send: (options?: AnswerOptions) => Promise<void>; dialect: Dialect }): Promise<void> {
+async function perform(
+  behaviour: Behaviour,
+  { res, send, dialect }: { res: ServerResponse; send: (options?: AnswerOptions) => Promise<void>; dialect: Dialect },
+): Promise<void> {
   switch (behaviour.kind) {
     case 'hang':
       await new Promise<void>((resolve) => res.on('close', () => resolve()));
@@ -130,7 +133,8 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
       const usage = usageFor(conversation, answer);
       const send = (answerOptions: AnswerOptions = {}) => dialect.sendAnswer(res, { conversation, answer, usage }, answerOptions);
       const behaviour = script.next(conversation.model, body);
-      const delayed = behaviour.kind === 'ok' && behaviour.delayMs === undefined && options.defaultDelayMs ? { ...behaviour, delayMs: options.defaultDelayMs } : behaviour;
+      const delayed =
+        behaviour.kind === 'ok' && behaviour.delayMs === undefined && options.defaultDelayMs ? { ...behaviour, delayMs: options.defaultDelayMs } : behaviour;
       await perform(delayed, { res, send, dialect });
     } catch (err) {
       if (!(err instanceof SimBadRequest)) throw err;

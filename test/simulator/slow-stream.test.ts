@@ -8,14 +8,23 @@ function post(sim: Simulator, body: object): Promise<{ status: number; text: str
   return new Promise((resolve) => {
     const arrivals: number[] = [];
     let text = '';
-    const req = request({ hostname: url.hostname, port: url.port, path: url.pathname, method: 'POST', headers: { authorization: 'Bearer k', 'content-type': 'application/json' } }, (res) => {
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => {
-        arrivals.push(Date.now());
-        text += chunk;
-      });
-      res.on('close', () => resolve({ status: res.statusCode ?? 0, text, arrivals, broken: !res.complete }));
-    });
+    const req = request(
+      {
+        hostname: url.hostname,
+        port: url.port,
+        path: url.pathname,
+        method: 'POST',
+        headers: { authorization: 'Bearer k', 'content-type': 'application/json' },
+      },
+      (res) => {
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => {
+          arrivals.push(Date.now());
+          text += chunk;
+        });
+        res.on('close', () => resolve({ status: res.statusCode ?? 0, text, arrivals, broken: !res.complete }));
+      },
+    );
     req.on('error', () => resolve({ status: 0, text, arrivals, broken: true }));
     req.end(payload);
   });

@@ -61,10 +61,28 @@ describe('anthropicMessagesSink (stream)', () => {
     sink.event({ type: 'step', step: { kind: 'plugin', name: 'web-search', status: 'started' } });
     sink.event({ type: 'delta', model: 'gpt-4.1-mini', choices: [{ index: 0, delta: { content: 'Let me ' }, finish_reason: null }] });
     sink.event({ type: 'delta', model: 'gpt-4.1-mini', choices: [{ index: 0, delta: { content: 'look.' }, finish_reason: null }] });
-    sink.event({ type: 'delta', model: 'gpt-4.1-mini', choices: [{ index: 0, delta: { tool_calls: [{ index: 0, id: 'call_1', type: 'function', function: { name: 'a', arguments: '' } }] }, finish_reason: null }] });
-    sink.event({ type: 'delta', model: 'gpt-4.1-mini', choices: [{ index: 0, delta: { tool_calls: [{ index: 0, function: { arguments: '{"x":' } }] }, finish_reason: null }] });
-    sink.event({ type: 'delta', model: 'gpt-4.1-mini', choices: [{ index: 0, delta: { tool_calls: [{ index: 0, function: { arguments: '1}' } }] }, finish_reason: null }] });
-    sink.event({ type: 'delta', model: 'gpt-4.1-mini', choices: [{ index: 0, delta: { tool_calls: [{ index: 1, id: 'call_2', function: { name: 'b', arguments: '{}' } }] }, finish_reason: 'tool_calls' }] });
+    sink.event({
+      type: 'delta',
+      model: 'gpt-4.1-mini',
+      choices: [
+        { index: 0, delta: { tool_calls: [{ index: 0, id: 'call_1', type: 'function', function: { name: 'a', arguments: '' } }] }, finish_reason: null },
+      ],
+    });
+    sink.event({
+      type: 'delta',
+      model: 'gpt-4.1-mini',
+      choices: [{ index: 0, delta: { tool_calls: [{ index: 0, function: { arguments: '{"x":' } }] }, finish_reason: null }],
+    });
+    sink.event({
+      type: 'delta',
+      model: 'gpt-4.1-mini',
+      choices: [{ index: 0, delta: { tool_calls: [{ index: 0, function: { arguments: '1}' } }] }, finish_reason: null }],
+    });
+    sink.event({
+      type: 'delta',
+      model: 'gpt-4.1-mini',
+      choices: [{ index: 0, delta: { tool_calls: [{ index: 1, id: 'call_2', function: { name: 'b', arguments: '{}' } }] }, finish_reason: 'tool_calls' }],
+    });
     sink.done(result());
     expect(wire.comments).toEqual(['step {"kind":"plugin","name":"web-search","status":"started"}']);
     expect(wire.events.map((e) => [e.type, e.index ?? null])).toEqual([
@@ -87,7 +105,11 @@ describe('anthropicMessagesSink (stream)', () => {
     expect(wire.events[0]).toMatchObject({ message: { id: `msg_${REQUEST_ID}`, type: 'message', role: 'assistant', model: 'gpt-4.1-mini', content: [] } });
     expect(wire.events[6]).toEqual({ type: 'content_block_start', index: 1, content_block: { type: 'tool_use', id: 'call_1', name: 'a', input: {} } });
     expect(wire.events[8]).toEqual({ type: 'content_block_delta', index: 1, delta: { type: 'input_json_delta', partial_json: '1}' } });
-    expect(wire.events[13]).toMatchObject({ delta: { stop_reason: 'tool_use', stop_sequence: null }, usage: { input_tokens: 12, output_tokens: 5 }, metadata: { status_code: 200 } });
+    expect(wire.events[13]).toMatchObject({
+      delta: { stop_reason: 'tool_use', stop_sequence: null },
+      usage: { input_tokens: 12, output_tokens: 5 },
+      metadata: { status_code: 200 },
+    });
     expect(wire.ended).toBe(true);
   });
 
@@ -104,7 +126,9 @@ describe('anthropicMessagesSink (stream)', () => {
     const wire = recorder();
     const sink = anthropicMessagesSink(wire, { requestId: REQUEST_ID }, { stream: true });
     sink.error({ status: 503, type: 'server_error', code: 'service_unavailable', message: 'busy', param: null });
-    expect(wire.failures).toEqual([{ status: 503, body: { error: { message: 'busy', type: 'server_error', code: 'service_unavailable', param: null } }, headers: undefined }]);
+    expect(wire.failures).toEqual([
+      { status: 503, body: { error: { message: 'busy', type: 'server_error', code: 'service_unavailable', param: null } }, headers: undefined },
+    ]);
   });
 });
 
@@ -116,7 +140,11 @@ describe('anthropicMessageBody', () => {
           {
             index: 0,
             finish_reason: 'tool_calls',
-            message: { role: 'assistant', content: 'Checking.', tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'a', arguments: '{"q":"x"}' } }] },
+            message: {
+              role: 'assistant',
+              content: 'Checking.',
+              tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'a', arguments: '{"q":"x"}' } }],
+            },
           },
         ],
       }),
@@ -138,16 +166,37 @@ describe('chatRequestOf', () => {
     const body = messagesRequestSchema.parse({
       model: 'switchyard',
       max_tokens: 64,
-      system: [{ type: 'text', text: 'A' }, { type: 'text', text: 'B', cache_control: { type: 'ephemeral' } }],
+      system: [
+        { type: 'text', text: 'A' },
+        { type: 'text', text: 'B', cache_control: { type: 'ephemeral' } },
+      ],
       stop_sequences: ['END'],
       metadata: { user_id: 'u1' },
       tools: [{ name: 'w', input_schema: { type: 'object' } }],
       tool_choice: { type: 'any' },
       output_config: { format: { type: 'json_schema', schema: { type: 'object' } } },
       messages: [
-        { role: 'user', content: [{ type: 'image', source: { type: 'url', url: 'https://example.org/a.png' } }, { type: 'text', text: 'Look' }] },
-        { role: 'assistant', content: [{ type: 'thinking', thinking: 'hmm', signature: 's' }, { type: 'tool_use', id: 't1', name: 'w', input: { q: 1 } }] },
-        { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: [{ type: 'text', text: 'ok' }] }, { type: 'text', text: 'and?' }] },
+        {
+          role: 'user',
+          content: [
+            { type: 'image', source: { type: 'url', url: 'https://example.org/a.png' } },
+            { type: 'text', text: 'Look' },
+          ],
+        },
+        {
+          role: 'assistant',
+          content: [
+            { type: 'thinking', thinking: 'hmm', signature: 's' },
+            { type: 'tool_use', id: 't1', name: 'w', input: { q: 1 } },
+          ],
+        },
+        {
+          role: 'user',
+          content: [
+            { type: 'tool_result', tool_use_id: 't1', content: [{ type: 'text', text: 'ok' }] },
+            { type: 'text', text: 'and?' },
+          ],
+        },
       ],
     });
     expect(chatRequestOf(body)).toEqual({
@@ -161,7 +210,13 @@ describe('chatRequestOf', () => {
       response_format: { type: 'json_schema', json_schema: { name: 'output', schema: { type: 'object' } } },
       messages: [
         { role: 'system', content: 'A\n\nB' },
-        { role: 'user', content: [{ type: 'image_url', image_url: { url: 'https://example.org/a.png' } }, { type: 'text', text: 'Look' }] },
+        {
+          role: 'user',
+          content: [
+            { type: 'image_url', image_url: { url: 'https://example.org/a.png' } },
+            { type: 'text', text: 'Look' },
+          ],
+        },
         { role: 'assistant', content: null, tool_calls: [{ id: 't1', type: 'function', function: { name: 'w', arguments: '{"q":1}' } }] },
         { role: 'tool', tool_call_id: 't1', content: 'ok' },
         { role: 'user', content: [{ type: 'text', text: 'and?' }] },
@@ -170,7 +225,11 @@ describe('chatRequestOf', () => {
   });
 
   it('names a block its role cannot send', () => {
-    const body = messagesRequestSchema.parse({ model: 'm', max_tokens: 1, messages: [{ role: 'user', content: [{ type: 'tool_use', id: 'x', name: 'n', input: {} }] }] });
+    const body = messagesRequestSchema.parse({
+      model: 'm',
+      max_tokens: 1,
+      messages: [{ role: 'user', content: [{ type: 'tool_use', id: 'x', name: 'n', input: {} }] }],
+    });
     expect(misplacedBlock(body)).toEqual({ param: 'messages.0.content.0', message: "A user message cannot hold a 'tool_use' block." });
   });
 });

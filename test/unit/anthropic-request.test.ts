@@ -56,7 +56,10 @@ describe('toMessagesRequest: tools and tool_choice', () => {
     ['auto', { type: 'auto' }],
     ['required', { type: 'any' }],
     ['none', { type: 'none' }],
-    [{ type: 'function', function: { name: 'now' } }, { type: 'tool', name: 'now' }],
+    [
+      { type: 'function', function: { name: 'now' } },
+      { type: 'tool', name: 'now' },
+    ],
   ];
   it.each(choices)('maps tool_choice %j', (choice, expected) => {
     expect(body({ tools, tool_choice: choice }).tool_choice).toEqual(expected);
@@ -141,7 +144,13 @@ describe('toAnthropicConversation', () => {
   it('merges consecutive same-role messages and drops empty ones', () => {
     const result = toAnthropicConversation([user('a'), user(''), user('b'), { role: 'assistant', content: null }, { role: 'assistant', content: 'c' }]);
     expect(result.messages).toEqual([
-      { role: 'user', content: [{ type: 'text', text: 'a' }, { type: 'text', text: 'b' }] },
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: 'a' },
+          { type: 'text', text: 'b' },
+        ],
+      },
       { role: 'assistant', content: [{ type: 'text', text: 'c' }] },
     ]);
     expect(result.system).toBeUndefined();

@@ -18,7 +18,9 @@ async function translate(raw: string, received: ChatChunk[] = []): Promise<ChatC
 
 const sse = (type: string, data: object) => `event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`;
 const start = (usage: object = { input_tokens: 25, output_tokens: 1 }) =>
-  sse('message_start', { message: { id: 'msg_1', type: 'message', role: 'assistant', content: [], model: 'claude-x', stop_reason: null, stop_sequence: null, usage } });
+  sse('message_start', {
+    message: { id: 'msg_1', type: 'message', role: 'assistant', content: [], model: 'claude-x', stop_reason: null, stop_sequence: null, usage },
+  });
 const text = (index: number, value: string) => sse('content_block_delta', { index, delta: { type: 'text_delta', text: value } });
 const json = (index: number, partial: string) => sse('content_block_delta', { index, delta: { type: 'input_json_delta', partial_json: partial } });
 const end = (stopReason: string, outputTokens: number) =>
@@ -81,7 +83,10 @@ describe('AnthropicStreamTranslator', () => {
       sse('message_delta', { delta: { stop_reason: 'max_tokens', stop_sequence: null }, usage: { output_tokens: 9 } }) +
       sse('message_stop', {});
     const chunks = await translate(raw);
-    expect(chunks.at(-1)).toEqual({ choices: [{ index: 0, delta: {}, finish_reason: 'length' }], usage: { prompt_tokens: 113, completion_tokens: 9, total_tokens: 122 } });
+    expect(chunks.at(-1)).toEqual({
+      choices: [{ index: 0, delta: {}, finish_reason: 'length' }],
+      usage: { prompt_tokens: 113, completion_tokens: 9, total_tokens: 122 },
+    });
   });
 
   it('ignores thinking deltas and unknown event types', async () => {
@@ -137,7 +142,9 @@ describe('AnthropicStreamTranslator', () => {
     const translator = new AnthropicStreamTranslator();
     translator.push({ event: 'message_stop', data: '{"type":"message_stop"}' });
     expect(translator.done).toBe(true);
-    expect(translator.push({ event: 'content_block_delta', data: '{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"late"}}' })).toEqual([]);
+    expect(
+      translator.push({ event: 'content_block_delta', data: '{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"late"}}' }),
+    ).toEqual([]);
     expect(() => translator.finish()).not.toThrow();
   });
 });

@@ -52,7 +52,10 @@ describe('webhook secrets and signatures', () => {
 describe('Space webhook settings', () => {
   it('merges the URL, flags a secret, and null removes all', () => {
     expect(mergeWebhookSettings(undefined, { url: 'https://a.example/h' })).toEqual({ url: 'https://a.example/h', has_secret: true });
-    expect(mergeWebhookSettings({ url: 'https://a.example/h', has_secret: true }, { rotate_secret: true })).toEqual({ url: 'https://a.example/h', has_secret: true });
+    expect(mergeWebhookSettings({ url: 'https://a.example/h', has_secret: true }, { rotate_secret: true })).toEqual({
+      url: 'https://a.example/h',
+      has_secret: true,
+    });
     expect(mergeWebhookSettings({ url: 'https://a.example/h', has_secret: true }, { url: null })).toEqual({ url: null, has_secret: true });
     expect(mergeWebhookSettings({ url: 'https://a.example/h', has_secret: true }, null)).toBeUndefined();
   });
@@ -60,7 +63,10 @@ describe('Space webhook settings', () => {
     const base = { assistant_id: null, assistant_version_id: null, instructions: null, max_tokens: null, temperature: null };
     const main = { ...base, webhook: { url: 'https://main.example/h', has_secret: true } };
     expect(keepOwnWebhook(main, null)).toEqual(base);
-    expect(keepOwnWebhook(main, { ...base, webhook: { url: 'https://sandbox.example/h', has_secret: true } })).toEqual({ ...base, webhook: { url: 'https://sandbox.example/h', has_secret: true } });
+    expect(keepOwnWebhook(main, { ...base, webhook: { url: 'https://sandbox.example/h', has_secret: true } })).toEqual({
+      ...base,
+      webhook: { url: 'https://sandbox.example/h', has_secret: true },
+    });
   });
 });
 

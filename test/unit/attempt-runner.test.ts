@@ -86,7 +86,7 @@ describe('runAttempts', () => {
     expect(success.model.model).toBe('b');
   });
 
-  it('makes a request\'s second call whatever the budget, and withholds the calls beyond it from models whose budget is spent', async () => {
+  it("makes a request's second call whatever the budget, and withholds the calls beyond it from models whose budget is spent", async () => {
     const { provider, calls } = scripted({ a: [fail('server_error')], b: [fail('server_error')] });
     const budget = new RetryBudget({ ratio: 0, minRetries: 0 });
     budget.record('b', true);
@@ -98,7 +98,7 @@ describe('runAttempts', () => {
     expect(calls).toEqual(['a', 'b']);
   });
 
-  it('gives a request its one retry on the same model even when that model\'s budget is spent', async () => {
+  it("gives a request its one retry on the same model even when that model's budget is spent", async () => {
     const { provider, calls } = scripted({ a: [fail('server_error')] });
     const budget = new RetryBudget({ ratio: 0, minRetries: 0 });
     budget.record('a', true);

@@ -14,8 +14,24 @@ describe('files and batches configuration', () => {
   });
 
   it('reads the S3 store', () => {
-    const config = readBatchConfig({ FILE_STORAGE: 's3', S3_BUCKET: 'b', S3_ENDPOINT: 'http://127.0.0.1:9000', S3_FORCE_PATH_STYLE: 'true', S3_ACCESS_KEY_ID: 'k', S3_SECRET_ACCESS_KEY: 's' });
-    expect(config.fileStore).toEqual({ kind: 's3', bucket: 'b', endpoint: 'http://127.0.0.1:9000', region: 'us-east-1', accessKeyId: 'k', secretAccessKey: 's', forcePathStyle: true, prefix: '' });
+    const config = readBatchConfig({
+      FILE_STORAGE: 's3',
+      S3_BUCKET: 'b',
+      S3_ENDPOINT: 'http://127.0.0.1:9000',
+      S3_FORCE_PATH_STYLE: 'true',
+      S3_ACCESS_KEY_ID: 'k',
+      S3_SECRET_ACCESS_KEY: 's',
+    });
+    expect(config.fileStore).toEqual({
+      kind: 's3',
+      bucket: 'b',
+      endpoint: 'http://127.0.0.1:9000',
+      region: 'us-east-1',
+      accessKeyId: 'k',
+      secretAccessKey: 's',
+      forcePathStyle: true,
+      prefix: '',
+    });
   });
 
   it('names the variable of a bad value', () => {

@@ -54,7 +54,12 @@ describe('batch output lines', () => {
 
   it('gives a stable id per (batch, line) and OpenAI’s expired error', () => {
     const expired = JSON.parse(batchOutputLine(identity, 'expired')) as Record<string, unknown>;
-    expect(expired).toEqual({ id: expect.stringMatching(/^batch_req_[0-9a-f]{32}$/), custom_id: 'c', response: null, error: { code: 'batch_expired', message: expect.any(String) } });
+    expect(expired).toEqual({
+      id: expect.stringMatching(/^batch_req_[0-9a-f]{32}$/),
+      custom_id: 'c',
+      response: null,
+      error: { code: 'batch_expired', message: expect.any(String) },
+    });
     expect(batchOutputLine(identity, 'expired')).toBe(batchOutputLine(identity, 'expired'));
     expect(JSON.parse(batchOutputLine({ ...identity, line: 4 }, 'expired')).id).not.toBe(expired.id);
   });
@@ -64,9 +69,12 @@ describe('batch output lines', () => {
     expect(JSON.parse(batchOutputLine(identity, { requestId: 'r1', outcome: { failure } }))).toEqual({
       id: expect.any(String),
       custom_id: 'c',
-      response: { status_code: 429, request_id: 'r1', body: { error: { message: 'slow down', type: 'rate_limit_error', code: 'upstream_rate_limited', param: null } } },
+      response: {
+        status_code: 429,
+        request_id: 'r1',
+        body: { error: { message: 'slow down', type: 'rate_limit_error', code: 'upstream_rate_limited', param: null } },
+      },
       error: null,
     });
   });
-
 });

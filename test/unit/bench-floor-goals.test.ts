@@ -64,14 +64,31 @@ describe('issue 20 goals against the Express floor', () => {
   });
 
   it('leaves out goals whose cells were not measured', () => {
-    expect(floorGoals(cells.filter((c) => c.concurrency === 64), processes).some((g) => g.unit === 'ms')).toBe(false);
+    expect(
+      floorGoals(
+        cells.filter((c) => c.concurrency === 64),
+        processes,
+      ).some((g) => g.unit === 'ms'),
+    ).toBe(false);
   });
 });
 
 describe('soak growth', () => {
   it('fits a least-squares slope', () => {
-    expect(slope([[0, 100], [1, 101], [2, 102]])).toBeCloseTo(1);
-    expect(slope([[0, 100], [1, 100.5], [2, 100]])).toBeCloseTo(0);
+    expect(
+      slope([
+        [0, 100],
+        [1, 101],
+        [2, 102],
+      ]),
+    ).toBeCloseTo(1);
+    expect(
+      slope([
+        [0, 100],
+        [1, 100.5],
+        [2, 100],
+      ]),
+    ).toBeCloseTo(0);
     expect(slope([[1, 100]])).toBeNull();
   });
 });

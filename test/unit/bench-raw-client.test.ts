@@ -38,7 +38,14 @@ describe('raw HTTP load client', () => {
 
   const connection = (path: string, options: { stream?: boolean; check?: (body: string) => string | null; timeoutMs?: number } = {}) => {
     const url = new URL(`${base}${path}`);
-    return new RawConnection({ url, bytes: requestBytes(url, { authorization: 'Bearer x' }, Buffer.from('{"a":1}')), stream: options.stream ?? false, check: options.check, timeoutMs: options.timeoutMs ?? 2000, hasContent });
+    return new RawConnection({
+      url,
+      bytes: requestBytes(url, { authorization: 'Bearer x' }, Buffer.from('{"a":1}')),
+      stream: options.stream ?? false,
+      check: options.check,
+      timeoutMs: options.timeoutMs ?? 2000,
+      hasContent,
+    });
   };
 
   it('reads JSON answers of a known length, several on one connection, and hands the UTF-8 body to the check', async () => {

@@ -66,8 +66,9 @@ describe('the shipped catalog (prisma/catalog/models.json)', () => {
     for (const m of upstream) expect(catalogEntryToRow(m).is_test_model).toBe(false);
   });
 
-  it('says in every test model\'s description that it gives test output, and flags its capabilities truthfully', () => {
-    for (const m of testModels.filter((entry) => entry.model !== 'test-error')) expect([m.model, m.description]).toEqual([m.model, expect.stringContaining('test output')]);
+  it("says in every test model's description that it gives test output, and flags its capabilities truthfully", () => {
+    for (const m of testModels.filter((entry) => entry.model !== 'test-error'))
+      expect([m.model, m.description]).toEqual([m.model, expect.stringContaining('test output')]);
     const capabilities = Object.fromEntries(testModels.map((m) => [m.model, [m.capabilities.functions, m.capabilities.json]]));
     // test-error fails whatever is asked: it claims everything so that it can be tried first for any request.
     expect(capabilities).toEqual({ 'test-echo': [true, true], 'test-slow': [true, true], 'test-fixed': [false, false], 'test-error': [true, true] });
@@ -75,7 +76,15 @@ describe('the shipped catalog (prisma/catalog/models.json)', () => {
 
   it('ships the free, keyless test-embedding model (256 dimensions) beside the upstream embedding models', () => {
     const testEmbedding = catalog.embedding_models.find((m) => m.model === 'test-embedding');
-    expect(testEmbedding).toMatchObject({ provider: 'test', namespace: 'embedding', owner: 'switchyard', dimensions: 256, prices: { prompt_per_1m: 0 }, default_active: false, url: '' });
+    expect(testEmbedding).toMatchObject({
+      provider: 'test',
+      namespace: 'embedding',
+      owner: 'switchyard',
+      dimensions: 256,
+      prices: { prompt_per_1m: 0 },
+      default_active: false,
+      url: '',
+    });
     expect(testEmbedding?.description).toContain('test output');
     expect(catalogEmbeddingEntryToRow(testEmbedding as CatalogEmbeddingEntry)).toMatchObject({ is_test_model: true, is_chat: false, prompt_token_cost: 0 });
     for (const m of catalog.embedding_models.filter((entry) => entry.provider !== 'test')) {
@@ -134,9 +143,7 @@ describe('catalogSchema', () => {
     const raw = rawCatalog();
     raw.models.push({ ...raw.models[0], model: 'an-alias' });
     const first = raw.models[0] as { provider: string; namespace: string };
-    expect(firstIssue(raw)).toBe(
-      `models.${raw.models.length - 1}.namespace: duplicate provider and namespace '${first.provider}:${first.namespace}'`,
-    );
+    expect(firstIssue(raw)).toBe(`models.${raw.models.length - 1}.namespace: duplicate provider and namespace '${first.provider}:${first.namespace}'`);
   });
 
   it.each([

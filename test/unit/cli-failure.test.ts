@@ -48,9 +48,7 @@ describe('describeFailure', () => {
   });
 
   it('never adds a stack to an expected error', () => {
-    expect(describeFailure(new ApiError('not_found', 'Key k not found in organization o.'), true)).toBe(
-      'error: Key k not found in organization o.\n',
-    );
+    expect(describeFailure(new ApiError('not_found', 'Key k not found in organization o.'), true)).toBe('error: Key k not found in organization o.\n');
   });
 
   it('puts every configuration issue on one line', () => {

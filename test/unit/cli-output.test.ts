@@ -23,9 +23,12 @@ describe('formatTable', () => {
   ];
 
   it('aligns columns to the widest cell, shows null as "-" and leaves no trailing blanks', () => {
-    expect(formatTable(columns, [{ name: 'alpha-long', note: 'x' }, { name: 'b', note: null }])).toBe(
-      'NAME        NOTE\nalpha-long  x\nb           -\n',
-    );
+    expect(
+      formatTable(columns, [
+        { name: 'alpha-long', note: 'x' },
+        { name: 'b', note: null },
+      ]),
+    ).toBe('NAME        NOTE\nalpha-long  x\nb           -\n');
   });
 
   it('prints only the header for no rows', () => {
@@ -35,7 +38,12 @@ describe('formatTable', () => {
 
 describe('formatFields', () => {
   it('pads labels to one width', () => {
-    expect(formatFields([['Key', 'k'], ['API key', 's']])).toBe('Key      k\nAPI key  s\n');
+    expect(
+      formatFields([
+        ['Key', 'k'],
+        ['API key', 's'],
+      ]),
+    ).toBe('Key      k\nAPI key  s\n');
   });
 });
 

@@ -9,9 +9,12 @@ interface Captured {
 }
 
 /** Runs a command line in-process; the configuration reader says whether the database was reached for. */
-async function run(argv: string[], readConfig: () => ReturnType<typeof loadConfig> = () => {
-  throw new Error('the database was asked for');
-}): Promise<Captured> {
+async function run(
+  argv: string[],
+  readConfig: () => ReturnType<typeof loadConfig> = () => {
+    throw new Error('the database was asked for');
+  },
+): Promise<Captured> {
   let stdout = '';
   let stderr = '';
   const io = { out: (text: string) => void (stdout += text), err: (text: string) => void (stderr += text) };
@@ -30,10 +33,7 @@ describe('runCli usage errors (exit 2, nothing on stdout, no database)', () => {
       ['bootstrap', '--org', 'o', '--space', 's', '--rate-limit', 'fast'],
       "option '--rate-limit <n>' argument 'fast' is invalid. It must be a whole number from 0 to 2147483647 (requests per minute, 0 for no limit).",
     ],
-    [
-      ['keys', 'create', '--org-id', ORG, '--role', 'god'],
-      "option '--role <role>' argument 'god' is invalid. It must be one of owner, admin, member, viewer.",
-    ],
+    [['keys', 'create', '--org-id', ORG, '--role', 'god'], "option '--role <role>' argument 'god' is invalid. It must be one of owner, admin, member, viewer."],
     [['keys', 'create', '--org-id', ORG, '--app-id', '42'], "option '--app-id <uuid>' argument '42' is invalid. It must be a uuid."],
     [['keys', 'list'], "required option '--org-id <uuid>' not specified"],
     [['keys', 'revoke', '--org-id', ORG], "required option '--key-id <uuid>' not specified"],

@@ -44,7 +44,13 @@ describe('maskContent', () => {
       model: 'gpt-4o',
       messages: [
         { role: 'system', content: 'secret instructions' },
-        { role: 'user', content: [{ type: 'text', text: 'hi' }, { type: 'image_url', image_url: { url: 'https://x/y.png' } }] },
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'hi' },
+            { type: 'image_url', image_url: { url: 'https://x/y.png' } },
+          ],
+        },
         { role: 'assistant', content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'lookup', arguments: '{"q":"x"}' } }] },
       ],
       temperature: 0.2,
@@ -53,7 +59,13 @@ describe('maskContent', () => {
       model: 'gpt-4o',
       messages: [
         { role: 'system', content: MASK },
-        { role: 'user', content: [{ type: 'text', text: MASK }, { type: 'image_url', image_url: { url: MASK } }] },
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: MASK },
+            { type: 'image_url', image_url: { url: MASK } },
+          ],
+        },
         { role: 'assistant', content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'lookup', arguments: MASK } }] },
       ],
       temperature: 0.2,
@@ -66,7 +78,11 @@ describe('StreamAssembler', () => {
     const assembler = new StreamAssembler();
     assembler.add({ choices: [{ index: 0, delta: { role: 'assistant', content: 'Hel' }, finish_reason: null }] });
     assembler.add({ choices: [{ index: 0, delta: { content: 'lo' }, finish_reason: null }] });
-    assembler.add({ choices: [{ index: 0, delta: { tool_calls: [{ index: 0, id: 'c1', type: 'function', function: { name: 'f', arguments: '{"a"' } }] }, finish_reason: null }] });
+    assembler.add({
+      choices: [
+        { index: 0, delta: { tool_calls: [{ index: 0, id: 'c1', type: 'function', function: { name: 'f', arguments: '{"a"' } }] }, finish_reason: null },
+      ],
+    });
     assembler.add({ choices: [{ index: 0, delta: { tool_calls: [{ index: 0, function: { arguments: ':1}' } }] }, finish_reason: 'tool_calls' }] });
     assembler.add({ choices: [], usage: { prompt_tokens: 3, completion_tokens: 4, total_tokens: 7 } });
     expect(assembler.choices()).toEqual([

@@ -43,11 +43,19 @@ describe('endpointProblem (when a base URL is saved)', () => {
 
   it('accepts a public address, and an allowlisted internal host', async () => {
     expect(await endpointProblem('http://93.184.215.14/v1', { allowlist: none })).toBeNull();
-    expect(await endpointProblem('http://gpu-box:8000/v1', { allowlist: new HostAllowlist(['gpu-box:8000']), resolve: async () => [{ address: '10.1.2.3', family: 4 }] })).toBeNull();
+    expect(
+      await endpointProblem('http://gpu-box:8000/v1', {
+        allowlist: new HostAllowlist(['gpu-box:8000']),
+        resolve: async () => [{ address: '10.1.2.3', family: 4 }],
+      }),
+    ).toBeNull();
   });
 
   it('refuses a name that resolves to a public and an internal address', async () => {
-    const resolve = async () => [{ address: '93.184.215.14', family: 4 }, { address: '10.0.0.5', family: 4 }];
+    const resolve = async () => [
+      { address: '93.184.215.14', family: 4 },
+      { address: '10.0.0.5', family: 4 },
+    ];
     expect(await endpointProblem('https://mixed.example/v1', { allowlist: none, resolve })).toMatch(/private/);
   });
 });
@@ -61,7 +69,13 @@ describe('on every connection', () => {
   it('checks a host name as it resolves (DNS may have changed since it was saved)', async () => {
     const access = endpointAccess(`http://localhost:${port}/v1`, new HostAllowlist([]));
     if ('refused' in access) throw new Error('a name is judged when it resolves');
-    const call = httpPost({ url: `http://localhost:${port}/v1/chat/completions`, headers: {}, body: '{}', signal: new AbortController().signal, lookup: access.lookup });
+    const call = httpPost({
+      url: `http://localhost:${port}/v1/chat/completions`,
+      headers: {},
+      body: '{}',
+      signal: new AbortController().signal,
+      lookup: access.lookup,
+    });
     await expect(call).rejects.toThrow(/loopback/);
   });
 });

@@ -36,14 +36,31 @@ describe('embeddingsBody', () => {
   });
 
   it('leaves out the fields a vendor refuses (Mistral: user)', () => {
-    expect(embeddingsBody(vendor('mistral'), { model: 'mistral-embed', inputs: [[1, 2]], user: 'u' })).toEqual({ model: 'mistral-embed', input: [[1, 2]], encoding_format: 'float' });
+    expect(embeddingsBody(vendor('mistral'), { model: 'mistral-embed', inputs: [[1, 2]], user: 'u' })).toEqual({
+      model: 'mistral-embed',
+      input: [[1, 2]],
+      encoding_format: 'float',
+    });
   });
 });
 
 describe('embeddingResultOf', () => {
   it('orders the vectors by index and reads the usage', () => {
-    const raw = { object: 'list', data: [{ index: 1, embedding: [0, 1] }, { index: 0, embedding: [1, 0] }], usage: { prompt_tokens: 4, total_tokens: 4 } };
-    expect(embeddingResultOf('openai', raw, 2)).toEqual({ vectors: [[1, 0], [0, 1]], promptTokens: 4 });
+    const raw = {
+      object: 'list',
+      data: [
+        { index: 1, embedding: [0, 1] },
+        { index: 0, embedding: [1, 0] },
+      ],
+      usage: { prompt_tokens: 4, total_tokens: 4 },
+    };
+    expect(embeddingResultOf('openai', raw, 2)).toEqual({
+      vectors: [
+        [1, 0],
+        [0, 1],
+      ],
+      promptTokens: 4,
+    });
   });
 
   it('takes total_tokens when prompt_tokens is absent, and 0 without usage', () => {
@@ -57,8 +74,28 @@ describe('embeddingResultOf', () => {
     ['an empty vector', { data: [{ index: 0, embedding: [] }] }, 1, /not an embeddings list/],
     ['a vector that is not an array', { data: [{ index: 0, embedding: 'AAAA' }] }, 1, /not an embeddings list/],
     ['too few vectors', { data: [{ index: 0, embedding: [1] }] }, 2, /1 vectors for 2 inputs/],
-    ['a repeated index', { data: [{ index: 0, embedding: [1] }, { index: 0, embedding: [1] }] }, 2, /2 vectors for 2 inputs/],
-    ['vectors of two lengths', { data: [{ index: 0, embedding: [1] }, { index: 1, embedding: [1, 2] }] }, 2, /one dimension/],
+    [
+      'a repeated index',
+      {
+        data: [
+          { index: 0, embedding: [1] },
+          { index: 0, embedding: [1] },
+        ],
+      },
+      2,
+      /2 vectors for 2 inputs/,
+    ],
+    [
+      'vectors of two lengths',
+      {
+        data: [
+          { index: 0, embedding: [1] },
+          { index: 1, embedding: [1, 2] },
+        ],
+      },
+      2,
+      /one dimension/,
+    ],
   ])('refuses %s as an invalid response', (...[, raw, count, message]) => {
     const thrown = (() => {
       try {
@@ -84,7 +121,10 @@ describe("OpenAI's embeddings list", () => {
     const list = openAiEmbeddingList({ vectors: [[0.5], [1]], promptTokens: 7 }, { model: 'text-embedding-3-small', encoding: 'float' });
     expect(list).toEqual({
       object: 'list',
-      data: [{ object: 'embedding', index: 0, embedding: [0.5] }, { object: 'embedding', index: 1, embedding: [1] }],
+      data: [
+        { object: 'embedding', index: 0, embedding: [0.5] },
+        { object: 'embedding', index: 1, embedding: [1] },
+      ],
       model: 'text-embedding-3-small',
       usage: { prompt_tokens: 7, total_tokens: 7 },
     });
@@ -127,10 +167,22 @@ describe('chooseEmbeddingModel', () => {
   it('answers with the named model, and refuses the rest naming model', async () => {
     expect((await chooseEmbeddingModel(choice({ requested: 'large' }))).model).toBe('large');
     expect(await refusal(choice({ requested: 'chatty' }))).toMatchObject({ status: 400, param: 'model', message: expect.stringMatching(/chat model/) });
-    expect(await refusal(choice({ requested: 'off', modelExists: async () => true }))).toMatchObject({ status: 400, param: 'model', message: expect.stringMatching(/not active/) });
+    expect(await refusal(choice({ requested: 'off', modelExists: async () => true }))).toMatchObject({
+      status: 400,
+      param: 'model',
+      message: expect.stringMatching(/not active/),
+    });
     expect(await refusal(choice({ requested: 'nowhere' }))).toMatchObject({ status: 404, param: 'model' });
-    expect(await refusal(choice({ requested: 'large', privacy: privacyPolicyOf(3) }))).toMatchObject({ status: 400, param: 'model', message: expect.stringMatching(/privacy level 3/) });
-    expect(await refusal(choice({ space: { models: [chat], embeddingModels: [] } }))).toMatchObject({ status: 400, param: 'model', message: expect.stringMatching(/none is active/) });
+    expect(await refusal(choice({ requested: 'large', privacy: privacyPolicyOf(3) }))).toMatchObject({
+      status: 400,
+      param: 'model',
+      message: expect.stringMatching(/privacy level 3/),
+    });
+    expect(await refusal(choice({ space: { models: [chat], embeddingModels: [] } }))).toMatchObject({
+      status: 400,
+      param: 'model',
+      message: expect.stringMatching(/none is active/),
+    });
   });
 });
 
@@ -164,11 +216,19 @@ describe('embedWithRetries', () => {
   it('retries the same model on retryable failures and records each call', async () => {
     const { result, records } = await embedWithRetries(options(failing([error('server_error', 503), error('server_error', 500)])));
     expect(result.promptTokens).toBe(2);
-    expect(records.map((r) => [r.retry, r.statusCode])).toEqual([[0, 503], [1, 500], [2, 200]]);
+    expect(records.map((r) => [r.retry, r.statusCode])).toEqual([
+      [0, 503],
+      [1, 500],
+      [2, 200],
+    ]);
   });
 
   it('stops at once on a refusal or a timeout, and after max retries', async () => {
-    for (const [errors, calls] of [[[error('bad_request', 400)], 1], [[error('timeout')], 1], [[error('server_error', 500), error('server_error', 500)], 2]] as const) {
+    for (const [errors, calls] of [
+      [[error('bad_request', 400)], 1],
+      [[error('timeout')], 1],
+      [[error('server_error', 500), error('server_error', 500)], 2],
+    ] as const) {
       const err = await embedWithRetries(options(failing([...errors]), 1)).catch((e: unknown) => e);
       expect(err).toBeInstanceOf(AttemptsExhausted);
       expect((err as AttemptsExhausted).records).toHaveLength(calls);
@@ -185,11 +245,22 @@ describe('a chat request naming an embedding model', () => {
     const plan = planModels({
       prepared,
       space: {
-        id: 'space', orgId: 'org', isActive: true, rateLimit: 0, isSandbox: false, dataSpaceId: 'space',
-        weights: { cost: 0, latency: 0, quality: 1 }, policies: prepared.policies,
+        id: 'space',
+        orgId: 'org',
+        isActive: true,
+        rateLimit: 0,
+        isSandbox: false,
+        dataSpaceId: 'space',
+        weights: { cost: 0, latency: 0, quality: 1 },
+        policies: prepared.policies,
         settings: { assistant_id: null, assistant_version_id: null, instructions: null, max_tokens: null, temperature: null },
-        autoTools: autoToolsSettings.parse({}), hasFailoverChain: false,
-        models: [routable({ id: 'c', model: 'chatty' })], embeddingModels: [embedder], failoverChain: [], benchmark: null, embeddingBenchmark: null,
+        autoTools: autoToolsSettings.parse({}),
+        hasFailoverChain: false,
+        models: [routable({ id: 'c', model: 'chatty' })],
+        embeddingModels: [embedder],
+        failoverChain: [],
+        benchmark: null,
+        embeddingBenchmark: null,
       },
       profile: profileRequest({ ...prepared.chat, model: '' }, router),
       registry: { resolve: () => ({}) as ProviderBinding },

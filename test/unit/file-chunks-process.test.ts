@@ -39,7 +39,9 @@ describe('chunksInChildProcess', () => {
   it('fails a file whose reading blows past the heap limit, and this process carries on', async () => {
     // 300 KB that unpacks to 53 MB of XML, and several times that once parsed.
     const bomb = makeDocxBomb(1_000_000);
-    await expect(chunksInChildProcess({ kind: 'docx', bytes: bomb }, { heapMb: 64, timeoutMs: 60_000 })).rejects.toThrow('reading the file needed more than the 64 MiB of memory allowed');
+    await expect(chunksInChildProcess({ kind: 'docx', bytes: bomb }, { heapMb: 64, timeoutMs: 60_000 })).rejects.toThrow(
+      'reading the file needed more than the 64 MiB of memory allowed',
+    );
     expect(await chunksInChildProcess({ kind: 'text', bytes: Buffer.from('Still here.') }, LIMITS)).toEqual(['Still here.']);
   });
 
@@ -65,7 +67,9 @@ describe('chunksInChildProcess', () => {
 
   it('kills the reader at its deadline', async () => {
     const before = childPids();
-    await expect(chunksInChildProcess({ kind: 'text', bytes: BRACES }, { heapMb: 64, timeoutMs: 20 })).rejects.toThrow('reading the file took longer than the 20 ms allowed');
+    await expect(chunksInChildProcess({ kind: 'text', bytes: BRACES }, { heapMb: 64, timeoutMs: 20 })).rejects.toThrow(
+      'reading the file took longer than the 20 ms allowed',
+    );
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(childPids().filter((pid) => !before.includes(pid))).toEqual([]);
   });
@@ -76,7 +80,9 @@ describe('chunksInChildProcess', () => {
     const out = mkdtempSync(join(tmpdir(), 'space-files-js-'));
     try {
       for (const name of readdirSync(source).filter((file) => file.endsWith('.ts'))) {
-        const compiled = ts.transpileModule(readFileSync(join(source, name), 'utf8'), { compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022, esModuleInterop: true } });
+        const compiled = ts.transpileModule(readFileSync(join(source, name), 'utf8'), {
+          compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022, esModuleInterop: true },
+        });
         writeFileSync(join(out, name.replace(/\.ts$/, '.js')), compiled.outputText);
       }
       const script = `

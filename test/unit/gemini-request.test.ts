@@ -7,8 +7,18 @@ const base = (extra: Partial<ChatRequest>): ChatRequest => ({ model: 'gemini-2.5
 
 describe('gemini request: URL and headers', () => {
   it.each([
-    { baseUrl: 'https://generativelanguage.googleapis.com', model: 'gemini-2.5-flash', stream: false, url: 'https://generativelanguage.googleapis.com/v1beta/models/gemini-2.5-flash:generateContent' },
-    { baseUrl: 'https://generativelanguage.googleapis.com/', model: 'gemini-2.5-flash', stream: true, url: 'https://generativelanguage.googleapis.com/v1beta/models/gemini-2.5-flash:streamGenerateContent?alt=sse' },
+    {
+      baseUrl: 'https://generativelanguage.googleapis.com',
+      model: 'gemini-2.5-flash',
+      stream: false,
+      url: 'https://generativelanguage.googleapis.com/v1beta/models/gemini-2.5-flash:generateContent',
+    },
+    {
+      baseUrl: 'https://generativelanguage.googleapis.com/',
+      model: 'gemini-2.5-flash',
+      stream: true,
+      url: 'https://generativelanguage.googleapis.com/v1beta/models/gemini-2.5-flash:streamGenerateContent?alt=sse',
+    },
     { baseUrl: 'http://sim/gemini', model: 'models/gemini-2.0-flash', stream: false, url: 'http://sim/gemini/v1beta/models/gemini-2.0-flash:generateContent' },
   ])('$baseUrl + $model (stream $stream)', ({ baseUrl, model, stream, url }) => {
     expect(geminiUrl(baseUrl, model, stream)).toBe(url);
@@ -141,7 +151,12 @@ describe('gemini request: messages → contents', () => {
   });
 
   it('refuses a tool result whose call it cannot find (Gemini needs the name)', () => {
-    const request = base({ messages: [{ role: 'user', content: 'x' }, { role: 'tool', tool_call_id: 'nowhere', content: 'r' }] });
+    const request = base({
+      messages: [
+        { role: 'user', content: 'x' },
+        { role: 'tool', tool_call_id: 'nowhere', content: 'r' },
+      ],
+    });
     expect(() => toGeminiBody(request)).toThrow(UpstreamError);
     expect(() => toGeminiBody(request)).toThrow(expect.objectContaining({ kind: 'bad_request' }));
   });
@@ -149,7 +164,15 @@ describe('gemini request: messages → contents', () => {
 
 describe('gemini request: tools and tool_choice', () => {
   const tools: ChatRequest['tools'] = [
-    { type: 'function', function: { name: 'get_weather', description: 'Weather', parameters: { type: 'object', additionalProperties: false, properties: { city: { type: 'string' } }, required: ['city'] }, strict: true } },
+    {
+      type: 'function',
+      function: {
+        name: 'get_weather',
+        description: 'Weather',
+        parameters: { type: 'object', additionalProperties: false, properties: { city: { type: 'string' } }, required: ['city'] },
+        strict: true,
+      },
+    },
     { type: 'function', function: { name: 'now', parameters: { type: 'object', properties: {} } } },
   ];
 
@@ -183,16 +206,27 @@ describe('gemini request: generationConfig', () => {
   it.each([
     [{}, undefined],
     [{ max_tokens: 100 }, { maxOutputTokens: 100 }],
-    [{ temperature: 0.2, top_p: 0.9 }, { temperature: 0.2, topP: 0.9 }],
+    [
+      { temperature: 0.2, top_p: 0.9 },
+      { temperature: 0.2, topP: 0.9 },
+    ],
     [{ stop: ['END'] }, { stopSequences: ['END'] }],
     [{ stop: [] }, undefined],
-    [{ n: 2, presence_penalty: 0.5, frequency_penalty: -0.5, seed: 7 }, { candidateCount: 2, presencePenalty: 0.5, frequencyPenalty: -0.5, seed: 7 }],
+    [
+      { n: 2, presence_penalty: 0.5, frequency_penalty: -0.5, seed: 7 },
+      { candidateCount: 2, presencePenalty: 0.5, frequencyPenalty: -0.5, seed: 7 },
+    ],
     [{ logit_bias: { '42': 1 }, user: 'u1' }, undefined],
     [{ response_format: { type: 'text' } }, undefined],
     [{ response_format: { type: 'json_object' } }, { responseMimeType: 'application/json' }],
     [{ response_format: { type: 'json_schema', json_schema: { name: 'x' } } }, { responseMimeType: 'application/json' }],
     [
-      { response_format: { type: 'json_schema', json_schema: { name: 'x', strict: true, schema: { type: 'object', additionalProperties: false, properties: { a: { type: 'integer' } } } } } },
+      {
+        response_format: {
+          type: 'json_schema',
+          json_schema: { name: 'x', strict: true, schema: { type: 'object', additionalProperties: false, properties: { a: { type: 'integer' } } } },
+        },
+      },
       { responseMimeType: 'application/json', responseSchema: { type: 'object', properties: { a: { type: 'integer' } } } },
     ],
   ] as [Partial<ChatRequest>, unknown][])('%j → %j', (extra, config) => {

@@ -21,7 +21,10 @@ describe('gemini response → ChatResult', () => {
     const response: GeminiResponse = {
       candidates: [
         {
-          content: { role: 'model', parts: [{ functionCall: { name: 'get_weather', args: { city: 'Oslo' } }, thoughtSignature: 'sig' }, { functionCall: { name: 'now' } }] },
+          content: {
+            role: 'model',
+            parts: [{ functionCall: { name: 'get_weather', args: { city: 'Oslo' } }, thoughtSignature: 'sig' }, { functionCall: { name: 'now' } }],
+          },
           finishReason: 'STOP',
         },
       ],
@@ -47,7 +50,9 @@ describe('gemini response → ChatResult', () => {
   });
 
   it('leaves thought summaries out of the content', () => {
-    const response: GeminiResponse = { candidates: [{ content: { parts: [{ text: 'thinking...', thought: true }, { text: 'Answer' }] }, finishReason: 'STOP' }] };
+    const response: GeminiResponse = {
+      candidates: [{ content: { parts: [{ text: 'thinking...', thought: true }, { text: 'Answer' }] }, finishReason: 'STOP' }],
+    };
     expect(fromGeminiResponse(response, 'm').choices[0]?.message.content).toBe('Answer');
   });
 
@@ -71,7 +76,9 @@ describe('gemini response → ChatResult', () => {
 
   it('throws bad_request naming the reason when the prompt was blocked', () => {
     const response: GeminiResponse = { promptFeedback: { blockReason: 'PROHIBITED_CONTENT' }, usageMetadata: { promptTokenCount: 4 } };
-    expect(() => fromGeminiResponse(response, 'm')).toThrow(expect.objectContaining({ kind: 'bad_request', message: expect.stringContaining('PROHIBITED_CONTENT') }));
+    expect(() => fromGeminiResponse(response, 'm')).toThrow(
+      expect.objectContaining({ kind: 'bad_request', message: expect.stringContaining('PROHIBITED_CONTENT') }),
+    );
   });
 
   it('throws invalid_response for an answer without candidates', () => {
@@ -101,9 +108,18 @@ describe('gemini finish reasons', () => {
 
 describe('gemini usage', () => {
   it.each([
-    [{ promptTokenCount: 10, candidatesTokenCount: 5, totalTokenCount: 15 }, { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 }],
-    [{ promptTokenCount: 10, candidatesTokenCount: 5, thoughtsTokenCount: 20, totalTokenCount: 35 }, { prompt_tokens: 10, completion_tokens: 25, total_tokens: 35 }],
-    [{ promptTokenCount: 10, totalTokenCount: 10 }, { prompt_tokens: 10, completion_tokens: 0, total_tokens: 10 }],
+    [
+      { promptTokenCount: 10, candidatesTokenCount: 5, totalTokenCount: 15 },
+      { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 },
+    ],
+    [
+      { promptTokenCount: 10, candidatesTokenCount: 5, thoughtsTokenCount: 20, totalTokenCount: 35 },
+      { prompt_tokens: 10, completion_tokens: 25, total_tokens: 35 },
+    ],
+    [
+      { promptTokenCount: 10, totalTokenCount: 10 },
+      { prompt_tokens: 10, completion_tokens: 0, total_tokens: 10 },
+    ],
     [undefined, { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 }],
   ])('%j → %j', (metadata, usage) => {
     expect(usageOf(metadata)).toEqual(usage);

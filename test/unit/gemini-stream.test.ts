@@ -65,7 +65,8 @@ describe('gemini stream state machine', () => {
   });
 
   it('maps MAX_TOKENS and safety finishes', () => {
-    const finishes = (reason: string) => run(`data: {"candidates":[{"content":{"parts":[{"text":"x"}]},"finishReason":"${reason}"}]}`)[0]?.choices[0]?.finish_reason;
+    const finishes = (reason: string) =>
+      run(`data: {"candidates":[{"content":{"parts":[{"text":"x"}]},"finishReason":"${reason}"}]}`)[0]?.choices[0]?.finish_reason;
     expect(finishes('MAX_TOKENS')).toBe('length');
     expect(finishes('SAFETY')).toBe('content_filter');
   });
@@ -84,9 +85,14 @@ describe('gemini stream state machine', () => {
 
   it('waits for every candidate to finish', () => {
     const state = new GeminiStreamTranslator();
-    state.push({ event: undefined, data: '{"candidates":[{"index":0,"content":{"parts":[{"text":"a"}]},"finishReason":"STOP"},{"index":1,"content":{"parts":[{"text":"b"}]}}]}' });
+    state.push({
+      event: undefined,
+      data: '{"candidates":[{"index":0,"content":{"parts":[{"text":"a"}]},"finishReason":"STOP"},{"index":1,"content":{"parts":[{"text":"b"}]}}]}',
+    });
     expect(() => state.finish()).toThrow(expect.objectContaining({ kind: 'stream_cut' }));
-    expect(state.push({ event: undefined, data: '{"candidates":[{"index":1,"content":{"parts":[{"text":"c"}]},"finishReason":"STOP"}]}' })).toEqual([{ choices: [{ index: 1, delta: { content: 'c' }, finish_reason: 'stop' }] }]);
+    expect(state.push({ event: undefined, data: '{"candidates":[{"index":1,"content":{"parts":[{"text":"c"}]},"finishReason":"STOP"}]}' })).toEqual([
+      { choices: [{ index: 1, delta: { content: 'c' }, finish_reason: 'stop' }] },
+    ]);
     expect(state.finish()).toEqual([{ choices: [], usage: { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 } }]);
   });
 
@@ -108,13 +114,15 @@ describe('gemini stream state machine', () => {
     expect(() => state.push({ event: undefined, data: '{"error":{"code":503,"message":"The model is overloaded.","status":"UNAVAILABLE"}}' })).toThrow(
       expect.objectContaining({ kind: 'server_error', status: 503, message: 'The model is overloaded.' }),
     );
-    expect(() => state.push({ event: undefined, data: '{"error":{"code":429,"message":"quota","status":"RESOURCE_EXHAUSTED"}}' })).toThrow(expect.objectContaining({ kind: 'rate_limited' }));
+    expect(() => state.push({ event: undefined, data: '{"error":{"code":429,"message":"quota","status":"RESOURCE_EXHAUSTED"}}' })).toThrow(
+      expect.objectContaining({ kind: 'rate_limited' }),
+    );
   });
 
   it('throws bad_request for a blocked prompt and invalid_response for garbage', () => {
-    expect(() => new GeminiStreamTranslator().push({ event: undefined, data: '{"promptFeedback":{"blockReason":"SAFETY"},"usageMetadata":{"promptTokenCount":3}}' })).toThrow(
-      expect.objectContaining({ kind: 'bad_request', message: expect.stringContaining('SAFETY') }),
-    );
+    expect(() =>
+      new GeminiStreamTranslator().push({ event: undefined, data: '{"promptFeedback":{"blockReason":"SAFETY"},"usageMetadata":{"promptTokenCount":3}}' }),
+    ).toThrow(expect.objectContaining({ kind: 'bad_request', message: expect.stringContaining('SAFETY') }));
     expect(() => new GeminiStreamTranslator().push({ event: undefined, data: 'not json' })).toThrow(expect.objectContaining({ kind: 'invalid_response' }));
   });
 });

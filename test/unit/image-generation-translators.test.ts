@@ -12,7 +12,7 @@ describe('toImagesRequest', () => {
     expect(toImagesRequest({ prompt: 'a cat', settings: settings({ model: 'gpt-image-1-mini' }) })).not.toHaveProperty('response_format');
   });
 
-  it('sends response_format to other models, and the tool call\'s size over the Space\'s', () => {
+  it("sends response_format to other models, and the tool call's size over the Space's", () => {
     expect(toImagesRequest({ prompt: 'a cat', settings: settings({ model: 'dall-e-3', response_format: 'url', n: 1 }), size: '1792x1024' })).toEqual({
       model: 'dall-e-3',
       prompt: 'a cat',
@@ -27,7 +27,13 @@ describe('fromImagesResponse', () => {
   const options = { provider: 'images', requestedSize: '1024x1024' };
 
   it('reads a GPT image answer: base64, output_format, size and usage', () => {
-    const body = { created: 1, data: [{ b64_json: 'AAAA' }], output_format: 'webp', size: '1536x1024', usage: { input_tokens: 10, output_tokens: 272, total_tokens: 282 } };
+    const body = {
+      created: 1,
+      data: [{ b64_json: 'AAAA' }],
+      output_format: 'webp',
+      size: '1536x1024',
+      usage: { input_tokens: 10, output_tokens: 272, total_tokens: 282 },
+    };
     expect(fromImagesResponse(body, options)).toEqual({
       images: [{ type: 'image', plugin: 'image-generation-generic', mime_type: 'image/webp', b64_json: 'AAAA', size: '1536x1024' }],
       usage: { input_tokens: 10, output_tokens: 272, total_tokens: 282 },
@@ -37,7 +43,16 @@ describe('fromImagesResponse', () => {
   it('reads a DALL·E answer: URLs and the revised prompt, with the requested size', () => {
     const body = { created: 1, data: [{ url: 'https://cdn.example/img/abc.jpg?sig=1', revised_prompt: 'A tabby cat' }] };
     expect(fromImagesResponse(body, options)).toEqual({
-      images: [{ type: 'image', plugin: 'image-generation-generic', mime_type: 'image/jpeg', url: 'https://cdn.example/img/abc.jpg?sig=1', size: '1024x1024', revised_prompt: 'A tabby cat' }],
+      images: [
+        {
+          type: 'image',
+          plugin: 'image-generation-generic',
+          mime_type: 'image/jpeg',
+          url: 'https://cdn.example/img/abc.jpg?sig=1',
+          size: '1024x1024',
+          revised_prompt: 'A tabby cat',
+        },
+      ],
     });
   });
 

@@ -16,9 +16,27 @@ const router = shippedRouter();
 const registry: ProviderRegistry = { resolve: () => ({}) as ProviderBinding };
 
 /** Three catalog-like models: a strong dear one, a mid one good at code, a cheap weak one. */
-const strong = routable({ id: 'strong', model: 'strong', promptTokenCost: 5e-6, completionTokenCost: 2e-5, quality: { overall: 0.88, categories: { code: 0.86, math: 0.93, chat: 0.9 } } });
-const coder = routable({ id: 'coder', model: 'coder', promptTokenCost: 5e-7, completionTokenCost: 2e-6, quality: { overall: 0.7, categories: { code: 0.9, math: 0.6, chat: 0.7 } } });
-const cheap = routable({ id: 'cheap', model: 'cheap', promptTokenCost: 5e-8, completionTokenCost: 2e-7, quality: { overall: 0.5, categories: { code: 0.4, math: 0.45, chat: 0.75 } } });
+const strong = routable({
+  id: 'strong',
+  model: 'strong',
+  promptTokenCost: 5e-6,
+  completionTokenCost: 2e-5,
+  quality: { overall: 0.88, categories: { code: 0.86, math: 0.93, chat: 0.9 } },
+});
+const coder = routable({
+  id: 'coder',
+  model: 'coder',
+  promptTokenCost: 5e-7,
+  completionTokenCost: 2e-6,
+  quality: { overall: 0.7, categories: { code: 0.9, math: 0.6, chat: 0.7 } },
+});
+const cheap = routable({
+  id: 'cheap',
+  model: 'cheap',
+  promptTokenCost: 5e-8,
+  completionTokenCost: 2e-7,
+  quality: { overall: 0.5, categories: { code: 0.4, math: 0.45, chat: 0.75 } },
+});
 
 function space(models = [strong, coder, cheap]): SpaceContext {
   return spaceContext({ models });
@@ -142,7 +160,9 @@ describe('smart_learn in the decision', () => {
     expect(exploring.length).toBeGreaterThan(0);
     expect(exploring.length).toBeLessThan(ids.length * 0.05);
     const near = routable({ ...strong, id: 'near', model: 'near' });
-    const plans = await Promise.all(exploring.map((requestId) => plan({ text: CHAT, models: [strong, near, cheap], feedback: SpaceFeedback.EMPTY, requestId })));
+    const plans = await Promise.all(
+      exploring.map((requestId) => plan({ text: CHAT, models: [strong, near, cheap], feedback: SpaceFeedback.EMPTY, requestId })),
+    );
     for (const p of plans) {
       expect(p.scores.router.explored).toBe(true);
       expect(p.attempts[0].model).toBe(p.scores.candidates[1].model);

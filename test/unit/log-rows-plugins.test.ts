@@ -12,19 +12,63 @@ function outcome(privacyLevel: number): RequestOutcome {
   const trace = new RunTrace();
   const failure = `transcribe-audio failed: files[1] could not be fetched: audio-url: refused to fetch ${SECRET_HOST} (10.0.0.5)`;
   trace.addPlugin(
-    { kind: 'plugin', plugin: 'transcribe-audio', backend: 'transcribe-audio:api', startedAt: 0, latencyMs: 5, statusCode: 400, costUsd: 0, query: 'q', results: 0, artifacts: 0, cached: false, error: { kind: 'invalid_value', status: 400, message: failure } },
+    {
+      kind: 'plugin',
+      plugin: 'transcribe-audio',
+      backend: 'transcribe-audio:api',
+      startedAt: 0,
+      latencyMs: 5,
+      statusCode: 400,
+      costUsd: 0,
+      query: 'q',
+      results: 0,
+      artifacts: 0,
+      cached: false,
+      error: { kind: 'invalid_value', status: 400, message: failure },
+    },
     { id: 'transcribe-audio', trigger: 'requested', reason: 'named', status: 'failed', latency_ms: 5, cost: 0, error: failure },
   );
   // Pre-selection's reason quotes the words of the prompt that matched.
   trace.addPlugin(
-    { kind: 'plugin', plugin: 'web-search', backend: 'web-search:searxng', startedAt: 0, latencyMs: 5, statusCode: 200, costUsd: 0, query: 'q', results: 0, artifacts: 0, cached: false },
+    {
+      kind: 'plugin',
+      plugin: 'web-search',
+      backend: 'web-search:searxng',
+      startedAt: 0,
+      latencyMs: 5,
+      statusCode: 200,
+      costUsd: 0,
+      query: 'q',
+      results: 0,
+      artifacts: 0,
+      cached: false,
+    },
     { id: 'web-search', trigger: 'preselected', reason: "asks about current events ('latest merger of acme-secretco')", status: 'ok', latency_ms: 5, cost: 0 },
   );
   trace.errors.push(`${failure}.`);
   trace.artifacts.push({ type: 'transcript', plugin: 'transcribe-audio', text: 'minutes', source: SECRET_URL });
-  const result = { statusCode: 200, latencyMs: 10, savings: { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 }, warnings: [], labels: {}, searchResults: [], artifacts: trace.artifacts, plugins: trace.plugins, error: trace.errors.join(' ') };
+  const result = {
+    statusCode: 200,
+    latencyMs: 10,
+    savings: { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 },
+    warnings: [],
+    labels: {},
+    searchResults: [],
+    artifacts: trace.artifacts,
+    plugins: trace.plugins,
+    error: trace.errors.join(' '),
+  };
   const request = { chat: { messages: [{ role: 'user', content: 'hi' }] }, model: null, files: [SECRET_URL], labels: {}, query: 'hi' };
-  const job = { requestId: '00000000-0000-4000-8000-000000000001', orgId: 'o', appId: 'a', idpId: 'i', receivedAt: 0, privacy: privacyPolicyOf(privacyLevel), request, payload: { model: 'auto', files: [SECRET_URL] } };
+  const job = {
+    requestId: '00000000-0000-4000-8000-000000000001',
+    orgId: 'o',
+    appId: 'a',
+    idpId: 'i',
+    receivedAt: 0,
+    privacy: privacyPolicyOf(privacyLevel),
+    request,
+    payload: { model: 'auto', files: [SECRET_URL] },
+  };
   return { job: job as unknown as CompletionJob, isTest: false, trace, ended: { result: result as unknown as CompletionResult }, responseText: 'answer' };
 }
 
@@ -56,7 +100,10 @@ describe('generated images in the log', () => {
     const rows = logRowsFor({ ...base, ended: { result } });
     const text = JSON.stringify(rows, (_key, value: unknown) => (typeof value === 'bigint' ? value.toString() : value));
     expect(text).not.toContain(b64);
-    expect(rows?.parent.response).toMatchObject({ v: 2, report: { artifacts: [{ type: 'image', mime_type: 'image/png', b64_json: '[not stored: 3000 bytes]' }] } });
+    expect(rows?.parent.response).toMatchObject({
+      v: 2,
+      report: { artifacts: [{ type: 'image', mime_type: 'image/png', b64_json: '[not stored: 3000 bytes]' }] },
+    });
     // The answer itself is untouched.
     expect(result.artifacts[0]?.b64_json).toBe(b64);
   });

@@ -11,7 +11,12 @@ function capture(): { logger: ReturnType<typeof createLogger>; lines: () => Reco
     },
   });
   const logger = createLogger('info', {}, destination);
-  const lines = () => text.trim().split('\n').filter(Boolean).map((line) => JSON.parse(line) as Record<string, unknown>);
+  const lines = () =>
+    text
+      .trim()
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
   return { logger, lines };
 }
 

@@ -37,7 +37,10 @@ describe('the provider registry explains a missing binding', () => {
 
   it('tells an unknown provider, and the custom-only one, from a missing key', () => {
     expect(registry.explain({ provider: 'nowhere' })).toMatchObject({ code: 'provider_unknown' });
-    expect(registry.explain({ provider: 'openai-compatible' })).toMatchObject({ code: 'provider_unknown', message: expect.stringContaining('custom models only') });
+    expect(registry.explain({ provider: 'openai-compatible' })).toMatchObject({
+      code: 'provider_unknown',
+      message: expect.stringContaining('custom models only'),
+    });
   });
 
   it("gives a custom model's credential and address problems", () => {
@@ -46,9 +49,15 @@ describe('the provider registry explains a missing binding', () => {
     expect(registry.explain({ id: 'm1', provider: 'vllm', endpoint })).toBeNull();
     expect(registry.explain({ id: 'm2', provider: 'vllm', endpoint })).toMatchObject({ code: 'custom_model_key_unreadable' });
     const noSecrets = createProviderRegistry(configWith({ secrets: false, allowed: ['127.0.0.1'] }));
-    expect(noSecrets.explain({ id: 'm1', provider: 'vllm', endpoint })).toEqual({ code: 'custom_model_key_unreadable', message: 'its API key cannot be opened: PLUGIN_SECRETS_KEY is not set' });
+    expect(noSecrets.explain({ id: 'm1', provider: 'vllm', endpoint })).toEqual({
+      code: 'custom_model_key_unreadable',
+      message: 'its API key cannot be opened: PLUGIN_SECRETS_KEY is not set',
+    });
     const refusing = createProviderRegistry(configWith({ secrets: true }));
-    expect(refusing.explain({ id: 'm1', provider: 'vllm', endpoint })).toMatchObject({ code: 'custom_model_endpoint_refused', message: expect.stringContaining('loopback') });
+    expect(refusing.explain({ id: 'm1', provider: 'vllm', endpoint })).toMatchObject({
+      code: 'custom_model_endpoint_refused',
+      message: expect.stringContaining('loopback'),
+    });
   });
 });
 
@@ -63,9 +72,15 @@ describe('ModelAvailability', () => {
   it('gives the reason a client needs first: switched off for all, provider, retired, then off in the Space', () => {
     const retired = routable({ until: new Date('2026-01-01T00:00:00Z') });
     expect(availability.of(routable({ provider: 'anthropic' }), { globallyDisabled: true, active: false }, now)?.code).toBe('globally_disabled');
-    expect(availability.of(routable({ provider: 'anthropic', until: retired.until }), { globallyDisabled: false, active: false }, now)).toEqual({ code: 'provider_key_missing', message: 'ANTHROPIC_API_KEY is not set' });
+    expect(availability.of(routable({ provider: 'anthropic', until: retired.until }), { globallyDisabled: false, active: false }, now)).toEqual({
+      code: 'provider_key_missing',
+      message: 'ANTHROPIC_API_KEY is not set',
+    });
     expect(availability.of(retired, { globallyDisabled: false, active: false }, now)).toEqual({ code: 'retired', message: 'retired on 2026-01-01' });
-    expect(availability.of(routable(), { globallyDisabled: false, active: false }, now)).toEqual({ code: 'not_active_in_space', message: 'not switched on in this Space' });
+    expect(availability.of(routable(), { globallyDisabled: false, active: false }, now)).toEqual({
+      code: 'not_active_in_space',
+      message: 'not switched on in this Space',
+    });
   });
 
   it('keeps a deprecated model available (a named one still answers, with a warning)', () => {

@@ -12,7 +12,9 @@ import { spaceContext } from '../helpers/space-context';
 const router = shippedRouter();
 const registry: ProviderRegistry = { resolve: () => ({}) as ProviderBinding };
 /** Ranked m1 > m2 > m3 > m4 on quality alone. */
-const models = [0.9, 0.8, 0.7, 0.6].map((overall, i) => routable({ id: `m${i + 1}`, model: `m${i + 1}`, provider: 'openai', namespace: `ns-m${i + 1}`, quality: { overall, categories: {} } }));
+const models = [0.9, 0.8, 0.7, 0.6].map((overall, i) =>
+  routable({ id: `m${i + 1}`, model: `m${i + 1}`, provider: 'openai', namespace: `ns-m${i + 1}`, quality: { overall, categories: {} } }),
+);
 
 function plan({ named, allowedModels }: { named?: string; allowedModels?: string[] }) {
   const prepared = preparedCompletion();
@@ -53,7 +55,10 @@ describe('a plan under an allow-list of models', () => {
   });
 
   it('says so when none of the allowed models is in the Space', async () => {
-    await expect(plan({ allowedModels: ['elsewhere'] })).rejects.toMatchObject({ code: 'model_not_available', message: expect.stringContaining('allowed_models') });
+    await expect(plan({ allowedModels: ['elsewhere'] })).rejects.toMatchObject({
+      code: 'model_not_available',
+      message: expect.stringContaining('allowed_models'),
+    });
   });
 
   it('plans over the whole Space for a key without a list', async () => {

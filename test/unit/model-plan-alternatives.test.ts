@@ -22,7 +22,13 @@ function plan({ chain, maxSwitches, named }: { chain: string[]; maxSwitches: num
   prepared.weights = { cost: 0, latency: 0, quality: 1 };
   prepared.policies = { ...prepared.policies, max_switch_model_retries: maxSwitches };
   prepared.requestedModel = named ?? null;
-  const space = spaceContext({ weights: prepared.weights, policies: prepared.policies, hasFailoverChain: chain.length > 0, models, failoverChain: chain.map(byName) });
+  const space = spaceContext({
+    weights: prepared.weights,
+    policies: prepared.policies,
+    hasFailoverChain: chain.length > 0,
+    models,
+    failoverChain: chain.map(byName),
+  });
   const inputs: PlanInputs = {
     prepared,
     space,

@@ -14,7 +14,14 @@ const base: ChatRequest = {
   model: 'm-1',
   messages: [
     { role: 'developer', content: 'Be brief.' },
-    { role: 'user', name: 'ann', content: [{ type: 'text', text: 'What is this?' }, { type: 'image_url', image_url: { url: 'data:image/png;base64,AAAA', detail: 'low' } }] },
+    {
+      role: 'user',
+      name: 'ann',
+      content: [
+        { type: 'text', text: 'What is this?' },
+        { type: 'image_url', image_url: { url: 'data:image/png;base64,AAAA', detail: 'low' } },
+      ],
+    },
     { role: 'assistant', content: null, tool_calls: [{ id: 'call_abc_123', type: 'function', function: { name: 'look', arguments: '{}' } }] },
     { role: 'tool', tool_call_id: 'call_abc_123', content: 'a cat' },
   ],
@@ -92,7 +99,7 @@ describe('OpenAI-compatible request translation', () => {
     expect(requestBody(vendor('openrouter'), { ...full, model: 'o3-mini' }, 'whole')).toMatchObject({ max_tokens: 100, temperature: 0.3 });
   });
 
-  it("adapts Mistral: random_seed, no refused fields, no message names, system for developer, 9-character tool call ids", () => {
+  it('adapts Mistral: random_seed, no refused fields, no message names, system for developer, 9-character tool call ids', () => {
     const body = requestBody(vendor('mistral'), { ...full, extra: { logprobs: true, safe_prompt: true } }, 'whole');
     expect(body).toMatchObject({ random_seed: 42, max_tokens: 100, n: 2, safe_prompt: true });
     for (const field of ['seed', 'user', 'logit_bias', 'logprobs']) expect(body).not.toHaveProperty(field);
@@ -118,7 +125,15 @@ describe('OpenAI-compatible request translation', () => {
   });
 
   it('passes extra fields through without letting them replace its own', () => {
-    const body = requestBody(vendor('together'), { ...base, temperature: 0.5, extra: { model: 'x', messages: [], stream: true, stream_options: null, temperature: 1, top_k: 40, repetition_penalty: 1.1 } }, 'whole');
+    const body = requestBody(
+      vendor('together'),
+      {
+        ...base,
+        temperature: 0.5,
+        extra: { model: 'x', messages: [], stream: true, stream_options: null, temperature: 1, top_k: 40, repetition_penalty: 1.1 },
+      },
+      'whole',
+    );
     expect(body).toMatchObject({ model: 'm-1', stream: false, temperature: 0.5, top_k: 40, repetition_penalty: 1.1 });
     expect(body.messages).toHaveLength(4);
     expect(body).not.toHaveProperty('stream_options');

@@ -40,7 +40,11 @@ describe('OpenAI-compatible response translation', () => {
     );
     expect(result.choices[0]).toEqual({
       index: 0,
-      message: { role: 'assistant', content: '', tool_calls: [{ id: 'call_x', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Oslo"}' } }] },
+      message: {
+        role: 'assistant',
+        content: '',
+        tool_calls: [{ id: 'call_x', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Oslo"}' } }],
+      },
       finish_reason: 'tool_calls',
     });
   });
@@ -85,12 +89,28 @@ describe('OpenAI-compatible response translation', () => {
 
 describe('OpenAI-compatible error bodies', () => {
   it.each([
-    ['OpenAI', '{"error":{"message":"Incorrect API key provided.","type":"invalid_request_error","param":null,"code":"invalid_api_key"}}', 'Incorrect API key provided.'],
+    [
+      'OpenAI',
+      '{"error":{"message":"Incorrect API key provided.","type":"invalid_request_error","param":null,"code":"invalid_api_key"}}',
+      'Incorrect API key provided.',
+    ],
     ['Groq', '{"error":{"message":"property \'stream_options\' is unsupported","type":"invalid_request_error"}}', "property 'stream_options' is unsupported"],
-    ['xAI (string error)', '{"code":"Client specified an invalid argument","error":"Incorrect API key provided: xa***. "}', 'Incorrect API key provided: xa***. '],
+    [
+      'xAI (string error)',
+      '{"code":"Client specified an invalid argument","error":"Incorrect API key provided: xa***. "}',
+      'Incorrect API key provided: xa***. ',
+    ],
     ['OpenRouter', '{"error":{"code":402,"message":"Insufficient credits"}}', 'Insufficient credits'],
-    ['Mistral (top-level message)', '{"object":"error","message":"Tool call id was abc but must be a-z, A-Z, 0-9, with a length of 9.","type":"invalid_request_error","param":null,"code":null}', 'Tool call id was abc but must be a-z, A-Z, 0-9, with a length of 9.'],
-    ['Mistral (object message)', '{"object":"error","message":{"detail":[{"type":"extra_forbidden","loc":["body","n"],"msg":"Extra inputs are not permitted"}]},"type":"invalid_request_error"}', '{"detail":[{"type":"extra_forbidden","loc":["body","n"],"msg":"Extra inputs are not permitted"}]}'],
+    [
+      'Mistral (top-level message)',
+      '{"object":"error","message":"Tool call id was abc but must be a-z, A-Z, 0-9, with a length of 9.","type":"invalid_request_error","param":null,"code":null}',
+      'Tool call id was abc but must be a-z, A-Z, 0-9, with a length of 9.',
+    ],
+    [
+      'Mistral (object message)',
+      '{"object":"error","message":{"detail":[{"type":"extra_forbidden","loc":["body","n"],"msg":"Extra inputs are not permitted"}]},"type":"invalid_request_error"}',
+      '{"detail":[{"type":"extra_forbidden","loc":["body","n"],"msg":"Extra inputs are not permitted"}]}',
+    ],
     ['FastAPI detail', '{"detail":"Not Found"}', 'Not Found'],
   ])('reads %s', (_vendor, body, message) => {
     expect(errorBodyMessage(body)).toBe(message);

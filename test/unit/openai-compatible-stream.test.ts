@@ -20,7 +20,8 @@ const ctx: ProviderContext = { apiKey: '', baseUrl: '', signal: new AbortControl
 async function translate(vendorId: string, sse: string): Promise<ChatChunk[]> {
   const upstream = { response: upstreamResponse(sse), deadline: new Deadline(ctx.signal, { idleMs: ctx.timeoutMs }) };
   const chunks: ChatChunk[] = [];
-  for await (const batch of translateSse({ provider: vendorId, ctx, open: async () => upstream }, new OpenAiStreamTranslator(vendor(vendorId)))) chunks.push(...batch);
+  for await (const batch of translateSse({ provider: vendorId, ctx, open: async () => upstream }, new OpenAiStreamTranslator(vendor(vendorId))))
+    chunks.push(...batch);
   return chunks;
 }
 
@@ -89,7 +90,12 @@ describe('OpenAI-compatible stream translation', () => {
   it('keeps the latest usage when xAI sends it before a final chunk without it', async () => {
     const chunks = await translate(
       'xai',
-      sse(chunk([delta({ content: 'Yo' })]), chunk([delta({}, 'stop')], { usage: { prompt_tokens: 4, completion_tokens: 1, total_tokens: 5 } }), chunk([]), '[DONE]'),
+      sse(
+        chunk([delta({ content: 'Yo' })]),
+        chunk([delta({}, 'stop')], { usage: { prompt_tokens: 4, completion_tokens: 1, total_tokens: 5 } }),
+        chunk([]),
+        '[DONE]',
+      ),
     );
     expect(chunks.at(-1)).toEqual({ choices: [], usage: { prompt_tokens: 4, completion_tokens: 1, total_tokens: 5 } });
   });
@@ -98,7 +104,13 @@ describe('OpenAI-compatible stream translation', () => {
     const chunks = await translate(
       'openai',
       sse(
-        chunk([delta({ role: 'assistant', content: null, tool_calls: [{ index: 0, id: 'call_a', type: 'function', function: { name: 'get_weather', arguments: '' } }] })]),
+        chunk([
+          delta({
+            role: 'assistant',
+            content: null,
+            tool_calls: [{ index: 0, id: 'call_a', type: 'function', function: { name: 'get_weather', arguments: '' } }],
+          }),
+        ]),
         chunk([delta({ tool_calls: [{ index: 0, function: { arguments: '{"q":' } }] })]),
         chunk([delta({ tool_calls: [{ index: 0, function: { arguments: '"Oslo"}' } }] })]),
         chunk([delta({ tool_calls: [{ index: 1, id: 'call_b', type: 'function', function: { name: 'get_time', arguments: '{}' } }] })]),
@@ -142,7 +154,11 @@ describe('OpenAI-compatible stream translation', () => {
   it('joins the text parts of array content and leaves thinking out', async () => {
     const chunks = await translate(
       'mistral',
-      sse(chunk([delta({ content: [{ type: 'thinking', thinking: [{ type: 'text', text: 'hmm' }] }] })]), chunk([delta({ content: [{ type: 'text', text: 'Answer' }] }, 'stop')]), '[DONE]'),
+      sse(
+        chunk([delta({ content: [{ type: 'thinking', thinking: [{ type: 'text', text: 'hmm' }] }] })]),
+        chunk([delta({ content: [{ type: 'text', text: 'Answer' }] }, 'stop')]),
+        '[DONE]',
+      ),
     );
     expect(text(chunks)).toBe('Answer');
   });
@@ -160,7 +176,10 @@ describe('OpenAI-compatible stream translation', () => {
   });
 
   it('accepts a clean end after every finish_reason from servers that omit [DONE] (vLLM, Ollama), but not before', async () => {
-    const chunks = await translate('vllm', sse(chunk([delta({ content: 'a' })]), chunk([delta({}, 'stop')], { usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 } })));
+    const chunks = await translate(
+      'vllm',
+      sse(chunk([delta({ content: 'a' })]), chunk([delta({}, 'stop')], { usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 } })),
+    );
     expect(chunks.at(-1)?.usage).toEqual({ prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 });
     const error = await failure(translate('vllm', sse(chunk([delta({ content: 'a' })]))));
     expect(error).toMatchObject({ kind: 'stream_cut', provider: 'vllm' });
@@ -173,7 +192,10 @@ describe('OpenAI-compatible stream translation', () => {
 
   it('throws an {"error": ...} event as a UpstreamError whose kind comes from its type', async () => {
     const error = await failure(
-      translate('openai', sse(chunk([delta({ content: 'a' })]), { error: { message: 'The server had an error.', type: 'server_error', param: null, code: null } })),
+      translate(
+        'openai',
+        sse(chunk([delta({ content: 'a' })]), { error: { message: 'The server had an error.', type: 'server_error', param: null, code: null } }),
+      ),
     );
     expect(error).toBeInstanceOf(UpstreamError);
     expect(error).toMatchObject({ kind: 'server_error', provider: 'openai', status: undefined });

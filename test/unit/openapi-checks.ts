@@ -7,9 +7,7 @@ import path from 'node:path';
 export function allRefs(value: unknown, at = '#'): { at: string; ref: string }[] {
   if (Array.isArray(value)) return value.flatMap((item, i) => allRefs(item, `${at}/${i}`));
   if (typeof value !== 'object' || value === null) return [];
-  return Object.entries(value).flatMap(([key, child]) =>
-    key === '$ref' && typeof child === 'string' ? [{ at, ref: child }] : allRefs(child, `${at}/${key}`),
-  );
+  return Object.entries(value).flatMap(([key, child]) => (key === '$ref' && typeof child === 'string' ? [{ at, ref: child }] : allRefs(child, `${at}/${key}`)));
 }
 
 /** Follows a local JSON pointer (`#/components/schemas/Prompt`); undefined when it points nowhere. */

@@ -106,20 +106,29 @@ describe('buildOpenApiDocument', () => {
   it('turns the query schema into query parameters', () => {
     const op = operation('/v1/widgets', 'get');
     expect(op.parameters).toEqual([
-      { name: 'limit', in: 'query', required: false, description: 'How many items to return, 1 to 100.', schema: expect.objectContaining({ type: 'integer', default: 20, minimum: 1, maximum: 100 }) },
+      {
+        name: 'limit',
+        in: 'query',
+        required: false,
+        description: 'How many items to return, 1 to 100.',
+        schema: expect.objectContaining({ type: 'integer', default: 20, minimum: 1, maximum: 100 }),
+      },
       { name: 'after', in: 'query', required: false, description: expect.stringContaining('last_id'), schema: expect.objectContaining({ format: 'uuid' }) },
       { name: 'color', in: 'query', required: true, description: 'Only widgets of this color.', schema: expect.objectContaining({ enum: ['red', 'blue'] }) },
     ]);
     expect(op.description).toBe('Any valid key may call this.');
     expect(op).not.toHaveProperty('x-permission');
     expect(Object.keys(op.responses)).toEqual(['200', '400', '401', '413', '500']);
-    const listSchema = (op.responses['200'] as { content: Record<string, { schema: { properties: Record<string, unknown> } }> }).content['application/json']?.schema;
+    const listSchema = (op.responses['200'] as { content: Record<string, { schema: { properties: Record<string, unknown> } }> }).content['application/json']
+      ?.schema;
     expect(listSchema?.properties.data).toEqual({ type: 'array', items: { $ref: '#/components/schemas/TestWidget' } });
   });
 
   it('turns path schemas into required path parameters and answers 204 without content', () => {
     const op = operation('/v1/widgets/{widget_id}', 'delete');
-    expect(op.parameters).toEqual([{ name: 'widget_id', in: 'path', required: true, description: 'The widget.', schema: expect.objectContaining({ type: 'string', format: 'uuid' }) }]);
+    expect(op.parameters).toEqual([
+      { name: 'widget_id', in: 'path', required: true, description: 'The widget.', schema: expect.objectContaining({ type: 'string', format: 'uuid' }) },
+    ]);
     expect(op.responses['204']).toEqual({ description: 'No Content' });
     expect(Object.keys(op.responses)).toEqual(['204', '400', '401', '403', '404', '413', '500']);
   });

@@ -51,7 +51,12 @@ describe('SchemaCollector', () => {
   });
 
   it('names recursive schemas without an id after the hint, so they resolve inside the document', () => {
-    const Node: z.ZodType = z.object({ name: z.string(), get children() { return z.array(Node); } });
+    const Node: z.ZodType = z.object({
+      name: z.string(),
+      get children() {
+        return z.array(Node);
+      },
+    });
     const schemas = new SchemaCollector();
     const root = schemas.convert(Node, 'output', 'getTreeResponse');
     const inner = schemas.convert(z.object({ tree: Node }), 'output', 'listTrees');

@@ -32,10 +32,14 @@ describe('periodic', () => {
 
   it('joins the pass under way when asked to run now', async () => {
     let passes = 0;
-    const work = periodic(60_000, async () => {
-      passes += 1;
-      await sleep(20);
-    }, () => undefined);
+    const work = periodic(
+      60_000,
+      async () => {
+        passes += 1;
+        await sleep(20);
+      },
+      () => undefined,
+    );
     await Promise.all([work.now(), work.now()]);
     work.stop();
     expect(passes).toBe(1);

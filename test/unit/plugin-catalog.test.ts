@@ -50,11 +50,16 @@ describe('the plugin catalog', () => {
   it('fails a named social-post at once when the Space has no account', () => {
     const social = descriptorOf('social-post');
     expect(social.settingsProblem?.(undefined)).toContain('no social account');
-    expect(social.settingsProblem?.({ network: 'mastodon', mastodon: { instance_url: 'https://mastodon.example', visibility: 'public', has_access_token: true } })).toBeNull();
+    expect(
+      social.settingsProblem?.({ network: 'mastodon', mastodon: { instance_url: 'https://mastodon.example', visibility: 'public', has_access_token: true } }),
+    ).toBeNull();
   });
 
   it('has space-search (and its alias) ready only in a Space with files; the others always', async () => {
-    await expect(descriptorOf('space-search').readiness?.(withFiles(false))).resolves.toEqual({ reason: 'no_searchable_files', detail: 'the Space holds no searchable files' });
+    await expect(descriptorOf('space-search').readiness?.(withFiles(false))).resolves.toEqual({
+      reason: 'no_searchable_files',
+      detail: 'the Space holds no searchable files',
+    });
     await expect(descriptorOf('legacy-file-search').readiness?.(withFiles(true))).resolves.toBeNull();
     expect(PLUGIN_DESCRIPTORS.filter((d) => d.readiness).map((d) => d.id)).toEqual(['space-search']);
   });

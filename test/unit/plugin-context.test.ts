@@ -12,7 +12,12 @@ function runWith(context: string): PluginRun {
 
 /** How many times the text opens or closes a plugin block, however the tag is disguised. */
 function tags(text: string): number {
-  return (text.normalize('NFKC').replace(/[\p{Cf}\s]/gu, '').match(/<\/?plugin[_-]?output/gi) ?? []).length;
+  return (
+    text
+      .normalize('NFKC')
+      .replace(/[\p{Cf}\s]/gu, '')
+      .match(/<\/?plugin[_-]?output/gi) ?? []
+  ).length;
 }
 
 const DISGUISES = [

@@ -27,7 +27,7 @@ describe('selectPlugins: negation', () => {
     expect(chosen("Why don't you search the web for reviews of the new Pixel?")).toEqual(['web-search']);
   });
 
-  it("keeps a negator for another verb from hiding a cue: \"I don't know the latest\"", () => {
+  it('keeps a negator for another verb from hiding a cue: "I don\'t know the latest"', () => {
     expect(chosen("I don't know the latest news from Kyiv, can you look it up?")).toEqual(['web-search']);
   });
 
@@ -147,7 +147,13 @@ describe('lastUserText', () => {
     const text = lastUserText([
       { role: 'user', content: 'Search the web for the weather.' },
       { role: 'assistant', content: 'Sunny.' },
-      { role: 'user', content: [{ type: 'text', text: 'Thanks!' }, { type: 'image_url', image_url: { url: 'https://x.example/a.png' } }] },
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: 'Thanks!' },
+          { type: 'image_url', image_url: { url: 'https://x.example/a.png' } },
+        ],
+      },
     ]);
     expect(text).toBe('Thanks!');
     expect(lastUserText([{ role: 'system', content: 'Be brief.' }])).toBe('');
@@ -159,15 +165,19 @@ describe('selectPlugins: any input', () => {
     const pluginIds = fc.subarray([...PLUGIN_IDS]);
     const text = fc.oneof(fc.string({ maxLength: 300 }), fc.string({ unit: 'grapheme', maxLength: 300 }), fc.constant('draw '.repeat(2000)));
     fc.assert(
-      fc.property(fc.record({ text, files: fc.array(fc.string({ maxLength: 80 }), { maxLength: 3 }), spaceHasFiles: fc.boolean() }), pluginIds, (input, allowed) => {
-        const selections = selectPlugins({ ...input, images: [] }, allowed, { now: NOW });
-        expect(new Set(selections.map((s) => s.plugin)).size).toBe(selections.length);
-        for (const s of selections) {
-          expect(allowed).toContain(s.plugin);
-          expect(s.score).toBeGreaterThanOrEqual(0.5);
-          expect(s.score).toBeLessThanOrEqual(1);
-        }
-      }),
+      fc.property(
+        fc.record({ text, files: fc.array(fc.string({ maxLength: 80 }), { maxLength: 3 }), spaceHasFiles: fc.boolean() }),
+        pluginIds,
+        (input, allowed) => {
+          const selections = selectPlugins({ ...input, images: [] }, allowed, { now: NOW });
+          expect(new Set(selections.map((s) => s.plugin)).size).toBe(selections.length);
+          for (const s of selections) {
+            expect(allowed).toContain(s.plugin);
+            expect(s.score).toBeGreaterThanOrEqual(0.5);
+            expect(s.score).toBeLessThanOrEqual(1);
+          }
+        },
+      ),
       { numRuns: 300 },
     );
   });

@@ -62,20 +62,23 @@ describe('PluginSteps', () => {
     expect(ctx.trace.steps[0]).toMatchObject({ kind: 'plugin', statusCode: 500, error: { kind: 'internal' } });
   });
 
-  it.each(['space-search', 'image-generation-generic', 'transcribe-audio'] as const)('never serves %s from the result cache (Space files can be deleted; images are made anew)', async (id) => {
-    const kept = new Map<string, PluginOutput>();
-    const memory: OutputCache = {
-      get: (pluginId, key) => Promise.resolve(kept.get(`${pluginId}:${JSON.stringify(key)}`) ?? null),
-      set: (pluginId, key, output) => Promise.resolve(void kept.set(`${pluginId}:${JSON.stringify(key)}`, output)),
-    };
-    let n = 0;
-    const counting = plugin(() => Promise.resolve({ context: `run ${(n += 1)}`, searchResults: [], artifacts: [], costUsd: 0 }), id);
-    const runner = steps(counting, 1000, memory);
-    const callOf = { ...call, id };
-    await runner.runAll(runContext(), [callOf], input);
-    const [second] = await runner.runAll(runContext(), [callOf], input);
-    expect(second?.output?.context).toBe('run 2');
-  });
+  it.each(['space-search', 'image-generation-generic', 'transcribe-audio'] as const)(
+    'never serves %s from the result cache (Space files can be deleted; images are made anew)',
+    async (id) => {
+      const kept = new Map<string, PluginOutput>();
+      const memory: OutputCache = {
+        get: (pluginId, key) => Promise.resolve(kept.get(`${pluginId}:${JSON.stringify(key)}`) ?? null),
+        set: (pluginId, key, output) => Promise.resolve(void kept.set(`${pluginId}:${JSON.stringify(key)}`, output)),
+      };
+      let n = 0;
+      const counting = plugin(() => Promise.resolve({ context: `run ${(n += 1)}`, searchResults: [], artifacts: [], costUsd: 0 }), id);
+      const runner = steps(counting, 1000, memory);
+      const callOf = { ...call, id };
+      await runner.runAll(runContext(), [callOf], input);
+      const [second] = await runner.runAll(runContext(), [callOf], input);
+      expect(second?.output?.context).toBe('run 2');
+    },
+  );
 
   it('serves web-search from the result cache at privacy level 1', async () => {
     const kept = new Map<string, PluginOutput>();
@@ -84,14 +87,21 @@ describe('PluginSteps', () => {
       set: (_id, key, output) => Promise.resolve(void kept.set(JSON.stringify(key), output)),
     };
     let n = 0;
-    const runner = steps(plugin(() => Promise.resolve({ context: `run ${(n += 1)}`, searchResults: [], artifacts: [], costUsd: 0.01 })), 1000, memory);
+    const runner = steps(
+      plugin(() => Promise.resolve({ context: `run ${(n += 1)}`, searchResults: [], artifacts: [], costUsd: 0.01 })),
+      1000,
+      memory,
+    );
     await runner.runAll(runContext(), [call], input);
     const [second] = await runner.runAll(runContext(), [call], input);
     expect(second?.output).toMatchObject({ context: 'run 1', costUsd: 0 });
   });
 
   it('records stored settings the plugin cannot read as its failure instead of failing the whole request', async () => {
-    const strict = { ...plugin(() => Promise.resolve({ context: 'x', searchResults: [], artifacts: [], costUsd: 0 })), settingsSchema: z.object({ max_results: z.number().max(10) }) };
+    const strict = {
+      ...plugin(() => Promise.resolve({ context: 'x', searchResults: [], artifacts: [], costUsd: 0 })),
+      settingsSchema: z.object({ max_results: z.number().max(10) }),
+    };
     const ctx = runContext({ plugins: { 'web-search': { max_results: 50 } } });
     const [run] = await steps(strict, 1000).runAll(ctx, [call], input);
     expect(run?.output).toBeNull();

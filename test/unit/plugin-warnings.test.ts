@@ -16,11 +16,29 @@ const noCache: OutputCache = { get: () => Promise.resolve(null), set: () => Prom
 const noHttp: HttpClient = () => Promise.reject(new Error('no network in this test'));
 
 function plugin(id: PluginId, availability: Availability, run: Plugin['run'] = () => Promise.reject(new Error('not run'))): Plugin {
-  return { id, phase: 'before_model', description: 'test', toolParameters: z.object({}), settingsSchema: z.object({}), backendKey: id, availability: () => availability, run };
+  return {
+    id,
+    phase: 'before_model',
+    description: 'test',
+    toolParameters: z.object({}),
+    settingsSchema: z.object({}),
+    backendKey: id,
+    availability: () => availability,
+    run,
+  };
 }
 
 function steps(plugins: Plugin[]): PluginSteps {
-  return new PluginSteps({ plugins: new Map(plugins.map((p) => [p.id, p])), limiter: noLimit, cache: noCache, cacheTtlSeconds: 0, concurrencyFor: () => 1, timeoutMs: 1000, backend: noHttp, untrusted: noHttp });
+  return new PluginSteps({
+    plugins: new Map(plugins.map((p) => [p.id, p])),
+    limiter: noLimit,
+    cache: noCache,
+    cacheTtlSeconds: 0,
+    concurrencyFor: () => 1,
+    timeoutMs: 1000,
+    backend: noHttp,
+    untrusted: noHttp,
+  });
 }
 
 function runContext() {
@@ -49,9 +67,19 @@ describe('plugin warnings', () => {
   it("a plugin's own warning, prefixed with its id or not, with a period or not, names it once", async () => {
     const output = (warning: string): PluginOutput => ({ context: null, searchResults: [], artifacts: [], costUsd: 0, warning });
     const ctx = runContext();
-    await steps([plugin('web-search', { available: true }, () => Promise.resolve(output('web-search: 1 of 3 result pages could not be read')))]).runAll(ctx, [callOf('web-search')], input);
-    await steps([plugin('social-post', { available: true }, () => Promise.resolve(output('social-post: this request had already posted; the earlier post is returned.')))]).runAll(ctx, [callOf('social-post')], input);
-    await steps([plugin('transcribe-audio', { available: true }, () => Promise.resolve(output('one file was skipped')))]).runAll(ctx, [callOf('transcribe-audio')], input);
+    await steps([plugin('web-search', { available: true }, () => Promise.resolve(output('web-search: 1 of 3 result pages could not be read')))]).runAll(
+      ctx,
+      [callOf('web-search')],
+      input,
+    );
+    await steps([
+      plugin('social-post', { available: true }, () => Promise.resolve(output('social-post: this request had already posted; the earlier post is returned.'))),
+    ]).runAll(ctx, [callOf('social-post')], input);
+    await steps([plugin('transcribe-audio', { available: true }, () => Promise.resolve(output('one file was skipped')))]).runAll(
+      ctx,
+      [callOf('transcribe-audio')],
+      input,
+    );
     expect(ctx.trace.warnings).toEqual([
       'web-search: 1 of 3 result pages could not be read.',
       'social-post: this request had already posted; the earlier post is returned.',

@@ -17,7 +17,8 @@ const row = (fault: string, fields: Partial<Row> = {}): Row => ({
 });
 
 /** The verdict of the target of `fault` whose rule starts with `rule`. */
-const verdict = (rows: Row[], [fault, rule]: [string, string], { failed = [], short = false }: { failed?: string[]; short?: boolean } = {}) => judge(rows, failed, { short }).find((v) => v.target.fault === fault && v.target.rule.startsWith(rule));
+const verdict = (rows: Row[], [fault, rule]: [string, string], { failed = [], short = false }: { failed?: string[]; short?: boolean } = {}) =>
+  judge(rows, failed, { short }).find((v) => v.target.fault === fault && v.target.rule.startsWith(rule));
 
 describe('fault suite targets', () => {
   it('reads the figure from the row and compares it with the limit', () => {
@@ -28,7 +29,9 @@ describe('fault suite targets', () => {
   });
 
   it('reads row-specific figures by name', () => {
-    const privacy = row('privacy switch', { other: { 'stored in full after the switch': 12, 'non-GDPR calls after the switch': 0, 'Redis keys with level-3 text': 0 } });
+    const privacy = row('privacy switch', {
+      other: { 'stored in full after the switch': 12, 'non-GDPR calls after the switch': 0, 'Redis keys with level-3 text': 0 },
+    });
     expect(verdict([privacy], ['privacy switch', 'rows stored in full'])).toMatchObject({ measured: 12, met: false });
     expect(verdict([privacy], ['privacy switch', 'non-GDPR calls'])).toMatchObject({ measured: 0, met: true });
     const kill = row('worker kill -9', { other: { 'max wait after kill s': 31.5, 'duplicate upstream answers': 0 } });
@@ -41,7 +44,9 @@ describe('fault suite targets', () => {
     const idleKill = row('worker kill -9', { other: { 'jobs held by the killed worker': 0 } });
     expect(verdict([idleKill], ['worker kill -9', 'jobs held'])).toMatchObject({ measured: 0, met: false });
     expect(verdict([row('API kill -9', { other: { 'in flight at the killed API': 0 } })], ['API kill -9', 'streams in flight'])).toMatchObject({ met: false });
-    expect(verdict([row('privacy switch', { other: { 'sent after the switch': 0 } })], ['privacy switch', 'requests sent after'])).toMatchObject({ met: false });
+    expect(verdict([row('privacy switch', { other: { 'sent after the switch': 0 } })], ['privacy switch', 'requests sent after'])).toMatchObject({
+      met: false,
+    });
     expect(verdict([row('fuzz', { other: { 'accepted completions': 0 } })], ['fuzz', 'completions accepted'])).toMatchObject({ met: false });
   });
 
@@ -49,7 +54,9 @@ describe('fault suite targets', () => {
     const longWord = [row('long word', { other: { 'loaded p99 / idle p99': 2.4 } })];
     expect(verdict(longWord, ['long word', 'ordinary p99'])).toMatchObject({ measured: 2.4, met: false });
     expect(verdict(longWord, ['long word', 'ordinary p99'], { short: true })).toMatchObject({ measured: 2.4, met: true });
-    expect(verdict([row('long word', { other: { 'loaded p99 / idle p99': 5 } })], ['long word', 'ordinary p99'], { short: true })).toMatchObject({ met: false });
+    expect(verdict([row('long word', { other: { 'loaded p99 / idle p99': 5 } })], ['long word', 'ordinary p99'], { short: true })).toMatchObject({
+      met: false,
+    });
     expect(verdict([row('fuzz', { fiveXx: 1 })], ['fuzz', '5xx'], { short: true })).toMatchObject({ met: false });
   });
 

@@ -32,7 +32,13 @@ describe('chatRequestOf', () => {
   it('folds function calls into the assistant turn before them and outputs into tool messages', () => {
     const request = parse({
       input: [
-        { role: 'user', content: [{ type: 'input_text', text: 'Weather?' }, { type: 'input_image', image_url: 'https://x.test/a.png', detail: 'low' }] },
+        {
+          role: 'user',
+          content: [
+            { type: 'input_text', text: 'Weather?' },
+            { type: 'input_image', image_url: 'https://x.test/a.png', detail: 'low' },
+          ],
+        },
         { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'Looking.', annotations: [] }] },
         { type: 'function_call', call_id: 'c1', name: 'get_weather', arguments: '{}' },
         { type: 'function_call', call_id: 'c2', name: 'get_time', arguments: '{}' },
@@ -42,7 +48,13 @@ describe('chatRequestOf', () => {
     });
     const chat = chatRequestOf(request, itemsOf(request));
     expect(chat.messages).toEqual([
-      { role: 'user', content: [{ type: 'text', text: 'Weather?' }, { type: 'image_url', image_url: { url: 'https://x.test/a.png', detail: 'low' } }] },
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: 'Weather?' },
+          { type: 'image_url', image_url: { url: 'https://x.test/a.png', detail: 'low' } },
+        ],
+      },
       {
         role: 'assistant',
         content: 'Looking.',
@@ -119,6 +131,8 @@ describe('ResponseStreamWriter', () => {
     expect(events.map((e) => e.sequence_number)).toEqual(events.map((_, i) => i));
     expect(events[4]).toMatchObject({ item_id: messageItemIdOf(REQUEST_ID), output_index: 0, content_index: 0, text: 'Let me check.' });
     expect(events[10]).toMatchObject({ item_id: functionCallItemIdOf(REQUEST_ID, 0), output_index: 1, name: 'get_weather', arguments: '{"q":"Oslo"}' });
-    expect(events[11]).toMatchObject({ item: { type: 'function_call', call_id: 'call_1', name: 'get_weather', arguments: '{"q":"Oslo"}', status: 'completed' } });
+    expect(events[11]).toMatchObject({
+      item: { type: 'function_call', call_id: 'call_1', name: 'get_weather', arguments: '{"q":"Oslo"}', status: 'completed' },
+    });
   });
 });

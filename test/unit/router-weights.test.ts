@@ -14,8 +14,20 @@ import { QUALITY_CATEGORIES } from '../../src/domain/quality-categories';
 function tinySet(): LabelledPrompt[] {
   const lines: LabelledPrompt[] = [];
   for (let i = 0; i < 60; i++) {
-    lines.push({ id: `m${i}`, prompt: `Solve the equation ${i}x + ${i + 3} = ${2 * i} and give x.`, category: 'math', outcomes: { strong: 1, weak: i % 3 === 0 ? 1 : 0 }, completion_tokens: { strong: 200, weak: 120 } });
-    lines.push({ id: `c${i}`, prompt: `Say hello to my friend number ${i} in a friendly way.`, category: 'chat', outcomes: { strong: 1, weak: 1 }, completion_tokens: { strong: 40, weak: 60 } });
+    lines.push({
+      id: `m${i}`,
+      prompt: `Solve the equation ${i}x + ${i + 3} = ${2 * i} and give x.`,
+      category: 'math',
+      outcomes: { strong: 1, weak: i % 3 === 0 ? 1 : 0 },
+      completion_tokens: { strong: 200, weak: 120 },
+    });
+    lines.push({
+      id: `c${i}`,
+      prompt: `Say hello to my friend number ${i} in a friendly way.`,
+      category: 'chat',
+      outcomes: { strong: 1, weak: 1 },
+      completion_tokens: { strong: 40, weak: 60 },
+    });
   }
   return lines;
 }

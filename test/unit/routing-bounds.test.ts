@@ -70,7 +70,7 @@ describe('the informed bound', () => {
   const train = Array.from({ length: 40 }, (_, i) => line(`t${i}`, i % 2));
   const test = [line('x1', 1), line('x2', 0), line('x3', 0), { id: 'x4', prompt: 'x4', outcomes: { a: 1 } }];
 
-  it('reads the other models\' outcomes on the same prompt and picks the model they point to', () => {
+  it("reads the other models' outcomes on the same prompt and picks the model they point to", () => {
     const bound = informedBound(train, test, ['a', 'b']);
     expect(bound).toEqual({ informants: ['z'], lines: 3, quality: 1, bestSingleQuality: 2 / 3 });
   });

@@ -9,15 +9,7 @@ import { convertMmluPro } from '../../tools/router-lab/datasets/mmlu-pro';
 import { convertMtBench } from '../../tools/router-lab/datasets/mt-bench';
 import { runConvert } from '../../tools/router-lab/datasets/convert-command';
 import { parseCsv, readCsvTable } from '../../tools/router-lab/datasets/csv';
-import {
-  convertDataset,
-  DATASETS,
-  readJsonl,
-  restrictModels,
-  seededRandom,
-  splitFolds,
-  writeJsonl,
-} from '../../tools/router-lab/datasets';
+import { convertDataset, DATASETS, readJsonl, restrictModels, seededRandom, splitFolds, writeJsonl } from '../../tools/router-lab/datasets';
 
 const FIXTURES = path.join(__dirname, '..', 'fixtures', 'routing');
 const GPT4 = 'gpt-4-1106-preview';
@@ -33,10 +25,38 @@ afterEach(() => {
 
 describe('parseCsv', () => {
   it.each<[string, string, string[][]]>([
-    ['plain records', 'a,b\n1,2\n', [['a', 'b'], ['1', '2']]],
-    ['no final line break', 'a,b\n1,2', [['a', 'b'], ['1', '2']]],
-    ['CRLF line breaks', 'a,b\r\n1,2\r\n', [['a', 'b'], ['1', '2']]],
-    ['empty fields', ',x,\n,,\n', [['', 'x', ''], ['', '', '']]],
+    [
+      'plain records',
+      'a,b\n1,2\n',
+      [
+        ['a', 'b'],
+        ['1', '2'],
+      ],
+    ],
+    [
+      'no final line break',
+      'a,b\n1,2',
+      [
+        ['a', 'b'],
+        ['1', '2'],
+      ],
+    ],
+    [
+      'CRLF line breaks',
+      'a,b\r\n1,2\r\n',
+      [
+        ['a', 'b'],
+        ['1', '2'],
+      ],
+    ],
+    [
+      'empty fields',
+      ',x,\n,,\n',
+      [
+        ['', 'x', ''],
+        ['', '', ''],
+      ],
+    ],
     ['a comma inside quotes', '"a,b",c\n', [['a,b', 'c']]],
     ['doubled quotes', '"say ""hi""",""""\n', [['say "hi"', '"']]],
     ['line breaks inside quotes', '"one\ntwo\r\nthree",x\n', [['one\ntwo\r\nthree', 'x']]],
@@ -161,7 +181,13 @@ describe('converters on fixtures', () => {
         outcomes: { 'alpaca-7b': 1.827e-7, 'claude-2': 0.7328323962, gpt4_1106_preview: 0.5 },
         completion_tokens: { 'alpaca-7b': 37, 'claude-2': 643, gpt4_1106_preview: 526 },
       },
-      { id: 'alpaca-eval-1', prompt: 'Write a haiku, please, about "autumn".', category: 'koala', outcomes: { 'claude-2': 0.25 }, completion_tokens: { 'claude-2': 2 } },
+      {
+        id: 'alpaca-eval-1',
+        prompt: 'Write a haiku, please, about "autumn".',
+        category: 'koala',
+        outcomes: { 'claude-2': 0.25 },
+        completion_tokens: { 'claude-2': 2 },
+      },
       { id: 'alpaca-eval-2', prompt: 'An instruction with no source dataset.', outcomes: { claude: 1 } },
     ]);
   });
@@ -217,11 +243,10 @@ describe('seededRandom', () => {
 
 describe('restrictModels', () => {
   it('keeps only the named models and drops lines left with no outcome', () => {
-    const lines: LabelledPrompt[] = [
-      { ...lineOf('x', { a: 1, b: 0, c: 1 }), completion_tokens: { a: 5, c: 7 }, cost: { b: 0.1 } },
-      lineOf('y', { c: 1 }),
-    ];
-    expect(restrictModels(lines, ['a', 'b'])).toEqual([{ id: 'x', prompt: 'prompt x', outcomes: { a: 1, b: 0 }, completion_tokens: { a: 5 }, cost: { b: 0.1 } }]);
+    const lines: LabelledPrompt[] = [{ ...lineOf('x', { a: 1, b: 0, c: 1 }), completion_tokens: { a: 5, c: 7 }, cost: { b: 0.1 } }, lineOf('y', { c: 1 })];
+    expect(restrictModels(lines, ['a', 'b'])).toEqual([
+      { id: 'x', prompt: 'prompt x', outcomes: { a: 1, b: 0 }, completion_tokens: { a: 5 }, cost: { b: 0.1 } },
+    ]);
     expect(restrictModels(lines, ['b'])).toEqual([{ id: 'x', prompt: 'prompt x', outcomes: { b: 0 }, cost: { b: 0.1 } }]);
   });
 });
@@ -254,7 +279,10 @@ describe('router:convert', () => {
     const result = run(['--set', 'mmlu_pro', '--data', FIXTURES, '--out', 'out', '--folds', '2', '--seed', '3', '--models', 'gemini-1.5-pro-002']);
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
-    const summaries = result.stdout.trim().split('\n').map((text) => JSON.parse(text) as { file: string; lines: number; models: number });
+    const summaries = result.stdout
+      .trim()
+      .split('\n')
+      .map((text) => JSON.parse(text) as { file: string; lines: number; models: number });
     expect(summaries.map((s) => s.file)).toEqual([
       'out/mmlu_pro.jsonl',
       'out/mmlu_pro.fold1.train.jsonl',
@@ -272,7 +300,10 @@ describe('router:convert', () => {
   });
 
   it('fails with a message on --models without --folds, or a model the set lacks', () => {
-    expect(run(['--set', 'mt_bench', '--data', FIXTURES, '--models', GPT4])).toMatchObject({ code: 1, stderr: '--seed and --models apply to the folds: give --folds too.\n' });
+    expect(run(['--set', 'mt_bench', '--data', FIXTURES, '--models', GPT4])).toMatchObject({
+      code: 1,
+      stderr: '--seed and --models apply to the folds: give --folds too.\n',
+    });
     const unknown = run(['--set', 'mt_bench', '--data', FIXTURES, '--folds', '2', '--models', 'nope']);
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toContain('mt_bench: no outcomes for nope');

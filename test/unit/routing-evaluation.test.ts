@@ -83,7 +83,7 @@ function syntheticSet(n: number, offset = 0): LabelledPrompt[] {
       id: `q${String(i).padStart(4, '0')}`,
       prompt: `${TOPICS[c]} question ${i % 17} ${hard ? 'tricky multi step' : 'simple'}`,
       category: ['math', 'law', 'code'][c],
-      outcomes: { big: hard && c === 0 ? 0 : 1, small: c === 1 && !hard ? 1 : (i * 31) % 7 === 0 ? 1 : 0, mid: c === 2 ? 1 : hard ? 0 : (i % 2) },
+      outcomes: { big: hard && c === 0 ? 0 : 1, small: c === 1 && !hard ? 1 : (i * 31) % 7 === 0 ? 1 : 0, mid: c === 2 ? 1 : hard ? 0 : i % 2 },
       completion_tokens: { big: 300, small: 200 + (i % 5) * 20, mid: 250 },
     };
   });
@@ -113,8 +113,26 @@ describe('evaluation', () => {
   });
 
   it('the decision breaks score ties by estimated cost, then by name', () => {
-    expect(chooseModel([{ quality: 0.5, cost: 2, latency: 0 }, { quality: 0.5, cost: 1, latency: 0 }], ['a', 'b'], 0)).toBe(1);
-    expect(chooseModel([{ quality: 0.5, cost: 1, latency: 0 }, { quality: 0.5, cost: 1, latency: 0 }], ['b', 'a'], 0)).toBe(1);
+    expect(
+      chooseModel(
+        [
+          { quality: 0.5, cost: 2, latency: 0 },
+          { quality: 0.5, cost: 1, latency: 0 },
+        ],
+        ['a', 'b'],
+        0,
+      ),
+    ).toBe(1);
+    expect(
+      chooseModel(
+        [
+          { quality: 0.5, cost: 1, latency: 0 },
+          { quality: 0.5, cost: 1, latency: 0 },
+        ],
+        ['b', 'a'],
+        0,
+      ),
+    ).toBe(1);
   });
 
   it('is deterministic for a seed, and every baseline stays between random and the oracle', () => {
@@ -178,7 +196,10 @@ describe('router:eval', () => {
     expect(report.pool).toEqual(['big', 'mid', 'small']);
     expect(report.replay).toMatchObject({ prompts: 30, points: [{ cost_weight: 0 }, { cost_weight: 0.5 }] });
     const labels = new Map(syntheticSet(30, 500).map((line) => [line.id, line.outcomes]));
-    const lines = readFileSync(decisions, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { id: string; cost_weight: number; model: keyof typeof PRICES });
+    const lines = readFileSync(decisions, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { id: string; cost_weight: number; model: keyof typeof PRICES });
     expect(lines).toHaveLength(30 * COST_WEIGHTS.length);
     expect(Object.keys(lines[0])).toEqual(['id', 'cost_weight', 'model']);
     for (const p of report.routers.switchyard.curve as { cost_weight: number; quality: number }[]) {

@@ -170,7 +170,13 @@ describe('replayEvaluation', () => {
   const lines: LabelledPrompt[] = Array.from({ length: 600 }, (_, i) => {
     const kind = i % 2 === 0 ? 'math' : 'text';
     const n = Math.floor(i / 2);
-    return { id: `line-${i}`, prompt: `prompt ${i}`, category: kind, outcomes: { big: truth('big', kind, n), small: truth('small', kind, n) }, cost: { big: 0.01, small: 0.001 } };
+    return {
+      id: `line-${i}`,
+      prompt: `prompt ${i}`,
+      category: kind,
+      outcomes: { big: truth('big', kind, n), small: truth('small', kind, n) },
+      cost: { big: 0.01, small: 0.001 },
+    };
   });
   const router: EvalRouter = {
     estimate: (_, models) => models.map((m) => (m === 'big' ? { quality: 0.8, cost: 0.01 } : { quality: 0.6, cost: 0.001 })),
@@ -190,7 +196,13 @@ describe('replayEvaluation', () => {
     const last = point.stream[point.stream.length - 1];
     expect(last.online_quality).toBeGreaterThan(0.75);
     expect(point.stream[0].online_quality).toBeLessThan(last.online_quality);
-    expect(point.stream.map((p) => [p.from, p.to])).toEqual([[0, 120], [120, 240], [240, 360], [360, 480], [480, 600]]);
+    expect(point.stream.map((p) => [p.from, p.to])).toEqual([
+      [0, 120],
+      [120, 240],
+      [240, 360],
+      [360, 480],
+      [480, 600],
+    ]);
     expect(point.explored_share).toBeLessThan(0.05);
   });
 

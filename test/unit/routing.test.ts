@@ -21,13 +21,24 @@ const limits = { maxCost: null, needsGdprModel: false, now };
 
 describe('profileRequest', () => {
   it('counts prompt tokens and sees what the request needs', () => {
-    const p = profileRequest({
-      model: '',
-      messages: [{ role: 'user', content: [{ type: 'text', text: 'Solve 2 + 2' }, { type: 'image_url', image_url: { url: 'data:image/png;base64,AA' } }] }],
-      tools: [{ type: 'function', function: { name: 'f' } }],
-      response_format: { type: 'json_object' },
-      max_tokens: 42,
-    }, shippedRouter());
+    const p = profileRequest(
+      {
+        model: '',
+        messages: [
+          {
+            role: 'user',
+            content: [
+              { type: 'text', text: 'Solve 2 + 2' },
+              { type: 'image_url', image_url: { url: 'data:image/png;base64,AA' } },
+            ],
+          },
+        ],
+        tools: [{ type: 'function', function: { name: 'f' } }],
+        response_format: { type: 'json_object' },
+        max_tokens: 42,
+      },
+      shippedRouter(),
+    );
     expect(p.promptTokens).toBeGreaterThan(4);
     expect(p.expectedCompletionTokens).toBeLessThanOrEqual(42);
     expect(p.needs).toEqual({ functions: true, vision: true, json: true });
@@ -56,14 +67,34 @@ describe('hard limits', () => {
 });
 
 describe('scoreCandidates', () => {
-  const cheap = routable({ id: 'cheap', model: 'cheap', promptTokenCost: 1e-7, completionTokenCost: 1e-7, quality: { overall: 0.5, categories: { code: 0.4 } } });
-  const strong = routable({ id: 'strong', model: 'strong', promptTokenCost: 1e-5, completionTokenCost: 3e-5, quality: { overall: 0.9, categories: { code: 0.95 } } });
+  const cheap = routable({
+    id: 'cheap',
+    model: 'cheap',
+    promptTokenCost: 1e-7,
+    completionTokenCost: 1e-7,
+    quality: { overall: 0.5, categories: { code: 0.4 } },
+  });
+  const strong = routable({
+    id: 'strong',
+    model: 'strong',
+    promptTokenCost: 1e-5,
+    completionTokenCost: 3e-5,
+    quality: { overall: 0.9, categories: { code: 0.95 } },
+  });
   const latency = () => 1000;
 
   it('follows the weights', () => {
-    const byCost = scoreCandidates([strong, cheap], profile(), { weights: { cost: 1, latency: 0, quality: 0 }, quality: catalogQuality, expectedLatency: latency });
+    const byCost = scoreCandidates([strong, cheap], profile(), {
+      weights: { cost: 1, latency: 0, quality: 0 },
+      quality: catalogQuality,
+      expectedLatency: latency,
+    });
     expect(byCost.map((c) => c.model.model)).toEqual(['cheap', 'strong']);
-    const byQuality = scoreCandidates([cheap, strong], profile(), { weights: { cost: 0, latency: 0, quality: 1 }, quality: catalogQuality, expectedLatency: latency });
+    const byQuality = scoreCandidates([cheap, strong], profile(), {
+      weights: { cost: 0, latency: 0, quality: 1 },
+      quality: catalogQuality,
+      expectedLatency: latency,
+    });
     expect(byQuality.map((c) => c.model.model)).toEqual(['strong', 'cheap']);
     expect(byQuality[0].score).toBeCloseTo(byQuality[0].quality, 4);
     expect(byQuality[0]).toMatchObject({ latency: 1000, offlineQuality: byQuality[0].quality });

@@ -67,7 +67,14 @@ describe('chunkText on hostile text', () => {
     const large = make(600_000);
     expect(cpuMs(() => chunkText(small))).toBeLessThan(2000);
     // Ten times the text: about ten times the time (quadratic would be a hundred); 1 ms floors the noise.
-    expect(cpuMs(() => chunkText(large))).toBeLessThan(30 * Math.max(cpuMs(() => chunkText(small)), 1) + 50);
+    expect(cpuMs(() => chunkText(large))).toBeLessThan(
+      30 *
+        Math.max(
+          cpuMs(() => chunkText(small)),
+          1,
+        ) +
+        50,
+    );
   });
 
   it('chunks a paragraph of 500,000 lines (one unit each) without overflowing the stack', () => {
@@ -78,7 +85,10 @@ describe('chunkText on hostile text', () => {
 describe('splitSentences', () => {
   it.each([
     ['Dr. Smith went home. He said "Stop!" Then he left.', ['Dr. ', 'Smith went home. ', 'He said "Stop!" ', 'Then he left.']],
-    ['Prices rose 3.5% in 2023, e.g. in housing. See example.com for more... Really?! Yes.', ['Prices rose 3.5% in 2023, e.g. in housing. ', 'See example.com for more... ', 'Really?! ', 'Yes.']],
+    [
+      'Prices rose 3.5% in 2023, e.g. in housing. See example.com for more... Really?! Yes.',
+      ['Prices rose 3.5% in 2023, e.g. in housing. ', 'See example.com for more... ', 'Really?! ', 'Yes.'],
+    ],
     ['a,b\n1,2\n3,4', ['a,b\n', '1,2\n', '3,4']],
     ['First line\nsecond line. Third (really.) Fourth', ['First line\n', 'second line. ', 'Third (really.) ', 'Fourth']],
     ['日本語の文。次の文！最後？', ['日本語の文。', '次の文！', '最後？']],
@@ -153,16 +163,33 @@ describe('readSpaceSearchConfig', () => {
   });
 
   it('takes EMBEDDINGS_* over the OpenAI defaults, and EMBEDDINGS_MODEL=none turns embeddings off', () => {
-    const env = { OPENAI_API_KEY: 'sk-x', EMBEDDINGS_BASE_URL: 'http://127.0.0.1:11434/v1', EMBEDDINGS_MODEL: 'nomic-embed-text', EMBEDDINGS_COST_USD_PER_MTOK: '0' };
-    expect(readSpaceSearchConfig(env).embeddings).toEqual({ baseUrl: 'http://127.0.0.1:11434/v1', apiKey: 'sk-x', model: 'nomic-embed-text', costUsdPerMtok: 0 });
+    const env = {
+      OPENAI_API_KEY: 'sk-x',
+      EMBEDDINGS_BASE_URL: 'http://127.0.0.1:11434/v1',
+      EMBEDDINGS_MODEL: 'nomic-embed-text',
+      EMBEDDINGS_COST_USD_PER_MTOK: '0',
+    };
+    expect(readSpaceSearchConfig(env).embeddings).toEqual({
+      baseUrl: 'http://127.0.0.1:11434/v1',
+      apiKey: 'sk-x',
+      model: 'nomic-embed-text',
+      costUsdPerMtok: 0,
+    });
     expect(readSpaceSearchConfig({ OPENAI_API_KEY: 'sk-x', EMBEDDINGS_MODEL: 'none' }).embeddings).toBeNull();
   });
 
   it('EMBEDDINGS_MODEL=test-embedding without a base URL chooses the built-in test model, free unless priced', () => {
     expect(readSpaceSearchConfig({ EMBEDDINGS_MODEL: 'test-embedding' }).embeddings).toEqual({ backend: 'test', model: 'test-embedding', costUsdPerMtok: 0 });
-    expect(readSpaceSearchConfig({ EMBEDDINGS_MODEL: 'test-embedding', OPENAI_API_KEY: 'sk-x', EMBEDDINGS_COST_USD_PER_MTOK: '1' }).embeddings).toEqual({ backend: 'test', model: 'test-embedding', costUsdPerMtok: 1 });
+    expect(readSpaceSearchConfig({ EMBEDDINGS_MODEL: 'test-embedding', OPENAI_API_KEY: 'sk-x', EMBEDDINGS_COST_USD_PER_MTOK: '1' }).embeddings).toEqual({
+      backend: 'test',
+      model: 'test-embedding',
+      costUsdPerMtok: 1,
+    });
     // With a base URL it is a model of that server, whatever its name.
-    expect(readSpaceSearchConfig({ EMBEDDINGS_MODEL: 'test-embedding', EMBEDDINGS_BASE_URL: 'http://127.0.0.1:3000/v1' }).embeddings).toMatchObject({ baseUrl: 'http://127.0.0.1:3000/v1', model: 'test-embedding' });
+    expect(readSpaceSearchConfig({ EMBEDDINGS_MODEL: 'test-embedding', EMBEDDINGS_BASE_URL: 'http://127.0.0.1:3000/v1' }).embeddings).toMatchObject({
+      baseUrl: 'http://127.0.0.1:3000/v1',
+      model: 'test-embedding',
+    });
   });
 
   it('names the variable of a bad value', () => {

@@ -20,7 +20,9 @@ function setUp() {
   const repository = {
     search: async (_appId: string, { texts = true }: { query: string; limit: number; texts?: boolean }): Promise<ChunkSearch> => {
       searches.push(texts);
-      const ranked = [FAR, NEAR].map((chunk, i) => (texts ? { ...chunk, score: 1 - i / 10 } : { file_id: chunk.file_id, position: chunk.position, score: 1 - i / 10 }));
+      const ranked = [FAR, NEAR].map((chunk, i) =>
+        texts ? { ...chunk, score: 1 - i / 10 } : { file_id: chunk.file_id, position: chunk.position, score: 1 - i / 10 },
+      );
       return { chunks: 2, stamp: 'stamp-1', lexemes: ['winter', 'charg'], ranked };
     },
     details: async (_appId: string, keys: ChunkKey[]) => {
@@ -35,7 +37,14 @@ function setUp() {
   };
   const http: HttpClient = async (request) => {
     const body = { data: [{ index: 0, embedding: [1, 0] }], usage: { prompt_tokens: 4 } };
-    return { status: 200, url: request.url, headers: { get: () => null }, body: Buffer.from(JSON.stringify(body)), text: () => JSON.stringify(body), json: () => body };
+    return {
+      status: 200,
+      url: request.url,
+      headers: { get: () => null },
+      body: Buffer.from(JSON.stringify(body)),
+      text: () => JSON.stringify(body),
+      json: () => body,
+    };
   };
   const deps: SearchDeps = { chunks: repository, vectors: new SpaceVectorCache(repository), embeddings: EMBEDDINGS, http };
   return { deps, searches, detailsAsked };
@@ -43,7 +52,7 @@ function setUp() {
 
 const request = () => ({ appId: APP, query: 'winter charging', limit: 3, signal: new AbortController().signal, deadline: Date.now() + 10_000 });
 
-describe('space-search: chunk texts from the worker\'s vector cache', () => {
+describe("space-search: chunk texts from the worker's vector cache", () => {
   it('asks for texts while the cache does not keep the Space, then for the ranking alone, with the same hits', async () => {
     const { deps, searches, detailsAsked } = setUp();
     const first = await searchChunks(deps, request());

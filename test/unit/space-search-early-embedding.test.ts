@@ -31,7 +31,12 @@ function pending<T>(): Pending<T> {
 function fakeSpace(chunks: number) {
   const searches: Pending<ChunkSearch>[] = [];
   const state = { chunks };
-  const found = (): ChunkSearch => ({ chunks: state.chunks, stamp: `stamp-${state.chunks}`, lexemes: ['winter'], ranked: state.chunks > 0 ? [{ ...CHUNK, score: 1 }] : [] });
+  const found = (): ChunkSearch => ({
+    chunks: state.chunks,
+    stamp: `stamp-${state.chunks}`,
+    lexemes: ['winter'],
+    ranked: state.chunks > 0 ? [{ ...CHUNK, score: 1 }] : [],
+  });
   const repository = {
     search: () => {
       const search = pending<ChunkSearch>();
@@ -51,7 +56,14 @@ function fakeEmbeddings(): { http: HttpClient; calls: HttpRequest[] } {
   const http: HttpClient = async (request) => {
     calls.push(request);
     const body = { data: [{ index: 0, embedding: [1, 0] }], usage: { prompt_tokens: 4 } };
-    return { status: 200, url: request.url, headers: { get: () => null }, body: Buffer.from(JSON.stringify(body)), text: () => JSON.stringify(body), json: () => body };
+    return {
+      status: 200,
+      url: request.url,
+      headers: { get: () => null },
+      body: Buffer.from(JSON.stringify(body)),
+      text: () => JSON.stringify(body),
+      json: () => body,
+    };
   };
   return { http, calls };
 }

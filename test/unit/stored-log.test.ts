@@ -159,12 +159,25 @@ describe('the log of a request answered by one model call', () => {
       v: 2,
       answer: { choices: [{ message: { content: 'Oslo.' } }], usage, model: { id: answering.id }, status: 200 },
       report: { scores, costs: { total_tokens: 0.00003 } },
-      call: { provider: 'openai', started_at: RECEIVED_AT + 5, latency_ms: 42, status: 200, usage, costs: { prompt_tokens: 0.000012, completion_tokens: 0.000018, total_tokens: 0.00003 } },
+      call: {
+        provider: 'openai',
+        started_at: RECEIVED_AT + 5,
+        latency_ms: 42,
+        status: 200,
+        usage,
+        costs: { prompt_tokens: 0.000012, completion_tokens: 0.000018, total_tokens: 0.00003 },
+      },
     });
     // Not the request's id nor `created`: the row's `id` and `timestamp` hold them; empty lists are left out and read back empty.
     expect(JSON.stringify(rows?.parent.response)).not.toContain(rows?.parent.id);
     expect(stored(written(rows).parent).response).not.toHaveProperty('report.plugins');
-    expect(readStoredLog(stored(written(rows).parent).response)?.report).toMatchObject({ plugins: [], warnings: [], search_results: [], artifacts: [], labels: { team: 'search' } });
+    expect(readStoredLog(stored(written(rows).parent).response)?.report).toMatchObject({
+      plugins: [],
+      warnings: [],
+      search_results: [],
+      artifacts: [],
+      labels: { team: 'search' },
+    });
   });
 
   it('shows that call as the one step, with the figures its child row had', () => {
@@ -199,13 +212,31 @@ describe('the log of a request answered by one model call', () => {
   it('keeps a failed call: its upstream status and error, the request its own status', () => {
     const error = Object.assign(new Error('upstream said no'), { kind: 'bad_request', status: 400, retryable: false });
     const trace = new RunTrace();
-    trace.addAttempts([call(answering, { statusCode: 400, usage: { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 }, error: error as unknown as AttemptRecord['error'] })]);
-    const failure: CompletionFailure = { status: 502, type: 'upstream_error', code: 'upstream_bad_request', message: 'The model refused the request.', param: null };
+    trace.addAttempts([
+      call(answering, {
+        statusCode: 400,
+        usage: { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 },
+        error: error as unknown as AttemptRecord['error'],
+      }),
+    ]);
+    const failure: CompletionFailure = {
+      status: 502,
+      type: 'upstream_error',
+      code: 'upstream_bad_request',
+      message: 'The model refused the request.',
+      param: null,
+    };
     const rows = logRowsFor({ ...outcomeOf(trace, { ended: () => ({ failure }) }), endedAt: RECEIVED_AT + 60 });
     expect(rows?.children).toEqual([]);
     const row = stored(written(rows).parent);
     expect(row).toMatchObject({ status_code: 502, latency: 60 });
-    expect(stepsOf(row, [])[0]).toMatchObject({ status_code: 400, latency: 42, response: { error: { kind: 'bad_request', status: 400, message: 'upstream said no' } }, response_text: 'upstream said no', costs_incurred: false });
+    expect(stepsOf(row, [])[0]).toMatchObject({
+      status_code: 400,
+      latency: 42,
+      response: { error: { kind: 'bad_request', status: 400, message: 'upstream said no' } },
+      response_text: 'upstream said no',
+      costs_incurred: false,
+    });
     expect(readStoredLog(row.response)).toMatchObject({ version: 2, answer: null, failure });
   });
 
@@ -233,7 +264,15 @@ describe('the log of a request with sub-requests', () => {
   it('after a failover: a row and one child per call, the call figures in the children', () => {
     const error = Object.assign(new Error('overloaded'), { kind: 'server_error', status: 503, retryable: true });
     const trace = new RunTrace();
-    trace.addAttempts([call(other, { statusCode: 503, latencyMs: 7, usage: { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 }, error: error as unknown as AttemptRecord['error'] }), call(answering, { startedAt: RECEIVED_AT + 20 })]);
+    trace.addAttempts([
+      call(other, {
+        statusCode: 503,
+        latencyMs: 7,
+        usage: { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 },
+        error: error as unknown as AttemptRecord['error'],
+      }),
+      call(answering, { startedAt: RECEIVED_AT + 20 }),
+    ]);
     trace.addAnswer(answering, { usage, latencyMs: 42 });
     const rows = logRowsFor(outcomeOf(trace));
     expect(rows?.children.map((child) => [child.namespace, child.status_code, child.total_tokens, child.costs_incurred])).toEqual([
@@ -249,7 +288,19 @@ describe('the log of a request with sub-requests', () => {
   it('with a plugin: a row and one child per step', () => {
     const trace = new RunTrace();
     trace.addPlugin(
-      { kind: 'plugin', plugin: 'web-search', backend: 'web-search:searxng', startedAt: RECEIVED_AT + 1, latencyMs: 5, statusCode: 200, costUsd: 0.002, query: 'q', results: 1, artifacts: 0, cached: false },
+      {
+        kind: 'plugin',
+        plugin: 'web-search',
+        backend: 'web-search:searxng',
+        startedAt: RECEIVED_AT + 1,
+        latencyMs: 5,
+        statusCode: 200,
+        costUsd: 0.002,
+        query: 'q',
+        results: 1,
+        artifacts: 0,
+        cached: false,
+      },
       { id: 'web-search', trigger: 'requested', reason: 'named', status: 'ok', latency_ms: 5, cost: 0.002 },
     );
     trace.addAttempts([call(answering)]);
@@ -266,7 +317,13 @@ describe('readStoredLog', () => {
 
   it('reads a version 1 result, and its partial under a failure', () => {
     const v1 = readStoredLog(JSON.parse(JSON.stringify({ result: result() })));
-    expect(v1).toMatchObject({ version: 1, answer: { choices: [{ message: { content: 'Oslo.' } }], status: 200 }, report: { scores, labels: { team: 'search' } }, failure: null, call: null });
+    expect(v1).toMatchObject({
+      version: 1,
+      answer: { choices: [{ message: { content: 'Oslo.' } }], status: 200 },
+      report: { scores, labels: { team: 'search' } },
+      failure: null,
+      call: null,
+    });
     const failure = { status: 502, type: 'upstream_error', code: 'stream_cut', message: 'cut', param: null };
     const partial = readStoredLog(JSON.parse(JSON.stringify({ failure, partial: result() })));
     expect(partial).toMatchObject({ version: 1, failure, answer: { choices: [{ message: { content: 'Oslo.' } }] } });
@@ -279,8 +336,19 @@ describe('readStoredLog', () => {
   });
 
   it('reads a version 0 chat completion: its answer, and its scores from the metadata', () => {
-    const body = { id: 'chatcmpl-1', object: 'chat.completion', model: 'gpt-x', choices: [{ index: 0, message: { role: 'assistant', content: 'Hi' }, finish_reason: 'stop', logprobs: null }], usage, metadata: { scores } };
-    expect(readStoredLog(body)).toMatchObject({ version: 0, answer: { choices: [{ message: { content: 'Hi' } }], model: { model: 'gpt-x' } }, report: { scores } });
+    const body = {
+      id: 'chatcmpl-1',
+      object: 'chat.completion',
+      model: 'gpt-x',
+      choices: [{ index: 0, message: { role: 'assistant', content: 'Hi' }, finish_reason: 'stop', logprobs: null }],
+      usage,
+      metadata: { scores },
+    };
+    expect(readStoredLog(body)).toMatchObject({
+      version: 0,
+      answer: { choices: [{ message: { content: 'Hi' } }], model: { model: 'gpt-x' } },
+      report: { scores },
+    });
   });
 
   it('reads no part that does not check, and nothing from a shape it does not know', () => {
@@ -301,7 +369,9 @@ describe('the readers of a stored log', () => {
     ['version 1', v1],
     ['version 0', () => v0],
   ])('replay a %s turn of a conversation', (_, response) => {
-    const turns = turnsToMessages([{ payload: { messages: [{ role: 'user', content: 'Capital of Norway?' }] }, response: JSON.parse(JSON.stringify(response())) }]);
+    const turns = turnsToMessages([
+      { payload: { messages: [{ role: 'user', content: 'Capital of Norway?' }] }, response: JSON.parse(JSON.stringify(response())) },
+    ]);
     expect(turns).toEqual([
       { role: 'user', content: 'Capital of Norway?' },
       { role: 'assistant', content: 'Oslo.' },
@@ -313,7 +383,14 @@ describe('the readers of a stored log', () => {
     ['version 1', v1],
     ['version 0', () => v0],
   ])('learn from the rating of a %s log', (_, response) => {
-    const log = { parent_id: null, app_id: 'app-1', model_id: answering.id, good_answer: null, response: JSON.parse(JSON.stringify(response())), model: { model: 'answering', provider: 'openai' } };
+    const log = {
+      parent_id: null,
+      app_id: 'app-1',
+      model_id: answering.id,
+      good_answer: null,
+      response: JSON.parse(JSON.stringify(response())),
+      model: { model: 'answering', provider: 'openai' },
+    };
     expect(learnFromRating(log, true)).toEqual({ key: { appId: 'app-1', modelId: answering.id, kind: 'chat' }, delta: { ratings: 1, good: 1, expected: 0.8 } });
   });
 });

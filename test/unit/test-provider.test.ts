@@ -8,9 +8,21 @@ import { valueForSchema } from '../../src/providers/test/schema-value';
 import { embed } from '../../src/plugins/space-search/embeddings';
 import { readSpaceSearchConfig } from '../../src/config/plugins/space-search';
 
-const tool = (name: string, parameters?: Record<string, unknown>): ToolDefinition => ({ type: 'function', function: { name, ...(parameters ? { parameters } : {}) } });
-const WEATHER = tool('get_weather', { type: 'object', properties: { city: { type: 'string' }, days: { type: 'integer', minimum: 1 } }, required: ['city', 'days'] });
-const SEARCH = tool('web_search', { type: 'object', properties: { query: { type: 'string', minLength: 1 } }, required: ['query'], additionalProperties: false });
+const tool = (name: string, parameters?: Record<string, unknown>): ToolDefinition => ({
+  type: 'function',
+  function: { name, ...(parameters ? { parameters } : {}) },
+});
+const WEATHER = tool('get_weather', {
+  type: 'object',
+  properties: { city: { type: 'string' }, days: { type: 'integer', minimum: 1 } },
+  required: ['city', 'days'],
+});
+const SEARCH = tool('web_search', {
+  type: 'object',
+  properties: { query: { type: 'string', minLength: 1 } },
+  required: ['query'],
+  additionalProperties: false,
+});
 const user = (content: string): ChatMessage => ({ role: 'user', content });
 const echo = (patch: Partial<ChatRequest>): ChatRequest => ({ model: 'echo', messages: [user('Weather in Paris')], ...patch });
 const dot = (a: number[], b: number[]) => a.reduce((sum, x, i) => sum + x * (b[i] as number), 0);
@@ -68,7 +80,16 @@ describe('valueForSchema', () => {
     ['an array of minItems', { type: 'array', items: { type: 'integer' }, minItems: 2 }, [0, 0]],
     ['the first anyOf branch', { anyOf: [{ type: 'number' }, { type: 'string' }] }, 0],
     ['required properties only', { type: 'object', properties: { a: { type: 'string' }, b: { type: 'number' } }, required: ['a'] }, { a: 'seed' }],
-    ['a local $ref', { type: 'object', properties: { p: { $ref: '#/$defs/P' } }, required: ['p'], $defs: { P: { type: 'object', properties: { x: { type: 'boolean' } }, required: ['x'] } } }, { p: { x: false } }],
+    [
+      'a local $ref',
+      {
+        type: 'object',
+        properties: { p: { $ref: '#/$defs/P' } },
+        required: ['p'],
+        $defs: { P: { type: 'object', properties: { x: { type: 'boolean' } }, required: ['x'] } },
+      },
+      { p: { x: false } },
+    ],
   ])('builds %s', (_label, schema, expected) => {
     expect(valueForSchema(schema, 'seed')).toEqual(expected);
   });
@@ -83,12 +104,23 @@ describe('valueForSchema', () => {
 describe('echoAnswer: tool calls', () => {
   it('calls the forced tool, with arguments built from the last user message', () => {
     const answer = echoAnswer(echo({ tools: [SEARCH, WEATHER], tool_choice: { type: 'function', function: { name: 'get_weather' } } }));
-    expect(answer).toEqual({ kind: 'tool_call', call: { id: expect.stringMatching(/^call_[0-9a-f]{24}$/), type: 'function', function: { name: 'get_weather', arguments: '{"city":"Weather in Paris","days":1}' } } });
+    expect(answer).toEqual({
+      kind: 'tool_call',
+      call: {
+        id: expect.stringMatching(/^call_[0-9a-f]{24}$/),
+        type: 'function',
+        function: { name: 'get_weather', arguments: '{"city":"Weather in Paris","days":1}' },
+      },
+    });
   });
 
   it('with auto, calls the tool the message names (earliest mention), else the first', () => {
-    expect(echoAnswer(echo({ tools: [SEARCH, WEATHER], messages: [user('use get-weather, not web search')] }))).toMatchObject({ call: { function: { name: 'get_weather' } } });
-    expect(echoAnswer(echo({ tools: [SEARCH, WEATHER], tool_choice: 'auto' }))).toMatchObject({ call: { function: { name: 'web_search', arguments: '{"query":"Weather in Paris"}' } } });
+    expect(echoAnswer(echo({ tools: [SEARCH, WEATHER], messages: [user('use get-weather, not web search')] }))).toMatchObject({
+      call: { function: { name: 'get_weather' } },
+    });
+    expect(echoAnswer(echo({ tools: [SEARCH, WEATHER], tool_choice: 'auto' }))).toMatchObject({
+      call: { function: { name: 'web_search', arguments: '{"query":"Weather in Paris"}' } },
+    });
     expect(toolNamedIn([SEARCH], 'research this')).toBeUndefined();
   });
 
@@ -99,7 +131,11 @@ describe('echoAnswer: tool calls', () => {
 
   it('after the tool answered, answers in text with its result (auto), while required still calls', () => {
     const call = buildToolCall(WEATHER, { messages: [user('Weather in Paris')] });
-    const messages: ChatMessage[] = [user('Weather in Paris'), { role: 'assistant', content: null, tool_calls: [call] }, { role: 'tool', tool_call_id: call.id, content: 'Sunny, 21 °C' }];
+    const messages: ChatMessage[] = [
+      user('Weather in Paris'),
+      { role: 'assistant', content: null, tool_calls: [call] },
+      { role: 'tool', tool_call_id: call.id, content: 'Sunny, 21 °C' },
+    ];
     expect(echoAnswer(echo({ tools: [WEATHER], messages }))).toEqual({ kind: 'text', text: 'Tool get_weather returned: Sunny, 21 °C' });
     expect(echoAnswer(echo({ messages }))).toEqual({ kind: 'text', text: 'Tool get_weather returned: Sunny, 21 °C' });
     expect(echoAnswer(echo({ tools: [WEATHER], tool_choice: 'required', messages }))).toMatchObject({ kind: 'tool_call' });
@@ -122,13 +158,21 @@ describe('echoAnswer: JSON mode', () => {
   });
 
   it('fills the required properties of a json_schema', () => {
-    const schema = { type: 'object', properties: { city: { type: 'string' }, warm: { type: 'boolean' }, note: { type: 'string' } }, required: ['city', 'warm'], additionalProperties: false };
+    const schema = {
+      type: 'object',
+      properties: { city: { type: 'string' }, warm: { type: 'boolean' }, note: { type: 'string' } },
+      required: ['city', 'warm'],
+      additionalProperties: false,
+    };
     const answer = echoAnswer(echo({ response_format: { type: 'json_schema', json_schema: { name: 'w', schema, strict: true } } }));
     expect(answer.kind === 'text' && JSON.parse(answer.text)).toEqual({ city: 'Weather in Paris', warm: false });
   });
 
   it('leaves plain requests as they were: the last user message', () => {
-    expect(echoAnswer(echo({ messages: [{ role: 'system', content: 'be brief' }, user('one'), { role: 'assistant', content: 'x' }, user('two')] }))).toEqual({ kind: 'text', text: 'two' });
+    expect(echoAnswer(echo({ messages: [{ role: 'system', content: 'be brief' }, user('one'), { role: 'assistant', content: 'x' }, user('two')] }))).toEqual({
+      kind: 'text',
+      text: 'two',
+    });
   });
 });
 
@@ -143,7 +187,10 @@ describe('testProvider', () => {
 
   it('answers a tool call whole, finish_reason tool_calls', async () => {
     const result = await testProvider.chat(echo({ tools: [WEATHER] }), ctx);
-    expect(result.choices[0]).toMatchObject({ finish_reason: 'tool_calls', message: { role: 'assistant', content: null, tool_calls: [{ function: { name: 'get_weather' } }] } });
+    expect(result.choices[0]).toMatchObject({
+      finish_reason: 'tool_calls',
+      message: { role: 'assistant', content: null, tool_calls: [{ function: { name: 'get_weather' } }] },
+    });
   });
 
   it('streams a tool call as OpenAI does: id and name first, then the arguments in pieces, then usage', async () => {
@@ -151,7 +198,10 @@ describe('testProvider', () => {
     const deltas = chunks.flatMap((chunk) => chunk.choices.flatMap((choice) => choice.delta.tool_calls ?? []));
     expect(deltas[0]).toEqual({ index: 0, id: expect.stringMatching(/^call_/), type: 'function', function: { name: 'get_weather', arguments: '' } });
     expect(deltas.length).toBeGreaterThan(2);
-    expect(JSON.parse(deltas.map((d) => d.function?.arguments ?? '').join(''))).toEqual({ city: 'A long question about the weather in Paris next week', days: 1 });
+    expect(JSON.parse(deltas.map((d) => d.function?.arguments ?? '').join(''))).toEqual({
+      city: 'A long question about the weather in Paris next week',
+      days: 1,
+    });
     const last = chunks[chunks.length - 1];
     expect(last?.choices[0]?.finish_reason).toBe('tool_calls');
     expect(last?.usage?.completion_tokens).toBeGreaterThan(0);
@@ -165,11 +215,16 @@ describe('testProvider', () => {
     const chunks = await chunksOf(echo({ n: 2 }));
     const textOf = (index: number) => chunks.flatMap((chunk) => chunk.choices.filter((c) => c.index === index).map((c) => c.delta.content ?? '')).join('');
     expect([textOf(0), textOf(1)]).toEqual(['Weather in Paris', 'Weather in Paris']);
-    expect(chunks[chunks.length - 1]?.choices.map((c) => [c.index, c.finish_reason])).toEqual([[0, 'stop'], [1, 'stop']]);
+    expect(chunks[chunks.length - 1]?.choices.map((c) => [c.index, c.finish_reason])).toEqual([
+      [0, 'stop'],
+      [1, 'stop'],
+    ]);
   });
 
   it('embeds with the test-embedding namespace only', async () => {
-    await expect(testProvider.embed?.({ model: 'embedding', inputs: ['a', 'b'], dimensions: 16 }, ctx)).resolves.toMatchObject({ vectors: [expect.any(Array), expect.any(Array)] });
+    await expect(testProvider.embed?.({ model: 'embedding', inputs: ['a', 'b'], dimensions: 16 }, ctx)).resolves.toMatchObject({
+      vectors: [expect.any(Array), expect.any(Array)],
+    });
     await expect(testProvider.embed?.({ model: 'other', inputs: ['a'] }, ctx)).rejects.toMatchObject({ kind: 'bad_request' });
   });
 

@@ -48,17 +48,29 @@ describe('bpeSegments', () => {
 
 describe('countTokens', () => {
   it('is exact on ordinary text up to EXACT_CHARS', () => {
-    for (const text of [ENGLISH, ENGLISH.repeat(10), ENGLISH.repeat(10).slice(0, EXACT_CHARS), JSON.stringify({ messages: [{ role: 'user', content: ENGLISH }] })]) {
+    for (const text of [
+      ENGLISH,
+      ENGLISH.repeat(10),
+      ENGLISH.repeat(10).slice(0, EXACT_CHARS),
+      JSON.stringify({ messages: [{ role: 'user', content: ENGLISH }] }),
+    ]) {
       expect(countTokens(text)).toBe(libraryCount(text));
     }
   });
 
   it('counts special-token text such as <|endoftext|> as text instead of throwing', () => {
-    expect(countTokens('say <|endoftext|> and <|im_start|> please')).toBe(libraryCount('say <|endoftext|> and <|im_start|> please', { disallowedSpecial: new Set() }));
+    expect(countTokens('say <|endoftext|> and <|im_start|> please')).toBe(
+      libraryCount('say <|endoftext|> and <|im_start|> please', { disallowedSpecial: new Set() }),
+    );
   });
 
   it('stays within 3% of the exact count on long runs and long texts', () => {
-    const cases = [pseudoRandom(6_000, 'abcdefghijklmnopqrstuvwxyz'), pseudoRandom(6_000, 'ACGT'), pseudoRandom(20_000, 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/'), ENGLISH.repeat(40)];
+    const cases = [
+      pseudoRandom(6_000, 'abcdefghijklmnopqrstuvwxyz'),
+      pseudoRandom(6_000, 'ACGT'),
+      pseudoRandom(20_000, 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/'),
+      ENGLISH.repeat(40),
+    ];
     for (const text of cases) {
       const exact = libraryCount(text);
       expect(Math.abs(countTokens(text) - exact) / exact).toBeLessThan(0.03);
@@ -66,7 +78,13 @@ describe('countTokens', () => {
   });
 
   it('costs time linear in the text on the shapes that made byte-pair merging quadratic', () => {
-    const shapes = [(n: number) => 'a'.repeat(n), (n: number) => pseudoRandom(n, 'abcdefghijklmnopqrstuvwxyz'), (n: number) => '{}'.repeat(n / 2), (n: number) => '\n'.repeat(n), (n: number) => '!'.repeat(n)];
+    const shapes = [
+      (n: number) => 'a'.repeat(n),
+      (n: number) => pseudoRandom(n, 'abcdefghijklmnopqrstuvwxyz'),
+      (n: number) => '{}'.repeat(n / 2),
+      (n: number) => '\n'.repeat(n),
+      (n: number) => '!'.repeat(n),
+    ];
     for (const shape of shapes) {
       const text = shape(900_000);
       countTokens(text);

@@ -44,7 +44,11 @@ describe('the tool loop', () => {
       backend: noHttp,
       untrusted: noHttp,
     });
-    const calls: ToolCall[] = Array.from({ length: 30 }, (_, i) => ({ id: `call_${i}`, type: 'function', function: { name: 'generate_image', arguments: '{"prompt":"a cat"}' } }));
+    const calls: ToolCall[] = Array.from({ length: 30 }, (_, i) => ({
+      id: `call_${i}`,
+      type: 'function',
+      function: { name: 'generate_image', arguments: '{"prompt":"a cat"}' },
+    }));
     const byName = new Map<string, PluginId>([['generate_image', plugin.id]]);
     const turn = await runToolCalls(context(), steps, { calls, tools: { definitions: [], byName }, after: [], assistant: null });
     expect(runs()).toBe(MAX_PLUGIN_CALLS_PER_STEP);

@@ -33,7 +33,9 @@ describe('fromTranscriptionResponse', () => {
 
   it('reads json: the duration from usage in seconds when given, none with token usage or none at all', () => {
     expect(fromTranscriptionResponse({ text: 'Hi', usage: { type: 'duration', seconds: 9 } }, 'x')).toEqual({ text: 'Hi', durationSeconds: 9 });
-    expect(fromTranscriptionResponse({ text: 'Hi', usage: { type: 'tokens', input_tokens: 14, output_tokens: 3, total_tokens: 17 } }, 'x')).toEqual({ text: 'Hi' });
+    expect(fromTranscriptionResponse({ text: 'Hi', usage: { type: 'tokens', input_tokens: 14, output_tokens: 3, total_tokens: 17 } }, 'x')).toEqual({
+      text: 'Hi',
+    });
     expect(fromTranscriptionResponse({ text: 'Hi' }, 'x')).toEqual({ text: 'Hi' });
   });
 
@@ -62,7 +64,16 @@ describe('audio formats', () => {
     const flac = Buffer.concat([Buffer.from('fLaC'), Buffer.alloc(12)]);
     const mp4 = Buffer.concat([Buffer.from([0, 0, 0, 32]), Buffer.from('ftypisom'), Buffer.alloc(20)]);
     const frames = taggedMp3().subarray(10);
-    expect([silentWav(), taggedMp3(), frames, m4aHeader(), mp4, ogg, flac, webm].map((b) => sniffAudio(b)?.extension)).toEqual(['wav', 'mp3', 'mp3', 'm4a', 'mp4', 'ogg', 'flac', 'webm']);
+    expect([silentWav(), taggedMp3(), frames, m4aHeader(), mp4, ogg, flac, webm].map((b) => sniffAudio(b)?.extension)).toEqual([
+      'wav',
+      'mp3',
+      'mp3',
+      'm4a',
+      'mp4',
+      'ogg',
+      'flac',
+      'webm',
+    ]);
   });
 
   it('finds no audio in other files', () => {
@@ -81,12 +92,23 @@ describe('audio formats', () => {
 
   it('fetches a URL only when its extension may be audio', () => {
     const may = (url: string) => mayBeAudioUrl(new URL(url));
-    expect([may('https://a.example/x.mp3'), may('https://a.example/rec?id=7'), may('https://a.example/v.mov'), may('https://a.example/x.pdf'), may('https://a.example/p.png')]).toEqual([true, true, true, false, false]);
+    expect([
+      may('https://a.example/x.mp3'),
+      may('https://a.example/rec?id=7'),
+      may('https://a.example/v.mov'),
+      may('https://a.example/x.pdf'),
+      may('https://a.example/p.png'),
+    ]).toEqual([true, true, true, false, false]);
   });
 
-  it('gives the upload the format\'s extension, which the backend reads the format from', () => {
+  it("gives the upload the format's extension, which the backend reads the format from", () => {
     const wav = { mimeType: 'audio/wav', extension: 'wav' };
-    expect([uploadName('memo.wav', wav), uploadName('memo', wav), uploadName('memo.bin', wav), uploadName(' ', wav)]).toEqual(['memo.wav', 'memo.wav', 'memo.bin.wav', 'audio.wav']);
+    expect([uploadName('memo.wav', wav), uploadName('memo', wav), uploadName('memo.bin', wav), uploadName(' ', wav)]).toEqual([
+      'memo.wav',
+      'memo.wav',
+      'memo.bin.wav',
+      'audio.wav',
+    ]);
   });
 });
 
@@ -111,7 +133,11 @@ describe('audio sources', () => {
   it('tells URLs, data URLs and Space file ids apart', () => {
     expect(refOf('https://a.example/x.mp3', 'files[0]')).toMatchObject({ kind: 'url' });
     expect(refOf('data:audio/wav;base64,AAAA', 'files[0]')).toMatchObject({ kind: 'data' });
-    expect(refOf('3F1C2A9E-6B1D-4C1E-9A51-0F6C7D2B8E10', 'files[0]')).toEqual({ kind: 'space-file', fileId: '3f1c2a9e-6b1d-4c1e-9a51-0f6c7d2b8e10', param: 'files[0]' });
+    expect(refOf('3F1C2A9E-6B1D-4C1E-9A51-0F6C7D2B8E10', 'files[0]')).toEqual({
+      kind: 'space-file',
+      fileId: '3f1c2a9e-6b1d-4c1e-9a51-0f6c7d2b8e10',
+      param: 'files[0]',
+    });
     expect([refOf('ftp://a.example/x.mp3', 'f'), refOf('file-abc', 'f')]).toEqual([null, null]);
   });
 

@@ -45,7 +45,10 @@ if (dir) {
     const file = path.join(dir, `${process.pid}-${windows}.heapprofile`);
     // Written aside, then renamed: the profile appears whole or not at all.
     session.post('HeapProfiler.stopSampling', (err, result) => {
-      writeFileSync(`${file}.part`, err ? JSON.stringify({ error: String(err) }) : JSON.stringify(counting ? { ...result.profile, promises: counted } : result.profile));
+      writeFileSync(
+        `${file}.part`,
+        err ? JSON.stringify({ error: String(err) }) : JSON.stringify(counting ? { ...result.profile, promises: counted } : result.profile),
+      );
       renameSync(`${file}.part`, file);
     });
   });

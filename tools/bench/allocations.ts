@@ -66,7 +66,8 @@ export async function collectAllocations(dir: string, roles: Map<number, Role>):
     windowsOf.set(pid, window);
     const file = path.join(dir, `${pid}-${window}.heapprofile`);
     while (!existsSync(file) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
-    if (!existsSync(file)) throw new Error(`no allocation profile from process ${pid} (${role}) within 30 s (the folder holds: ${readdirSync(dir).join(', ') || 'nothing'})`);
+    if (!existsSync(file))
+      throw new Error(`no allocation profile from process ${pid} (${role}) within 30 s (the folder holds: ${readdirSync(dir).join(', ') || 'nothing'})`);
     // The sampler renames a profile into place once written whole.
     const parsed = JSON.parse(readFileSync(file, 'utf8')) as { head?: ProfileNode; promises?: number; error?: string };
     if (!parsed.head) throw new Error(`process ${pid} could not sample its allocations: ${parsed.error ?? 'unreadable profile'}`);
@@ -81,7 +82,11 @@ export async function collectAllocations(dir: string, roles: Map<number, Role>):
  * Runs `measure` with the sampler on in the processes of `roles` that loaded it, and answers what it gave
  * and what each side allocated meanwhile (null without `dir`, that is without --allocations).
  */
-export async function allocationsDuring<T>(dir: string | null, roles: Map<number, Role>, measure: () => Promise<T>): Promise<{ value: T; allocated: Allocated | null }> {
+export async function allocationsDuring<T>(
+  dir: string | null,
+  roles: Map<number, Role>,
+  measure: () => Promise<T>,
+): Promise<{ value: T; allocated: Allocated | null }> {
   const sampled = dir ? withSampler(roles) : new Map<number, Role>();
   toggleSampling(sampled.keys());
   const value = await measure();
@@ -110,6 +115,9 @@ export function allocationTable(rows: AllocationRow[], { promises }: { promises:
     `| path | mode | clients | completions | API KB per completion | worker KB per completion | both |${promises ? ' API promises per completion | worker promises per completion |' : ''}`,
     `| --- | --- | --- | --- | --- | --- | --- |${promises ? ' --- | --- |' : ''}`,
   ];
-  for (const row of rows) lines.push(`| ${row.path} | ${row.mode} | ${row.concurrency} | ${row.completions} | ${kb(row.api)} | ${kb(row.worker)} | ${kb(row.api + row.worker)} |${extra(row)}`);
+  for (const row of rows)
+    lines.push(
+      `| ${row.path} | ${row.mode} | ${row.concurrency} | ${row.completions} | ${kb(row.api)} | ${kb(row.worker)} | ${kb(row.api + row.worker)} |${extra(row)}`,
+    );
   return lines.join('\n');
 }

@@ -70,11 +70,18 @@ async function submitBatch(client: ApiClient, lines: number): Promise<BatchState
   form.append('purpose', 'batch');
   form.append('file', new Blob([batchInput(lines)], { type: 'application/jsonl' }), 'fairness.jsonl');
   const file = await api<{ id: string }>(client, '/v1/files', { method: 'POST', body: form });
-  return api<BatchState>(client, '/v1/batches', { method: 'POST', json: { input_file_id: file.id, endpoint: '/v1/chat/completions', completion_window: '24h' } });
+  return api<BatchState>(client, '/v1/batches', {
+    method: 'POST',
+    json: { input_file_id: file.id, endpoint: '/v1/chat/completions', completion_window: '24h' },
+  });
 }
 
 /** Polls the batch until `until` says it is there, or fails after `timeoutMs`. */
-async function waitForBatch(client: ApiClient, id: string, { until, timeoutMs }: { until: (batch: BatchState) => boolean; timeoutMs: number }): Promise<BatchState> {
+async function waitForBatch(
+  client: ApiClient,
+  id: string,
+  { until, timeoutMs }: { until: (batch: BatchState) => boolean; timeoutMs: number },
+): Promise<BatchState> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const batch = await api<BatchState>(client, `/v1/batches/${id}`);
@@ -109,7 +116,12 @@ async function startDeployment(env: BenchEnvironment, upstreamUrl: string, scrat
   };
   const worker = startService({ name: 'worker', runner, logFile: path.join(scratch, 'worker.log'), env: { ...shared, SWITCHYARD_ROLE: 'workers' } });
   const port = await freePort();
-  const apiProcess = startService({ name: 'api', runner, logFile: path.join(scratch, 'api.log'), env: { ...shared, SWITCHYARD_ROLE: 'api', PORT: String(port), HOST: '127.0.0.1' } });
+  const apiProcess = startService({
+    name: 'api',
+    runner,
+    logFile: path.join(scratch, 'api.log'),
+    env: { ...shared, SWITCHYARD_ROLE: 'api', PORT: String(port), HOST: '127.0.0.1' },
+  });
   cleanups.push({ name: 'service', run: () => Promise.all([apiProcess.stop(), worker.stop()]) });
   const apiUrl = `http://127.0.0.1:${port}`;
   try {

@@ -67,7 +67,10 @@ const TIMEOUT_MS = 30_000;
  * issue 21), so neither side may always go first. More stretches spread a burst of someone else's load
  * on this shared machine over both sides.
  */
-export function segmentOrder(paths: Path[], { cellIndex, fixedOrder, stretches }: { cellIndex: number; fixedOrder: boolean; stretches: number }): { path: Path; share: number }[] {
+export function segmentOrder(
+  paths: Path[],
+  { cellIndex, fixedOrder, stretches }: { cellIndex: number; fixedOrder: boolean; stretches: number },
+): { path: Path; share: number }[] {
   const deployments = paths.filter(isDeployment);
   const others = paths.filter((kind) => !isDeployment(kind)).map((kind) => ({ path: kind, share: 1 }));
   if (deployments.length < 2 || fixedOrder) return [...others, ...deployments.map((kind) => ({ path: kind, share: 1 }))];
@@ -106,12 +109,19 @@ export async function runCells(stack: CellStack, meter: CpuMeter, settings: Cell
   const { client, say } = settings;
   const out: CellsOutcome = { cells: [], sentThrough: stack.deployments.length, windows: [], profiled: { switchyard: [], baseline: [] }, allocations: [] };
   // With --allocations: the processes of each sampled path.
-  const sampledProcesses = (kind: Path) => [...stack.deployments.filter((d) => d.path === kind), ...stack.floors.filter((f) => FLOOR_PATHS[f.kind] === kind)].flatMap((owner) => owner.processes);
+  const sampledProcesses = (kind: Path) =>
+    [...stack.deployments.filter((d) => d.path === kind), ...stack.floors.filter((f) => FLOOR_PATHS[f.kind] === kind)].flatMap((owner) => owner.processes);
   // Every path but direct runs each mode at 64 clients first: otherwise the first cell (1 client, a few hundred
   // requests) measures V8 still compiling the code of the path, and a larger service pays longer for it.
   for (const pathKind of settings.firstMs > 0 ? paths.filter((kind) => kind !== 'direct') : []) {
     for (const mode of settings.modes) {
-      const warm = await runLoad(targetFor(pathKind, mode, endpoints), { concurrency: 64, durationMs: settings.firstMs / settings.modes.length, maxRequests: 1_000_000, timeoutMs: TIMEOUT_MS, client });
+      const warm = await runLoad(targetFor(pathKind, mode, endpoints), {
+        concurrency: 64,
+        durationMs: settings.firstMs / settings.modes.length,
+        maxRequests: 1_000_000,
+        timeoutMs: TIMEOUT_MS,
+        client,
+      });
       if (isDeployment(pathKind)) out.sentThrough += warm.requests;
     }
   }
@@ -120,7 +130,9 @@ export async function runCells(stack: CellStack, meter: CpuMeter, settings: Cell
     const before = meter.read();
     const from = nowUs();
     const roles = stack.allocationDir ? processRoles(sampledProcesses(pathKind)) : new Map<number, 'api' | 'worker'>();
-    const { value: part, allocated } = await allocationsDuring(stack.allocationDir, roles, () => collectLoad(target, { concurrency, durationMs, maxRequests: 1_000_000, timeoutMs: TIMEOUT_MS, client }));
+    const { value: part, allocated } = await allocationsDuring(stack.allocationDir, roles, () =>
+      collectLoad(target, { concurrency, durationMs, maxRequests: 1_000_000, timeoutMs: TIMEOUT_MS, client }),
+    );
     return { part, warmRequests: warm.requests, window: [from, nowUs()], cpuMs: CpuMeter.since(before, meter.read()), allocated };
   };
   let cellIndex = 0;
@@ -132,7 +144,15 @@ export async function runCells(stack: CellStack, meter: CpuMeter, settings: Cell
         segments.set(pathKind, [...(segments.get(pathKind) ?? []), segment]);
       }
       cellIndex += 1;
-      for (const pathKind of paths) record(out, { pathKind, mode, concurrency, segments: segments.get(pathKind) ?? [], processNames: stack.deployments.find((d) => d.path === pathKind)?.processes.map((p) => p.name) ?? [], say });
+      for (const pathKind of paths)
+        record(out, {
+          pathKind,
+          mode,
+          concurrency,
+          segments: segments.get(pathKind) ?? [],
+          processNames: stack.deployments.find((d) => d.path === pathKind)?.processes.map((p) => p.name) ?? [],
+          say,
+        });
     }
   }
   return out;
@@ -141,7 +161,10 @@ export async function runCells(stack: CellStack, meter: CpuMeter, settings: Cell
 const rpsOf = (part: LoadSamples) => part.samples.filter((sample) => sample.ok).length / (part.wallMs / 1000);
 
 /** Adds a path's cell, merged from its stretches, to the outcome, and prints its line. */
-function record(out: CellsOutcome, cell: { pathKind: Path; mode: Mode; concurrency: number; segments: Segment[]; processNames: string[]; say: (text: string) => void }): void {
+function record(
+  out: CellsOutcome,
+  cell: { pathKind: Path; mode: Mode; concurrency: number; segments: Segment[]; processNames: string[]; say: (text: string) => void },
+): void {
   const { pathKind, mode, concurrency, segments, say } = cell;
   const result = mergeLoads(segments.map((s) => s.part));
   const cpuMs = sumCpu(segments.map((s) => s.cpuMs));
@@ -150,20 +173,37 @@ function record(out: CellsOutcome, cell: { pathKind: Path; mode: Mode; concurren
   if (allocated) {
     const per = (side: number) => side / Math.max(1, result.requests);
     const { bytes, promises } = allocated;
-    out.allocations.push({ path: pathKind, mode, concurrency, completions: result.requests, api: per(bytes.api), worker: per(bytes.worker), apiPromises: per(promises.api), workerPromises: per(promises.worker) });
+    out.allocations.push({
+      path: pathKind,
+      mode,
+      concurrency,
+      completions: result.requests,
+      api: per(bytes.api),
+      worker: per(bytes.worker),
+      apiPromises: per(promises.api),
+      workerPromises: per(promises.worker),
+    });
   }
   if (pathKind === 'switchyard') out.windows.push(...windows);
   if (isDeployment(pathKind)) {
     const ownMs = cell.processNames.reduce((sum, name) => sum + (cpuMs[name] ?? 0), 0);
-    out.profiled[pathKind].push({ label: `${mode} c=${concurrency}`, windows, completions: result.requests, measuredMsPerCompletion: ownMs / Math.max(1, result.requests) });
+    out.profiled[pathKind].push({
+      label: `${mode} c=${concurrency}`,
+      windows,
+      completions: result.requests,
+      measuredMsPerCompletion: ownMs / Math.max(1, result.requests),
+    });
     out.sentThrough += segments.reduce((sum, s) => sum + s.warmRequests + s.part.samples.filter((sample) => sample.ok).length, 0);
   }
   const stretchRps = segments.length > 1 ? segments.map((s) => Number(rpsOf(s.part).toFixed(1))) : undefined;
   const measured: Cell = { path: pathKind, mode, concurrency, result, cpuMs, ...(stretchRps ? { stretchRps } : {}) };
   out.cells.push(measured);
   const other = otherCpuMs(measured);
-  if (other / result.wallMs > 0.2) say(`  (other processes used ${((other / result.wallMs) * 100).toFixed(0)}% of a core during this cell: numbers are skewed)`);
+  if (other / result.wallMs > 0.2)
+    say(`  (other processes used ${((other / result.wallMs) * 100).toFixed(0)}% of a core during this cell: numbers are skewed)`);
   const errors = result.errors > 0 ? `, ${result.errors} errors (${result.errorSamples.join('; ')})` : '';
   const halves = stretchRps ? ` (stretches in the order measured: ${stretchRps.map((rps) => rps.toFixed(0)).join(', ')} req/s)` : '';
-  say(`  ${pathKind.padEnd(10)} ${mode.padEnd(6)} c=${String(concurrency).padEnd(3)} ${result.rps.toFixed(0).padStart(6)} req/s  p50 ${result.latency.p50.toFixed(2)} ms  p99 ${result.latency.p99.toFixed(2)} ms${result.ttft ? `  TTFT p50 ${result.ttft.p50.toFixed(2)} ms` : ''}${errors}${halves}`);
+  say(
+    `  ${pathKind.padEnd(10)} ${mode.padEnd(6)} c=${String(concurrency).padEnd(3)} ${result.rps.toFixed(0).padStart(6)} req/s  p50 ${result.latency.p50.toFixed(2)} ms  p99 ${result.latency.p99.toFixed(2)} ms${result.ttft ? `  TTFT p50 ${result.ttft.p50.toFixed(2)} ms` : ''}${errors}${halves}`,
+  );
 }

@@ -25,13 +25,25 @@ export interface CommandsRow {
  * cells (not during a timed cell: the readings and the idle second would skew it), with the servers'
  * `INFO commandstats` read before and after. The other paths are idle meanwhile.
  */
-export async function countCommandsPerPath(owners: CountedPath[], options: { modes: Mode[]; endpoints: Endpoints; completions: number; concurrency: number; client: LoadClient }): Promise<CommandsRow[]> {
+export async function countCommandsPerPath(
+  owners: CountedPath[],
+  options: { modes: Mode[]; endpoints: Endpoints; completions: number; concurrency: number; client: LoadClient },
+): Promise<CommandsRow[]> {
   const rows: CommandsRow[] = [];
   if (options.completions <= 0) return rows;
   for (const mode of options.modes) {
     for (const owner of owners) {
       const target = targetFor(owner.path, mode, options.endpoints);
-      const load = async () => (await runLoad(target, { concurrency: options.concurrency, durationMs: 120_000, maxRequests: options.completions, timeoutMs: 30_000, client: options.client })).requests;
+      const load = async () =>
+        (
+          await runLoad(target, {
+            concurrency: options.concurrency,
+            durationMs: 120_000,
+            maxRequests: options.completions,
+            timeoutMs: 30_000,
+            client: options.client,
+          })
+        ).requests;
       rows.push({ path: owner.path, mode, concurrency: options.concurrency, commands: await countCommands(owner.nodes, load) });
     }
   }
@@ -44,7 +56,16 @@ const percent = (share: number) => `${(share * 100).toFixed(1)}%`;
 /** One row per path and mode: commands per completion, the idle estimate, the most frequent commands. */
 export function commandsTable(rows: CommandsRow[]): string {
   return table(
-    ['path', 'mode', 'clients', 'completions', 'commands per completion', `≤ ${COMMANDS_GOAL} (Switchyard)`, 'idle, per completion', 'by command (per completion)'],
+    [
+      'path',
+      'mode',
+      'clients',
+      'completions',
+      'commands per completion',
+      `≤ ${COMMANDS_GOAL} (Switchyard)`,
+      'idle, per completion',
+      'by command (per completion)',
+    ],
     rows.map(({ path, mode, concurrency, commands }) => [
       path,
       mode,
@@ -68,7 +89,15 @@ export function mastersTable(rows: CommandsRow[]): string {
   return table(
     ['path', 'mode', 'master', 'commands', 'share', 'Redis CPU ms per completion', `max share ≤ ${percent(MASTER_SHARE_GOAL)}`],
     clustered.flatMap(({ path, mode, commands }) =>
-      commands.nodes.map((node, i) => [path, mode, node.node.replace('redis://', ''), node.commands, percent(node.share), node.cpuMsPerCompletion.toFixed(3), i === 0 ? (commands.maxShare <= MASTER_SHARE_GOAL ? 'PASS' : 'MISS') : '']),
+      commands.nodes.map((node, i) => [
+        path,
+        mode,
+        node.node.replace('redis://', ''),
+        node.commands,
+        percent(node.share),
+        node.cpuMsPerCompletion.toFixed(3),
+        i === 0 ? (commands.maxShare <= MASTER_SHARE_GOAL ? 'PASS' : 'MISS') : '',
+      ]),
     ),
   );
 }

@@ -44,7 +44,10 @@ export interface DeploymentSpec {
 const PROMPT = 'Say hello to the benchmark.';
 
 /** One request through Switchyard until it answers 200 with one of the Space's models: a worker is up and routing works. */
-async function firstCompletion(url: string, { apiKey, model, activeModels, alive }: { apiKey: string; model: string | undefined; activeModels: string[]; alive: () => boolean }): Promise<void> {
+async function firstCompletion(
+  url: string,
+  { apiKey, model, activeModels, alive }: { apiKey: string; model: string | undefined; activeModels: string[]; alive: () => boolean },
+): Promise<void> {
   const deadline = Date.now() + 30_000;
   let last = '';
   while (Date.now() < deadline && alive()) {
@@ -66,7 +69,16 @@ function startProcesses(spec: DeploymentSpec, env: BenchEnvironment, port: numbe
   const processEnv = { ...spec.shared, REDIS_PREFIX: spec.path === 'switchyard' ? env.redisPrefix : `${env.redisPrefix}_${spec.path}` };
   const listen = { PORT: String(port), HOST: '127.0.0.1' };
   const run = (name: string, roleEnv: Record<string, string>, profileName: boolean) => {
-    const managed = startService({ name: label(name), runner: spec.runner, source: spec.source, logFile: path.join(spec.scratch, `${label(name)}.log`), cpuProfileDir: spec.profileDir ?? undefined, cpuProfileNamed: profileName, nodeArgs: spec.nodeArgs ?? [], env: { ...processEnv, ...roleEnv } });
+    const managed = startService({
+      name: label(name),
+      runner: spec.runner,
+      source: spec.source,
+      logFile: path.join(spec.scratch, `${label(name)}.log`),
+      cpuProfileDir: spec.profileDir ?? undefined,
+      cpuProfileNamed: profileName,
+      nodeArgs: spec.nodeArgs ?? [],
+      env: { ...processEnv, ...roleEnv },
+    });
     spec.started(managed);
     return managed;
   };
@@ -79,7 +91,9 @@ function startProcesses(spec: DeploymentSpec, env: BenchEnvironment, port: numbe
     return [run('switchyard', { SWITCHYARD_ROLE: 'all', ...sizes, ...listen }, false)];
   }
   if (spec.layout === 'single') return [run('switchyard', { SWITCHYARD_ROLE: 'single', ...listen }, true)];
-  const workers = Array.from({ length: Math.max(1, spec.workerProcesses ?? 1) }, (_, i) => run(i === 0 ? 'worker' : `worker${i + 1}`, { SWITCHYARD_ROLE: 'workers' }, true));
+  const workers = Array.from({ length: Math.max(1, spec.workerProcesses ?? 1) }, (_, i) =>
+    run(i === 0 ? 'worker' : `worker${i + 1}`, { SWITCHYARD_ROLE: 'workers' }, true),
+  );
   return [run('api', { SWITCHYARD_ROLE: 'api', ...listen }, true), ...workers];
 }
 

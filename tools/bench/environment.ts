@@ -74,7 +74,11 @@ async function activateOnly(db: Db, appId: string, names: string[]): Promise<{ n
  * `privacyLevel` 1 (the default) logs every request in full, as production does; 3 writes no log at all,
  * which shows what logging costs (it needs a GDPR model, e.g. mistral-small-2506).
  */
-export async function createBenchEnvironment({ privacyLevel = 1, model = BENCH_MODEL, routing = 'named' }: { privacyLevel?: number; model?: string; routing?: BenchRouting } = {}): Promise<BenchEnvironment> {
+export async function createBenchEnvironment({
+  privacyLevel = 1,
+  model = BENCH_MODEL,
+  routing = 'named',
+}: { privacyLevel?: number; model?: string; routing?: BenchRouting } = {}): Promise<BenchEnvironment> {
   const suffix = uniqueSuffix();
   const databaseName = `switchyard_bench_${suffix}`;
   const databaseUrl = databaseUrlFor(databaseName);

@@ -17,7 +17,8 @@ export interface FloorGoal {
   met: boolean | null;
 }
 
-const find = (cells: Cell[], path: Path, at: { mode: Mode; concurrency: number }) => cells.find((c) => c.path === path && c.mode === at.mode && c.concurrency === at.concurrency);
+const find = (cells: Cell[], path: Path, at: { mode: Mode; concurrency: number }) =>
+  cells.find((c) => c.path === path && c.mode === at.mode && c.concurrency === at.concurrency);
 
 /** CPU per completion of a path's processes plus Redis and PostgreSQL, in ms of one core. */
 export function cpuPerCompletion(cell: Cell, processes: ProcessesOf): number {
@@ -28,13 +29,29 @@ export function cpuPerCompletion(cell: Cell, processes: ProcessesOf): number {
 function ratioGoal(goal: string, values: [number | undefined, number | undefined], { limit, atLeast }: { limit: number; atLeast: boolean }): FloorGoal {
   const [s, f] = values;
   const measured = s === undefined || f === undefined || f === 0 ? null : round(s / f, 2);
-  return { goal, switchyard: s === undefined ? null : round(s, 3), expressFloor: f === undefined ? null : round(f, 3), measured, limit, unit: '×', met: measured === null ? null : atLeast ? measured >= limit : measured <= limit };
+  return {
+    goal,
+    switchyard: s === undefined ? null : round(s, 3),
+    expressFloor: f === undefined ? null : round(f, 3),
+    measured,
+    limit,
+    unit: '×',
+    met: measured === null ? null : atLeast ? measured >= limit : measured <= limit,
+  };
 }
 
 function addedGoal(goal: string, values: [number | undefined, number | undefined]): FloorGoal {
   const [s, f] = values;
   const measured = s === undefined || f === undefined ? null : round(s - f, 2);
-  return { goal, switchyard: s === undefined ? null : round(s, 2), expressFloor: f === undefined ? null : round(f, 2), measured, limit: 1, unit: 'ms', met: measured === null ? null : measured <= 1 };
+  return {
+    goal,
+    switchyard: s === undefined ? null : round(s, 2),
+    expressFloor: f === undefined ? null : round(f, 2),
+    measured,
+    limit: 1,
+    unit: 'ms',
+    met: measured === null ? null : measured <= 1,
+  };
 }
 
 /**
@@ -48,15 +65,23 @@ export function floorGoals(cells: Cell[], processes: ProcessesOf, subject: Path 
   const goals: FloorGoal[] = [];
   for (const mode of ['json', 'stream'] as const) {
     const [s, f] = pair(mode, 64);
-    if (s && f) goals.push(ratioGoal(`${mode}, 64 clients: completions/s ≥ 0.75× the Express floor's`, [s.result.rps, f.result.rps], { limit: 0.75, atLeast: true }));
+    if (s && f)
+      goals.push(ratioGoal(`${mode}, 64 clients: completions/s ≥ 0.75× the Express floor's`, [s.result.rps, f.result.rps], { limit: 0.75, atLeast: true }));
   }
   const [j1, fj1] = pair('json', 1);
   if (j1 && fj1) goals.push(addedGoal("json, 1 client: added p50 ≤ the Express floor's + 1 ms", [j1.result.latency.p50, fj1.result.latency.p50]));
   const [s1, fs1] = pair('stream', 1);
-  if (s1?.result.ttft && fs1?.result.ttft) goals.push(addedGoal("stream, 1 client: added TTFT p50 ≤ the Express floor's + 1 ms", [s1.result.ttft.p50, fs1.result.ttft.p50]));
+  if (s1?.result.ttft && fs1?.result.ttft)
+    goals.push(addedGoal("stream, 1 client: added TTFT p50 ≤ the Express floor's + 1 ms", [s1.result.ttft.p50, fs1.result.ttft.p50]));
   for (const mode of ['json', 'stream'] as const) {
     const [s, f] = pair(mode, 64);
-    if (s && f) goals.push(ratioGoal(`${mode}, 64 clients: CPU per completion ≤ 1.4× the Express floor's`, [cpuPerCompletion(s, processes), cpuPerCompletion(f, processes)], { limit: 1.4, atLeast: false }));
+    if (s && f)
+      goals.push(
+        ratioGoal(`${mode}, 64 clients: CPU per completion ≤ 1.4× the Express floor's`, [cpuPerCompletion(s, processes), cpuPerCompletion(f, processes)], {
+          limit: 1.4,
+          atLeast: false,
+        }),
+      );
   }
   return goals;
 }
@@ -66,7 +91,13 @@ const show = (value: number | null, unit: string) => (value === null ? '–' : `
 export function floorGoalsTable(goals: FloorGoal[], subject = 'Switchyard'): string {
   return table(
     ['goal', subject, 'Express floor', 'measured', 'result'],
-    goals.map((g) => [g.goal, show(g.switchyard, g.unit), show(g.expressFloor, g.unit), g.measured === null ? '–' : g.unit === '×' ? `${g.measured}×` : `${g.measured >= 0 ? '+' : ''}${g.measured} ms`, g.met === null ? 'not measured' : g.met ? 'PASS' : 'MISS']),
+    goals.map((g) => [
+      g.goal,
+      show(g.switchyard, g.unit),
+      show(g.expressFloor, g.unit),
+      g.measured === null ? '–' : g.unit === '×' ? `${g.measured}×` : `${g.measured >= 0 ? '+' : ''}${g.measured} ms`,
+      g.met === null ? 'not measured' : g.met ? 'PASS' : 'MISS',
+    ]),
   );
 }
 
@@ -96,8 +127,12 @@ export function floorReport(cells: Cell[], processes: ProcessesOf): { text: stri
   const expressOverBare = compareWithBaseline(cells, 'floor', 'express-floor');
   const againstExpress = compareWithBaseline(cells, 'express-floor');
   const parts = [
-    expressOverBare.length > 0 ? `The Express floor against the bare queue floor, same run:\n${baselineTable(expressOverBare, { other: 'floor', now: 'Express floor' })}` : '',
-    againstExpress.length > 0 ? `Switchyard against the Express floor, same run:\n${baselineTable(againstExpress, { other: 'Express floor', now: 'Switchyard' })}` : '',
+    expressOverBare.length > 0
+      ? `The Express floor against the bare queue floor, same run:\n${baselineTable(expressOverBare, { other: 'floor', now: 'Express floor' })}`
+      : '',
+    againstExpress.length > 0
+      ? `Switchyard against the Express floor, same run:\n${baselineTable(againstExpress, { other: 'Express floor', now: 'Switchyard' })}`
+      : '',
     `CPU per completion, own processes + Redis + PostgreSQL (ms of one core):\n${cpuByPathTable(cells, processes)}`,
     goals.length > 0 ? `Issue 20's goals against the Express floor (informative; the benchmark exits 0 either way):\n${floorGoalsTable(goals)}` : '',
     bound.length > 0
@@ -108,11 +143,23 @@ export function floorReport(cells: Cell[], processes: ProcessesOf): { text: stri
       : '',
   ];
   return {
-    text: parts.filter(Boolean).map((part) => `\n${part}`).join('\n'),
-    json: { express_floor_against_floor: expressOverBare, switchyard_against_express_floor: againstExpress, cpu_per_completion: cpuRows(cells, processes), issue_20_goals: goals, required_floor_goals: bound, configured_floor_goals: configured },
+    text: parts
+      .filter(Boolean)
+      .map((part) => `\n${part}`)
+      .join('\n'),
+    json: {
+      express_floor_against_floor: expressOverBare,
+      switchyard_against_express_floor: againstExpress,
+      cpu_per_completion: cpuRows(cells, processes),
+      issue_20_goals: goals,
+      required_floor_goals: bound,
+      configured_floor_goals: configured,
+    },
   };
 }
 
 function cpuRows(cells: Cell[], processes: ProcessesOf): object[] {
-  return cells.filter((c) => processes[c.path]).map((c) => ({ path: c.path, mode: c.mode, concurrency: c.concurrency, ms_per_completion: round(cpuPerCompletion(c, processes)) }));
+  return cells
+    .filter((c) => processes[c.path])
+    .map((c) => ({ path: c.path, mode: c.mode, concurrency: c.concurrency, ms_per_completion: round(cpuPerCompletion(c, processes)) }));
 }

@@ -50,7 +50,12 @@ export async function withPluginContext(messages: ChatMessage[], urls: PluginBac
     messages: [{ role: 'system', content: `Sources:\n${context}` }, ...messages],
     metadata: {
       search_results: { items: [...webItems, ...spaceItems] },
-      extra: { plugins: [{ id: 'web-search', status: 'ok' }, { id: 'space-search', status: 'ok' }] },
+      extra: {
+        plugins: [
+          { id: 'web-search', status: 'ok' },
+          { id: 'space-search', status: 'ok' },
+        ],
+      },
     },
   };
 }

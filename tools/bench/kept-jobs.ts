@@ -20,7 +20,9 @@ import { commandsSince, readCommands } from './redis-commands';
  * no persistence), so nothing else's commands are counted. Options: --jobs N per round (default 20000),
  * --rounds N (default 3), --one-in N (default 10).
  */
-const { values: args } = parseArgs({ options: { jobs: { type: 'string', default: '20000' }, rounds: { type: 'string', default: '3' }, 'one-in': { type: 'string', default: '10' } } });
+const { values: args } = parseArgs({
+  options: { jobs: { type: 'string', default: '20000' }, rounds: { type: 'string', default: '3' }, 'one-in': { type: 'string', default: '10' } },
+});
 const say = (text: string) => process.stdout.write(`${text}\n`);
 const oneIn = Number(args['one-in']);
 
@@ -113,7 +115,9 @@ async function main(): Promise<void> {
       for (const retention of RETENTIONS) {
         const measured = await round(retention, { jobs, redis, url: server.url });
         results.get(retention.name)?.push(measured);
-        say(`  round ${i + 1} ${retention.name}: ${measured.commandsPerJob.toFixed(2)} commands/job, Redis ${measured.redisUsPerJob.toFixed(1)} µs/job, client ${measured.clientUsPerJob.toFixed(1)} µs/job, held ${(measured.heldBytes / 1024).toFixed(0)} KiB`);
+        say(
+          `  round ${i + 1} ${retention.name}: ${measured.commandsPerJob.toFixed(2)} commands/job, Redis ${measured.redisUsPerJob.toFixed(1)} µs/job, client ${measured.clientUsPerJob.toFixed(1)} µs/job, held ${(measured.heldBytes / 1024).toFixed(0)} KiB`,
+        );
       }
     }
   } finally {
@@ -123,7 +127,9 @@ async function main(): Promise<void> {
   const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
   say(`\n| retention | Redis commands per job | Redis µs per job | producer + worker µs per job | Redis memory held |\n| --- | --- | --- | --- | --- |`);
   for (const [name, measured] of results) {
-    say(`| ${name} | ${median(measured.map((m) => m.commandsPerJob)).toFixed(2)} | ${median(measured.map((m) => m.redisUsPerJob)).toFixed(1)} | ${median(measured.map((m) => m.clientUsPerJob)).toFixed(1)} | ${(median(measured.map((m) => m.heldBytes)) / 1024).toFixed(0)} KiB |`);
+    say(
+      `| ${name} | ${median(measured.map((m) => m.commandsPerJob)).toFixed(2)} | ${median(measured.map((m) => m.redisUsPerJob)).toFixed(1)} | ${median(measured.map((m) => m.clientUsPerJob)).toFixed(1)} | ${(median(measured.map((m) => m.heldBytes)) / 1024).toFixed(0)} KiB |`,
+    );
   }
 }
 

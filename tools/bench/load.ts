@@ -81,7 +81,8 @@ function readResponse(res: IncomingMessage, { stream, check }: Pick<LoadTarget, 
     res.on('end', () => {
       const latencyMs = performance.now() - started;
       if (res.statusCode !== 200) return resolve({ ok: false, latencyMs, error: `HTTP ${res.statusCode}: ${tail.trim()}` });
-      if (stream && (ttftMs === undefined || !tail.includes('data: [DONE]'))) return resolve({ ok: false, latencyMs, error: `incomplete stream: ${tail.trim()}` });
+      if (stream && (ttftMs === undefined || !tail.includes('data: [DONE]')))
+        return resolve({ ok: false, latencyMs, error: `incomplete stream: ${tail.trim()}` });
       if (!stream && !tail.includes('}')) return resolve({ ok: false, latencyMs, error: 'empty body' });
       const problem = check && !stream ? check(whole) : null;
       if (problem) return resolve({ ok: false, latencyMs, error: problem });
@@ -96,7 +97,14 @@ function send(target: LoadTarget, { agent, payload, timeoutMs }: { agent: Agent;
   const started = performance.now();
   return new Promise((resolve) => {
     const req = request(
-      { agent, hostname: url.hostname, port: url.port, path: url.pathname, method: 'POST', headers: { ...target.headers, 'content-type': 'application/json', 'content-length': payload.length } },
+      {
+        agent,
+        hostname: url.hostname,
+        port: url.port,
+        path: url.pathname,
+        method: 'POST',
+        headers: { ...target.headers, 'content-type': 'application/json', 'content-length': payload.length },
+      },
       (res) => {
         readResponse(res, target, started).then(resolve, () => resolve({ ok: false, latencyMs: performance.now() - started, error: 'read failed' }));
       },

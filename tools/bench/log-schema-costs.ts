@@ -17,12 +17,16 @@ async function main(): Promise<void> {
     const run = async (label: string, write: Write) => {
       const results = [];
       for (let i = 0; i < 3; i++) results.push(await measure(write, make(2000), { batchSize: 16, database }));
-      say(`| ${label} | ${results.map((r) => r.postgres_ms_per_request.toFixed(3)).join(', ')} | ${results.map((r) => r.node_ms_per_request.toFixed(3)).join(', ')} |`);
+      say(
+        `| ${label} | ${results.map((r) => r.postgres_ms_per_request.toFixed(3)).join(', ')} | ${results.map((r) => r.node_ms_per_request.toFixed(3)).join(', ')} |`,
+      );
     };
     say('| schema | PostgreSQL CPU ms/request (3 runs) | Node ms/request |\n| --- | --- | --- |');
     await run('as migrated', batched);
     const viaJson = singleStatement((sql, parents, children) => pool.query(sql, [parents, children]));
-    const viaJsonb = singleStatement((sql, parents, children) => pool.query(sql.replace(/json_populate_recordset\(NULL::logs, \$(\d)::json\)/g, 'jsonb_populate_recordset(NULL::logs, $$$1::jsonb)'), [parents, children]));
+    const viaJsonb = singleStatement((sql, parents, children) =>
+      pool.query(sql.replace(/json_populate_recordset\(NULL::logs, \$(\d)::json\)/g, 'jsonb_populate_recordset(NULL::logs, $$$1::jsonb)'), [parents, children]),
+    );
     await run('as migrated, json_populate_recordset (pg pool)', viaJson);
     await run('as migrated, jsonb_populate_recordset (pg pool)', viaJsonb);
     await run('as migrated, json_populate_recordset (pg pool) again', viaJson);

@@ -20,7 +20,11 @@ export function outcomeFor(env: { orgId: string; appId: string }, model: ReturnT
   const requestId = randomUUID();
   const usage = { prompt_tokens: 7, completion_tokens: 6, total_tokens: 13 };
   const costs = costOf(model, usage);
-  const scores = { best_models: [model.model], candidates: [{ model: model.model, provider: model.provider, score: 0.8, quality: 0.8, offline_quality: 0.8, cost: 0.9, latency: 0.7 }], router: { version: 'bench', kind: 'chat', smart_learn: false, explored: false } };
+  const scores = {
+    best_models: [model.model],
+    candidates: [{ model: model.model, provider: model.provider, score: 0.8, quality: 0.8, offline_quality: 0.8, cost: 0.9, latency: 0.7 }],
+    router: { version: 'bench', kind: 'chat', smart_learn: false, explored: false },
+  };
   const message = { role: 'assistant' as const, content: 'Echo: Say hello to the benchmark.' };
   const result: CompletionResult = {
     requestId,
@@ -59,7 +63,19 @@ export function outcomeFor(env: { orgId: string; appId: string }, model: ReturnT
     files: [],
     stream: false,
   };
-  const job: RequestOutcome['job'] = { requestId, orgId: env.orgId, appId: env.appId, spaceStamp: '', idpId: 'bench', request, privacy: privacyPolicyOf(1), payload: { model: BENCH_MODEL, stream: false }, replyTo: 'x', deadline: Date.now() + 60_000, receivedAt: Date.now() };
+  const job: RequestOutcome['job'] = {
+    requestId,
+    orgId: env.orgId,
+    appId: env.appId,
+    spaceStamp: '',
+    idpId: 'bench',
+    request,
+    privacy: privacyPolicyOf(1),
+    payload: { model: BENCH_MODEL, stream: false },
+    replyTo: 'x',
+    deadline: Date.now() + 60_000,
+    receivedAt: Date.now(),
+  };
   return { job, isTest: false, trace, ended: { result }, responseText: 'Echo: Say hello to the benchmark.' };
 }
 
@@ -88,7 +104,11 @@ export async function measure(write: Write, rows: { parent: LogRow; children: Lo
   const wallMs = performance.now() - started;
   const cpu = process.cpuUsage(cpuBefore);
   const pgMs = cpuDelta(pgBefore, sharedServiceCpu(database).postgres);
-  return { node_ms_per_request: (cpu.user + cpu.system) / 1000 / rows.length, postgres_ms_per_request: pgMs / rows.length, wall_ms_per_request: wallMs / rows.length };
+  return {
+    node_ms_per_request: (cpu.user + cpu.system) / 1000 / rows.length,
+    postgres_ms_per_request: pgMs / rows.length,
+    wall_ms_per_request: wallMs / rows.length,
+  };
 }
 
 export interface LogBench {

@@ -18,7 +18,11 @@ async function main(): Promise<void> {
     for (const warm of [batched, plain, raw]) await measure(warm, make(400), { batchSize: 16, database });
     say('| batch (requests) | writer | Node CPU ms/request | PostgreSQL CPU ms/request | wall ms/request |\n| --- | --- | --- | --- | --- |');
     for (const size of BATCHES) {
-      for (const [name, write] of [['LogBatcher (one statement per batch, pg pool under Prisma)', batched], ['one statement, Prisma $executeRawUnsafe', raw], ['one statement, pg Pool', plain]] as const) {
+      for (const [name, write] of [
+        ['LogBatcher (one statement per batch, pg pool under Prisma)', batched],
+        ['one statement, Prisma $executeRawUnsafe', raw],
+        ['one statement, pg Pool', plain],
+      ] as const) {
         const r = await measure(write, make(REQUESTS), { batchSize: size, database });
         say(`| ${size} | ${name} | ${r.node_ms_per_request.toFixed(3)} | ${r.postgres_ms_per_request.toFixed(3)} | ${r.wall_ms_per_request.toFixed(3)} |`);
       }

@@ -103,7 +103,7 @@ export function transpilerRanges(source: string): [number, number][] {
   const ranges: [number, number][] = [];
   // The helpers are consecutive `var __x=…;` statements after the banner and "use strict".
   const first = source.search(/var __[\w$]+=/);
-  for (let at = first; at !== -1 && /^var __[\w$]+=/.test(source.slice(at, at + 80)); ) {
+  for (let at = first; at !== -1 && /^var __[\w$]+=/.test(source.slice(at, at + 80));) {
     const end = statementEnd(source, at);
     ranges.push([at, end]);
     at = end;
@@ -157,7 +157,10 @@ export async function filesRun(coverage: Coverage, root: string, window: Coverag
 
 /** The files whose own code ran (not only their export bindings read), sorted. */
 export function runFiles(calls: Map<string, FileCalls>): string[] {
-  return [...calls.values()].filter((entry) => entry.functions.length > 0).map((entry) => entry.file).sort();
+  return [...calls.values()]
+    .filter((entry) => entry.functions.length > 0)
+    .map((entry) => entry.file)
+    .sort();
 }
 
 /** `file#offset` of every author's function that ran. */
@@ -171,7 +174,10 @@ export function functionKeys(calls: Map<string, FileCalls>): Set<string> {
  * hold a timer, e.g. the circuit breakers' flush beside `admit` and `record`).
  */
 export function filesBeyond(calls: Map<string, FileCalls>, idle: Set<string>): string[] {
-  return [...calls.values()].filter((entry) => entry.functions.some((fn) => !idle.has(`${entry.file}#${fn.offset}`))).map((entry) => entry.file).sort();
+  return [...calls.values()]
+    .filter((entry) => entry.functions.some((fn) => !idle.has(`${entry.file}#${fn.offset}`)))
+    .map((entry) => entry.file)
+    .sort();
 }
 
 /** Files grouped by folder, folders and files sorted. */

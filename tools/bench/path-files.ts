@@ -133,7 +133,10 @@ const DEFAULT_IDLE_MS = 3000;
  * in use), then the request's window (reset, one completion until its log row, take), then, after a
  * pause, the idle window.
  */
-async function measure(mode: Mode, ctx: { window: CoverageWindow; apiUrl: string; env: BenchEnvironment; pg: Client; idleMs: number | 'same' }): Promise<Windows> {
+async function measure(
+  mode: Mode,
+  ctx: { window: CoverageWindow; apiUrl: string; env: BenchEnvironment; pg: Client; idleMs: number | 'same' },
+): Promise<Windows> {
   const { window, apiUrl, env, pg } = ctx;
   await sleep(CACHES_EXPIRED_MS);
   await logRowWritten(pg, await complete(apiUrl, env, mode));
@@ -171,7 +174,10 @@ async function analyse({ mode, windowMs, idleMs, during, idle: idleCoverage }: W
     subtracted: filesBeyond(calls, idleFunctions),
     fileSubtracted: raw.filter((file) => !idle.includes(file)),
     idle,
-    bindingsOnly: [...calls.values()].filter((entry) => entry.functions.length === 0).map((entry) => entry.file).sort(),
+    bindingsOnly: [...calls.values()]
+      .filter((entry) => entry.functions.length === 0)
+      .map((entry) => entry.file)
+      .sort(),
     functions,
   };
 }
@@ -255,7 +261,9 @@ async function main(): Promise<void> {
 
     const head = git(['rev-parse', '--short', 'HEAD']);
     const dirty = git(['status', '--porcelain', '--', 'src', 'workers']) !== '';
-    process.stdout.write(`path:files at ${head}${dirty ? ' + uncommitted changes under src/ or workers/' : ''} (${ROOT}); role single (API and workers in this process)\n`);
+    process.stdout.write(
+      `path:files at ${head}${dirty ? ' + uncommitted changes under src/ or workers/' : ''} (${ROOT}); role single (API and workers in this process)\n`,
+    );
     for (const result of results) process.stdout.write(`${report(result, args.verbose)}\n`);
     if (args.json) {
       writeFileSync(args.json, `${JSON.stringify({ commit: head, dirty, root: ROOT, role: 'single', results }, null, 2)}\n`);

@@ -28,9 +28,11 @@ export function targetFor(pathKind: Path, mode: Mode, endpoints: Endpoints): Loa
   const routedBody = { ...(endpoints.requestModel ? { model: endpoints.requestModel } : {}), messages, ...streamed };
   const floor = endpoints.floors.find((f) => FLOOR_PATHS[f.kind] === pathKind);
   // The configured floor is sent what Switchyard is sent: the bench's key, and no model under automatic routing.
-  if (floor?.kind === 'configured') return { url: `${floor.url}/v1/chat/completions`, headers: { authorization: `Bearer ${endpoints.apiKey}` }, body: routedBody, stream: mode === 'stream' };
+  if (floor?.kind === 'configured')
+    return { url: `${floor.url}/v1/chat/completions`, headers: { authorization: `Bearer ${endpoints.apiKey}` }, body: routedBody, stream: mode === 'stream' };
   if (floor) return { url: `${floor.url}/v1/chat/completions`, headers: {}, body, stream: mode === 'stream' };
-  if (pathKind === 'portkey' && endpoints.peer) return { url: `${endpoints.peer}/v1/chat/completions`, headers: portkeyHeaders(`${endpoints.upstream}/openai/v1`), body, stream: mode === 'stream' };
+  if (pathKind === 'portkey' && endpoints.peer)
+    return { url: `${endpoints.peer}/v1/chat/completions`, headers: portkeyHeaders(`${endpoints.upstream}/openai/v1`), body, stream: mode === 'stream' };
   const deployment = endpoints.deployments.find((d) => d.path === pathKind);
   return deployment
     ? { url: `${deployment.apiUrl}/v1/chat/completions`, headers: { authorization: `Bearer ${endpoints.apiKey}` }, body: routedBody, stream: mode === 'stream' }

@@ -8,7 +8,11 @@ const PAGES = 10;
 
 /** A result page of a few kB: an article about the bench's question inside page furniture. */
 function resultPage(n: number): string {
-  const paragraphs = Array.from({ length: 8 }, (_, i) => `Paragraph ${i + 1} of page ${n}: an electric vehicle charges more slowly in winter, because a cold battery accepts less current; preconditioning while plugged in helps, and charging at home overnight costs less than fast charging on the road.`);
+  const paragraphs = Array.from(
+    { length: 8 },
+    (_, i) =>
+      `Paragraph ${i + 1} of page ${n}: an electric vehicle charges more slowly in winter, because a cold battery accepts less current; preconditioning while plugged in helps, and charging at home overnight costs less than fast charging on the road.`,
+  );
   return articlePage(`Charging an electric car in winter (${n})`, paragraphs);
 }
 
@@ -23,7 +27,10 @@ function resultPage(n: number): string {
  */
 runChildEntry('plugin backends', async () => {
   const delayMs = Number(process.argv[2] ?? '200');
-  const pages: PageServer | null = process.argv[3] === 'pages' ? await startPageServer(Object.fromEntries(Array.from({ length: PAGES }, (_, i) => [`/page-${i + 1}`, { body: resultPage(i + 1) }]))) : null;
+  const pages: PageServer | null =
+    process.argv[3] === 'pages'
+      ? await startPageServer(Object.fromEntries(Array.from({ length: PAGES }, (_, i) => [`/page-${i + 1}`, { body: resultPage(i + 1) }])))
+      : null;
   const searxng = await startSearxngSimulator(pages ? { resultUrls: Array.from({ length: PAGES }, (_, i) => `${pages.url}/page-${i + 1}`) } : {});
   const embeddings = await startEmbeddingsSimulator();
   for (const faults of [searxng.faults, embeddings.faults]) faults.defaultDelayMs = delayMs;

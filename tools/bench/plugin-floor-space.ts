@@ -110,7 +110,10 @@ export class FloorSpaceSearch {
 
   async search(appId: string, question: string): Promise<{ context: string | null; searchResults: SearchResultItem[] }> {
     const query = question.trim().slice(0, MAX_QUERY_CHARS);
-    const embedded = callJson<EmbeddingsAnswer>(`${this.embeddingsUrl}/embeddings`, { method: 'POST', body: { model: 'text-embedding-3-small', input: [query], encoding_format: 'float' } });
+    const embedded = callJson<EmbeddingsAnswer>(`${this.embeddingsUrl}/embeddings`, {
+      method: 'POST',
+      body: { model: 'text-embedding-3-small', input: [query], encoding_format: 'float' },
+    });
     // Awaited below; a failing search first leaves it unheard.
     embedded.catch(() => undefined);
     const { rows } = await this.pool.query<SearchRow>({ name: 'floor-space-search', text: SEARCH_SQL, values: [query, appId, CANDIDATES] });
@@ -159,8 +162,18 @@ export class FloorSpaceSearch {
 
   private async load(appId: string, stamp: string): Promise<Kept> {
     const { rows } = await this.pool.query<ChunkText & { embedding: number[] }>(VECTORS_SQL, [appId]);
-    const kept = rows.map(({ file_id, position, text, file_name, embedding }) => ({ file_id, position, text, file_name, vector: Float32Array.from(embedding) }));
-    return { stamp, rows: kept, byKey: new Map(kept.map(({ file_id, position, text, file_name }) => [keyOf({ file_id, position }), { file_id, position, text, file_name }])) };
+    const kept = rows.map(({ file_id, position, text, file_name, embedding }) => ({
+      file_id,
+      position,
+      text,
+      file_name,
+      vector: Float32Array.from(embedding),
+    }));
+    return {
+      stamp,
+      rows: kept,
+      byKey: new Map(kept.map(({ file_id, position, text, file_name }) => [keyOf({ file_id, position }), { file_id, position, text, file_name }])),
+    };
   }
 }
 

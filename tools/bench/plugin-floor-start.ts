@@ -18,14 +18,36 @@ export interface PluginFloorOptions {
  * Redis (a key prefix of its own) and database (the Space's chunks, and a log table of its own). Returns
  * the processes named `api` and `worker`, as the cells' CPU columns read them, and the API's URL.
  */
-export async function startPluginFloor(env: BenchEnvironment, upstreamBaseUrl: string, options: PluginFloorOptions): Promise<{ url: string; processes: Managed[] }> {
+export async function startPluginFloor(
+  env: BenchEnvironment,
+  upstreamBaseUrl: string,
+  options: PluginFloorOptions,
+): Promise<{ url: string; processes: Managed[] }> {
   const prefix = `${env.redisPrefix}-plugin-floor`;
-  const profile = (process: string) => [...(options.profileDir ? ['--cpu-prof', '--cpu-prof-dir', `${options.profileDir}/plugin-floor-${process}`] : []), ...(options.nodeArgs ?? [])];
-  const argv = [env.redisUrl, prefix, upstreamBaseUrl, env.databaseUrl, env.appId, options.backends.searxng, options.backends.embeddings, String(options.fetchPages)];
+  const profile = (process: string) => [
+    ...(options.profileDir ? ['--cpu-prof', '--cpu-prof-dir', `${options.profileDir}/plugin-floor-${process}`] : []),
+    ...(options.nodeArgs ?? []),
+  ];
+  const argv = [
+    env.redisUrl,
+    prefix,
+    upstreamBaseUrl,
+    env.databaseUrl,
+    env.appId,
+    options.backends.searxng,
+    options.backends.embeddings,
+    String(options.fetchPages),
+  ];
   const worker = await startBenchEntry<{ worker: boolean }>('plugin-floor-worker.ts', argv, profile('worker'));
   try {
     const api = await startBenchEntry<{ url: string }>('queue-floor/api.ts', [env.redisUrl, prefix], profile('api'));
-    return { url: api.ready.url, processes: [{ ...api, name: 'api' }, { ...worker, name: 'worker' }] };
+    return {
+      url: api.ready.url,
+      processes: [
+        { ...api, name: 'api' },
+        { ...worker, name: 'worker' },
+      ],
+    };
   } catch (err) {
     await worker.stop();
     throw err;

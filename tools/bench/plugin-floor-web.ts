@@ -56,7 +56,13 @@ function resultsOf(answer: SearxngAnswer): WebResult[] {
     if (typeof url !== 'string' || !/^https?:\/\//i.test(url) || urls.has(url)) continue;
     urls.add(url);
     const title = item.title ? snippetText(item.title) : '';
-    kept.push({ title: title || url, url, snippet: item.content ? snippetText(item.content) : '', score: item.score ?? 0, ...(item.publishedDate ? { publishedAt: item.publishedDate } : {}) });
+    kept.push({
+      title: title || url,
+      url,
+      snippet: item.content ? snippetText(item.content) : '',
+      score: item.score ?? 0,
+      ...(item.publishedDate ? { publishedAt: item.publishedDate } : {}),
+    });
   }
   return kept;
 }
@@ -77,7 +83,10 @@ async function pageOf(url: string): Promise<string | null> {
 }
 
 /** web-search for one question: the model's context and the `search_results` items. */
-export async function floorWebSearch(searxngUrl: string, { question, fetchPages }: { question: string; fetchPages: number }): Promise<{ context: string; searchResults: SearchResultItem[] }> {
+export async function floorWebSearch(
+  searxngUrl: string,
+  { question, fetchPages }: { question: string; fetchPages: number },
+): Promise<{ context: string; searchResults: SearchResultItem[] }> {
   const query = queryOf(question);
   const answer = await callJson<SearxngAnswer>(`${searxngUrl}/search?${new URLSearchParams({ q: query, format: 'json', pageno: '1' })}`, { method: 'GET' });
   const results = resultsOf(answer);

@@ -29,7 +29,8 @@ import { FloorReplyPublisher } from './queue-floor/reply-publisher';
  * argv: Redis URL, key prefix, upstream base URL (…/v1), database URL, the Space's id, SearXNG base URL,
  * embeddings base URL, pages fetched per request (web-search's `fetch_pages`).
  */
-const [redisUrl = '', prefix = '', upstreamUrl = '', databaseUrl = '', appId = '', searxngUrl = '', embeddingsUrl = '', fetchPagesArg = '0'] = process.argv.slice(2);
+const [redisUrl = '', prefix = '', upstreamUrl = '', databaseUrl = '', appId = '', searxngUrl = '', embeddingsUrl = '', fetchPagesArg = '0'] =
+  process.argv.slice(2);
 const fetchPages = Number(fetchPagesArg);
 const connection = new Redis(redisUrl, { maxRetriesPerRequest: null });
 const publisher = new Redis(redisUrl);
@@ -79,7 +80,8 @@ async function runPlugin(id: PluginId, work: () => Promise<Output>): Promise<Plu
 function renumbered(run: PluginRun, offset: number): PluginRun {
   if (!run.output || offset === 0) return run;
   const count = run.output.searchResults.length;
-  const context = run.output.context?.replace(/^\[(\d+)\]/gm, (marker, n: string) => (Number(n) >= 1 && Number(n) <= count ? `[${Number(n) + offset}]` : marker)) ?? null;
+  const context =
+    run.output.context?.replace(/^\[(\d+)\]/gm, (marker, n: string) => (Number(n) >= 1 && Number(n) <= count ? `[${Number(n) + offset}]` : marker)) ?? null;
   const searchResults = run.output.searchResults.map((item) => ({ ...item, index: item.index + offset }));
   return { ...run, output: { ...run.output, context, searchResults } };
 }
@@ -126,7 +128,15 @@ async function run(job: Job<FloorJob>): Promise<void> {
   const answer = JSON.parse(text) as ModelAnswer;
   const model = typeof body.model === 'string' ? body.model : '';
   const content = answer.choices?.[0]?.message?.content ?? '';
-  await logs.write({ id, model, request: body, response: content, search_results: work.sources, prompt_tokens: answer.usage?.prompt_tokens ?? 0, completion_tokens: answer.usage?.completion_tokens ?? 0 });
+  await logs.write({
+    id,
+    model,
+    request: body,
+    response: content,
+    search_results: work.sources,
+    prompt_tokens: answer.usage?.prompt_tokens ?? 0,
+    completion_tokens: answer.usage?.completion_tokens ?? 0,
+  });
   replies.publish(replyTo, { id, type: 'done', body: JSON.stringify({ ...answer, metadata: work.metadata }) }, true);
 }
 

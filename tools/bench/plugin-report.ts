@@ -109,7 +109,10 @@ export function pluginRatiosTable(cells: PluginCell[]): string {
     floors.map((floor) => {
       const rps = switchyard.result.rps / floor.result.rps;
       const cpu = oursCpuPerCompletion(switchyard) / oursCpuPerCompletion(floor);
-      const goal = floor.scenario === 'plugin-floor' ? `throughput ≥ ${GOALS.throughput}×: ${verdict(rps >= GOALS.throughput)}; CPU ≤ ${GOALS.cpu}×: ${verdict(cpu <= GOALS.cpu)}` : '—';
+      const goal =
+        floor.scenario === 'plugin-floor'
+          ? `throughput ≥ ${GOALS.throughput}×: ${verdict(rps >= GOALS.throughput)}; CPU ≤ ${GOALS.cpu}×: ${verdict(cpu <= GOALS.cpu)}`
+          : '—';
       return [floor.scenario, `${rps.toFixed(2)}×`, `${(switchyard.result.latency.p99 / floor.result.latency.p99).toFixed(2)}×`, `${cpu.toFixed(2)}×`, goal];
     }),
   );
@@ -117,7 +120,28 @@ export function pluginRatiosTable(cells: PluginCell[]): string {
 
 export function pluginCellsTable(cells: PluginCell[], cores: number): string {
   return table(
-    ['cell', 'clients', 'SearXNG limit', 'completions/s', 'ideal/s', 'of ideal', 'p50 ms', 'p99 ms', 'ideal ms', 'p99 ÷ ideal', 'failed', 'API (floor) ms CPU/compl.', 'worker ms CPU/compl.', 'PostgreSQL', 'Redis', 'ours + Redis + PG', 'simulators + load', 'machine busy', 'Redis cmds/compl.', 'PG xacts/compl.'],
+    [
+      'cell',
+      'clients',
+      'SearXNG limit',
+      'completions/s',
+      'ideal/s',
+      'of ideal',
+      'p50 ms',
+      'p99 ms',
+      'ideal ms',
+      'p99 ÷ ideal',
+      'failed',
+      'API (floor) ms CPU/compl.',
+      'worker ms CPU/compl.',
+      'PostgreSQL',
+      'Redis',
+      'ours + Redis + PG',
+      'simulators + load',
+      'machine busy',
+      'Redis cmds/compl.',
+      'PG xacts/compl.',
+    ],
     cells.map((c) => [
       c.scenario,
       c.concurrency,

@@ -4,15 +4,30 @@
  */
 
 const TOPICS = [
-  ['electric cars', 'An electric car charges from the grid; in winter the battery is slower to charge and its range drops by a fifth or more. Preconditioning the cabin while plugged in keeps the range up.'],
-  ['heat pumps', 'A heat pump moves heat from the outside air into the house; its efficiency falls as the outside temperature drops, and a well insulated house needs a smaller one.'],
-  ['holiday policy', 'Every employee has twenty-five days of paid leave a year; up to five unused days carry over to the next year and requests go to the team lead two weeks ahead.'],
-  ['expense reports', 'Expenses are reported within thirty days with the receipts attached; travel by train is preferred to flights under four hours, and hotels are booked through the travel desk.'],
+  [
+    'electric cars',
+    'An electric car charges from the grid; in winter the battery is slower to charge and its range drops by a fifth or more. Preconditioning the cabin while plugged in keeps the range up.',
+  ],
+  [
+    'heat pumps',
+    'A heat pump moves heat from the outside air into the house; its efficiency falls as the outside temperature drops, and a well insulated house needs a smaller one.',
+  ],
+  [
+    'holiday policy',
+    'Every employee has twenty-five days of paid leave a year; up to five unused days carry over to the next year and requests go to the team lead two weeks ahead.',
+  ],
+  [
+    'expense reports',
+    'Expenses are reported within thirty days with the receipts attached; travel by train is preferred to flights under four hours, and hotels are booked through the travel desk.',
+  ],
 ] as const;
 
 /** One file of a topic: its paragraph restated with numbered details, a few kB, so it makes several chunks. */
 function fileText([topic, paragraph]: readonly [string, string]): string {
-  const details = Array.from({ length: 12 }, (_, i) => `Detail ${i + 1} about ${topic}: ${paragraph} This note (${i + 1}) also covers maintenance, costs and common questions about ${topic}.`);
+  const details = Array.from(
+    { length: 12 },
+    (_, i) => `Detail ${i + 1} about ${topic}: ${paragraph} This note (${i + 1}) also covers maintenance, costs and common questions about ${topic}.`,
+  );
   return `# ${topic}\n\n${paragraph}\n\n${details.join('\n\n')}\n`;
 }
 
@@ -44,9 +59,7 @@ async function waitReady(apiUrl: string, { apiKey, appId, fileId }: { apiKey: st
 
 /** Uploads the bench files to the Space and waits until every one is indexed; returns how many. */
 export async function seedSpaceFiles(apiUrl: string, { apiKey, appId }: { apiKey: string; appId: string }): Promise<number> {
-  const files = await Promise.all(
-    TOPICS.map((topic, i) => upload(apiUrl, { apiKey, appId, name: `notes-${i + 1}.md`, text: fileText(topic) })),
-  );
+  const files = await Promise.all(TOPICS.map((topic, i) => upload(apiUrl, { apiKey, appId, name: `notes-${i + 1}.md`, text: fileText(topic) })));
   await Promise.all(files.map((file) => waitReady(apiUrl, { apiKey, appId, fileId: file.id })));
   return files.length;
 }
@@ -54,7 +67,11 @@ export async function seedSpaceFiles(apiUrl: string, { apiKey, appId }: { apiKey
 /** Sets web-search's `fetch_pages` in the Space's settings (`--fetch-pages`). */
 export async function setFetchPages(apiUrl: string, { apiKey, appId, fetchPages }: { apiKey: string; appId: string; fetchPages: number }): Promise<void> {
   const body = { id: appId, settings: { plugins: { 'web-search': { fetch_pages: fetchPages } } } };
-  const res = await fetch(`${apiUrl}/v1/apps/update`, { method: 'PUT', headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const res = await fetch(`${apiUrl}/v1/apps/update`, {
+    method: 'PUT',
+    headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   if (res.status !== 200) throw new Error(`setting fetch_pages answered ${res.status}: ${(await res.text()).slice(0, 300)}`);
 }
 

@@ -9,7 +9,21 @@ import { createBenchEnvironment, type BenchEnvironment } from './environment';
 import { runLoad, type LoadResult, type LoadTarget } from './load';
 import { checkPluginAnswer, pluginCellsTable, pluginRatiosTable, sampleSources, sourcesDiffer, type PluginCell } from './plugin-report';
 import { PLUGIN_BENCH_PROMPT, seedSpaceFiles, setFetchPages } from './plugin-space';
-import { buildService, checkOutBaseline, freePort, ROOT, startBenchEntry, startService, startUpstream, tailOf, waitFor200, WORKING_TREE, type Managed, type Runner, type ServiceSource } from './processes';
+import {
+  buildService,
+  checkOutBaseline,
+  freePort,
+  ROOT,
+  startBenchEntry,
+  startService,
+  startUpstream,
+  tailOf,
+  waitFor200,
+  WORKING_TREE,
+  type Managed,
+  type Runner,
+  type ServiceSource,
+} from './processes';
 import { summariseProfile, type Window } from './profile-summary';
 import { RoundTripMeter } from './round-trips';
 import { startQueueFloor } from './queue-floor/start';
@@ -118,7 +132,9 @@ let source: ServiceSource = WORKING_TREE;
 
 /** The main thread's profile among a tsx process's (its loader thread writes a small one beside it). */
 function largestProfile(folder: string): string {
-  const files = readdirSync(folder).filter((name) => name.endsWith('.cpuprofile')).map((name) => path.join(folder, name));
+  const files = readdirSync(folder)
+    .filter((name) => name.endsWith('.cpuprofile'))
+    .map((name) => path.join(folder, name));
   return files.sort((a, b) => statSync(b).size - statSync(a).size)[0] ?? path.join(folder, 'missing.cpuprofile');
 }
 
@@ -128,10 +144,26 @@ async function startDeployment(scenario: Scenario, { shared, scratch }: { shared
   const profileDir = args.profile ? path.join(args['profile-dir'] ?? scratch, `profiles-${scenario.name}`) : undefined;
   const workers = Array.from({ length: Math.max(1, Number(args.workers)) }, (_, i) => {
     const name = i === 0 ? 'worker' : `worker ${i + 1}`;
-    return startService({ name, runner, source, logFile: path.join(scratch, `${scenario.name}-${name.replace(' ', '-')}.log`), cpuProfileDir: profileDir, nodeArgs, env: { ...env, SWITCHYARD_ROLE: 'workers' } });
+    return startService({
+      name,
+      runner,
+      source,
+      logFile: path.join(scratch, `${scenario.name}-${name.replace(' ', '-')}.log`),
+      cpuProfileDir: profileDir,
+      nodeArgs,
+      env: { ...env, SWITCHYARD_ROLE: 'workers' },
+    });
   });
   const port = await freePort();
-  const api = startService({ name: 'api', runner, source, logFile: path.join(scratch, `${scenario.name}-api.log`), cpuProfileDir: profileDir, nodeArgs, env: { ...env, SWITCHYARD_ROLE: 'api', PORT: String(port), HOST: '127.0.0.1' } });
+  const api = startService({
+    name: 'api',
+    runner,
+    source,
+    logFile: path.join(scratch, `${scenario.name}-api.log`),
+    cpuProfileDir: profileDir,
+    nodeArgs,
+    env: { ...env, SWITCHYARD_ROLE: 'api', PORT: String(port), HOST: '127.0.0.1' },
+  });
   const processes = [api, ...workers];
   const deployment = { processes, apiUrl: `http://127.0.0.1:${port}` };
   cleanups.push({ name: `${scenario.name} processes`, run: () => Promise.all(processes.map((p) => p.stop())) });
@@ -151,7 +183,10 @@ async function startFloor(urls: { searxng: string; embeddings: string; model: st
   return { processes: [{ ...floor, name: 'api' }], apiUrl: floor.ready.url };
 }
 
-async function measure(scenario: Scenario, { deployment, env, others }: { deployment: Deployment; env: BenchEnvironment; others: Managed[] }): Promise<PluginCell> {
+async function measure(
+  scenario: Scenario,
+  { deployment, env, others }: { deployment: Deployment; env: BenchEnvironment; others: Managed[] },
+): Promise<PluginCell> {
   const t = target(deployment.apiUrl, env.apiKey);
   const alive = () => deployment.processes.every((p) => p.child.exitCode === null);
   await firstCompletion(t, alive).catch((err: unknown) => {
@@ -169,23 +204,48 @@ async function measure(scenario: Scenario, { deployment, env, others }: { deploy
   const tripsBefore = await trips.read();
   const before = meter.read();
   const allocationDir = args.allocations || args.promises ? (process.env.ALLOCATION_SAMPLER_DIR ?? null) : null;
-  const { value: result, allocated } = await allocationsDuring(allocationDir, processRoles(deployment.processes), (): Promise<LoadResult> => runLoad(t, { ...load, durationMs: Number(args.duration) * 1000 }));
+  const { value: result, allocated } = await allocationsDuring(allocationDir, processRoles(deployment.processes), (): Promise<LoadResult> =>
+    runLoad(t, { ...load, durationMs: Number(args.duration) * 1000 }),
+  );
   const cpuMs = CpuMeter.since(before, meter.read());
   const roundTrips = RoundTripMeter.since(tripsBefore, await trips.read(), result.requests);
   const slots = Math.min(concurrency, scenario.searxngLimit);
-  const cell: PluginCell = { scenario: scenario.name, sources, concurrency, searxngLimit: scenario.searxngLimit, backendLatencyMs: latencyMs, idealRps: slots / (latencyMs / 1000), idealLatencyMs: (latencyMs * concurrency) / slots, result, cpuMs, roundTrips };
+  const cell: PluginCell = {
+    scenario: scenario.name,
+    sources,
+    concurrency,
+    searxngLimit: scenario.searxngLimit,
+    backendLatencyMs: latencyMs,
+    idealRps: slots / (latencyMs / 1000),
+    idealLatencyMs: (latencyMs * concurrency) / slots,
+    result,
+    cpuMs,
+    roundTrips,
+  };
   if (allocated) {
     const per = (side: number) => side / Math.max(1, result.requests);
     const { bytes, promises } = allocated;
-    const figures = { api: per(bytes.api), worker: per(bytes.worker), ...(args.promises ? { apiPromises: per(promises.api), workerPromises: per(promises.worker) } : {}) };
+    const figures = {
+      api: per(bytes.api),
+      worker: per(bytes.worker),
+      ...(args.promises ? { apiPromises: per(promises.api), workerPromises: per(promises.worker) } : {}),
+    };
     cell.allocations = figures;
     const counted = (side: number | undefined) => (side === undefined ? '' : ` and ${side.toFixed(1)} promises`);
-    say(`    allocated per completion: API ${(figures.api / 1024).toFixed(1)} KB${counted(figures.apiPromises)}, worker ${(figures.worker / 1024).toFixed(1)} KB${counted(figures.workerPromises)}`);
+    say(
+      `    allocated per completion: API ${(figures.api / 1024).toFixed(1)} KB${counted(figures.apiPromises)}, worker ${(figures.worker / 1024).toFixed(1)} KB${counted(figures.workerPromises)}`,
+    );
   }
   const errors = result.errors > 0 ? `, ${result.errors} failed (${result.errorSamples.join('; ')})` : '';
-  say(`  ${scenario.name.padEnd(10)} c=${concurrency} SearXNG limit ${scenario.searxngLimit}: ${result.rps.toFixed(1)} completions/s (ideal ${cell.idealRps.toFixed(0)}), p50 ${result.latency.p50.toFixed(1)} ms, p99 ${result.latency.p99.toFixed(1)} ms${errors}`);
-  const commands = Object.entries(roundTrips.redisPerCompletion).map(([name, n]) => `${name} ${n}`).join(', ');
-  say(`    per completion: Redis ${roundTrips.redisTotalPerCompletion} commands (${commands}); PostgreSQL ${roundTrips.pgTransactionsPerCompletion} transactions`);
+  say(
+    `  ${scenario.name.padEnd(10)} c=${concurrency} SearXNG limit ${scenario.searxngLimit}: ${result.rps.toFixed(1)} completions/s (ideal ${cell.idealRps.toFixed(0)}), p50 ${result.latency.p50.toFixed(1)} ms, p99 ${result.latency.p99.toFixed(1)} ms${errors}`,
+  );
+  const commands = Object.entries(roundTrips.redisPerCompletion)
+    .map(([name, n]) => `${name} ${n}`)
+    .join(', ');
+  say(
+    `    per completion: Redis ${roundTrips.redisTotalPerCompletion} commands (${commands}); PostgreSQL ${roundTrips.pgTransactionsPerCompletion} transactions`,
+  );
   return cell;
 }
 
@@ -213,7 +273,10 @@ async function main(): Promise<void> {
   const upstream = await startUpstream('simulator');
   cleanups.push({ name: 'upstream', run: () => upstream.stop() });
   const fetchPages = Number(args['fetch-pages']);
-  const backends = await startBenchEntry<{ searxng: string; embeddings: string }>('plugin-backends.ts', [String(args.latency), fetchPages > 0 ? 'pages' : 'no-pages']);
+  const backends = await startBenchEntry<{ searxng: string; embeddings: string }>('plugin-backends.ts', [
+    String(args.latency),
+    fetchPages > 0 ? 'pages' : 'no-pages',
+  ]);
   cleanups.push({ name: 'plugin backends', run: () => backends.stop() });
   const shared = {
     NODE_ENV: 'production',
@@ -235,13 +298,13 @@ async function main(): Promise<void> {
     SSRF_ALLOWED_HOSTS: '127.0.0.1',
   };
   const unsaturated: Scenario = { name: 'plugins', searxngLimit: Math.max(256, Number(args.concurrency)) };
-  const every: Scenario[] = [
-    unsaturated,
-    { name: 'saturated', searxngLimit: Number(args.limit) },
-  ];
+  const every: Scenario[] = [unsaturated, { name: 'saturated', searxngLimit: Number(args.limit) }];
   const scenarios = every.filter((scenario) => !(args['skip-saturated'] && scenario.name === 'saturated'));
   const cells: PluginCell[] = [];
-  const others = [{ ...upstream, name: 'upstream' }, { ...backends, name: 'plugin backends' }];
+  const others = [
+    { ...upstream, name: 'upstream' },
+    { ...backends, name: 'plugin backends' },
+  ];
   const floors = new Set(args['skip-floor'] ? [] : (args.floors ?? '').split(',').map((name) => name.trim()));
   // The Space's files are ingested by Switchyard (upload, chunking, embeddings) before any cell: the plugin floor searches them too.
   const seeding = await startDeployment(unsaturated, { shared, scratch });
@@ -265,7 +328,12 @@ async function main(): Promise<void> {
     const pluginFloor = await startPluginFloor(env, `${upstream.url}/openai/v1`, { backends: backends.ready, fetchPages, profileDir, nodeArgs });
     cleanups.push({ name: 'plugin floor', run: () => Promise.all(pluginFloor.processes.map((p) => p.stop())) });
     const from = nowUs();
-    cells.push(await measure({ name: 'plugin-floor', searxngLimit: Number(args.concurrency) }, { deployment: { processes: pluginFloor.processes, apiUrl: pluginFloor.url }, env, others }));
+    cells.push(
+      await measure(
+        { name: 'plugin-floor', searxngLimit: Number(args.concurrency) },
+        { deployment: { processes: pluginFloor.processes, apiUrl: pluginFloor.url }, env, others },
+      ),
+    );
     const window: Window = [from, nowUs()];
     await Promise.all(pluginFloor.processes.map((p) => p.stop()));
     if (profileDir) say(profileTables([summariseProfile(largestProfile(path.join(profileDir, 'plugin-floor-worker')), { root: ROOT, windows: [window] })]));
@@ -276,14 +344,32 @@ async function main(): Promise<void> {
     cells.push(await measure(scenario, { deployment, env, others }));
     const window: Window = [from, nowUs()];
     await Promise.all(deployment.processes.map((p) => p.stop()));
-    if (args.profile) say(profileTables(['api', 'worker'].map((name) => summariseProfile(path.join(args['profile-dir'] ?? scratch, `profiles-${scenario.name}`, `${name}.cpuprofile`), { root: args.source ? source.root : BUILD_ROOT, windows: [window] }))));
+    if (args.profile)
+      say(
+        profileTables(
+          ['api', 'worker'].map((name) =>
+            summariseProfile(path.join(args['profile-dir'] ?? scratch, `profiles-${scenario.name}`, `${name}.cpuprofile`), {
+              root: args.source ? source.root : BUILD_ROOT,
+              windows: [window],
+            }),
+          ),
+        ),
+      );
   }
   say(`\n${pluginCellsTable(cells, machine.cores)}`);
   say(`\n${pluginRatiosTable(cells)}`);
   const pluginFloorCell = cells.find((c) => c.scenario === 'plugin-floor');
   const switchyardCell = cells.find((c) => c.scenario === 'plugins');
-  if (pluginFloorCell && switchyardCell) say(`\nsources: ${sourcesDiffer(pluginFloorCell, switchyardCell) ?? `the plugin floor's ${pluginFloorCell.sources?.length ?? 0} are Switchyard's (same order, scores and snippets)`}`);
-  const report = { machine, settings: { ...args, files, prompt: PLUGIN_BENCH_PROMPT, node_env: 'production' }, cells, total_seconds: Number(((Date.now() - started) / 1000).toFixed(1)) };
+  if (pluginFloorCell && switchyardCell)
+    say(
+      `\nsources: ${sourcesDiffer(pluginFloorCell, switchyardCell) ?? `the plugin floor's ${pluginFloorCell.sources?.length ?? 0} are Switchyard's (same order, scores and snippets)`}`,
+    );
+  const report = {
+    machine,
+    settings: { ...args, files, prompt: PLUGIN_BENCH_PROMPT, node_env: 'production' },
+    cells,
+    total_seconds: Number(((Date.now() - started) / 1000).toFixed(1)),
+  };
   writeFileSync(args.out ?? path.join(__dirname, 'plugins-results.json'), `${JSON.stringify(report, null, 2)}\n`);
   say(`\nwrote ${args.out} in ${report.total_seconds} s`);
 }

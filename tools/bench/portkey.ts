@@ -14,7 +14,11 @@ const PORTKEY_ENTRY = path.join(ROOT, 'node_modules/@portkey-ai/gateway/build/st
 export async function startPortkey(logFile: string): Promise<Managed & { url: string }> {
   const port = await freePort();
   const out = openSync(logFile, 'w');
-  const child = spawn(process.execPath, [PORTKEY_ENTRY, '--headless', `--port=${port}`], { cwd: ROOT, env: { ...process.env, NODE_ENV: 'production' }, stdio: ['ignore', out, out] });
+  const child = spawn(process.execPath, [PORTKEY_ENTRY, '--headless', `--port=${port}`], {
+    cwd: ROOT,
+    env: { ...process.env, NODE_ENV: 'production' },
+    stdio: ['ignore', out, out],
+  });
   closeSync(out);
   const url = `http://127.0.0.1:${port}`;
   await waitFor200(`${url}/`, 30_000, () => child.exitCode === null);

@@ -33,7 +33,13 @@ export function buildService({ root, buildDir }: ServiceSource = WORKING_TREE): 
   const main = path.join(buildDir, 'src/main.js');
   if (!existsSync(main)) throw new Error(`tsc produced no ${main}:\n${result.stdout}${result.stderr}`);
   // tsc emits despite type errors (someone else's work in progress): say so, run anyway.
-  const warnings = result.status === 0 ? [] : (result.stdout + result.stderr).split('\n').filter((l) => l.includes('error TS')).slice(0, 5);
+  const warnings =
+    result.status === 0
+      ? []
+      : (result.stdout + result.stderr)
+          .split('\n')
+          .filter((l) => l.includes('error TS'))
+          .slice(0, 5);
   return { ms: Date.now() - started, warnings };
 }
 
@@ -82,7 +88,11 @@ export function startService(spec: ServiceProcess): Managed {
   const name = spec.cpuProfileNamed === false ? [] : ['--cpu-prof-name', `${spec.name}.cpuprofile`];
   const profile = spec.cpuProfileDir ? ['--cpu-prof', '--cpu-prof-dir', spec.cpuProfileDir, ...name] : [];
   const out = openSync(spec.logFile, 'w');
-  const child = spawn(process.execPath, [...profile, ...(spec.nodeArgs ?? []), ...entry], { cwd: root, env: { ...process.env, ...spec.env }, stdio: ['ignore', out, out] });
+  const child = spawn(process.execPath, [...profile, ...(spec.nodeArgs ?? []), ...entry], {
+    cwd: root,
+    env: { ...process.env, ...spec.env },
+    stdio: ['ignore', out, out],
+  });
   closeSync(out);
   return { name: spec.name, child, logFile: spec.logFile, stop: () => stopChild(child, 15_000) };
 }
@@ -125,7 +135,10 @@ export async function waitFor200(url: string, timeoutMs: number, alive: () => bo
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     if (!alive()) throw new Error(`process exited before ${url} answered`);
-    const status = await fetch(url).then((r) => r.status, () => 0);
+    const status = await fetch(url).then(
+      (r) => r.status,
+      () => 0,
+    );
     if (status === 200) return;
     if (Date.now() > deadline) throw new Error(`${url} not ready within ${timeoutMs} ms (last status ${status})`);
     await new Promise((resolve) => setTimeout(resolve, 100));

@@ -65,7 +65,9 @@ const projectPath = (url: string, root: string) => shortUrl(url, root).replace(/
 const isProjectFrame = (url: string, root: string) => /^(src|workers)\//.test(projectPath(url, root));
 
 function frameName(frame: ProfileNode['callFrame'], root: string): string {
-  const where = frame.url ? ` ${shortUrl(frame.url, root).replace(/^(node_modules\/\.cache\/switchyard-bench|bench-build)\//, '')}:${frame.lineNumber + 1}` : '';
+  const where = frame.url
+    ? ` ${shortUrl(frame.url, root).replace(/^(node_modules\/\.cache\/switchyard-bench|bench-build)\//, '')}:${frame.lineNumber + 1}`
+    : '';
   return `${frame.functionName || '(anonymous)'}${where}`;
 }
 

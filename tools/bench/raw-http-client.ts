@@ -23,7 +23,13 @@ export interface RawRequest {
 
 /** The request's bytes: an HTTP/1.1 keep-alive POST with a JSON body. */
 export function requestBytes(url: URL, headers: Record<string, string>, payload: Buffer): Buffer {
-  const lines = [`POST ${url.pathname}${url.search} HTTP/1.1`, `host: ${url.host}`, 'content-type: application/json', `content-length: ${payload.length}`, ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`)];
+  const lines = [
+    `POST ${url.pathname}${url.search} HTTP/1.1`,
+    `host: ${url.host}`,
+    'content-type: application/json',
+    `content-length: ${payload.length}`,
+    ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`),
+  ];
   return Buffer.concat([Buffer.from(`${lines.join('\r\n')}\r\n\r\n`, 'latin1'), payload]);
 }
 
@@ -63,7 +69,8 @@ class ResponseReader {
   result(): Sample {
     const latencyMs = performance.now() - this.started;
     if (this.status !== 200) return { ok: false, latencyMs, error: `HTTP ${this.status}: ${this.tail.trim()}` };
-    if (this.request.stream && (this.ttftMs === undefined || !this.tail.includes('data: [DONE]'))) return { ok: false, latencyMs, error: `incomplete stream: ${this.tail.trim()}` };
+    if (this.request.stream && (this.ttftMs === undefined || !this.tail.includes('data: [DONE]')))
+      return { ok: false, latencyMs, error: `incomplete stream: ${this.tail.trim()}` };
     if (!this.request.stream && !this.tail.includes('}')) return { ok: false, latencyMs, error: 'empty body' };
     const problem = this.request.check && !this.request.stream ? this.request.check(Buffer.from(this.whole, 'latin1').toString('utf8')) : null;
     return problem ? { ok: false, latencyMs, error: problem } : { ok: true, latencyMs, ttftMs: this.ttftMs };
@@ -165,7 +172,10 @@ export class RawConnection {
       };
       const onClose = () => finish({ ok: false, latencyMs: performance.now() - started, error: 'connection closed' }, false);
       const onError = (err: Error) => finish({ ok: false, latencyMs: performance.now() - started, error: err.message }, false);
-      const timer = setTimeout(() => finish({ ok: false, latencyMs: performance.now() - started, error: `no answer within ${this.request.timeoutMs} ms` }, false), this.request.timeoutMs);
+      const timer = setTimeout(
+        () => finish({ ok: false, latencyMs: performance.now() - started, error: `no answer within ${this.request.timeoutMs} ms` }, false),
+        this.request.timeoutMs,
+      );
       socket.on('data', onData);
       socket.once('close', onClose);
       socket.once('error', onError);

@@ -73,26 +73,56 @@ function callsBetween(before: NodeReading | undefined, after: NodeReading): Map<
 
 /** Every command between two readings, all servers together. */
 export function commandsBetween(before: CommandReading, after: CommandReading): number {
-  return after.filter((node) => node.master).reduce((sum, node) => sum + [...callsBetween(before.find((b) => b.node === node.node), node).values()].reduce((a, b) => a + b, 0), 0);
+  return after
+    .filter((node) => node.master)
+    .reduce(
+      (sum, node) =>
+        sum +
+        [
+          ...callsBetween(
+            before.find((b) => b.node === node.node),
+            node,
+          ).values(),
+        ].reduce((a, b) => a + b, 0),
+      0,
+    );
 }
 
 /** What ran between two readings, per completion; `idleCommands` is the idle estimate for the window's length. */
-export function commandsSince(before: CommandReading, after: CommandReading, { completions, idleCommands }: { completions: number; idleCommands: number }): RedisCommands {
+export function commandsSince(
+  before: CommandReading,
+  after: CommandReading,
+  { completions, idleCommands }: { completions: number; idleCommands: number },
+): RedisCommands {
   const per = (n: number) => Number((n / Math.max(1, completions)).toFixed(2));
   const byName = new Map<string, number>();
-  const nodes = after.filter((node) => node.master).map((node) => {
-    const previous = before.find((b) => b.node === node.node);
-    let commands = 0;
-    for (const [name, calls] of callsBetween(previous, node)) {
-      byName.set(name, (byName.get(name) ?? 0) + calls);
-      commands += calls;
-    }
-    return { node: node.node, commands, cpuMs: node.cpuMs - (previous?.cpuMs ?? 0) };
-  });
+  const nodes = after
+    .filter((node) => node.master)
+    .map((node) => {
+      const previous = before.find((b) => b.node === node.node);
+      let commands = 0;
+      for (const [name, calls] of callsBetween(previous, node)) {
+        byName.set(name, (byName.get(name) ?? 0) + calls);
+        commands += calls;
+      }
+      return { node: node.node, commands, cpuMs: node.cpuMs - (previous?.cpuMs ?? 0) };
+    });
   const total = nodes.reduce((sum, node) => sum + node.commands, 0);
-  const shares = nodes.map((node) => ({ node: node.node, commands: node.commands, share: Number((node.commands / Math.max(1, total)).toFixed(3)), cpuMsPerCompletion: Number((node.cpuMs / Math.max(1, completions)).toFixed(3)) }));
+  const shares = nodes.map((node) => ({
+    node: node.node,
+    commands: node.commands,
+    share: Number((node.commands / Math.max(1, total)).toFixed(3)),
+    cpuMsPerCompletion: Number((node.cpuMs / Math.max(1, completions)).toFixed(3)),
+  }));
   const byCommand = Object.fromEntries([...byName.entries()].sort((a, b) => b[1] - a[1]).map(([name, calls]) => [name, per(calls)]));
-  return { completions, perCompletion: per(total), byCommand, nodes: shares, maxShare: Math.max(0, ...shares.map((s) => s.share)), idlePerCompletion: per(idleCommands) };
+  return {
+    completions,
+    perCompletion: per(total),
+    byCommand,
+    nodes: shares,
+    maxShare: Math.max(0, ...shares.map((s) => s.share)),
+    idlePerCompletion: per(idleCommands),
+  };
 }
 
 /**

@@ -113,8 +113,17 @@ export function cellsTable(cells: Cell[]): string {
   return table(
     ['path', 'mode', 'clients', 'completions', 'errors', 'req/s', 'p50 ms', 'p90 ms', 'p99 ms', 'TTFT p50 ms', 'TTFT p99 ms'],
     cells.map((c) => [
-      c.path, c.mode, c.concurrency, c.result.requests, c.result.errors, c.result.rps.toFixed(0),
-      ms(c.result.latency.p50), ms(c.result.latency.p90), ms(c.result.latency.p99), ms(c.result.ttft?.p50), ms(c.result.ttft?.p99),
+      c.path,
+      c.mode,
+      c.concurrency,
+      c.result.requests,
+      c.result.errors,
+      c.result.rps.toFixed(0),
+      ms(c.result.latency.p50),
+      ms(c.result.latency.p90),
+      ms(c.result.latency.p99),
+      ms(c.result.ttft?.p50),
+      ms(c.result.ttft?.p99),
     ]),
   );
 }
@@ -123,8 +132,16 @@ export function comparisonTable(comparisons: Comparison[]): string {
   return table(
     ['mode', 'clients', 'direct req/s', 'Switchyard req/s', 'added p50 ms', 'p50 ratio', 'added p99 ms', 'p99 ratio', 'added TTFT p50 ms', 'TTFT ratio'],
     comparisons.map((c) => [
-      c.mode, c.concurrency, c.directRps.toFixed(0), c.switchyardRps.toFixed(0), ms(c.addedP50Ms), `${c.p50Ratio}×`, ms(c.addedP99Ms), `${c.p99Ratio}×`,
-      ms(c.addedTtftP50Ms), c.ttftP50Ratio === null ? '–' : `${c.ttftP50Ratio}×`,
+      c.mode,
+      c.concurrency,
+      c.directRps.toFixed(0),
+      c.switchyardRps.toFixed(0),
+      ms(c.addedP50Ms),
+      `${c.p50Ratio}×`,
+      ms(c.addedP99Ms),
+      `${c.p99Ratio}×`,
+      ms(c.addedTtftP50Ms),
+      c.ttftP50Ratio === null ? '–' : `${c.ttftP50Ratio}×`,
     ]),
   );
 }
@@ -133,7 +150,9 @@ const percentOfMachine = (cpuMs: number, wallMs: number, cores: number) => `${((
 
 /** Busy CPU of the machine not spent by the benchmark's processes, Redis or PostgreSQL: someone else's load, in ms. */
 export function otherCpuMs(cell: Cell): number {
-  const own = Object.entries(cell.cpuMs).filter(([name]) => name !== 'machine').reduce((sum, [, ms]) => sum + ms, 0);
+  const own = Object.entries(cell.cpuMs)
+    .filter(([name]) => name !== 'machine')
+    .reduce((sum, [, ms]) => sum + ms, 0);
   return Math.max(0, (cell.cpuMs.machine ?? 0) - own);
 }
 
@@ -143,7 +162,9 @@ export function cpuTable(cells: Cell[], cores: number): string {
   return table(
     ['path', 'mode', 'clients', ...names.map((n) => `${n} ms/req`), 'machine busy', 'other processes'],
     cells.map((c) => [
-      c.path, c.mode, c.concurrency,
+      c.path,
+      c.mode,
+      c.concurrency,
       ...names.map((n) => ((c.cpuMs[n] ?? 0) / Math.max(1, c.result.requests)).toFixed(3)),
       percentOfMachine(c.cpuMs.machine ?? 0, c.result.wallMs, cores),
       percentOfMachine(otherCpuMs(c), c.result.wallMs, cores),
@@ -153,24 +174,54 @@ export function cpuTable(cells: Cell[], cores: number): string {
 
 export function profileTables(summaries: ProfileSummary[]): string {
   return summaries
-    .map((s) => [
-      `#### ${s.process}: ${s.busyMs.toFixed(0)} ms of CPU sampled`,
-      table(['area', 'self ms', 'share'], s.byArea.slice(0, 12).map((a) => [a.name, a.ms.toFixed(0), `${(a.share * 100).toFixed(1)}%`])),
-      '',
-      table(['function', 'self ms', 'share'], s.topFunctions.slice(0, 15).map((f) => [`\`${f.name}\``, f.ms.toFixed(0), `${(f.share * 100).toFixed(1)}%`])),
-      '',
-      table(['nearest project caller', 'self ms below it', 'share'], s.byProjectCaller.slice(0, 15).map((f) => [`\`${f.name}\``, f.ms.toFixed(0), `${(f.share * 100).toFixed(1)}%`])),
-    ].join('\n'))
+    .map((s) =>
+      [
+        `#### ${s.process}: ${s.busyMs.toFixed(0)} ms of CPU sampled`,
+        table(
+          ['area', 'self ms', 'share'],
+          s.byArea.slice(0, 12).map((a) => [a.name, a.ms.toFixed(0), `${(a.share * 100).toFixed(1)}%`]),
+        ),
+        '',
+        table(
+          ['function', 'self ms', 'share'],
+          s.topFunctions.slice(0, 15).map((f) => [`\`${f.name}\``, f.ms.toFixed(0), `${(f.share * 100).toFixed(1)}%`]),
+        ),
+        '',
+        table(
+          ['nearest project caller', 'self ms below it', 'share'],
+          s.byProjectCaller.slice(0, 15).map((f) => [`\`${f.name}\``, f.ms.toFixed(0), `${(f.share * 100).toFixed(1)}%`]),
+        ),
+      ].join('\n'),
+    )
     .join('\n\n');
 }
 
 export function baselineTable(comparisons: BaselineComparison[], label: { other: string; now: string } = { other: 'baseline', now: 'now' }): string {
   const { other, now } = label;
   return table(
-    ['mode', 'clients', `${other} req/s`, `${now} req/s`, 'req/s ratio', `${other} p50 ms`, `${now} p50 ms`, 'p50 change ms', 'p99 change ms', 'TTFT p50 change ms'],
+    [
+      'mode',
+      'clients',
+      `${other} req/s`,
+      `${now} req/s`,
+      'req/s ratio',
+      `${other} p50 ms`,
+      `${now} p50 ms`,
+      'p50 change ms',
+      'p99 change ms',
+      'TTFT p50 change ms',
+    ],
     comparisons.map((c) => [
-      c.mode, c.concurrency, c.baselineRps.toFixed(0), c.switchyardRps.toFixed(0), `${c.rpsRatio}×`, ms(c.baselineP50Ms), ms(c.switchyardP50Ms),
-      ms(c.p50DeltaMs), ms(c.p99DeltaMs), ms(c.ttftP50DeltaMs),
+      c.mode,
+      c.concurrency,
+      c.baselineRps.toFixed(0),
+      c.switchyardRps.toFixed(0),
+      `${c.rpsRatio}×`,
+      ms(c.baselineP50Ms),
+      ms(c.switchyardP50Ms),
+      ms(c.p50DeltaMs),
+      ms(c.p99DeltaMs),
+      ms(c.ttftP50DeltaMs),
     ]),
   );
 }

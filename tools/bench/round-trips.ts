@@ -22,7 +22,9 @@ async function pgTransactions(databaseUrl: string, database: string): Promise<nu
   try {
     // The statistics collector reports with a delay: ask for a fresh snapshot.
     await client.query('SELECT pg_stat_clear_snapshot()');
-    const { rows } = await client.query<{ xacts: string }>('SELECT (xact_commit + xact_rollback)::text AS xacts FROM pg_stat_database WHERE datname = $1', [database]);
+    const { rows } = await client.query<{ xacts: string }>('SELECT (xact_commit + xact_rollback)::text AS xacts FROM pg_stat_database WHERE datname = $1', [
+      database,
+    ]);
     return Number(rows[0]?.xacts ?? 0);
   } finally {
     await client.end();

@@ -20,7 +20,13 @@ import { distribution, type Distribution } from './stats';
  * prompt's tokens alone (work any router does) measured in the same run. Prompts: MMLU-Pro questions and
  * AlpacaEval instructions from tools/router-lab/data/routing when present, else built-in ones.
  */
-const { values: args } = parseArgs({ options: { prompts: { type: 'string', default: '2000' }, candidates: { type: 'string', default: '20' }, data: { type: 'string', default: 'tools/router-lab/data/routing' } } });
+const { values: args } = parseArgs({
+  options: {
+    prompts: { type: 'string', default: '2000' },
+    candidates: { type: 'string', default: '20' },
+    data: { type: 'string', default: 'tools/router-lab/data/routing' },
+  },
+});
 
 function prompts(limit: number): string[] {
   const dir = path.resolve(args.data);
@@ -34,8 +40,11 @@ function prompts(limit: number): string[] {
       found.push(`${q.question}\n${q.options.map((o, i) => `${String.fromCharCode(65 + i)}. ${o}`).join('\n')}`);
     }
   }
-  if (existsSync(alpaca)) for (const line of readFileSync(alpaca, 'utf8').split('\n')) if (line) found.push((JSON.parse(line) as { instruction: string }).instruction);
-  if (found.length === 0) for (let i = 0; i < limit; i++) found.push(`Question ${i}: explain step by step how ${i} + ${i * 7} relates to modular arithmetic, then write a Python function for it.`);
+  if (existsSync(alpaca))
+    for (const line of readFileSync(alpaca, 'utf8').split('\n')) if (line) found.push((JSON.parse(line) as { instruction: string }).instruction);
+  if (found.length === 0)
+    for (let i = 0; i < limit; i++)
+      found.push(`Question ${i}: explain step by step how ${i} + ${i * 7} relates to modular arithmetic, then write a Python function for it.`);
   return found.slice(0, limit);
 }
 

@@ -128,7 +128,6 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   });
 }
 
-
 interface Stack {
   env: BenchEnvironment;
   /** Which Redis the run uses (--redis) and where Switchyard's commands land. */
@@ -147,8 +146,16 @@ interface Stack {
   allocationDir: string | null;
 }
 
-async function startStack(runner: Runner, scratch: string, { switchyard, baseline }: { switchyard: MeasuredSource; baseline: ServiceSource | null }): Promise<Stack> {
-  const created = await createBenchEnvironment({ privacyLevel: Number(args['privacy-level']), model: args.model, routing: args.routing === 'named' ? 'named' : 'auto' });
+async function startStack(
+  runner: Runner,
+  scratch: string,
+  { switchyard, baseline }: { switchyard: MeasuredSource; baseline: ServiceSource | null },
+): Promise<Stack> {
+  const created = await createBenchEnvironment({
+    privacyLevel: Number(args['privacy-level']),
+    model: args.model,
+    routing: args.routing === 'named' ? 'named' : 'auto',
+  });
   cleanups.push({ name: 'database and Redis keys', run: () => created.destroy() });
   const redis = await startBenchRedis(redisKindOf(args.redis, args['redis-cluster'] === true), created.redisUrl);
   cleanups.push({ name: `Redis (${redis.kind})`, run: () => redis.stop() });
@@ -177,7 +184,10 @@ async function startStack(runner: Runner, scratch: string, { switchyard, baselin
     ...redis.serviceEnv,
   };
   const layout = layoutOf(args.layout);
-  const sizes = { apiProcesses: args['api-processes'] ? Number(args['api-processes']) : undefined, workerProcesses: args.workers ? Number(args.workers) : undefined };
+  const sizes = {
+    apiProcesses: args['api-processes'] ? Number(args['api-processes']) : undefined,
+    workerProcesses: args.workers ? Number(args.workers) : undefined,
+  };
   const started = (managed: Managed) => cleanups.push({ name: `${managed.name} process`, run: () => managed.stop() });
   const common = { shared, scratch, layout, ...sizes, started, nodeArgs };
   const deployments = [await startDeployment({ path: 'switchyard', runner, source: switchyard, profileDir, ...common }, env)];
@@ -190,7 +200,10 @@ async function startStack(runner: Runner, scratch: string, { switchyard, baselin
     ...(args['baseline-layout'] ? { layout: layoutOf(args['baseline-layout']) } : {}),
   };
   const baselineProfileDir = args.profile && baseline ? path.join(scratch, 'profiles-baseline') : null;
-  if (baseline) deployments.push(await startDeployment({ path: 'baseline', runner: 'prebuilt', source: baseline, profileDir: baselineProfileDir, ...common, ...baselineSizes }, env));
+  if (baseline)
+    deployments.push(
+      await startDeployment({ path: 'baseline', runner: 'prebuilt', source: baseline, profileDir: baselineProfileDir, ...common, ...baselineSizes }, env),
+    );
   const peer = args.peer === 'portkey' && !args.soak ? await startPortkey(path.join(scratch, 'portkey.log')) : null;
   if (peer) cleanups.push({ name: 'portkey', run: () => peer.stop() });
   // With --keep-profiles, the floors are profiled too: a function's cost beside the least the shape needs.
@@ -214,7 +227,15 @@ function processesOf(stack: Stack): ProcessesOf {
 
 /** Where each path listens; `peer` leaves the peer gateway out where it is not measured. */
 function endpointsOf(stack: Stack, { peer }: { peer: boolean }): Endpoints {
-  return { upstream: stack.upstream.url, deployments: stack.deployments, peer: peer ? (stack.peer?.url ?? null) : null, floors: stack.floors, apiKey: stack.env.apiKey, model: stack.env.model.name, requestModel: stack.env.requestModel };
+  return {
+    upstream: stack.upstream.url,
+    deployments: stack.deployments,
+    peer: peer ? (stack.peer?.url ?? null) : null,
+    floors: stack.floors,
+    apiKey: stack.env.apiKey,
+    model: stack.env.model.name,
+    requestModel: stack.env.requestModel,
+  };
 }
 
 /** The paths that use Redis, their processes, and the servers their commands land on (the floors stay on one server). */
@@ -236,7 +257,8 @@ async function roundTrips(stack: Stack, modes: Mode[]): Promise<{ path: Path; mo
   for (const mode of modes) {
     for (const owner of redisPaths(stack)) {
       const target = targetFor(owner.path, mode, endpoints);
-      const load = async () => (await runLoad(target, { concurrency: 8, durationMs: 60_000, maxRequests: 300, timeoutMs: 30_000, client: loadClient })).requests;
+      const load = async () =>
+        (await runLoad(target, { concurrency: 8, durationMs: 60_000, maxRequests: 300, timeoutMs: 30_000, client: loadClient })).requests;
       out.push({ path: owner.path, mode, trips: await countRoundTrips(owner.nodes, () => processRoles(owner.processes), load) });
     }
   }
@@ -264,24 +286,68 @@ async function main(): Promise<void> {
   cleanups.push({ name: 'scratch folder', run: async () => rmSync(scratch, { recursive: true, force: true }) });
   const removeLater = (name: string, remove: () => void) => cleanups.push({ name, run: async () => remove() });
   const requested: Runner = args.runner === 'tsx' || args.runner === 'prebuilt' ? args.runner : 'build';
-  const { runner, build, switchyard, baseline } = prepareSources({ runner: requested, scratch, ref: args['switchyard-ref'], baselineRef: args.baseline, say, removeLater });
+  const { runner, build, switchyard, baseline } = prepareSources({
+    runner: requested,
+    scratch,
+    ref: args['switchyard-ref'],
+    baselineRef: args.baseline,
+    say,
+    removeLater,
+  });
   const stack = await startStack(runner, scratch, { switchyard, baseline });
   const [own] = stack.deployments;
   if (!own) throw new Error('no Switchyard started');
-  say(`upstream: ${args.upstream} at ${stack.upstream.url}; Switchyard at ${own.apiUrl} (${runner}, LOG_LEVEL=${args['log-level']}, privacy level ${args['privacy-level']}, ${describeLayout()})${baseline ? `; baseline ${args.baseline}` : ''}; ready after ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  say(
+    `upstream: ${args.upstream} at ${stack.upstream.url}; Switchyard at ${own.apiUrl} (${runner}, LOG_LEVEL=${args['log-level']}, privacy level ${args['privacy-level']}, ${describeLayout()})${baseline ? `; baseline ${args.baseline}` : ''}; ready after ${((Date.now() - started) / 1000).toFixed(1)} s`,
+  );
   if (args.soak) return soak(stack, started);
   const processes = stack.deployments.flatMap((d) => d.processes);
   const floorPids = Object.fromEntries(stack.floors.flatMap((f) => f.processes).map((p) => [p.name, p.child.pid]));
-  const pids = () => ({ ...Object.fromEntries(processes.map((p) => [p.name, p.child.pid])), ...(stack.peer ? { portkey: stack.peer.child.pid } : {}), ...floorPids, upstream: stack.upstream.child.pid });
+  const pids = () => ({
+    ...Object.fromEntries(processes.map((p) => [p.name, p.child.pid])),
+    ...(stack.peer ? { portkey: stack.peer.child.pid } : {}),
+    ...floorPids,
+    upstream: stack.upstream.child.pid,
+  });
   const meter = new CpuMeter(pids, stack.env.databaseName);
   const modes = (args.modes ?? 'json,stream').split(',') as Mode[];
-  const paths: Path[] = ['direct', ...(stack.peer ? ['portkey' as const] : []), ...stack.floors.map((f) => FLOOR_PATHS[f.kind]), ...stack.deployments.map((d) => d.path)];
-  const cellSettings = { durationMs: Number(args.duration) * 1000, warmupMs: Number(args.warmup) * 1000, firstMs: Number(args['warmup-first']) * 1000, modes, levels: (args.concurrency ?? '1,64').split(',').map(Number), client: loadClient, fixedOrder: args['fixed-order'] === true, stretches: Number(args.stretches), say };
-  const { cells, sentThrough: measured, windows, profiled, allocations } = await runCells({ ...stack, endpoints: endpointsOf(stack, { peer: true }), paths }, meter, cellSettings);
-  const commandsOptions = { modes, endpoints: endpointsOf(stack, { peer: false }), completions: Number(args['commands-completions']), concurrency: Number(args['commands-concurrency']), client: loadClient };
+  const paths: Path[] = [
+    'direct',
+    ...(stack.peer ? ['portkey' as const] : []),
+    ...stack.floors.map((f) => FLOOR_PATHS[f.kind]),
+    ...stack.deployments.map((d) => d.path),
+  ];
+  const cellSettings = {
+    durationMs: Number(args.duration) * 1000,
+    warmupMs: Number(args.warmup) * 1000,
+    firstMs: Number(args['warmup-first']) * 1000,
+    modes,
+    levels: (args.concurrency ?? '1,64').split(',').map(Number),
+    client: loadClient,
+    fixedOrder: args['fixed-order'] === true,
+    stretches: Number(args.stretches),
+    say,
+  };
+  const {
+    cells,
+    sentThrough: measured,
+    windows,
+    profiled,
+    allocations,
+  } = await runCells({ ...stack, endpoints: endpointsOf(stack, { peer: true }), paths }, meter, cellSettings);
+  const commandsOptions = {
+    modes,
+    endpoints: endpointsOf(stack, { peer: false }),
+    completions: Number(args['commands-completions']),
+    concurrency: Number(args['commands-concurrency']),
+    client: loadClient,
+  };
   const commands = await countCommandsPerPath(redisPaths(stack), commandsOptions);
   const trips = await roundTrips(stack, modes);
-  const ownCompletions = [...trips.map((t) => ({ path: t.path, completions: t.trips.completions })), ...commands.map((c) => ({ path: c.path, completions: c.commands.completions }))];
+  const ownCompletions = [
+    ...trips.map((t) => ({ path: t.path, completions: t.trips.completions })),
+    ...commands.map((c) => ({ path: c.path, completions: c.commands.completions })),
+  ];
   const sentThrough = measured + ownCompletions.filter((t) => t.path === 'switchyard' || t.path === 'baseline').reduce((sum, t) => sum + t.completions, 0);
   await stopDeployments(stack);
   const logs = await settledLogs(stack.env);
@@ -289,10 +355,18 @@ async function main(): Promise<void> {
   const profiles: ProfileSummary[] = stack.profileDir
     ? readdirSync(stack.profileDir)
         .filter((file) => file.endsWith('.cpuprofile'))
-        .map((file) => ({ ...summariseProfile(path.join(stack.profileDir ?? '', file), { root: switchyard.root, windows }), process: file.replace(/\.cpuprofile$/, '') }))
+        .map((file) => ({
+          ...summariseProfile(path.join(stack.profileDir ?? '', file), { root: switchyard.root, windows }),
+          process: file.replace(/\.cpuprofile$/, ''),
+        }))
         .filter((summary) => summary.busyMs > 100)
     : [];
-  const profilesIn = (dir: string | null) => (dir ? readdirSync(dir).filter((file) => file.endsWith('.cpuprofile')).map((file) => path.join(dir, file)) : []);
+  const profilesIn = (dir: string | null) =>
+    dir
+      ? readdirSync(dir)
+          .filter((file) => file.endsWith('.cpuprofile'))
+          .map((file) => path.join(dir, file))
+      : [];
   // Each profile's frames are read from its own checkout (the baseline's is a worktree in the scratch folder).
   const budgetOf = (dir: string | null, cells: ProfiledCell[], root: string) => (profilesIn(dir).length > 0 ? stageBudgets(profilesIn(dir), cells, root) : []);
   const stages = budgetOf(stack.profileDir, profiled.switchyard, switchyard.root);
@@ -305,24 +379,55 @@ async function main(): Promise<void> {
   say(`\n${cellsTable(cells)}\n\n${comparisonTable(comparisons)}\n\nCPU per completion (ms of one core):\n${cpuTable(cells, machine.cores)}`);
   if (withBaseline.length > 0) say(`\nAgainst the baseline ${args.baseline} (${baseline?.commit.slice(0, 10)}), same run:\n${baselineTable(withBaseline)}`);
   say(`\nrequest logs written: ${logs.parents} (of ${sentThrough} completions through Switchyard), ${logs.children} upstream-call rows`);
-  if (withPeer.length > 0) say(`\nSwitchyard against the Portkey gateway (same upstream, same load generator), same run:\n${baselineTable(withPeer, { other: 'Portkey', now: 'Switchyard' })}`);
-  if (floorWithPeer.length > 0) say(`\nThe queue floor (tools/bench/queue-floor: the least a gateway of Switchyard's shape does) against the Portkey gateway, same run:\n${baselineTable(floorWithPeer, { other: 'Portkey', now: 'floor' })}`);
+  if (withPeer.length > 0)
+    say(
+      `\nSwitchyard against the Portkey gateway (same upstream, same load generator), same run:\n${baselineTable(withPeer, { other: 'Portkey', now: 'Switchyard' })}`,
+    );
+  if (floorWithPeer.length > 0)
+    say(
+      `\nThe queue floor (tools/bench/queue-floor: the least a gateway of Switchyard's shape does) against the Portkey gateway, same run:\n${baselineTable(floorWithPeer, { other: 'Portkey', now: 'floor' })}`,
+    );
   const floors = floorReport(cells, processesOf(stack));
   say(floors.text);
-  if (trips.length > 0) say(`\nRedis round trips per completion (commands each process sent, MONITOR, 300 completions at 8 clients per row):\n${roundTripsTable(trips)}`);
-  if (commands.length > 0) say(`\nRedis commands per completion (INFO commandstats of ${stack.redis.kind === 'shared' ? 'the shared Redis: other clients count too' : `the run's own Redis${stack.redis.kind === 'cluster' ? ' Cluster' : ''}`}, Lua's commands included; ${commandsOptions.completions} completions at ${commandsOptions.concurrency} clients per row):\n${commandsTable(commands)}`);
+  if (trips.length > 0)
+    say(`\nRedis round trips per completion (commands each process sent, MONITOR, 300 completions at 8 clients per row):\n${roundTripsTable(trips)}`);
+  if (commands.length > 0)
+    say(
+      `\nRedis commands per completion (INFO commandstats of ${stack.redis.kind === 'shared' ? 'the shared Redis: other clients count too' : `the run's own Redis${stack.redis.kind === 'cluster' ? ' Cluster' : ''}`}, Lua's commands included; ${commandsOptions.completions} completions at ${commandsOptions.concurrency} clients per row):\n${commandsTable(commands)}`,
+    );
   const masters = mastersTable(commands);
   if (masters) say(`\nEach master's part of the counting window:\n${masters}`);
   say(`targets: ${targetsLine(targets)}`);
-  if (stages.length > 0) say(`\nPer-stage CPU budget (µs per completion, every Switchyard process; the profile's shares of the CPU measured from /proc):\n${stageBudgetTable(stages)}`);
+  if (stages.length > 0)
+    say(
+      `\nPer-stage CPU budget (µs per completion, every Switchyard process; the profile's shares of the CPU measured from /proc):\n${stageBudgetTable(stages)}`,
+    );
   if (baselineStages.length > 0) say(`\nThe same for the baseline ${args.baseline}, same run:\n${stageBudgetTable(baselineStages)}`);
   if (profiles.length > 0) say(`\nCPU profiles (self time):\n${profileTables(profiles)}`);
   const promises = args.promises === true;
   const counted = promises ? " and promises created (an async hook's count, whose own allocations the bytes include)" : '';
-  if (allocations.length > 0) say(`\nBytes allocated per completion (V8's sampling heap profiler, collected objects included)${counted}; the sampler's CPU skews this run's other figures:\n${allocationTable(allocations, { promises })}`);
+  if (allocations.length > 0)
+    say(
+      `\nBytes allocated per completion (V8's sampling heap profiler, collected objects included)${counted}; the sampler's CPU skews this run's other figures:\n${allocationTable(allocations, { promises })}`,
+    );
   const report = {
     machine,
-    settings: { runner, upstream: args.upstream, log_level: args['log-level'], privacy_level: Number(args['privacy-level']), layout: args.layout, api_processes: args['api-processes'] ?? 'default', worker_processes: args.workers ?? (args.layout === 'roles' ? 1 : 'default'), duration_s: Number(args.duration), warmup_s: Number(args.warmup), warmup_first_s: Number(args['warmup-first']), load_client: loadClient, model: stack.env.model, prompt: PROMPT, node_env: 'production' },
+    settings: {
+      runner,
+      upstream: args.upstream,
+      log_level: args['log-level'],
+      privacy_level: Number(args['privacy-level']),
+      layout: args.layout,
+      api_processes: args['api-processes'] ?? 'default',
+      worker_processes: args.workers ?? (args.layout === 'roles' ? 1 : 'default'),
+      duration_s: Number(args.duration),
+      warmup_s: Number(args.warmup),
+      warmup_first_s: Number(args['warmup-first']),
+      load_client: loadClient,
+      model: stack.env.model,
+      prompt: PROMPT,
+      node_env: 'production',
+    },
     build,
     switchyard: { ref: args['switchyard-ref'] ?? 'working tree', commit: switchyard.commit },
     baseline: baseline ? { ref: args.baseline, commit: baseline.commit } : null,
@@ -357,7 +462,15 @@ async function soak(stack: Stack, started: number): Promise<void> {
   const warmupMinutes = args['soak-warmup-minutes'] === undefined ? Math.min(5, minutes / 2) : Number(args['soak-warmup-minutes']);
   const endpoints = { ...endpointsOf(stack, { peer: false }), floors: [] };
   say(`soak: 64 clients (half streaming) for ${warmupMinutes} min of warm-up and ${minutes} min measured, RSS every 10 s, growth fitted after the warm-up`);
-  const report = await runSoak(own.processes, { json: targetFor('switchyard', 'json', endpoints), stream: targetFor('switchyard', 'stream', endpoints), clients: 64, minutes, warmupMinutes, client: loadClient, say });
+  const report = await runSoak(own.processes, {
+    json: targetFor('switchyard', 'json', endpoints),
+    stream: targetFor('switchyard', 'stream', endpoints),
+    clients: 64,
+    minutes,
+    warmupMinutes,
+    client: loadClient,
+    say,
+  });
   writeSoakReport(report, { out: args.out ?? path.join(__dirname, 'soak-results.json'), started, say });
 }
 

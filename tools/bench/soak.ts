@@ -86,10 +86,18 @@ export async function runSoak(processes: Managed[], options: SoakOptions): Promi
     const minutes = ((Date.now() - started) / 60_000).toFixed(1);
     options.say(`  soak ${minutes} min: RSS ${[...series.values()].map((s) => `${s.role} ${s.samples.at(-1)?.[1] ?? 0} MB`).join(', ')}`);
   }, SAMPLE_EVERY_MS);
-  const load = { durationMs: (options.warmupMinutes + options.minutes) * 60_000, maxRequests: Number.MAX_SAFE_INTEGER, timeoutMs: 30_000, client: options.client };
+  const load = {
+    durationMs: (options.warmupMinutes + options.minutes) * 60_000,
+    maxRequests: Number.MAX_SAFE_INTEGER,
+    timeoutMs: 30_000,
+    client: options.client,
+  };
   const half = Math.max(1, Math.floor(options.clients / 2));
   try {
-    const [json, stream] = await Promise.all([runLoad(options.json, { ...load, concurrency: options.clients - half }), runLoad(options.stream, { ...load, concurrency: half })]);
+    const [json, stream] = await Promise.all([
+      runLoad(options.json, { ...load, concurrency: options.clients - half }),
+      runLoad(options.stream, { ...load, concurrency: half }),
+    ]);
     sample();
     for (const s of series.values()) {
       s.growthMbPerMinute = slope(s.samples.filter(([at]) => at >= options.warmupMinutes));
@@ -105,7 +113,14 @@ export async function runSoak(processes: Managed[], options: SoakOptions): Promi
 export function soakTable(report: SoakReport): string {
   const after = (s: RssSeries) => s.samples.filter(([at]) => at >= report.warmupMinutes);
   return table(
-    ['process', 'RSS at start MB', `RSS after warm-up (${report.warmupMinutes} min) MB`, 'RSS at end MB', 'growth after warm-up MB/min', `< ${LIMIT_MB_PER_MINUTE} MB/min`],
+    [
+      'process',
+      'RSS at start MB',
+      `RSS after warm-up (${report.warmupMinutes} min) MB`,
+      'RSS at end MB',
+      'growth after warm-up MB/min',
+      `< ${LIMIT_MB_PER_MINUTE} MB/min`,
+    ],
     report.series.map((s) => [
       s.process,
       s.samples[0]?.[1] ?? '–',
@@ -120,9 +135,14 @@ export function soakTable(report: SoakReport): string {
 /** Prints the soak's completions and RSS table, and writes its JSON report to `out`. */
 export function writeSoakReport(report: SoakReport, { out, started, say }: { out: string; started: number; say: (line: string) => void }): void {
   const { json, stream } = report.results;
-  say(`\n${json.requests + stream.requests} completions (${json.rps.toFixed(0)}/s JSON, ${stream.rps.toFixed(0)}/s streaming), ${json.errors + stream.errors} errors${json.errorSamples.length + stream.errorSamples.length ? ` (${[...json.errorSamples, ...stream.errorSamples].join('; ')})` : ''}`);
+  say(
+    `\n${json.requests + stream.requests} completions (${json.rps.toFixed(0)}/s JSON, ${stream.rps.toFixed(0)}/s streaming), ${json.errors + stream.errors} errors${json.errorSamples.length + stream.errorSamples.length ? ` (${[...json.errorSamples, ...stream.errorSamples].join('; ')})` : ''}`,
+  );
   say(`\nRSS of Switchyard's API and worker processes:\n${soakTable(report)}`);
   const summary = (r: LoadResult) => ({ requests: r.requests, errors: r.errors, rps: r.rps, latency: r.latency, ttft: r.ttft });
-  writeFileSync(out, `${JSON.stringify({ machine: machineInfo(), ...report, results: { json: summary(json), stream: summary(stream) }, total_seconds: Number(((Date.now() - started) / 1000).toFixed(1)) }, null, 2)}\n`);
+  writeFileSync(
+    out,
+    `${JSON.stringify({ machine: machineInfo(), ...report, results: { json: summary(json), stream: summary(stream) }, total_seconds: Number(((Date.now() - started) / 1000).toFixed(1)) }, null, 2)}\n`,
+  );
   say(`\nwrote ${out}`);
 }

@@ -18,7 +18,14 @@ export interface PreparedSources {
  * others change the working tree); and checks out and compiles the baseline, when asked. `removeLater`
  * hears of each checkout, to remove it whatever happens.
  */
-export function prepareSources(options: { runner: Runner; scratch: string; ref?: string; baselineRef?: string; say: (text: string) => void; removeLater: (name: string, remove: () => void) => void }): PreparedSources {
+export function prepareSources(options: {
+  runner: Runner;
+  scratch: string;
+  ref?: string;
+  baselineRef?: string;
+  say: (text: string) => void;
+  removeLater: (name: string, remove: () => void) => void;
+}): PreparedSources {
   const { scratch, say } = options;
   const checkOut = (ref: string, folder: string) => {
     const source = checkOutBaseline(ref, scratch, folder);
@@ -37,7 +44,9 @@ export function prepareSources(options: { runner: Runner; scratch: string; ref?:
     runner = 'prebuilt';
   } else if (runner === 'build') {
     build = buildService();
-    say(`compiled the service with tsc in ${(build.ms / 1000).toFixed(1)} s${build.warnings.length ? ` (type errors, emitted anyway: ${build.warnings.join(' | ')})` : ''}`);
+    say(
+      `compiled the service with tsc in ${(build.ms / 1000).toFixed(1)} s${build.warnings.length ? ` (type errors, emitted anyway: ${build.warnings.join(' | ')})` : ''}`,
+    );
   }
   const baseline = options.baselineRef ? checkOut(options.baselineRef, 'baseline').source : null;
   return { runner, build, switchyard, baseline };

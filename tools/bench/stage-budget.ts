@@ -40,14 +40,19 @@ export function stageBudgets(profileFiles: string[], cells: ProfiledCell[], root
  * measured from /proc without the profiler's overhead, and each stage's share.
  */
 export function stageBudgetTable(budgets: StageBudget[]): string {
-  const scaled = (budget: StageBudget, stage: Stage) => (budget.usPerCompletion[stage] / Math.max(1, budget.sampledUsPerCompletion)) * budget.measuredUsPerCompletion;
+  const scaled = (budget: StageBudget, stage: Stage) =>
+    (budget.usPerCompletion[stage] / Math.max(1, budget.sampledUsPerCompletion)) * budget.measuredUsPerCompletion;
   const header = ['stage', ...budgets.flatMap((b) => [`${b.label} µs`, 'share']), 'what it covers'];
   const rows = STAGES.map((stage) => [
     stage,
     ...budgets.flatMap((b) => [scaled(b, stage).toFixed(0), `${((b.usPerCompletion[stage] / Math.max(1, b.sampledUsPerCompletion)) * 100).toFixed(1)}%`]),
     STAGE_MEANINGS[stage],
   ]);
-  rows.push(['total (from /proc)', ...budgets.flatMap((b) => [b.measuredUsPerCompletion.toFixed(0), '100%']), `sampled with the profiler: ${budgets.map((b) => `${b.label} ${b.sampledUsPerCompletion.toFixed(0)} µs`).join(', ')}`]);
+  rows.push([
+    'total (from /proc)',
+    ...budgets.flatMap((b) => [b.measuredUsPerCompletion.toFixed(0), '100%']),
+    `sampled with the profiler: ${budgets.map((b) => `${b.label} ${b.sampledUsPerCompletion.toFixed(0)} µs`).join(', ')}`,
+  ]);
   const line = (cells: (string | number)[]) => `| ${cells.join(' | ')} |`;
   return [line(header), line(header.map(() => '---')), ...rows.map(line)].join('\n');
 }

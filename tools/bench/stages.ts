@@ -24,7 +24,10 @@ const BY_FILE: [RegExp, Stage][] = [
   [/(reply-publisher|reply-listener|replies|wire-sink|completion-sink|cancellations|client-gone)\.[jt]s$|\/formats\//, 'reply'],
   [/(log-rows|log-batcher|attempt-record|run-trace|completion-telemetry)\.[jt]s$|\/(accounting|store)\//, 'log'],
   [/(model-step|attempt-runner|fit-request|stream-assembler|tool-loop|until-aborted|upstream-failure)\.[jt]s$|\/(providers|net|resilience)\//, 'model call'],
-  [/(prepare-request|model-plan|plugin-plan|plugin-steps|plugin-context|space-memo|run|step-services|answer-request|completion-runner|conversation-turns|citations|privacy|completion-result)\.[jt]s$|\/(routing|text|plugins)\//, 'plan'],
+  [
+    /(prepare-request|model-plan|plugin-plan|plugin-steps|plugin-context|space-memo|run|step-services|answer-request|completion-runner|conversation-turns|citations|privacy|completion-result)\.[jt]s$|\/(routing|text|plugins)\//,
+    'plan',
+  ],
   [/(completion-gateway|job-instrumentation|job-trace)\.[jt]s$|\/queue\/|^workers\//, 'queue'],
   [/\/(completions|intake|cache)\//, 'intake'],
   [/\/(http|auth|observability|schemas|errors|logging)\//, 'edge'],
@@ -32,7 +35,10 @@ const BY_FILE: [RegExp, Stage][] = [
 
 /** Libraries (profile areas) by stage, for samples with no project function above them. */
 const BY_AREA: [RegExp, Stage][] = [
-  [/^(express|router|body-parser|raw-body|pino-http|pino|zod|cors|content-type|finalhandler|on-finished|send|qs|iconv-lite|type-is|path-to-regexp|node:_http_server|node:_http_common|node:_http_incoming)$/, 'edge'],
+  [
+    /^(express|router|body-parser|raw-body|pino-http|pino|zod|cors|content-type|finalhandler|on-finished|send|qs|iconv-lite|type-is|path-to-regexp|node:_http_server|node:_http_common|node:_http_incoming)$/,
+    'edge',
+  ],
   [/^(bullmq|ioredis|msgpackr|cron-parser|uuid|redis-parser|cluster-key-slot|denque|standard-as-callback)$/, 'queue'],
   [/^(undici|node:_http_client|node:_http_agent|eventsource-parser|gpt-tokenizer)$/, 'model call'],
   [/^(pg|pg-protocol|pg-pool|@prisma\/.*|postgres-array|postgres-date|postgres-interval|pg-types)$/, 'log'],

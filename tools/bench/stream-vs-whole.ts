@@ -39,7 +39,12 @@ async function main(): Promise<void> {
     },
     'adapter, whole answer (chat)': () => provider.chat(request, ctx()),
     'stream bytes only, no parsing': async () => {
-      const response = await httpPost({ url: `${baseUrl}/chat/completions`, headers: { 'content-type': 'application/json', authorization: 'Bearer bench' }, body: streamBody, signal: new AbortController().signal });
+      const response = await httpPost({
+        url: `${baseUrl}/chat/completions`,
+        headers: { 'content-type': 'application/json', authorization: 'Bearer bench' },
+        body: streamBody,
+        signal: new AbortController().signal,
+      });
       let bytes = 0;
       for await (const part of response.body) bytes += part.byteLength;
       return bytes;

@@ -14,13 +14,23 @@ const ROUNDS = 4;
 const CALLS = 10_000;
 const IN_FLIGHT = 64;
 
-const BODY = JSON.stringify({ model: 'gpt-4o-mini', stream: true, stream_options: { include_usage: true }, messages: [{ role: 'user', content: 'Say hello to the benchmark.' }] });
+const BODY = JSON.stringify({
+  model: 'gpt-4o-mini',
+  stream: true,
+  stream_options: { include_usage: true },
+  messages: [{ role: 'user', content: 'Say hello to the benchmark.' }],
+});
 const HEADERS = { 'content-type': 'application/json', authorization: 'Bearer bench' };
 const nodeAgent = new HttpAgent({ keepAlive: true, keepAliveMsecs: 10_000, maxSockets: 1024 });
 
 async function throughNodeHttp(url: string): Promise<number> {
   const message = await new Promise<IncomingMessage>((resolve, reject) => {
-    const req = httpRequest(new URL(url), { method: 'POST', agent: nodeAgent, headers: { ...HEADERS, 'content-length': Buffer.byteLength(BODY) }, signal: new AbortController().signal });
+    const req = httpRequest(new URL(url), {
+      method: 'POST',
+      agent: nodeAgent,
+      headers: { ...HEADERS, 'content-length': Buffer.byteLength(BODY) },
+      signal: new AbortController().signal,
+    });
     req.on('response', resolve);
     req.on('error', reject);
     req.end(BODY);
@@ -41,7 +51,10 @@ async function main(): Promise<void> {
   const upstream = await startUpstream('minimal');
   try {
     const url = `${upstream.url}/openai/v1/chat/completions`;
-    const ways: Record<string, () => Promise<number>> = { 'undici request (http-post.ts)': () => throughAdapterClient(url), 'node:http, keep-alive agent': () => throughNodeHttp(url) };
+    const ways: Record<string, () => Promise<number>> = {
+      'undici request (http-post.ts)': () => throughAdapterClient(url),
+      'node:http, keep-alive agent': () => throughNodeHttp(url),
+    };
     await compareInRounds(Object.keys(ways), {
       rounds: ROUNDS,
       heading: `Client CPU per streamed call, ${IN_FLIGHT} in flight, ${ROUNDS} rounds of ${CALLS}:`,

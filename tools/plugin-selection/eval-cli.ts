@@ -44,7 +44,9 @@ function run(options: EvalOptions): void {
   } else {
     const tables = [splitTable('test split (held out)', evaluation.test), splitTable('dev split (tuned on)', evaluation.dev)];
     if (options.unseen) tables.push(splitTable('unseen set (written after the cues were frozen)', evaluateSelection(readLabelledPrompts(options.unseen)).test));
-    process.stdout.write(`${tables.join('\n\n')}\n\nCPU time per prompt: ${microseconds.toFixed(1)} µs (mean over ${options.rounds} passes of ${prompts.length} prompts)\n`);
+    process.stdout.write(
+      `${tables.join('\n\n')}\n\nCPU time per prompt: ${microseconds.toFixed(1)} µs (mean over ${options.rounds} passes of ${prompts.length} prompts)\n`,
+    );
   }
   if (options.mistakes) process.stderr.write(`\nMistakes on ${options.mistakes}:\n${evaluation.mistakes[options.mistakes].map(mistakeLine).join('\n')}\n`);
 }

@@ -51,7 +51,11 @@ export function BatchesPage() {
               <tr key={batch.id} data-batch={batch.id}>
                 <td>
                   <code>{batch.id}</code>
-                  {batch.metadata?.description && <div><small>{batch.metadata.description}</small></div>}
+                  {batch.metadata?.description && (
+                    <div>
+                      <small>{batch.metadata.description}</small>
+                    </div>
+                  )}
                 </td>
                 <td>{batch.endpoint}</td>
                 <td>{batch.status}</td>

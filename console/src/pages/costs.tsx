@@ -20,7 +20,8 @@ function defaultRange(): { from: string; until: string } {
 
 function useSummary(groupBy: string, appId: string, range: { from: string; until: string }) {
   return useApi(
-    () => api<LogSummaryView>('GET', '/v1/logs/summary', { query: { group_by: groupBy, app_id: appId, created_after: range.from, created_before: range.until } }),
+    () =>
+      api<LogSummaryView>('GET', '/v1/logs/summary', { query: { group_by: groupBy, app_id: appId, created_after: range.from, created_before: range.until } }),
     [groupBy, appId, range.from, range.until],
   );
 }
@@ -40,7 +41,9 @@ export function CostsPage() {
   const costChart = useMemo(() => perDay.data && costAndSavingsChart(days, perDay.data.data), [days, perDay.data]);
   const modelChart = useMemo(() => perModel.data && stackedCostChart(days, perModel.data.data, (bucket) => bucket.model ?? 'unknown'), [days, perModel.data]);
   const spaceChart = useMemo(
-    () => perSpace.data && stackedCostChart(days, perSpace.data.data, (bucket) => (bucket.app_id ? (spaceNames.get(bucket.app_id) ?? bucket.app_id.slice(0, 8)) : 'deleted Space')),
+    () =>
+      perSpace.data &&
+      stackedCostChart(days, perSpace.data.data, (bucket) => (bucket.app_id ? (spaceNames.get(bucket.app_id) ?? bucket.app_id.slice(0, 8)) : 'deleted Space')),
     [days, perSpace.data, spaces.data],
   );
 
@@ -51,11 +54,21 @@ export function CostsPage() {
         <SpaceSelect value={appId} onChange={setAppId} spaces={spaces.data?.data ?? []} />
         <label>
           From
-          <input type="date" name="from" value={range.from} onChange={(event) => event.currentTarget.value && setRange({ ...range, from: event.currentTarget.value })} />
+          <input
+            type="date"
+            name="from"
+            value={range.from}
+            onChange={(event) => event.currentTarget.value && setRange({ ...range, from: event.currentTarget.value })}
+          />
         </label>
         <label>
           Until (exclusive)
-          <input type="date" name="until" value={range.until} onChange={(event) => event.currentTarget.value && setRange({ ...range, until: event.currentTarget.value })} />
+          <input
+            type="date"
+            name="until"
+            value={range.until}
+            onChange={(event) => event.currentTarget.value && setRange({ ...range, until: event.currentTarget.value })}
+          />
         </label>
       </form>
       <h2>Cost and savings per day</h2>

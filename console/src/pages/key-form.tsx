@@ -81,7 +81,13 @@ export function KeyForm({ spaces, onCreated }: { spaces: SpaceView[]; onCreated(
             <legend>Permissions</legend>
             {PERMISSIONS.map((permission) => (
               <label key={permission}>
-                <input type="checkbox" name="permissions" value={permission} checked={draft.permissions.includes(permission)} onChange={(event) => toggle(permission, event.currentTarget.checked)} />
+                <input
+                  type="checkbox"
+                  name="permissions"
+                  value={permission}
+                  checked={draft.permissions.includes(permission)}
+                  onChange={(event) => toggle(permission, event.currentTarget.checked)}
+                />
                 {permission}
               </label>
             ))}
@@ -102,12 +108,25 @@ export function KeyForm({ spaces, onCreated }: { spaces: SpaceView[]; onCreated(
           </label>
           <label>
             Expires in (days)
-            <input type="number" name="expires_in_days" min={0.01} step="any" placeholder="never" value={draft.expiresInDays} onInput={(event) => set({ expiresInDays: event.currentTarget.value })} />
+            <input
+              type="number"
+              name="expires_in_days"
+              min={0.01}
+              step="any"
+              placeholder="never"
+              value={draft.expiresInDays}
+              onInput={(event) => set({ expiresInDays: event.currentTarget.value })}
+            />
           </label>
         </div>
         <label>
           Allowed models
-          <input name="allowed_models" placeholder="all; or names, comma-separated" value={draft.allowedModels} onInput={(event) => set({ allowedModels: event.currentTarget.value })} />
+          <input
+            name="allowed_models"
+            placeholder="all; or names, comma-separated"
+            value={draft.allowedModels}
+            onInput={(event) => set({ allowedModels: event.currentTarget.value })}
+          />
         </label>
         <ErrorNote error={error} />
         <button type="submit" aria-busy={busy} disabled={busy}>

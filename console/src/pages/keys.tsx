@@ -15,7 +15,17 @@ function When({ seconds, none }: { seconds: number | null; none: string }) {
   return <time title={date.toLocaleString()}>{date.toLocaleString(undefined, { dateStyle: 'short', timeStyle: 'short' })}</time>;
 }
 
-function KeyRow({ apiKey, spaceName, onSecret, onChanged }: { apiKey: ApiKeyView; spaceName: string; onSecret(key: CreatedApiKeyView): void; onChanged(): void }) {
+function KeyRow({
+  apiKey,
+  spaceName,
+  onSecret,
+  onChanged,
+}: {
+  apiKey: ApiKeyView;
+  spaceName: string;
+  onSecret(key: CreatedApiKeyView): void;
+  onChanged(): void;
+}) {
   const { busy, error, run } = useAction();
   const path = `/v1/keys/${encodeURIComponent(apiKey.id)}`;
   const rotate = () =>

@@ -14,7 +14,9 @@ function Review({ prompt, onDone }: { prompt: PromptView; onDone(): void }) {
   async function act(action: 'approve' | 'decline') {
     setError(null);
     try {
-      await api('POST', `/v1/internal/prompts/${encodeURIComponent(prompt.id)}/${action}`, { body: action === 'decline' ? { decline_reason: reason } : undefined });
+      await api('POST', `/v1/internal/prompts/${encodeURIComponent(prompt.id)}/${action}`, {
+        body: action === 'decline' ? { decline_reason: reason } : undefined,
+      });
       onDone();
     } catch (err) {
       setError(describeError(err));
@@ -31,7 +33,14 @@ function Review({ prompt, onDone }: { prompt: PromptView; onDone(): void }) {
       <button type="button" onClick={() => act('approve')}>
         Approve
       </button>
-      <input name="decline_reason" aria-label="Reason to decline" placeholder="Reason to decline" required value={reason} onInput={(event) => setReason(event.currentTarget.value)} />
+      <input
+        name="decline_reason"
+        aria-label="Reason to decline"
+        placeholder="Reason to decline"
+        required
+        value={reason}
+        onInput={(event) => setReason(event.currentTarget.value)}
+      />
       <button type="submit" class="secondary">
         Decline
       </button>

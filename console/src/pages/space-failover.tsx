@@ -70,13 +70,30 @@ export function FailoverEditor({ detail, onSaved }: { detail: SpaceDetailView; o
                 {link.model} <small>({link.provider})</small>
               </span>
               <span class="actions">
-                <button type="button" class="secondary outline" aria-label={`Move ${labelOf(link)} up`} disabled={index === 0} onClick={() => setChain(moved(chain, index, index - 1))}>
+                <button
+                  type="button"
+                  class="secondary outline"
+                  aria-label={`Move ${labelOf(link)} up`}
+                  disabled={index === 0}
+                  onClick={() => setChain(moved(chain, index, index - 1))}
+                >
                   ↑
                 </button>
-                <button type="button" class="secondary outline" aria-label={`Move ${labelOf(link)} down`} disabled={index === chain.length - 1} onClick={() => setChain(moved(chain, index, index + 1))}>
+                <button
+                  type="button"
+                  class="secondary outline"
+                  aria-label={`Move ${labelOf(link)} down`}
+                  disabled={index === chain.length - 1}
+                  onClick={() => setChain(moved(chain, index, index + 1))}
+                >
                   ↓
                 </button>
-                <button type="button" class="secondary outline" aria-label={`Remove ${labelOf(link)}`} onClick={() => setChain(chain.filter((other) => other.id !== link.id))}>
+                <button
+                  type="button"
+                  class="secondary outline"
+                  aria-label={`Remove ${labelOf(link)}`}
+                  onClick={() => setChain(chain.filter((other) => other.id !== link.id))}
+                >
                   ✕
                 </button>
               </span>
@@ -85,7 +102,13 @@ export function FailoverEditor({ detail, onSaved }: { detail: SpaceDetailView; o
         </ol>
       )}
       <div class="actions">
-        <select name="failover_model" aria-label="Model to add to the chain" value={choice} onChange={(event) => setChoice(event.currentTarget.value)} disabled={chain.length >= MAX_CHAIN}>
+        <select
+          name="failover_model"
+          aria-label="Model to add to the chain"
+          value={choice}
+          onChange={(event) => setChoice(event.currentTarget.value)}
+          disabled={chain.length >= MAX_CHAIN}
+        >
           <option value="">{chain.length >= MAX_CHAIN ? `At most ${MAX_CHAIN} models` : 'Choose an active model…'}</option>
           {candidates.map((model) => (
             <option key={model.id} value={model.id}>

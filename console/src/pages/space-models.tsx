@@ -51,7 +51,9 @@ export function ModelToggles({ appId, models, onChanged }: { appId: string; mode
             <tr>
               <th>Model</th>
               <th>Provider</th>
-              <th class="number" title="USD per 1M tokens, input / output">Price per 1M (in / out)</th>
+              <th class="number" title="USD per 1M tokens, input / output">
+                Price per 1M (in / out)
+              </th>
               <th>Context</th>
               <th>Availability</th>
               <th>On</th>

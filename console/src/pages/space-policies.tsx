@@ -93,7 +93,16 @@ export function PoliciesForm({ space, onSaved }: { space: Space; onSaved(): void
   const retries = (name: 'max_switch_model_retries' | 'max_same_model_retries', label: string) => (
     <label>
       {label}
-      <input type="number" name={name} min={0} max={10} step={1} required value={draft[name]} onInput={(event) => setDraft({ ...draft, [name]: Number(event.currentTarget.value) })} />
+      <input
+        type="number"
+        name={name}
+        min={0}
+        max={10}
+        step={1}
+        required
+        value={draft[name]}
+        onInput={(event) => setDraft({ ...draft, [name]: Number(event.currentTarget.value) })}
+      />
     </label>
   );
 
@@ -103,7 +112,11 @@ export function PoliciesForm({ space, onSaved }: { space: Space; onSaved(): void
       <form onSubmit={save} aria-label="Policies">
         <label>
           Privacy level
-          <select name="privacy_level" value={draft.privacy_level} onChange={(event) => setDraft({ ...draft, privacy_level: Number(event.currentTarget.value) })}>
+          <select
+            name="privacy_level"
+            value={draft.privacy_level}
+            onChange={(event) => setDraft({ ...draft, privacy_level: Number(event.currentTarget.value) })}
+          >
             {PRIVACY_LEVELS.map(({ level, label }) => (
               <option key={level} value={level}>
                 {label}
@@ -113,19 +126,41 @@ export function PoliciesForm({ space, onSaved }: { space: Space; onSaved(): void
         </label>
         <label>
           Max cost per request (USD)
-          <input type="number" name="max_cost" min={0} step="any" placeholder="no limit" value={draft.max_cost} onInput={(event) => setDraft({ ...draft, max_cost: event.currentTarget.value })} />
+          <input
+            type="number"
+            name="max_cost"
+            min={0}
+            step="any"
+            placeholder="no limit"
+            value={draft.max_cost}
+            onInput={(event) => setDraft({ ...draft, max_cost: event.currentTarget.value })}
+          />
         </label>
         <div class="grid">
           {retries('max_switch_model_retries', 'Retries, other model')}
           {retries('max_same_model_retries', 'Retries, same model')}
         </div>
         <label>
-          <input type="checkbox" role="switch" name="has_failover_chain" checked={draft.has_failover_chain} onChange={(event) => setDraft({ ...draft, has_failover_chain: event.currentTarget.checked })} />
+          <input
+            type="checkbox"
+            role="switch"
+            name="has_failover_chain"
+            checked={draft.has_failover_chain}
+            onChange={(event) => setDraft({ ...draft, has_failover_chain: event.currentTarget.checked })}
+          />
           Use the failover chain
         </label>
         <label>
           Rate limit (requests per minute)
-          <input type="number" name="rate_limit" min={0} step={1} placeholder="no limit" value={draft.rate_limit} onInput={(event) => setDraft({ ...draft, rate_limit: event.currentTarget.value })} />
+          <input
+            type="number"
+            name="rate_limit"
+            min={0}
+            step={1}
+            placeholder="no limit"
+            value={draft.rate_limit}
+            onInput={(event) => setDraft({ ...draft, rate_limit: event.currentTarget.value })}
+          />
         </label>
         <ErrorNote error={error} />
         <button type="submit" aria-busy={busy} disabled={busy}>

@@ -15,13 +15,19 @@ const ENV_NAMES = {
 const OVERRIDE_PREFIX = 'PLUGIN_CONCURRENCY_';
 
 /** One `SSRF_ALLOWED_HOSTS` entry: `host`, `host:port`, `[v6]`, `[v6]:port` (a bare v6 address has no port). */
-const allowedHostSchema = z.string().regex(/^(\[[0-9a-fA-F:.]+\]|[0-9a-fA-F:]*:[0-9a-fA-F:.]*|[A-Za-z0-9.-]+)(:\d{1,5})?$/, 'each entry must be host or host:port');
+const allowedHostSchema = z
+  .string()
+  .regex(/^(\[[0-9a-fA-F:.]+\]|[0-9a-fA-F:]*:[0-9a-fA-F:.]*|[A-Za-z0-9.-]+)(:\d{1,5})?$/, 'each entry must be host or host:port');
 
 export const netConfigSchema = z.strictObject({
   /** Hosts the SSRF-safe fetcher may reach although they resolve to internal addresses (operator's own services, test simulators). */
   ssrfAllowedHosts: z.array(allowedHostSchema).default([]),
   /** Largest body an untrusted URL may answer, in bytes, unless the caller sets its own. */
-  fetchMaxBytes: z.coerce.number().int().positive().default(10 * 1024 * 1024),
+  fetchMaxBytes: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(10 * 1024 * 1024),
   /** Longest whole call to an untrusted URL (all redirects and the body), in ms: a ceiling, a caller may only shorten it. */
   fetchTimeoutMs: z.coerce.number().int().positive().default(10_000),
   /** How long a plugin's output is reused for the same normalised input, in seconds; 0 turns the cache off. */
@@ -37,13 +43,16 @@ const nonEmpty = (value: string | undefined): string | undefined => (value === u
 
 function splitList(value: string | undefined): string[] | undefined {
   const text = nonEmpty(value);
-  return text === undefined ? undefined : text.split(',').map((entry) => entry.trim()).filter((entry) => entry !== '');
+  return text === undefined
+    ? undefined
+    : text
+        .split(',')
+        .map((entry) => entry.trim())
+        .filter((entry) => entry !== '');
 }
 
 function readOverrides(env: Env): Record<string, string> {
-  const entries = Object.entries(env).filter(
-    (entry): entry is [string, string] => entry[0].startsWith(OVERRIDE_PREFIX) && nonEmpty(entry[1]) !== undefined,
-  );
+  const entries = Object.entries(env).filter((entry): entry is [string, string] => entry[0].startsWith(OVERRIDE_PREFIX) && nonEmpty(entry[1]) !== undefined);
   return Object.fromEntries(entries.map(([name, value]) => [name.slice(OVERRIDE_PREFIX.length), value.trim()]));
 }
 

@@ -32,11 +32,23 @@ export type EmbeddingsConfig = z.infer<typeof embeddingsSchema>;
 
 export const spaceSearchConfigSchema = z.strictObject({
   /** Largest upload, in bytes. */
-  maxFileBytes: z.number().int().positive().max(1024 * 1024 * 1024),
+  maxFileBytes: z
+    .number()
+    .int()
+    .positive()
+    .max(1024 * 1024 * 1024),
   /** Heap (V8 old generation) of the process that extracts and chunks one file, in MiB; beyond it the file fails. */
-  ingestHeapMb: z.number().int().min(16).max(16 * 1024),
+  ingestHeapMb: z
+    .number()
+    .int()
+    .min(16)
+    .max(16 * 1024),
   /** Longest that process may run, in ms; beyond it the process is killed and the file fails. */
-  ingestTimeoutMs: z.number().int().min(10).max(60 * 60 * 1000),
+  ingestTimeoutMs: z
+    .number()
+    .int()
+    .min(10)
+    .max(60 * 60 * 1000),
   /** null: full-text ranking only. */
   embeddings: embeddingsSchema.nullable(),
 });

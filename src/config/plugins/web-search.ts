@@ -73,9 +73,9 @@ function envNames(backend: string): Record<keyof WebSearchConfig, string> {
 }
 
 /** Every variable `readWebSearchConfig` may read, for `.env.example` and the config's list. */
-export const WEB_SEARCH_ENV_VARIABLES: readonly string[] = [
-  ...new Set(WEB_SEARCH_BACKENDS.flatMap((backend) => Object.values(envNames(backend)))),
-].filter((name) => name !== 'SEARXNG_API_KEY');
+export const WEB_SEARCH_ENV_VARIABLES: readonly string[] = [...new Set(WEB_SEARCH_BACKENDS.flatMap((backend) => Object.values(envNames(backend))))].filter(
+  (name) => name !== 'SEARXNG_API_KEY',
+);
 
 /** The limits every backend shares (defaults filled in by the schema). */
 const limitsFrom = (env: Env) => ({

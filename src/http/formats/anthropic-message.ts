@@ -44,7 +44,12 @@ function contentOf(result: CompletionResult): AnthropicResponseBlock[] {
   const message = result.choices[0]?.message;
   if (!message) return [];
   const text: AnthropicResponseBlock[] = message.content ? [{ type: 'text', text: message.content }] : [];
-  const tools = (message.tool_calls ?? []).map((call): AnthropicResponseBlock => ({ type: 'tool_use', id: call.id, name: call.function.name, input: toolInputOf(call) }));
+  const tools = (message.tool_calls ?? []).map((call): AnthropicResponseBlock => ({
+    type: 'tool_use',
+    id: call.id,
+    name: call.function.name,
+    input: toolInputOf(call),
+  }));
   return [...text, ...tools];
 }
 

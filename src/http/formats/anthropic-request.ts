@@ -90,10 +90,7 @@ function toolChoiceOf(choice: NonNullable<MessagesRequest['tool_choice']>): Tool
  * `top_k` and `disable_parallel_tool_use`, which a routed model may not support.
  */
 export function chatRequestOf(body: MessagesRequest): CompletionRequest {
-  const messages = [
-    ...systemMessage(body.system),
-    ...body.messages.flatMap(messagesOf),
-  ];
+  const messages = [...systemMessage(body.system), ...body.messages.flatMap(messagesOf)];
   return {
     model: body.model,
     messages,
@@ -105,7 +102,9 @@ export function chatRequestOf(body: MessagesRequest): CompletionRequest {
     ...(body.tools && body.tools.length > 0 ? { tools: body.tools.map(toolDefinition) } : {}),
     ...(body.tool_choice && body.tools && body.tools.length > 0 ? { tool_choice: toolChoiceOf(body.tool_choice) } : {}),
     ...(body.metadata?.user_id ? { user: body.metadata.user_id } : {}),
-    ...(body.output_config?.format ? { response_format: { type: 'json_schema', json_schema: { name: 'output', schema: body.output_config.format.schema } } } : {}),
+    ...(body.output_config?.format
+      ? { response_format: { type: 'json_schema', json_schema: { name: 'output', schema: body.output_config.format.schema } } }
+      : {}),
   };
 }
 

@@ -39,7 +39,16 @@ class MessageStreamWriter {
   start(model: string): void {
     if (this.started) return;
     this.started = true;
-    const message = { id: messageIdOf(this.requestId), type: 'message', role: 'assistant', model, content: [], stop_reason: null, stop_sequence: null, usage: anthropicUsageOf({ prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 }) };
+    const message = {
+      id: messageIdOf(this.requestId),
+      type: 'message',
+      role: 'assistant',
+      model,
+      content: [],
+      stop_reason: null,
+      stop_sequence: null,
+      usage: anthropicUsageOf({ prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 }),
+    };
     this.send({ type: 'message_start', message });
     this.send({ type: 'ping' });
   }
@@ -87,7 +96,12 @@ class MessageStreamWriter {
     this.start(result.model.model);
     this.close();
     const usage = anthropicUsageOf(result.usage);
-    this.send({ type: 'message_delta', delta: { stop_reason: stopReasonOf(this.finish) ?? 'end_turn', stop_sequence: null }, usage, metadata: metadataOf(result) });
+    this.send({
+      type: 'message_delta',
+      delta: { stop_reason: stopReasonOf(this.finish) ?? 'end_turn', stop_sequence: null },
+      usage,
+      metadata: metadataOf(result),
+    });
     this.send({ type: 'message_stop' });
   }
 }

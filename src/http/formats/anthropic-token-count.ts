@@ -5,7 +5,8 @@ import { chatRequestOf } from './anthropic-request';
 
 /** What of a message is read as prompt text: its text parts and its tool calls' arguments (images are not counted). */
 function textsOf(message: CompletionRequest['messages'][number]): string[] {
-  const content = typeof message.content === 'string' ? [message.content] : (message.content ?? []).flatMap((part) => (part.type === 'text' ? [part.text] : []));
+  const content =
+    typeof message.content === 'string' ? [message.content] : (message.content ?? []).flatMap((part) => (part.type === 'text' ? [part.text] : []));
   const calls = (message.tool_calls ?? []).map((call) => `${call.function.name} ${call.function.arguments}`);
   return [...content, ...calls];
 }

@@ -21,7 +21,10 @@ export function anthropicJsonSink(res: Response): WireSink {
       res.status(200).json(message);
     },
     error: ({ status, body, headers }) => {
-      res.set(headers ?? {}).status(status).json(anthropicErrorBody({ status, message: body.error.message }));
+      res
+        .set(headers ?? {})
+        .status(status)
+        .json(anthropicErrorBody({ status, message: body.error.message }));
     },
   };
 }

@@ -30,6 +30,12 @@ export function inputItemView(item: StoredInputItem): InputItemView {
     case 'function_call':
       return { type: 'function_call', id: item.id, status: 'completed', call_id: item.call_id, name: item.name, arguments: item.arguments };
     case 'function_call_output':
-      return { type: 'function_call_output', id: item.id, status: 'completed', call_id: item.call_id, output: typeof item.output === 'string' ? item.output : item.output.map(partView) };
+      return {
+        type: 'function_call_output',
+        id: item.id,
+        status: 'completed',
+        call_id: item.call_id,
+        output: typeof item.output === 'string' ? item.output : item.output.map(partView),
+      };
   }
 }

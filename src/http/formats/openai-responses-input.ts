@@ -66,7 +66,10 @@ export function chatMessagesOf(items: ResolvedItem[], instructions: string | nul
 function responseFormatOf(format: NonNullable<ResponsesRequest['text']>['format']): CompletionRequest['response_format'] {
   if (!format || format.type !== 'json_schema') return format;
   const { name, schema, description, strict } = format;
-  return { type: 'json_schema', json_schema: { name, schema, ...(description !== undefined ? { description } : {}), ...(strict !== undefined ? { strict } : {}) } };
+  return {
+    type: 'json_schema',
+    json_schema: { name, schema, ...(description !== undefined ? { description } : {}), ...(strict !== undefined ? { strict } : {}) },
+  };
 }
 
 /** Fields passed on as they are to OpenAI-compatible upstreams (as chat completions pass unknown fields). */

@@ -86,7 +86,15 @@ export class ResponseStreamWriter {
   private openCall(deltaIndex: number, id: string | undefined, name: string | undefined): void {
     this.close();
     const n = this.calls++;
-    const open: OpenCall = { kind: 'call', outputIndex: this.output.length, deltaIndex, n, callId: id ?? `call_${this.requestId.replace(/-/g, '')}_${n}`, name: name ?? '', arguments: '' };
+    const open: OpenCall = {
+      kind: 'call',
+      outputIndex: this.output.length,
+      deltaIndex,
+      n,
+      callId: id ?? `call_${this.requestId.replace(/-/g, '')}_${n}`,
+      name: name ?? '',
+      arguments: '',
+    };
     this.open = open;
     const item = { ...functionCallItemOf(this.requestId, n, { id: open.callId, name: open.name, arguments: '' }), status: 'in_progress' };
     this.emit('response.output_item.added', { output_index: open.outputIndex, item });

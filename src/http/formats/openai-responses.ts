@@ -37,7 +37,12 @@ export function echoOf(request: ResponsesRequest, { store }: { store: boolean })
     temperature: request.temperature ?? null,
     text: { format: request.text?.format ?? { type: 'text' } },
     tool_choice: request.tool_choice ?? 'auto',
-    tools: (request.tools ?? []).map((tool) => ({ ...tool, description: tool.description ?? null, parameters: tool.parameters ?? null, strict: tool.strict ?? null })),
+    tools: (request.tools ?? []).map((tool) => ({
+      ...tool,
+      description: tool.description ?? null,
+      parameters: tool.parameters ?? null,
+      strict: tool.strict ?? null,
+    })),
     top_p: request.top_p ?? null,
     user: request.user ?? null,
     metadata: request.metadata ?? {},
@@ -88,7 +93,13 @@ export function responsesAnnotationOf(annotation: Annotation): ResponsesAnnotati
 }
 
 export function messageItemOf(requestId: string, text: string, annotations: ResponsesAnnotation[]): MessageOutputItem {
-  return { type: 'message', id: messageItemIdOf(requestId), status: 'completed', role: 'assistant', content: [{ type: 'output_text', text, annotations, logprobs: [] }] };
+  return {
+    type: 'message',
+    id: messageItemIdOf(requestId),
+    status: 'completed',
+    role: 'assistant',
+    content: [{ type: 'output_text', text, annotations, logprobs: [] }],
+  };
 }
 
 export function functionCallItemOf(requestId: string, n: number, call: { id: string; name: string; arguments: string }): FunctionCallOutputItem {

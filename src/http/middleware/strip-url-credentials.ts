@@ -25,7 +25,9 @@ export function stripUrlCredentials(): RequestHandler {
       const html = typeof body === 'string' && (type === undefined ? /<head[\s>]/i.test(body) : type.startsWith('text/html'));
       if (!html) return send(body);
       const page = body as string;
-      const withClean = /<base\b[^>]*>/i.test(page) ? page.replace(/<base\b[^>]*>/i, (base) => `${base}${CLEAN_BASE}`) : page.replace(/<head([^>]*)>/i, (head) => `${head}${CLEAN_BASE}`);
+      const withClean = /<base\b[^>]*>/i.test(page)
+        ? page.replace(/<base\b[^>]*>/i, (base) => `${base}${CLEAN_BASE}`)
+        : page.replace(/<head([^>]*)>/i, (head) => `${head}${CLEAN_BASE}`);
       return send(withClean);
     };
     next();

@@ -8,8 +8,7 @@ import { ALLOWED_FROM, type ReviewAction } from '../../schemas/prompt-state';
  * Tables come from the code (error codes, roles, review transitions), so they cannot drift from it.
  */
 
-const table = (header: string[], rows: string[][]): string =>
-  [header, header.map(() => '---'), ...rows].map((cells) => `| ${cells.join(' | ')} |`).join('\n');
+const table = (header: string[], rows: string[][]): string => [header, header.map(() => '---'), ...rows].map((cells) => `| ${cells.join(' | ')} |`).join('\n');
 
 const code = (text: string): string => `\`${text}\``;
 

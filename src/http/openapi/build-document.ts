@@ -46,7 +46,8 @@ function parametersOf(meta: RouteMeta, schemas: SchemaCollector): ParameterObjec
       result.push({ name, in: 'query', required: query.required.includes(name), ...describedBy(schema), schema });
     }
   }
-  for (const header of meta.headers ?? []) result.push({ name: header.name, in: 'header', required: false, description: header.description, schema: { type: 'string' } });
+  for (const header of meta.headers ?? [])
+    result.push({ name: header.name, in: 'header', required: false, description: header.description, schema: { type: 'string' } });
   return result;
 }
 
@@ -97,7 +98,9 @@ function descriptionOf(meta: RouteMeta): string | undefined {
 
 function alternativeResponseOf(alternative: NonNullable<RouteMeta['alternative']>, meta: RouteMeta, schemas: SchemaCollector): ResponseObject {
   const schema = schemas.convert(alternative.response, 'output', `${meta.operationId}Response${alternative.status}`);
-  const headers = Object.fromEntries(Object.entries(alternative.headers).map(([name, description]) => [name, { description, schema: { type: 'string' as const } }]));
+  const headers = Object.fromEntries(
+    Object.entries(alternative.headers).map(([name, description]) => [name, { description, schema: { type: 'string' as const } }]),
+  );
   return { description: alternative.description, content: { [JSON_MEDIA_TYPE]: { schema } }, headers };
 }
 
@@ -113,7 +116,8 @@ function operationOf(meta: RouteMeta, schemas: SchemaCollector): OperationObject
   const requestBody = requestBodyOf(meta, schemas);
   const responses: OperationObject['responses'] = { [String(meta.status)]: successResponseOf(meta, schemas) };
   if (meta.alternative) responses[String(meta.alternative.status)] = alternativeResponseOf(meta.alternative, meta, schemas);
-  for (const status of errorStatusesOf(meta)) responses[String(status)] = meta.errorDialect === 'anthropic' ? anthropicErrorResponse(status, schemas) : errorResponseRef(status);
+  for (const status of errorStatusesOf(meta))
+    responses[String(status)] = meta.errorDialect === 'anthropic' ? anthropicErrorResponse(status, schemas) : errorResponseRef(status);
   return {
     operationId: meta.operationId,
     summary: meta.summary,

@@ -115,7 +115,11 @@ export class SchemaCollector {
     }
     for (const [name, schema] of Object.entries(extra)) put(name, schema);
     for (const { node, io, name } of this.refs) node.$ref = `${COMPONENT_SCHEMAS}${componentName(io, name)}`;
-    return Object.fromEntries(Object.keys(components).sort().map((name) => [name, components[name] as JsonSchema]));
+    return Object.fromEntries(
+      Object.keys(components)
+        .sort()
+        .map((name) => [name, components[name] as JsonSchema]),
+    );
   }
 
   private addDef(name: string, def: JsonSchema, io: SchemaIo): void {

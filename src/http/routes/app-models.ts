@@ -14,7 +14,8 @@ export function appModelRoutes({ appModels }: { appModels: AppModelService }): R
       path: '/v1/apps/{app_id}/models',
       operationId: 'listAppModels',
       summary: 'List the models of a Space',
-      description: 'Every public catalog model with its state in the Space, the custom models available to it (extra field `custom_model_settings`), and the failover chain.',
+      description:
+        'Every public catalog model with its state in the Space, the custom models available to it (extra field `custom_model_settings`), and the failover chain.',
       tags,
       permission: 'models:read',
       params: appParams,

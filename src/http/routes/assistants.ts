@@ -9,7 +9,7 @@ const assistantParams = appParams.extend({ assistant_id: z.uuid() });
 const tags = ['Assistants'];
 
 const VISIBILITY_NOTE =
-  "A `private` assistant is seen only by keys of its creator (same `idp_id`); `organization` and `public` ones by every key of the organization. `definition_visibility` rules `assistant_config` the same way.";
+  'A `private` assistant is seen only by keys of its creator (same `idp_id`); `organization` and `public` ones by every key of the organization. `definition_visibility` rules `assistant_config` the same way.';
 
 export function assistantRoutes({ assistants }: { assistants: AssistantService }): Route[] {
   return [

@@ -57,7 +57,8 @@ export function batchRoutes({ batches }: { batches: BatchService }): Route[] {
       path: '/v1/batches/{batch_id}/cancel',
       operationId: 'cancelBatch',
       summary: 'Cancel a batch',
-      description: 'The batch is `cancelling` at once; lines not started stop within seconds, running ones finish, then it is `cancelled` with the finished lines in its output file. 409 for a batch that has ended.',
+      description:
+        'The batch is `cancelling` at once; lines not started stop within seconds, running ones finish, then it is `cancelled` with the finished lines in its output file. 409 for a batch that has ended.',
       tags,
       permission: 'completions:create',
       params: batchIdParams,

@@ -17,10 +17,16 @@ const CLAIM_MARGIN_MS = 60_000;
 /** `Prefer: respond-async` (RFC 7240), checked against the body; undefined for a synchronous request. */
 function asyncRequestOf(preferHeader: string | undefined, body: CompletionRequest): AsyncRequest | undefined {
   if (!preferenceTokens(preferHeader).has(RESPOND_ASYNC)) {
-    if (body.webhook_url !== undefined) throw new ApiError('invalid_request', "'webhook_url' is only for async requests: send it with the header 'Prefer: respond-async'.", 'webhook_url');
+    if (body.webhook_url !== undefined)
+      throw new ApiError('invalid_request', "'webhook_url' is only for async requests: send it with the header 'Prefer: respond-async'.", 'webhook_url');
     return undefined;
   }
-  if (body.stream) throw new ApiError('invalid_value', "'stream' cannot be true with 'Prefer: respond-async': an async job's answer is read whole from GET /v1/jobs/{id}.", 'stream');
+  if (body.stream)
+    throw new ApiError(
+      'invalid_value',
+      "'stream' cannot be true with 'Prefer: respond-async': an async job's answer is read whole from GET /v1/jobs/{id}.",
+      'stream',
+    );
   return { webhookUrl: body.webhook_url ?? null };
 }
 
@@ -42,7 +48,7 @@ export function chatCompletionRoutes({ completions, idempotency, config, logger 
       description: [
         "OpenAI's chat completions, answered by the model named in `model` (if it is active in the key's Space), or by the",
         "best available model when `model` is omitted or equals the service's own name. With `stream: true` the answer is",
-        "`text/event-stream`: one `data: {chat.completion.chunk}` per delta, each with at least one choice; the chunk with the",
+        '`text/event-stream`: one `data: {chat.completion.chunk}` per delta, each with at least one choice; the chunk with the',
         "`finish_reason` comes last and carries `metadata` and `usage` (with `stream_options.include_usage`, OpenAI's last chunk",
         'with empty `choices` follows, and carries the `usage` instead); then `data: [DONE]`. Plugin steps are SSE comments',
         '(`: step {...}`). An error after streaming started ends the stream with one `data: {"error": ...}` event.',
@@ -57,7 +63,7 @@ export function chatCompletionRoutes({ completions, idempotency, config, logger 
         'raising a Space to level 2 or 3 drops its kept answers at once.',
         '\n\nWith the header `Prefer: respond-async` (RFC 7240) the request is queued and answered at once with 202, a',
         '`chat.completion.job` (status `queued`), `Location: /v1/jobs/{id}` and `Preference-Applied: respond-async`; read the',
-        'job at `GET /v1/jobs/{id}`, or name a `webhook_url` (else the Space\'s `settings.webhook.url` is used) to be called',
+        "job at `GET /v1/jobs/{id}`, or name a `webhook_url` (else the Space's `settings.webhook.url` is used) to be called",
         'when it ends. `stream: true` is refused with it (400 naming `stream`), and so is a Space or request at privacy level 3',
         '(400 naming `Prefer`). An `Idempotency-Key` works as for synchronous calls (a repeat answers the same 202 and job).',
       ].join(' '),

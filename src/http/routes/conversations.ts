@@ -16,7 +16,7 @@ export function conversationRoutes({ conversations }: { conversations: Conversat
       operationId: 'createConversation',
       summary: 'Create a conversation in a Space',
       description:
-        "`settings.assistant_id` must name an assistant of this Space the caller sees, and `settings.assistant_version_id` one of its versions; with only the assistant, its current version is stored. `added_on` and `modified_on` allow importing conversations.",
+        '`settings.assistant_id` must name an assistant of this Space the caller sees, and `settings.assistant_version_id` one of its versions; with only the assistant, its current version is stored. `added_on` and `modified_on` allow importing conversations.',
       tags,
       permission: 'conversations:write',
       params: appParams,

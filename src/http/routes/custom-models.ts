@@ -1,11 +1,5 @@
 import { z } from 'zod';
-import {
-  createCustomModelBody,
-  customModelListSchema,
-  customModelSchema,
-  deletedCustomModelSchema,
-  updateCustomModelBody,
-} from '../../schemas/custom-models';
+import { createCustomModelBody, customModelListSchema, customModelSchema, deletedCustomModelSchema, updateCustomModelBody } from '../../schemas/custom-models';
 import type { CustomModelService } from '../../services/custom-models/custom-model-service';
 import { defineRoute, type Route } from '../route';
 

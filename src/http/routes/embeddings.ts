@@ -14,7 +14,7 @@ export function embeddingRoutes({ embeddings }: Pick<ApiServices, 'embeddings'>)
       description: [
         "OpenAI's embeddings: `input` is a string, an array of up to 2048 strings, an array of token ids or an array of such",
         "arrays; one vector per input, in input order. `model` names an embedding model active in the key's Space (a chat model,",
-        "or a model not switched on, is refused with 400 naming `model`; an unknown name with 404); without `model`, or with the",
+        'or a model not switched on, is refused with 400 naming `model`; an unknown name with 404); without `model`, or with the',
         "service's own name, the Space's cheapest active embedding model answers. `encoding_format: base64` gives each vector",
         'as the base64 of its little-endian float32 values (what the official SDKs ask for by default); `dimensions` shortens',
         "the vectors of models that can (OpenAI's text-embedding-3). Retried on the same model on 429 and 5xx; never switched",
@@ -28,7 +28,13 @@ export function embeddingRoutes({ embeddings }: Pick<ApiServices, 'embeddings'>)
       status: 200,
       errors: [404, 429, 502, 503, 504],
       handle: async ({ auth, body, req, res }) => {
-        const { model, result } = await embeddings.create({ auth, request: body, signal: clientGone(res), setHeaders: (headers) => res.set(headers), httpRequestId: String(req.id) });
+        const { model, result } = await embeddings.create({
+          auth,
+          request: body,
+          signal: clientGone(res),
+          setHeaders: (headers) => res.set(headers),
+          httpRequestId: String(req.id),
+        });
         return openAiEmbeddingList(result, { model: model.model, encoding: body.encoding_format });
       },
     }),

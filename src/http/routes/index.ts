@@ -27,8 +27,16 @@ export function allRoutes(services: ApiServices): Route[] {
     ...embeddingRoutes(services),
     ...modelRoutes(services),
     ...jobRoutes(services),
-    ...promptRoutes(services), ...appRoutes(services), ...appModelRoutes(services), ...assistantRoutes(services), ...conversationRoutes(services), ...spaceFileRoutes(services), ...logRoutes(services),
-    ...openAiFileRoutes(services), ...batchRoutes(services),
+    ...promptRoutes(services),
+    ...appRoutes(services),
+    ...appModelRoutes(services),
+    ...assistantRoutes(services),
+    ...conversationRoutes(services),
+    ...spaceFileRoutes(services),
+    ...logRoutes(services),
+    ...openAiFileRoutes(services),
+    ...batchRoutes(services),
     ...customModelRoutes(services),
-    ...keyRoutes(services)];
+    ...keyRoutes(services),
+  ];
 }

@@ -1,7 +1,13 @@
 import type { Request } from 'express';
 import type { Submission } from '../../intake/completion-intake';
 import { ApiError } from '../../errors/api-error';
-import { countTokensRequestSchema, countTokensResponseSchema, messageResponseSchema, messagesRequestSchema, type MessagesRequest } from '../../schemas/anthropic-messages';
+import {
+  countTokensRequestSchema,
+  countTokensResponseSchema,
+  messageResponseSchema,
+  messagesRequestSchema,
+  type MessagesRequest,
+} from '../../schemas/anthropic-messages';
 import type { ApiServices } from '../api-services';
 import { chatRequestOf, misplacedBlock } from '../formats/anthropic-request';
 import { anthropicMessagesSink } from '../formats/anthropic-stream';
@@ -31,8 +37,8 @@ function checkBlocks(body: Pick<MessagesRequest, 'messages'>): void {
 const DESCRIPTION = [
   "Anthropic's Messages API over the same completion jobs as `POST /v1/chat/completions` (routing, plugins, retries and",
   'failover, one log with cost and savings), for `@anthropic-ai/sdk` and other Anthropic clients. The key goes in `x-api-key`',
-  '(or `Authorization: Bearer`); `anthropic-version` is required. `model` is any model of the Space or the service\'s own name',
-  'for automatic choice, as for chat. Switchyard\'s `metadata` is an extra field of the message, and of the stream\'s',
+  "(or `Authorization: Bearer`); `anthropic-version` is required. `model` is any model of the Space or the service's own name",
+  "for automatic choice, as for chat. Switchyard's `metadata` is an extra field of the message, and of the stream's",
   '`message_delta` event. With `stream: true`: `message_start`, `ping`, content blocks (`text_delta`, `input_json_delta`),',
   '`message_delta`, `message_stop`; plugin steps are SSE comments; an error after the stream started is one `event: error`.',
   'Every error on this route is in Anthropic\'s shape, `{"type":"error","error":{"type","message"}}`, with the status listed.',
@@ -83,7 +89,8 @@ export function messagesRoutes({ completions }: MessagesDeps): Route[] {
       path: '/v1/messages/count_tokens',
       operationId: 'countMessageTokens',
       summary: 'Count the input tokens of a message request (estimate)',
-      description: "An estimate with OpenAI's o200k tokenizer (Claude's is not public), counted the way the router counts a prompt. Nothing is routed or logged.",
+      description:
+        "An estimate with OpenAI's o200k tokenizer (Claude's is not public), counted the way the router counts a prompt. Nothing is routed or logged.",
       headers: [{ name: 'anthropic-version', description: 'Required, as by Anthropic.' }],
       tags: ['Anthropic'],
       permission: 'completions:create',

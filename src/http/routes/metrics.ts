@@ -15,11 +15,18 @@ export const METRICS_PATH = '/metrics';
 export function addMetricsRoute(router: IRouter, config: Pick<ObservabilityConfig, 'metricsToken'>, source: MetricsSource): void {
   router.get(METRICS_PATH, async (req, res) => {
     if (config.metricsToken === null) {
-      throw new ApiError('not_found', 'Metrics are not served on the API port unless METRICS_TOKEN is set; see docs/observability.md (METRICS_PORT serves them on loopback).');
+      throw new ApiError(
+        'not_found',
+        'Metrics are not served on the API port unless METRICS_TOKEN is set; see docs/observability.md (METRICS_PORT serves them on loopback).',
+      );
     }
     const access = scrapeAccess(req.header('authorization'), config.metricsToken);
-    if (access === 'missing') throw new ApiError('missing_api_key', "Send METRICS_TOKEN as 'Authorization: Bearer <token>'.", 'Authorization').withHeaders({ 'WWW-Authenticate': 'Bearer' });
-    if (access === 'invalid') throw new ApiError('invalid_api_key', 'The metrics token is not valid.', 'Authorization').withHeaders({ 'WWW-Authenticate': 'Bearer' });
+    if (access === 'missing')
+      throw new ApiError('missing_api_key', "Send METRICS_TOKEN as 'Authorization: Bearer <token>'.", 'Authorization').withHeaders({
+        'WWW-Authenticate': 'Bearer',
+      });
+    if (access === 'invalid')
+      throw new ApiError('invalid_api_key', 'The metrics token is not valid.', 'Authorization').withHeaders({ 'WWW-Authenticate': 'Bearer' });
     const { contentType, body } = await source().catch((err: unknown) => {
       req.log.warn({ err }, 'metrics not collected');
       throw new ApiError('service_unavailable', 'The metrics could not be collected; try again shortly.');

@@ -27,7 +27,8 @@ export function modelRoutes({ models }: { models: ModelListService }): Route[] {
       path: '/v1/models/{model}',
       operationId: 'retrieveModel',
       summary: "Read one of the Space's models by the name sent as `model`",
-      description: 'Models that cannot answer now are found too, with `available: false` and `unavailable_reason`. An unknown name answers 404 naming the closest names the Space can use.',
+      description:
+        'Models that cannot answer now are found too, with `available: false` and `unavailable_reason`. An unknown name answers 404 naming the closest names the Space can use.',
       tags,
       permission: 'completions:create',
       params: z.object({ model: z.string().min(1).max(200) }),

@@ -18,13 +18,13 @@ import { departureOf } from '../client-gone';
 
 const CREATE_DESCRIPTION = [
   "OpenAI's Responses API over the same completion jobs as chat completions (routing, plugins, retries and failover, one",
-  'request log with cost and savings). `model` may be left out (or be the service\'s name) for automatic choice. `input` is',
+  "request log with cost and savings). `model` may be left out (or be the service's name) for automatic choice. `input` is",
   'a string or a list of items: messages (`input_text`, `output_text`, `input_image` by URL), `function_call`,',
   '`function_call_output` and `item_reference` (an output item of a stored response). Only function tools. With',
-  '`stream: true` the answer is OpenAI\'s typed events (`event:` + `data:` with `sequence_number`), from `response.created`',
+  "`stream: true` the answer is OpenAI's typed events (`event:` + `data:` with `sequence_number`), from `response.created`",
   'to `response.completed` (`response.incomplete` when cut at `max_output_tokens`; `response.failed` on an error after the',
-  'stream started). Switchyard\'s metadata (chosen model, costs, savings, scores) is the extra field `switchyard` of the',
-  'response object; the request log\'s id is the `x-switchyard-log-id` header.',
+  "stream started). Switchyard's metadata (chosen model, costs, savings, scores) is the extra field `switchyard` of the",
+  "response object; the request log's id is the `x-switchyard-log-id` header.",
   '\n\n`store` (default true) keeps the response for `GET /v1/responses/{id}` and for `previous_response_id`, which continues',
   'it in the conversation its chain lives in (the earlier turns are replayed; `instructions` and `tools` are not carried',
   'over). A response can be continued once (400 naming `previous_response_id` otherwise). At privacy level 2 and 3 no',
@@ -68,7 +68,12 @@ export function responsesRoutes({ completions, responses, logger }: ResponsesDep
           throw new ApiError('invalid_request', `'${IDEMPOTENCY_HEADER}' is supported on POST /v1/chat/completions only.`, IDEMPOTENCY_HEADER);
         }
         const items = await responses.resolveReferences(auth, body.input);
-        const plan = await responses.plan(auth, { chat: chatRequestOf(body, items), store: body.store, previousResponseId: body.previous_response_id ?? null, input: items });
+        const plan = await responses.plan(auth, {
+          chat: chatRequestOf(body, items),
+          store: body.store,
+          previousResponseId: body.previous_response_id ?? null,
+          input: items,
+        });
         const stream = body.stream === true;
         const submission: Submission = {
           auth,
@@ -101,7 +106,8 @@ export function responsesRoutes({ completions, responses, logger }: ResponsesDep
       path: '/v1/responses/{response_id}',
       operationId: 'getResponse',
       summary: 'Retrieve a stored response',
-      description: "A response created with `store` (the default) by a key of this organization (and of this key's Space, for a Space key); 404 otherwise, and once deleted.",
+      description:
+        "A response created with `store` (the default) by a key of this organization (and of this key's Space, for a Space key); 404 otherwise, and once deleted.",
       tags: ['Responses'],
       permission: 'completions:create',
       params: responseIdParams,

@@ -31,7 +31,8 @@ export function spaceFileRoutes({ spaceFiles }: { spaceFiles: SpaceFileService }
       response: spaceFileSchema,
       status: 201,
       errors: [404, 413],
-      handle: ({ auth, params, req, res }) => spaceFiles.upload(auth, params.app_id, (maxBytes) => readSingleUpload(req, res, { field: 'file', maxBytes, textFields: ['purpose'] })),
+      handle: ({ auth, params, req, res }) =>
+        spaceFiles.upload(auth, params.app_id, (maxBytes) => readSingleUpload(req, res, { field: 'file', maxBytes, textFields: ['purpose'] })),
     }),
     defineRoute({
       method: 'get',

@@ -34,7 +34,8 @@ function promptOf(input: PluginInput): { prompt: string; size?: string } {
     throw new ApiError('invalid_value', `image-generation-generic: ${issue?.message ?? 'invalid arguments'}`, issue?.path.map(String).join('.') || 'prompt');
   }
   const prompt = (args.data.prompt ?? input.query).trim();
-  if (!prompt) throw new ApiError('missing_field', 'image-generation-generic needs a prompt: the last user message is empty', input.args ? 'prompt' : 'messages');
+  if (!prompt)
+    throw new ApiError('missing_field', 'image-generation-generic needs a prompt: the last user message is empty', input.args ? 'prompt' : 'messages');
   return { prompt, size: args.data.size };
 }
 

@@ -59,9 +59,13 @@ function mimeTypeOf(item: z.infer<typeof image>, outputFormat: string | undefine
  * (a 200 with `data: []`, or entries with neither `url` nor `b64_json`), is `invalid_response`: the
  * caller asked for an image and got none.
  */
-export function fromImagesResponse(body: unknown, { provider, requestedSize }: { provider: string; requestedSize: string }): { images: ImageArtifact[]; usage?: ImagesUsage } {
+export function fromImagesResponse(
+  body: unknown,
+  { provider, requestedSize }: { provider: string; requestedSize: string },
+): { images: ImageArtifact[]; usage?: ImagesUsage } {
   const parsed = imagesResponse.safeParse(body);
-  if (!parsed.success) throw new UpstreamError({ kind: 'invalid_response', provider, message: `${provider} sent an answer that is not an Images API response` });
+  if (!parsed.success)
+    throw new UpstreamError({ kind: 'invalid_response', provider, message: `${provider} sent an answer that is not an Images API response` });
   const { data, output_format: outputFormat, size, usage: reported } = parsed.data;
   // The size the backend reports (GPT image models), else the one asked for unless that was `auto`.
   const shownSize = size ?? (requestedSize === 'auto' ? undefined : requestedSize);

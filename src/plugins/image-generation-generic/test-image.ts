@@ -54,7 +54,8 @@ function checkerboardPng(width: number, height: number, colours: [Buffer, Buffer
 function sidesOf(size: string): { width: number; height: number; shown: string } {
   const shown = size === 'auto' ? AUTO_SIZE : size;
   const [width, height] = shown.split('x').map(Number) as [number, number];
-  if (width > MAX_SIDE || height > MAX_SIDE) throw new ApiError('invalid_value', `image-generation-generic: the test backend draws at most ${MAX_SIDE}x${MAX_SIDE}, not ${size}`, 'size');
+  if (width > MAX_SIDE || height > MAX_SIDE)
+    throw new ApiError('invalid_value', `image-generation-generic: the test backend draws at most ${MAX_SIDE}x${MAX_SIDE}, not ${size}`, 'size');
   return { width, height, shown };
 }
 

@@ -26,7 +26,11 @@ function opener(sealed: SealedSecrets, { appId, box }: { appId: string; box: Sec
     } catch (err) {
       if (!(err instanceof SecretOpenError)) throw err;
       // A key the service lost, or a tampered row: the account cannot be used until it is set again.
-      throw new UpstreamError({ kind: 'authentication', provider: 'social-post', message: `The Space's stored ${name} cannot be opened (${err.message}); set the account again.` });
+      throw new UpstreamError({
+        kind: 'authentication',
+        provider: 'social-post',
+        message: `The Space's stored ${name} cannot be opened (${err.message}); set the account again.`,
+      });
     }
   };
 }
@@ -37,7 +41,10 @@ export function openSocialAccounts(settings: SocialPostSettings, sealed: SealedS
   const token = settings.mastodon ? open(SOCIAL_SECRET_NAMES.mastodon) : null;
   const password = settings.bluesky ? open(SOCIAL_SECRET_NAMES.bluesky) : null;
   return {
-    mastodon: settings.mastodon && token ? { network: 'mastodon', instanceUrl: settings.mastodon.instance_url, accessToken: token, visibility: settings.mastodon.visibility } : null,
+    mastodon:
+      settings.mastodon && token
+        ? { network: 'mastodon', instanceUrl: settings.mastodon.instance_url, accessToken: token, visibility: settings.mastodon.visibility }
+        : null,
     bluesky:
       settings.bluesky && password
         ? { network: 'bluesky', serviceUrl: settings.bluesky.service_url, identifier: settings.bluesky.identifier, appPassword: password }
@@ -63,11 +70,17 @@ const SETTINGS_PARAM = 'settings.plugins.social-post';
 export function chooseAccount(accounts: SocialAccounts, settings: SocialPostSettings): SocialAccount {
   if (settings.network) {
     const account = accounts[settings.network];
-    if (!account) throw new ApiError('invalid_request', `social-post: this Space has no ${settings.network} account; set one in '${SETTINGS_PARAM}.${settings.network}'.`, 'plugins');
+    if (!account)
+      throw new ApiError(
+        'invalid_request',
+        `social-post: this Space has no ${settings.network} account; set one in '${SETTINGS_PARAM}.${settings.network}'.`,
+        'plugins',
+      );
     return account;
   }
   const configured = [accounts.mastodon, accounts.bluesky].filter((account): account is SocialAccount => account !== null);
   if (configured.length === 1 && configured[0]) return configured[0];
-  if (configured.length === 0) throw new ApiError('invalid_request', `social-post: this Space has no social account; set one in '${SETTINGS_PARAM}'.`, 'plugins');
+  if (configured.length === 0)
+    throw new ApiError('invalid_request', `social-post: this Space has no social account; set one in '${SETTINGS_PARAM}'.`, 'plugins');
   throw new ApiError('invalid_request', `social-post: this Space has two accounts; choose one with '${SETTINGS_PARAM}.network'.`, 'plugins');
 }

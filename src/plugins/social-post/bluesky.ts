@@ -73,7 +73,12 @@ export class BlueskyClient {
       if (response.status === 400 && /RecordNotFound/.test(response.text())) return null;
       if (response.status === 404) return null;
       if (response.status < 200 || response.status >= 300) {
-        throw new UpstreamError({ kind: response.status >= 500 ? 'server_error' : 'bad_request', provider: 'bluesky', status: response.status, message: `bluesky answered HTTP ${response.status}` });
+        throw new UpstreamError({
+          kind: response.status >= 500 ? 'server_error' : 'bad_request',
+          provider: 'bluesky',
+          status: response.status,
+          message: `bluesky answered HTTP ${response.status}`,
+        });
       }
       const ref = parseBody(response, recordRefSchema, 'bluesky');
       return { id: ref.uri, url: postUrl(session.handle, rkey) };

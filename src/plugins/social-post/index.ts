@@ -72,7 +72,8 @@ export function createSocialPostPlugin(config: SocialPostConfig, deps: SocialPos
     toolParameters: z.object({}),
     settingsSchema: socialPostSettings,
     backendKey: 'social-post',
-    availability: () => (box ? { available: true } : { available: false, reason: 'PLUGIN_SECRETS_KEY is not configured, so no Space can store a social account.' }),
+    availability: () =>
+      box ? { available: true } : { available: false, reason: 'PLUGIN_SECRETS_KEY is not configured, so no Space can store a social account.' },
     run,
   };
 }

@@ -24,7 +24,11 @@ export interface PublishedPost {
  * `POST /api/v1/statuses` with the request id as `Idempotency-Key`: a repeat of the same request
  * (a retried step, a job run twice within the hour) gets the status already made instead of a second one.
  */
-export async function postToMastodon(account: MastodonAccount, { text, idempotencyKey }: { text: string; idempotencyKey: string }, call: NetworkCall): Promise<PublishedPost> {
+export async function postToMastodon(
+  account: MastodonAccount,
+  { text, idempotencyKey }: { text: string; idempotencyKey: string },
+  call: NetworkCall,
+): Promise<PublishedPost> {
   const response = await call.http({
     method: 'POST',
     url: endpoint(account.instanceUrl, '/api/v1/statuses'),

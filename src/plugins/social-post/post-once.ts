@@ -43,16 +43,26 @@ export interface PostOnceResult extends PublishedPost {
 }
 
 /** 4xx answers mean the network refused: nothing was posted. Anything else leaves the outcome unknown. */
-const isRefusal = (err: unknown): boolean => err instanceof UpstreamError && err.status !== undefined && err.status >= 400 && err.status < 500 && err.status !== 408;
+const isRefusal = (err: unknown): boolean =>
+  err instanceof UpstreamError && err.status !== undefined && err.status >= 400 && err.status < 500 && err.status !== 408;
 
 function inProgress(network: string): UpstreamError {
-  return new UpstreamError({ kind: 'server_error', provider: network, message: `a post for this request is already being made on ${network}; try again shortly` });
+  return new UpstreamError({
+    kind: 'server_error',
+    provider: network,
+    message: `a post for this request is already being made on ${network}; try again shortly`,
+  });
 }
 
 export async function postOnce(deps: PostOnceDeps, request: PostOnceRequest): Promise<PostOnceResult> {
   const { db } = deps;
   const { network } = request.account;
-  const { fresh, row } = await socialPostStore.claim(db, { requestId: request.requestId, appId: request.appId, network, rkey: network === 'bluesky' ? newTid() : null });
+  const { fresh, row } = await socialPostStore.claim(db, {
+    requestId: request.requestId,
+    appId: request.appId,
+    network,
+    rkey: network === 'bluesky' ? newTid() : null,
+  });
   if (!fresh) {
     if (row.status === 'posted' && row.post_id && row.url) {
       request.logger.info({ network: row.network }, 'social-post: this request already posted; returning that post');
@@ -60,7 +70,11 @@ export async function postOnce(deps: PostOnceDeps, request: PostOnceRequest): Pr
     }
     if (row.network !== network) {
       // The Space switched networks between two runs of one request: the earlier attempt's outcome stays its own.
-      throw new UpstreamError({ kind: 'bad_request', provider: network, message: `an earlier attempt of this request posted to ${row.network}; not posting it to ${network} as well` });
+      throw new UpstreamError({
+        kind: 'bad_request',
+        provider: network,
+        message: `an earlier attempt of this request posted to ${row.network}; not posting it to ${network} as well`,
+      });
     }
     checkResumable(deps, row);
     if (!(await socialPostStore.retake(db, row))) throw inProgress(network);
@@ -84,7 +98,8 @@ function checkResumable(deps: PostOnceDeps, row: SocialPostRow): void {
     throw new UpstreamError({
       kind: 'bad_request',
       provider: 'mastodon',
-      message: 'an earlier attempt to post for this request ended without an answer more than an hour ago; Mastodon no longer recognises its Idempotency-Key, so it is not posted again',
+      message:
+        'an earlier attempt to post for this request ended without an answer more than an hour ago; Mastodon no longer recognises its Idempotency-Key, so it is not posted again',
     });
   }
 }

@@ -20,6 +20,7 @@ export { readSocialPostSettings };
 export function missingSocialAccount(stored: unknown): string | null {
   const settings = readSocialPostSettings(stored);
   const has = { mastodon: settings.mastodon?.has_access_token === true, bluesky: settings.bluesky?.has_app_password === true };
-  if (settings.network) return has[settings.network] ? null : `this Space has no ${settings.network} account; set one in 'settings.plugins.social-post.${settings.network}'`;
+  if (settings.network)
+    return has[settings.network] ? null : `this Space has no ${settings.network} account; set one in 'settings.plugins.social-post.${settings.network}'`;
   return has.mastodon || has.bluesky ? null : "this Space has no social account; set one in 'settings.plugins.social-post'";
 }

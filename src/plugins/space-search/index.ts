@@ -17,7 +17,11 @@ export { createSpaceFileReader, type SpaceFileContent, type SpaceFileReader } fr
 const MAX_QUERY_CHARS = 1000;
 
 const toolParameters = z.object({
-  query: z.string().min(1).max(MAX_QUERY_CHARS).describe('What to look for in the Space files: keywords or a question. "Quotes" for a phrase, -word to exclude.'),
+  query: z
+    .string()
+    .min(1)
+    .max(MAX_QUERY_CHARS)
+    .describe('What to look for in the Space files: keywords or a question. "Quotes" for a phrase, -word to exclude.'),
 });
 
 export interface SpaceSearchDeps {
@@ -35,7 +39,7 @@ function build(id: PluginId, config: SpaceSearchConfig, { db }: SpaceSearchDeps)
   return {
     id,
     phase: 'before_model',
-    description: "Searches the files uploaded to this Space (documents, notes, data) and returns the most relevant passages as numbered sources.",
+    description: 'Searches the files uploaded to this Space (documents, notes, data) and returns the most relevant passages as numbered sources.',
     toolParameters,
     settingsSchema: spaceSearchSettings,
     // Full text runs in our own PostgreSQL; only a remote embeddings backend is shared and limited (the test model's vectors are computed here).

@@ -58,9 +58,15 @@ const keyOf = (chunk: ChunkKey) => `${chunk.file_id}:${chunk.position}`;
  * that found them or is kept in the worker's vector cache; only chunks of a Space too large for the
  * cache that the full-text query did not bring (ranked by PostgreSQL's vector scan) are read again.
  */
-async function hitsOf(deps: SearchDeps, request: SearchRequest, { top, known, lexemes }: { top: RankedChunk[]; known: (RankedChunk & Partial<ChunkText>)[]; lexemes: string[] }): Promise<SearchHit[]> {
+async function hitsOf(
+  deps: SearchDeps,
+  request: SearchRequest,
+  { top, known, lexemes }: { top: RankedChunk[]; known: (RankedChunk & Partial<ChunkText>)[]; lexemes: string[] },
+): Promise<SearchHit[]> {
   const texts = new Map<string, ChunkText>();
-  for (const chunk of known) if (chunk.text !== undefined && chunk.file_name !== undefined) texts.set(keyOf(chunk), { file_id: chunk.file_id, position: chunk.position, text: chunk.text, file_name: chunk.file_name });
+  for (const chunk of known)
+    if (chunk.text !== undefined && chunk.file_name !== undefined)
+      texts.set(keyOf(chunk), { file_id: chunk.file_id, position: chunk.position, text: chunk.text, file_name: chunk.file_name });
   const missing: RankedChunk[] = [];
   for (const chunk of top) {
     const key = keyOf(chunk);
@@ -106,7 +112,15 @@ export async function searchChunks(deps: SearchDeps, request: SearchRequest): Pr
   const found = await deps.chunks.search(request.appId, { query: request.query, limit: deps.embeddings ? CANDIDATES : request.limit, texts: withTexts });
   if (found.chunks === 0) {
     deps.vectors.forget(request.appId);
-    return { hits: [], costUsd: early ? await early.then((embedded) => embedded.costUsd, () => 0) : 0 };
+    return {
+      hits: [],
+      costUsd: early
+        ? await early.then(
+            (embedded) => embedded.costUsd,
+            () => 0,
+          )
+        : 0,
+    };
   }
   stopIfAborted(request.signal);
   const { vector, costUsd } = await (early ?? queryVector(deps, request));

@@ -7,7 +7,44 @@ const LEAD_WORDS = 4;
  * Endings a word may add to its stem (`charg` + `ing`, `vehicl` + `e`, `electr` + `ical`): a word
  * that merely begins like a stem (`costume` for `cost`) does not match.
  */
-const ENDINGS = new Set(['s', 'es', 'e', 'ed', 'ing', 'ings', 'er', 'ers', 'est', 'ly', 'y', 'ic', 'ics', 'ical', 'ically', 'al', 'ally', 'ion', 'ions', 'ation', 'ations', 'ment', 'ments', 'ness', 'ity', 'ities', 'ive', 'ous', 'able', 'ful', 'ise', 'ize', 'ised', 'ized', "'s", '’s']);
+const ENDINGS = new Set([
+  's',
+  'es',
+  'e',
+  'ed',
+  'ing',
+  'ings',
+  'er',
+  'ers',
+  'est',
+  'ly',
+  'y',
+  'ic',
+  'ics',
+  'ical',
+  'ically',
+  'al',
+  'ally',
+  'ion',
+  'ions',
+  'ation',
+  'ations',
+  'ment',
+  'ments',
+  'ness',
+  'ity',
+  'ities',
+  'ive',
+  'ous',
+  'able',
+  'ful',
+  'ise',
+  'ize',
+  'ised',
+  'ized',
+  "'s",
+  '’s',
+]);
 const I_STEM_ENDINGS = new Set(['y', "y's", 'ies', 'ied', 'ier', 'iest']);
 const DELIMITER = ' … ';
 

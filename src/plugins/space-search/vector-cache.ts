@@ -88,7 +88,16 @@ export class SpaceVectorCache {
     const floats = loaded.reduce((sum, row) => sum + row.embedding.length, 0);
     const entry: Entry = {
       stamp,
-      rows: floats > MAX_FLOATS_PER_SPACE ? null : loaded.map((row) => ({ file_id: row.file_id, position: row.position, text: row.text, file_name: row.file_name, vector: Float32Array.from(row.embedding) })),
+      rows:
+        floats > MAX_FLOATS_PER_SPACE
+          ? null
+          : loaded.map((row) => ({
+              file_id: row.file_id,
+              position: row.position,
+              text: row.text,
+              file_name: row.file_name,
+              vector: Float32Array.from(row.embedding),
+            })),
     };
     this.entries.delete(appId);
     this.entries.set(appId, entry);

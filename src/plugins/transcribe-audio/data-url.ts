@@ -33,6 +33,10 @@ export function parseDataUrl(ref: string, param: string): DataUrl {
     return { mimeType, decodedBytes: base64Size(compact), decode: () => Buffer.from(compact, 'base64') };
   }
   // Percent-decoded byte by byte: the payload is binary, so it need not be valid UTF-8.
-  const decode = () => Buffer.from(payload.replace(/%([0-9a-f]{2})/gi, (_, hex: string) => String.fromCharCode(parseInt(hex, 16))), 'latin1');
+  const decode = () =>
+    Buffer.from(
+      payload.replace(/%([0-9a-f]{2})/gi, (_, hex: string) => String.fromCharCode(parseInt(hex, 16))),
+      'latin1',
+    );
   return { mimeType, decodedBytes: payload.length, decode };
 }

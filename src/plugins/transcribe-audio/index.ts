@@ -63,7 +63,11 @@ async function transcription(audio: LoadedAudio, { config, settings, ctx }: Run)
 async function transcribe(audio: LoadedAudio, run: Run): Promise<Transcription> {
   const result = await transcription(audio, run);
   if (result.durationSeconds !== undefined && result.durationSeconds > run.config.maxSeconds) {
-    throw new ApiError('invalid_value', `${audio.param} is ${Math.round(result.durationSeconds)} s long, more than the ${run.config.maxSeconds} s transcribe-audio accepts`, audio.param);
+    throw new ApiError(
+      'invalid_value',
+      `${audio.param} is ${Math.round(result.durationSeconds)} s long, more than the ${run.config.maxSeconds} s transcribe-audio accepts`,
+      audio.param,
+    );
   }
   return result;
 }
@@ -105,10 +109,24 @@ async function transcribeFiles(input: PluginInput, { deps, run }: { deps: Transc
     if (result.durationSeconds === undefined) notes.push(`${file.param}: the backend did not report the duration, so its cost is not counted`);
     else costUsd += transcriptionCostUsd(result.durationSeconds, run.config.costUsdPerMinute);
     if (!result.text) notes.push(`${file.param}: no speech recognised`);
-    else artifacts.push({ type: 'transcript', plugin: PLUGIN_ID, text: result.text, ...(result.language ? { language: result.language } : {}), ...(result.durationSeconds !== undefined ? { duration_seconds: result.durationSeconds } : {}), source: file.source });
+    else
+      artifacts.push({
+        type: 'transcript',
+        plugin: PLUGIN_ID,
+        text: result.text,
+        ...(result.language ? { language: result.language } : {}),
+        ...(result.durationSeconds !== undefined ? { duration_seconds: result.durationSeconds } : {}),
+        source: file.source,
+      });
   }
   run.ctx.logger.info({ plugin: PLUGIN_ID, files: audio.length, transcripts: artifacts.length, costUsd }, 'audio transcribed');
-  return { context: transcriptsContext(artifacts), searchResults: [], artifacts, costUsd, ...(notes.length ? { warning: `transcribe-audio: ${notes.join('; ')}` } : {}) };
+  return {
+    context: transcriptsContext(artifacts),
+    searchResults: [],
+    artifacts,
+    costUsd,
+    ...(notes.length ? { warning: `transcribe-audio: ${notes.join('; ')}` } : {}),
+  };
 }
 
 /** transcribe-audio over any OpenAI audio-transcriptions-compatible backend (`POST {base}/audio/transcriptions`), or the test backend. */
@@ -126,7 +144,8 @@ export function createTranscribeAudioPlugin(config: TranscribeConfig, deps: Tran
     backendKey: config.backend === 'test' ? `${PLUGIN_ID}:test` : `${PLUGIN_ID}:${new URL(config.baseUrl).host}`,
     availability,
     run: async (input, ctx) => {
-      if (config.backend !== 'test' && !config.apiKey) throw new UpstreamError({ kind: 'authentication', provider: SERVICE, message: 'no transcription backend key is configured' });
+      if (config.backend !== 'test' && !config.apiKey)
+        throw new UpstreamError({ kind: 'authentication', provider: SERVICE, message: 'no transcription backend key is configured' });
       return transcribeFiles(input, { deps, run: { config, settings: readSettings(ctx.settings), ctx } });
     },
   };

@@ -46,7 +46,14 @@ function lastSegment(url: URL): string {
  */
 async function fetchUrl(ref: Extract<AudioRef, { kind: 'url' }>, { ctx, maxBytes }: LoadDeps) {
   try {
-    return await ctx.untrusted({ method: 'GET', url: ref.url.href, signal: ctx.signal, timeoutMs: Math.max(1, ctx.deadline - Date.now()), maxBytes, service: 'audio-url' });
+    return await ctx.untrusted({
+      method: 'GET',
+      url: ref.url.href,
+      signal: ctx.signal,
+      timeoutMs: Math.max(1, ctx.deadline - Date.now()),
+      maxBytes,
+      service: 'audio-url',
+    });
   } catch (err) {
     if (!(err instanceof UpstreamError) || ctx.signal.aborted || err.kind === 'timeout' || err.kind === 'aborted') throw err;
     if (err.kind === 'invalid_response') throw tooLarge(ref.param, maxBytes);

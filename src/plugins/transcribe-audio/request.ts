@@ -13,7 +13,13 @@ export function transcriptionResponseFormat(model: string): 'verbose_json' | 'js
 }
 
 /** The multipart body of `POST {base}/audio/transcriptions`. */
-export function toTranscriptionForm({ audio, settings }: { audio: { bytes: Buffer; name: string; format: AudioFormat }; settings: TranscribeAudioSettings }): FormData {
+export function toTranscriptionForm({
+  audio,
+  settings,
+}: {
+  audio: { bytes: Buffer; name: string; format: AudioFormat };
+  settings: TranscribeAudioSettings;
+}): FormData {
   const form = new FormData();
   form.append('file', new Blob([new Uint8Array(audio.bytes)], { type: audio.format.mimeType }), audio.name);
   form.append('model', settings.model);

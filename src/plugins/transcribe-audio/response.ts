@@ -1,7 +1,13 @@
 import { z } from 'zod';
 import { UpstreamError } from '../../errors/upstream-error';
 
-const seconds = z.union([z.number().nonnegative(), z.string().regex(/^\d+(\.\d+)?$/).transform(Number)]);
+const seconds = z.union([
+  z.number().nonnegative(),
+  z
+    .string()
+    .regex(/^\d+(\.\d+)?$/)
+    .transform(Number),
+]);
 
 /** `verbose_json` (text, language, duration) or `json` (text, and usage: seconds billed or tokens). */
 const transcriptionResponse = z.looseObject({

@@ -2,9 +2,7 @@ import type { PluginInput } from '../types';
 
 /** One file the request names, by kind, with the request field it came from (for errors). */
 export type AudioRef =
-  | { kind: 'url'; url: URL; param: string }
-  | { kind: 'data'; ref: string; param: string }
-  | { kind: 'space-file'; fileId: string; param: string };
+  { kind: 'url'; url: URL; param: string } | { kind: 'data'; ref: string; param: string } | { kind: 'space-file'; fileId: string; param: string };
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 

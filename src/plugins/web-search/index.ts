@@ -24,7 +24,9 @@ const toolParameters = z.object({
   query: z
     .string()
     .min(1)
-    .describe(`What to search the web for: a few keywords or a short question (under ${MAX_QUERY_CHARS} characters), in the language the results should be in.`),
+    .describe(
+      `What to search the web for: a few keywords or a short question (under ${MAX_QUERY_CHARS} characters), in the language the results should be in.`,
+    ),
 });
 
 export interface WebSearchPluginDeps {
@@ -45,10 +47,16 @@ function distinct(results: WebResult[], max: number): WebResult[] {
   return results.filter((result) => !seen.has(result.url) && seen.add(result.url)).slice(0, max);
 }
 
-async function search(config: WebSearchConfig, { query, settings, ctx }: { query: string; settings: WebSearchSettings; ctx: PluginContext }): Promise<WebResult[]> {
+async function search(
+  config: WebSearchConfig,
+  { query, settings, ctx }: { query: string; settings: WebSearchSettings; ctx: PluginContext },
+): Promise<WebResult[]> {
   if (config.backend === WEB_SEARCH_TEST_BACKEND) return testWebResults(settings.max_results);
   const adapter = WEB_SEARCH_ADAPTERS[config.backend];
-  const request = adapter.buildRequest({ query, count: settings.max_results, language: settings.language }, { baseUrl: config.baseUrl ?? '', apiKey: config.apiKey });
+  const request = adapter.buildRequest(
+    { query, count: settings.max_results, language: settings.language },
+    { baseUrl: config.baseUrl ?? '', apiKey: config.apiKey },
+  );
   const remaining = ctx.deadline - Date.now();
   if (remaining <= 0) throw new UpstreamError({ kind: 'timeout', provider: config.backend, message: 'web-search had no time left to search' });
   const response = await ctx.backend({ ...request, signal: ctx.signal, timeoutMs: Math.min(config.timeoutMs, remaining), service: config.backend });
@@ -56,7 +64,10 @@ async function search(config: WebSearchConfig, { query, settings, ctx }: { query
 }
 
 /** The readable text of the top `count` results' pages (null where one could not be read). */
-async function readPages(config: WebSearchConfig, { results, count, ctx }: { results: WebResult[]; count: number; ctx: PluginContext }): Promise<(string | null)[]> {
+async function readPages(
+  config: WebSearchConfig,
+  { results, count, ctx }: { results: WebResult[]; count: number; ctx: PluginContext },
+): Promise<(string | null)[]> {
   const urls = results.slice(0, count).map((result) => result.url);
   // The test backend's pages do not exist: its snippets stand in for them.
   if (urls.length === 0 || config.backend === WEB_SEARCH_TEST_BACKEND) return [];

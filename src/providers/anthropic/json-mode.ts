@@ -15,8 +15,7 @@ export function jsonModeInstruction(format: ResponseFormat | undefined): string 
   const { name, description, schema } = format.json_schema;
   const about = description ? ` (${description})` : '';
   if (!schema) return `Respond with a single valid JSON object named "${name}"${about}. ${ONLY_JSON}`;
-  return [
-    `Respond with a single valid JSON object that conforms to the JSON Schema "${name}"${about} below. ${ONLY_JSON}`,
-    JSON.stringify(schema),
-  ].join('\n\n');
+  return [`Respond with a single valid JSON object that conforms to the JSON Schema "${name}"${about} below. ${ONLY_JSON}`, JSON.stringify(schema)].join(
+    '\n\n',
+  );
 }

@@ -49,7 +49,10 @@ function assertMessage(body: unknown): asserts body is MessagesResponse {
  */
 export function toChatResult(body: unknown): ChatResult {
   assertMessage(body);
-  const text = body.content.filter(isText).map((block) => block.text).join('');
+  const text = body.content
+    .filter(isText)
+    .map((block) => block.text)
+    .join('');
   const toolCalls = body.content.filter(isToolUse).map(toolCallOf);
   const content = text === '' && toolCalls.length > 0 ? null : text;
   return {

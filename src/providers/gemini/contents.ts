@@ -66,13 +66,11 @@ function argsOf(call: ToolCall): Record<string, unknown> {
 }
 
 function modelParts(message: ChatMessage): GeminiPart[] {
-  const calls = (message.tool_calls ?? []).map(
-    (call, index): GeminiPart => ({
-      functionCall: { name: call.function.name, args: argsOf(call) },
-      // Gemini signs only the first call of a parallel batch.
-      ...(index === 0 ? { thoughtSignature: SKIP_THOUGHT_SIGNATURE } : {}),
-    }),
-  );
+  const calls = (message.tool_calls ?? []).map((call, index): GeminiPart => ({
+    functionCall: { name: call.function.name, args: argsOf(call) },
+    // Gemini signs only the first call of a parallel batch.
+    ...(index === 0 ? { thoughtSignature: SKIP_THOUGHT_SIGNATURE } : {}),
+  }));
   return [...textParts(message.content), ...calls];
 }
 

@@ -57,11 +57,13 @@ export function promptBlocked(response: GeminiResponse): UpstreamError | null {
 function choiceOf(candidate: GeminiCandidate, position: number, responseId: string | undefined): ChatChoice {
   const index = candidate.index ?? position;
   const parts = candidate.content?.parts ?? [];
-  const toolCalls: ToolCall[] = parts.flatMap((part) => (part.functionCall ? [part.functionCall] : [])).map((call, callIndex) => ({
-    id: toolCallId(call, { responseId, candidate: index, index: callIndex }),
-    type: 'function',
-    function: { name: call.name, arguments: JSON.stringify(call.args ?? {}) },
-  }));
+  const toolCalls: ToolCall[] = parts
+    .flatMap((part) => (part.functionCall ? [part.functionCall] : []))
+    .map((call, callIndex) => ({
+      id: toolCallId(call, { responseId, candidate: index, index: callIndex }),
+      type: 'function',
+      function: { name: call.name, arguments: JSON.stringify(call.args ?? {}) },
+    }));
   const text = textOf(parts);
   return {
     index,

@@ -63,7 +63,10 @@ function convertProperties(properties: JsonObject, walk: Walk): JsonObject {
 
 function convert(input: unknown, parent: Walk): JsonObject {
   if (!isObject(input) || parent.depth > MAX_DEPTH) return {};
-  const walk = { defs: { ...parent.defs, ...(isObject(input.$defs) ? input.$defs : {}), ...(isObject(input.definitions) ? input.definitions : {}) }, depth: parent.depth + 1 };
+  const walk = {
+    defs: { ...parent.defs, ...(isObject(input.$defs) ? input.$defs : {}), ...(isObject(input.definitions) ? input.definitions : {}) },
+    depth: parent.depth + 1,
+  };
   const schema = input.$ref === undefined ? input : { ...resolveRef(input.$ref, walk), ...input, $ref: undefined };
   const out: JsonObject = {};
   for (const [key, value] of Object.entries(schema)) if (KEPT.has(key) && key !== 'type') out[key] = value;

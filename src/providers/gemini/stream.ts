@@ -76,7 +76,9 @@ export class GeminiStreamTranslator implements StreamTranslator<ChatChunk> {
       const call = part.functionCall;
       const at = { responseId, candidate: index, index: state.calls };
       state.calls += 1;
-      return [{ index: at.index, id: toolCallId(call, at), type: 'function' as const, function: { name: call.name, arguments: JSON.stringify(call.args ?? {}) } }];
+      return [
+        { index: at.index, id: toolCallId(call, at), type: 'function' as const, function: { name: call.name, arguments: JSON.stringify(call.args ?? {}) } },
+      ];
     });
     const text = textOf(parts);
     const finish = finishReasonOf(candidate.finishReason, state.calls > 0);

@@ -44,6 +44,7 @@ export function embeddingResultOf(provider: string, raw: unknown, count: number)
   if (data.length !== count || byIndex.size !== count) throw invalid(provider, `${data.length} vectors for ${count} inputs`);
   const vectors = Array.from({ length: count }, (_, index) => byIndex.get(index) ?? []);
   const dimensions = vectors[0]?.length;
-  if (vectors.some((vector) => vector.length === 0 || vector.length !== dimensions)) throw invalid(provider, 'the vectors are not one per input of one dimension');
+  if (vectors.some((vector) => vector.length === 0 || vector.length !== dimensions))
+    throw invalid(provider, 'the vectors are not one per input of one dimension');
   return { vectors, promptTokens: usage?.prompt_tokens ?? usage?.total_tokens ?? 0 };
 }

@@ -25,7 +25,11 @@ export function textOf(content: ChatMessage['content'] | undefined): string {
 /** The last user message's text, its text parts joined as they are. */
 const lastUserText = (messages: readonly ChatMessage[]) => textOf(lastUserMessage(messages)?.content);
 
-const normalised = (text: string) => ` ${text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim()} `;
+const normalised = (text: string) =>
+  ` ${text
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, ' ')
+    .trim()} `;
 
 /** The tool whose name the text mentions first (as a whole word, `_` / `-` / space alike), if any. */
 export function toolNamedIn(tools: readonly ToolDefinition[], text: string): ToolDefinition | undefined {
@@ -61,7 +65,13 @@ function toolToCall(request: ChatRequest): ToolDefinition | null {
   if (tools.length === 0 || choice === 'none') return null;
   if (typeof choice === 'object') {
     const forced = tools.find((tool) => tool.function.name === choice.function.name);
-    if (!forced) throw new UpstreamError({ kind: 'bad_request', provider: 'test', status: 400, message: `tool_choice names '${choice.function.name}', which is not in tools` });
+    if (!forced)
+      throw new UpstreamError({
+        kind: 'bad_request',
+        provider: 'test',
+        status: 400,
+        message: `tool_choice names '${choice.function.name}', which is not in tools`,
+      });
     return forced;
   }
   if (choice === 'auto' && endsWithToolResults(request.messages)) return null;

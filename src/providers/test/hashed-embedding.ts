@@ -51,7 +51,12 @@ const tokensOf = (input: string | number[]) => (typeof input === 'string' ? Math
 /** `test-embedding`'s answer: one vector per input, in order; more `dimensions` than it has is refused, as OpenAI does (400). */
 export function testEmbeddings(inputs: EmbeddingInputs, dimensions: number = TEST_EMBEDDING_DIMENSIONS): EmbeddingResult {
   if (dimensions > TEST_EMBEDDING_DIMENSIONS) {
-    throw new UpstreamError({ kind: 'bad_request', provider: 'test', status: 400, message: `${TEST_EMBEDDING_MODEL} gives at most ${TEST_EMBEDDING_DIMENSIONS} dimensions, not ${dimensions}` });
+    throw new UpstreamError({
+      kind: 'bad_request',
+      provider: 'test',
+      status: 400,
+      message: `${TEST_EMBEDDING_MODEL} gives at most ${TEST_EMBEDDING_DIMENSIONS} dimensions, not ${dimensions}`,
+    });
   }
   const list: (string | number[])[] = inputs;
   return { vectors: list.map((input) => hashedEmbedding(input, dimensions)), promptTokens: list.reduce((sum, input) => sum + tokensOf(input), 0) };

@@ -30,7 +30,8 @@ function wait(ms: number, signal: AbortSignal): Promise<void> {
 const tokens = (text: string) => Math.max(1, Math.ceil(text.length / 4));
 
 async function prepare(request: ChatRequest, ctx: ProviderContext): Promise<EchoAnswer> {
-  if (request.model === 'error') throw new UpstreamError({ kind: 'server_error', provider: 'test', status: 500, message: 'The test-error model always fails.' });
+  if (request.model === 'error')
+    throw new UpstreamError({ kind: 'server_error', provider: 'test', status: 500, message: 'The test-error model always fails.' });
   if (request.model === 'fixed') return { kind: 'text', text: FIXED_ANSWER };
   if (request.model === 'slow') await wait(SLOW_DELAY_MS, ctx.signal);
   return echoAnswer(request);
@@ -48,7 +49,17 @@ function usageOf(request: ChatRequest, answer: EchoAnswer) {
 
 /** A tool call as OpenAI streams it: the id and name first, then the arguments in pieces. */
 function* toolCallChunks(call: ToolCall, index: number): Iterable<ChatChunk[]> {
-  yield [{ choices: [{ index, delta: { role: 'assistant', tool_calls: [{ index: 0, id: call.id, type: 'function', function: { name: call.function.name, arguments: '' } }] }, finish_reason: null }] }];
+  yield [
+    {
+      choices: [
+        {
+          index,
+          delta: { role: 'assistant', tool_calls: [{ index: 0, id: call.id, type: 'function', function: { name: call.function.name, arguments: '' } }] },
+          finish_reason: null,
+        },
+      ],
+    },
+  ];
   const args = call.function.arguments;
   for (let at = 0; at < args.length; at += ARGUMENT_PIECE) {
     yield [{ choices: [{ index, delta: { tool_calls: [{ index: 0, function: { arguments: args.slice(at, at + ARGUMENT_PIECE) } }] }, finish_reason: null }] }];
@@ -89,7 +100,8 @@ export const testProvider: Provider = {
     yield [{ choices: Array.from({ length: count }, (_, index) => ({ index, delta: {}, finish_reason: finish })), usage: usageOf(request, answer) }];
   },
   async embed(request) {
-    if (request.model !== TEST_EMBEDDING_NAMESPACE) throw new UpstreamError({ kind: 'bad_request', provider: 'test', status: 400, message: `the test provider has no embedding model '${request.model}'` });
+    if (request.model !== TEST_EMBEDDING_NAMESPACE)
+      throw new UpstreamError({ kind: 'bad_request', provider: 'test', status: 400, message: `the test provider has no embedding model '${request.model}'` });
     return testEmbeddings(request.inputs, request.dimensions);
   },
 };

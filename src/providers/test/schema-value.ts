@@ -34,7 +34,13 @@ function resolveRef(ref: string, root: Schema): Schema | undefined {
   if (ref === '#') return root;
   const match = /^#\/(\$defs|definitions)\/(.+)$/.exec(ref);
   const defs = match ? root[match[1] as string] : undefined;
-  const found = isSchema(defs) ? defs[decodeURIComponent(match?.[2] ?? '').replace(/~1/g, '/').replace(/~0/g, '~')] : undefined;
+  const found = isSchema(defs)
+    ? defs[
+        decodeURIComponent(match?.[2] ?? '')
+          .replace(/~1/g, '/')
+          .replace(/~0/g, '~')
+      ]
+    : undefined;
   return isSchema(found) ? found : undefined;
 }
 

@@ -4,7 +4,6 @@ import { MIN_RATINGS, type FeedbackCell } from './feedback-cell';
 /** Pseudo-count (Jeffreys-like) added to both the good and the expected rate, so 0 or all good stays finite. */
 const SMOOTHING = 0.5;
 
-
 /** How far the ratings are from what the offline model expected, in logits; 0 with no ratings. */
 function observedShift(cell: FeedbackCell): number {
   const n = Math.max(0, cell.ratings);

@@ -60,7 +60,10 @@ export function presentModel(row: ModelWithParent): ModelView {
 }
 
 /** A model as seen from one Space: its identity, the full model, whether it is on there and whether it can answer now. */
-export function presentModelForApp(row: ModelWithParent, { active, unavailable }: { active: boolean; unavailable: Unavailability | null }): ModelActiveForAppView {
+export function presentModelForApp(
+  row: ModelWithParent,
+  { active, unavailable }: { active: boolean; unavailable: Unavailability | null },
+): ModelActiveForAppView {
   const model = presentModel(row);
   return {
     id: model.id,

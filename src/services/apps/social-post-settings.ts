@@ -51,7 +51,10 @@ function secretChanges(patch: SocialPostSettingsPatch): SecretChange[] {
  * Seals and stores (or removes) the secrets a patch carries, inside the caller's transaction, so a
  * refused update changes nothing. Without a key, setting a secret is refused (removing one is not).
  */
-export async function writeSocialPostSecrets(tx: Tx, { appId, patch, box }: { appId: string; patch: SocialPostSettingsPatch | undefined; box: SecretBox | null }): Promise<void> {
+export async function writeSocialPostSecrets(
+  tx: Tx,
+  { appId, patch, box }: { appId: string; patch: SocialPostSettingsPatch | undefined; box: SecretBox | null },
+): Promise<void> {
   if (!patch) return;
   for (const change of secretChanges(patch)) {
     if (change.value === null) {

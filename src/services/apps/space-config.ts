@@ -34,7 +34,11 @@ function mergePluginSettings(stored: Settings['plugins'], patch: NonNullable<Set
 function checkedForwardFields(fields: string[]): string[] {
   const own = fields.find((field) => COMPLETION_REQUEST_FIELDS.has(field));
   if (own !== undefined) {
-    throw new ApiError('invalid_value', `Invalid value for 'settings.forward_fields': '${own}' is a field Switchyard reads itself, not one it forwards.`, 'settings.forward_fields');
+    throw new ApiError(
+      'invalid_value',
+      `Invalid value for 'settings.forward_fields': '${own}' is a field Switchyard reads itself, not one it forwards.`,
+      'settings.forward_fields',
+    );
   }
   return [...new Set(fields)];
 }

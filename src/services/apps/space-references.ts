@@ -35,7 +35,8 @@ async function checkAssistant(tx: Tx, appIds: string[], id: string): Promise<voi
 }
 
 async function checkAssistantVersion(tx: Tx, appIds: string[], id: string): Promise<void> {
-  if (!(await referenceStore.hasAssistantVersion(tx, { appIds, id }))) throw invalid('settings.assistant_version_id', 'no assistant version with this id belongs to this Space');
+  if (!(await referenceStore.hasAssistantVersion(tx, { appIds, id })))
+    throw invalid('settings.assistant_version_id', 'no assistant version with this id belongs to this Space');
 }
 
 async function checkVersionOfAssistant(tx: Tx, merged: SpaceReferences['merged']): Promise<void> {

@@ -19,14 +19,21 @@ export function mergeWebhookSettings(stored: StoredWebhookSettings | undefined, 
 
 function requireBox(box: SecretBox | null, param: string): SecretBox {
   if (box) return box;
-  throw new ApiError('invalid_request', `This service has no key for secrets (PLUGIN_SECRETS_KEY is not configured), so '${param}' cannot be stored. Ask the operator to set it.`, param);
+  throw new ApiError(
+    'invalid_request',
+    `This service has no key for secrets (PLUGIN_SECRETS_KEY is not configured), so '${param}' cannot be stored. Ask the operator to set it.`,
+    param,
+  );
 }
 
 /**
  * Seals and stores (or removes) the Space's webhook secret as the patch asks, inside the caller's
  * transaction. Answers a secret it generated, to be shown once; null otherwise.
  */
-export async function writeWebhookSecret(tx: Tx, { appId, patch, box }: { appId: string; patch: WebhookSettingsPatch | null | undefined; box: SecretBox | null }): Promise<string | null> {
+export async function writeWebhookSecret(
+  tx: Tx,
+  { appId, patch, box }: { appId: string; patch: WebhookSettingsPatch | null | undefined; box: SecretBox | null },
+): Promise<string | null> {
   if (patch === undefined) return null;
   if (patch === null) {
     await removeWebhookSecret(tx, appId);

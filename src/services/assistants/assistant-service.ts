@@ -117,7 +117,11 @@ export class AssistantService {
     }
     const model = config?.model;
     if (model && model !== this.deps.autoModelName && !(await this.deps.assistants.isModelNameAvailable(model, space))) {
-      throw new ApiError('model_not_available', `Invalid value for 'assistant_config.model': no model named '${model}' is available to this Space.`, 'assistant_config.model');
+      throw new ApiError(
+        'model_not_available',
+        `Invalid value for 'assistant_config.model': no model named '${model}' is available to this Space.`,
+        'assistant_config.model',
+      );
     }
   }
 }

@@ -59,7 +59,10 @@ export class BatchCoordinator {
    * first (the worker is shutting down, or this coordinator's job was lost): the batch is then still
    * running and another coordinator goes on.
    */
-  async coordinate(batchId: string, { report, stop }: { report(progress: BatchProgress): Promise<void>; stop: AbortSignal }): Promise<BatchStatus | 'interrupted' | null> {
+  async coordinate(
+    batchId: string,
+    { report, stop }: { report(progress: BatchProgress): Promise<void>; stop: AbortSignal },
+  ): Promise<BatchStatus | 'interrupted' | null> {
     let batch = await this.deps.batches.byId(batchId);
     if (!batch) return null;
     if (batch.status === 'validating') await this.validate(batch);
@@ -120,10 +123,14 @@ export class BatchCoordinator {
       await this.deps.batches.transition(batch.id, ['validating'], { status: 'failed', failed_at: new Date(), errors, total_count: total });
     };
     const file = await this.deps.files.find(batch.org_id, batch.input_file_id);
-    if (!file) return fail([{ code: 'file_not_found', message: `The input file ${batch.input_file_id} no longer exists.`, param: 'input_file_id', line: null }], 0);
+    if (!file)
+      return fail([{ code: 'file_not_found', message: `The input file ${batch.input_file_id} no longer exists.`, param: 'input_file_id', line: null }], 0);
     const { total, errors } = await validateInput(await this.deps.files.open(file), {
       endpoint: batch.endpoint,
-      keep: (valid) => this.deps.lines.insert(valid.map((line) => ({ batch_id: batch.id, line: line.line, app_id: batch.app_id, custom_id: line.customId, body: line.body as object }))),
+      keep: (valid) =>
+        this.deps.lines.insert(
+          valid.map((line) => ({ batch_id: batch.id, line: line.line, app_id: batch.app_id, custom_id: line.customId, body: line.body as object })),
+        ),
     });
     if (errors.length > 0) return fail(errors, total);
     if (total === 0) return fail([{ code: 'empty_file', message: 'The input file has no requests.', param: 'input_file_id', line: null }], 0);

@@ -54,7 +54,11 @@ function placeOf(line: SettledLine, batchId: string): { file: 'output' | 'error'
   return { file: line.state === 'succeeded' ? 'output' : 'error', text };
 }
 
-const STAMP_OF: Record<FinalStatus, 'completed_at' | 'cancelled_at' | 'expired_at'> = { completed: 'completed_at', cancelled: 'cancelled_at', expired: 'expired_at' };
+const STAMP_OF: Record<FinalStatus, 'completed_at' | 'cancelled_at' | 'expired_at'> = {
+  completed: 'completed_at',
+  cancelled: 'cancelled_at',
+  expired: 'expired_at',
+};
 
 /**
  * Ends a batch: writes its output and error files in input order from the lines' stored outcomes, stores
@@ -69,7 +73,7 @@ export async function finalizeBatch(batch: BatchRow, status: FinalStatus, deps: 
     const errors = new JsonlWriter(join(dir, 'errors.jsonl'));
     let completed = 0;
     let failed = 0;
-    for (let after = 0; ; ) {
+    for (let after = 0; ;) {
       const page = await deps.lines.page(batch.id, after, PAGE_LINES);
       if (page.length === 0) break;
       for (const line of page) {
@@ -83,12 +87,28 @@ export async function finalizeBatch(batch: BatchRow, status: FinalStatus, deps: 
     }
     await Promise.all([output.close(), errors.close()]);
     const stage = (writer: JsonlWriter, suffix: string) =>
-      writer.lines > 0 ? deps.stage({ orgId: batch.org_id, purpose: 'batch_output', filename: `${batch.id}_${suffix}.jsonl`, path: writer.path, bytes: writer.bytes, lineCount: writer.lines }) : null;
+      writer.lines > 0
+        ? deps.stage({
+            orgId: batch.org_id,
+            purpose: 'batch_output',
+            filename: `${batch.id}_${suffix}.jsonl`,
+            path: writer.path,
+            bytes: writer.bytes,
+            lineCount: writer.lines,
+          })
+        : null;
     const [outputFile, errorFile] = await Promise.all([stage(output, 'output'), stage(errors, 'error')]);
     const ended = await deps.batches.end(batch.id, {
       from: ['in_progress', 'finalizing', 'cancelling'],
       files: [outputFile, errorFile].filter((file): file is NewOpenAiFile => file !== null),
-      data: { status, [STAMP_OF[status]]: new Date(), output_file_id: outputFile?.id ?? null, error_file_id: errorFile?.id ?? null, completed_count: completed, failed_count: failed },
+      data: {
+        status,
+        [STAMP_OF[status]]: new Date(),
+        output_file_id: outputFile?.id ?? null,
+        error_file_id: errorFile?.id ?? null,
+        completed_count: completed,
+        failed_count: failed,
+      },
     });
     if (ended) await deps.lines.deleteAll(batch.id);
   } finally {

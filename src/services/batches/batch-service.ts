@@ -37,12 +37,15 @@ export class BatchService {
   constructor(private readonly deps: BatchServiceDeps) {}
 
   async create(auth: AuthContext, body: CreateBatchBody): Promise<BatchView> {
-    if (body.endpoint !== BATCH_ENDPOINT) throw new ApiError('invalid_value', `Invalid value for 'endpoint': only '${BATCH_ENDPOINT}' is supported.`, 'endpoint');
-    if (body.completion_window !== COMPLETION_WINDOW) throw new ApiError('invalid_value', `Invalid value for 'completion_window': only '${COMPLETION_WINDOW}' is supported.`, 'completion_window');
+    if (body.endpoint !== BATCH_ENDPOINT)
+      throw new ApiError('invalid_value', `Invalid value for 'endpoint': only '${BATCH_ENDPOINT}' is supported.`, 'endpoint');
+    if (body.completion_window !== COMPLETION_WINDOW)
+      throw new ApiError('invalid_value', `Invalid value for 'completion_window': only '${COMPLETION_WINDOW}' is supported.`, 'completion_window');
     const space = await this.spaceOf(auth);
     const file = await this.deps.findFile(auth.orgId, body.input_file_id);
     if (!file) throw ApiError.notFound('File', 'input_file_id');
-    if (file.purpose !== 'batch') throw new ApiError('invalid_value', `Invalid value for 'input_file_id': the file's purpose is '${file.purpose}', not 'batch'.`, 'input_file_id');
+    if (file.purpose !== 'batch')
+      throw new ApiError('invalid_value', `Invalid value for 'input_file_id': the file's purpose is '${file.purpose}', not 'batch'.`, 'input_file_id');
     // One clock for both, so `expires_at - created_at` is the window exactly.
     const createdAt = new Date();
     const row = await this.deps.batches.create({
@@ -85,7 +88,8 @@ export class BatchService {
    * its lines and results until it ends (OpenAI's Batch API is not zero-data-retention eligible either).
    */
   private async spaceOf(auth: AuthContext): Promise<SpaceContext> {
-    if (!auth.appId) throw new ApiError('invalid_request', 'This key is not bound to a Space; batches need a Space key (see `cli keys create --app-id`).', 'Authorization');
+    if (!auth.appId)
+      throw new ApiError('invalid_request', 'This key is not bound to a Space; batches need a Space key (see `cli keys create --app-id`).', 'Authorization');
     // Batch lines run later, without the key: a key limited to some models could not be held to them there.
     if (auth.allowedModels) {
       throw new ApiError('model_not_allowed', 'This key is limited to some models (allowed_models); batches need a key without such a list.', 'Authorization');
@@ -94,7 +98,11 @@ export class BatchService {
     if (!space || space.orgId !== auth.orgId) throw ApiError.notFound('Space', 'Authorization');
     if (!space.isActive) throw new ApiError('space_inactive', 'This Space is deactivated.');
     if (!privacyPolicyOf(space.policies.privacy_level).keepsAnswer) {
-      throw new ApiError('invalid_request', "This Space's privacy level is 3 (nothing kept): a batch keeps its requests and answers until it ends, so batches are refused.", 'policies.privacy_level');
+      throw new ApiError(
+        'invalid_request',
+        "This Space's privacy level is 3 (nothing kept): a batch keeps its requests and answers until it ends, so batches are refused.",
+        'policies.privacy_level',
+      );
     }
     return space;
   }

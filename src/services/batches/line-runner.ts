@@ -74,7 +74,10 @@ export class LineRunner {
     return { state, status_code: 'result' in outcome ? 200 : outcome.failure.status, request_id: requestId };
   }
 
-  private async outcomeOf(batch: BatchRow, { requestId, body, signal }: { requestId: string; body: unknown; signal: AbortSignal }): Promise<LineOutcome | null> {
+  private async outcomeOf(
+    batch: BatchRow,
+    { requestId, body, signal }: { requestId: string; body: unknown; signal: AbortSignal },
+  ): Promise<LineOutcome | null> {
     const parsed = completionRequestSchema.safeParse(body);
     if (!parsed.success) return { failure: failed(apiErrorFromZod(parsed.error, 'body')) };
     const { space, stamp } = await this.deps.findSpace(batch.app_id);
@@ -84,7 +87,15 @@ export class LineRunner {
     if (unforwarded) return { failure: failed(new ApiError(unforwarded.code, unforwarded.message, `body.${unforwarded.param ?? ''}`)) };
     const decided = decideCompletion(parsed.data, { space, headerFlags: {}, autoModelName: this.deps.autoModelName });
     if (!decided.privacy.keepsAnswer) {
-      return { failure: failed(new ApiError('invalid_request', "The Space's privacy level became 3 (nothing kept) while the batch ran: its remaining lines are refused.", 'policies.privacy_level')) };
+      return {
+        failure: failed(
+          new ApiError(
+            'invalid_request',
+            "The Space's privacy level became 3 (nothing kept) while the batch ran: its remaining lines are refused.",
+            'policies.privacy_level',
+          ),
+        ),
+      };
     }
     const receivedAt = Date.now();
     const job: CompletionJob = {

@@ -37,15 +37,18 @@ function bodyProblem(body: unknown): Problem | null {
   const parsed = error ? null : completionRequestSchema.safeParse(body, { reportInput: true });
   const failure = error ?? (parsed && !parsed.success ? apiErrorFromZod(parsed.error) : null);
   if (failure) return { code: 'invalid_body', message: failure.message, param: failure.param && failure.param !== 'body' ? `body.${failure.param}` : 'body' };
-  if (body.stream === true) return { code: 'invalid_body', message: "Streaming is not supported in a batch: 'body.stream' must be false or absent.", param: 'body.stream' };
+  if (body.stream === true)
+    return { code: 'invalid_body', message: "Streaming is not supported in a batch: 'body.stream' must be false or absent.", param: 'body.stream' };
   return null;
 }
 
 /** What is wrong with one parsed line, or null. */
 function lineProblem(value: unknown, { endpoint, seen }: { endpoint: string; seen: Set<string> }): Problem | null {
   if (!isObject(value)) return { code: 'invalid_request', message: 'Each line must be a JSON object.', param: null };
-  if (typeof value.custom_id !== 'string' || value.custom_id === '') return { code: 'invalid_custom_id', message: "'custom_id' must be a non-empty string.", param: 'custom_id' };
-  if (seen.has(value.custom_id)) return { code: 'duplicate_custom_id', message: `The custom_id '${value.custom_id}' is used on an earlier line; each must be unique.`, param: 'custom_id' };
+  if (typeof value.custom_id !== 'string' || value.custom_id === '')
+    return { code: 'invalid_custom_id', message: "'custom_id' must be a non-empty string.", param: 'custom_id' };
+  if (seen.has(value.custom_id))
+    return { code: 'duplicate_custom_id', message: `The custom_id '${value.custom_id}' is used on an earlier line; each must be unique.`, param: 'custom_id' };
   if (value.method !== 'POST') return { code: 'invalid_method', message: "'method' must be 'POST'.", param: 'method' };
   if (value.url !== endpoint) return { code: 'invalid_url', message: `'url' must be the batch's endpoint, '${endpoint}'.`, param: 'url' };
   return bodyProblem(value.body);
@@ -77,7 +80,9 @@ export async function validateInput(input: Readable, options: { endpoint: string
     if (text.trim() === '') continue;
     total += 1;
     const parsed = parseLine(text);
-    const problem = parsed ? lineProblem(parsed.value, { endpoint: options.endpoint, seen }) : { code: 'invalid_json', message: 'The line is not valid JSON.', param: null };
+    const problem = parsed
+      ? lineProblem(parsed.value, { endpoint: options.endpoint, seen })
+      : { code: 'invalid_json', message: 'The line is not valid JSON.', param: null };
     if (problem) {
       errors.push({ ...problem, line });
       if (errors.length >= MAX_LISTED_ERRORS) break;

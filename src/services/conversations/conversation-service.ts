@@ -67,7 +67,11 @@ export class ConversationService {
     const versionId = input?.assistant_version_id ?? null;
     if (assistantId === null) {
       if (versionId === null) return { assistant_id: null, assistant_version_id: null };
-      throw new ApiError('missing_field', "Missing required field 'settings.assistant_id': it is required with 'settings.assistant_version_id'.", 'settings.assistant_id');
+      throw new ApiError(
+        'missing_field',
+        "Missing required field 'settings.assistant_id': it is required with 'settings.assistant_version_id'.",
+        'settings.assistant_id',
+      );
     }
     const assistant = await this.assistants.findInSpace(space.id, assistantId, auth);
     if (!assistant) {

@@ -113,7 +113,10 @@ export class CustomModelService {
     return { id, object: 'custom_model', deleted: true };
   }
 
-  private async changes(tx: Tx, { orgId, current, body }: { orgId: string; current: ModelWithParent; body: UpdateCustomModelBody }): Promise<Prisma.ModelUncheckedUpdateInput> {
+  private async changes(
+    tx: Tx,
+    { orgId, current, body }: { orgId: string; current: ModelWithParent; body: UpdateCustomModelBody },
+  ): Promise<Prisma.ModelUncheckedUpdateInput> {
     const caps = body.capabilities ?? {};
     return {
       model: body.model,
@@ -151,13 +154,21 @@ export class CustomModelService {
     if (name === this.deps.autoModelName) throw new ApiError('invalid_value', `Invalid value for 'model': '${name}' names the automatic router.`, 'model');
     await customModelStore.lockNames(tx, orgId);
     if (await customModelStore.findNameClash(tx, { orgId, name, exceptId })) {
-      throw new ApiError('conflict', `A model named '${name}' already exists for this organization (in the catalog or among its custom models); choose another name.`, 'model');
+      throw new ApiError(
+        'conflict',
+        `A model named '${name}' already exists for this organization (in the catalog or among its custom models); choose another name.`,
+        'model',
+      );
     }
   }
 
   private seal(modelId: string, apiKey: string): string {
     if (!this.deps.secrets) {
-      throw new ApiError('invalid_request', "This service has no key for secrets (PLUGIN_SECRETS_KEY is not configured), so 'api_key' cannot be stored. Ask the operator to set it.", 'api_key');
+      throw new ApiError(
+        'invalid_request',
+        "This service has no key for secrets (PLUGIN_SECRETS_KEY is not configured), so 'api_key' cannot be stored. Ask the operator to set it.",
+        'api_key',
+      );
     }
     return this.deps.secrets.seal(apiKey, customModelKeyContext(modelId));
   }

@@ -22,7 +22,11 @@ export async function resolveQuality(tx: Tx, { orgId, input }: { orgId: string; 
   const source = await customModelStore.findProfileSource(tx, { orgId, name: input.like });
   const parsed = source ? storedQuality.safeParse(source.quality_profile) : null;
   if (!parsed?.success) {
-    throw new ApiError('invalid_value', `Invalid value for 'quality.like': no model named '${input.like}' with a quality profile is available to this organization.`, 'quality.like');
+    throw new ApiError(
+      'invalid_value',
+      `Invalid value for 'quality.like': no model named '${input.like}' with a quality profile is available to this organization.`,
+      'quality.like',
+    );
   }
   return parsed.data;
 }

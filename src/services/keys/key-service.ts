@@ -28,7 +28,8 @@ const notFound = () => ApiError.notFound('API key', 'key_id');
 function expiryOf(auth: AuthContext, body: CreateKeyBody, now: number): number | null {
   if (body.expires_in !== undefined) return now + body.expires_in * 1000;
   if (body.expires_at === undefined) return auth.expiresAt;
-  if (body.expires_at * 1000 <= now) throw new ApiError('invalid_value', "Invalid value for 'expires_at': it must lie in the future (unix seconds).", 'expires_at');
+  if (body.expires_at * 1000 <= now)
+    throw new ApiError('invalid_value', "Invalid value for 'expires_at': it must lie in the future (unix seconds).", 'expires_at');
   return body.expires_at * 1000;
 }
 

@@ -54,15 +54,17 @@ function forKey(entry: Listed, allowed: ModelAllowList | null): Listed {
  * has a list. With `all`, also every other model the Space can see, with `available: false` and why.
  */
 export class ModelListService {
-  constructor(
-    private readonly deps: { db: Db; spaces: SpaceLookup; autoModelName: string; availability: ModelAvailability },
-  ) {}
+  constructor(private readonly deps: { db: Db; spaces: SpaceLookup; autoModelName: string; availability: ModelAvailability }) {}
 
   async list(auth: AuthContext, { all }: { all: boolean } = { all: false }): Promise<ModelList> {
     const space = await this.spaceOf(auth);
     const now = new Date();
-    const offered = [...space.models, ...space.embeddingModels].map((model): Listed => forKey({ model, reason: this.deps.availability.of(model, { globallyDisabled: false, active: true }, now) }, auth.allowedModels));
-    const shown = all ? [...offered, ...(await this.othersOf(space, offered)).map((entry) => forKey(entry, auth.allowedModels))] : offered.filter((entry) => entry.reason === null);
+    const offered = [...space.models, ...space.embeddingModels].map((model): Listed =>
+      forKey({ model, reason: this.deps.availability.of(model, { globallyDisabled: false, active: true }, now) }, auth.allowedModels),
+    );
+    const shown = all
+      ? [...offered, ...(await this.othersOf(space, offered)).map((entry) => forKey(entry, auth.allowedModels))]
+      : offered.filter((entry) => entry.reason === null);
     const dates = await this.datesOf(space, shown);
     // The automatic name answers while one chat model of the Space can.
     const canRoute = offered.some((entry) => entry.reason === null && space.models.includes(entry.model));
@@ -89,7 +91,10 @@ export class ModelListService {
     const { data } = await this.list(auth, { all: true });
     const found = data.find((model) => model.id === id);
     if (found) return found;
-    const hint = didYouMean(id, data.filter((model) => model.available).map((model) => model.id));
+    const hint = didYouMean(
+      id,
+      data.filter((model) => model.available).map((model) => model.id),
+    );
     // The path id is not echoed: a malformed one answers as an unknown one does (src/http/unknown-path-id.ts).
     if (!hint) throw ApiError.notFound('Model', 'model');
     throw new ApiError('not_found', `${ApiError.notFound('Model').message}. ${hint}`, 'model');
@@ -97,7 +102,11 @@ export class ModelListService {
 
   private async spaceOf(auth: AuthContext): Promise<SpaceContext> {
     if (!auth.appId) {
-      throw new ApiError('invalid_request', "This key is not bound to a Space; the models a Space offers need a Space key (see `cli keys create --app-id`).", 'Authorization');
+      throw new ApiError(
+        'invalid_request',
+        'This key is not bound to a Space; the models a Space offers need a Space key (see `cli keys create --app-id`).',
+        'Authorization',
+      );
     }
     const { space } = await this.deps.spaces.find(auth.appId);
     if (!space || space.orgId !== auth.orgId) throw ApiError.notFound('Space', 'Authorization');
@@ -109,7 +118,11 @@ export class ModelListService {
     const app = await appStore.findById(this.deps.db, space.id);
     if (!app) return [];
     const scope = { orgId: app.org_id, appIds: app.sandbox_of ? [app.id, app.sandbox_of] : [app.id] };
-    const [catalog, custom, states] = await Promise.all([modelStore.listPublic(this.deps.db), modelStore.listCustom(this.deps.db, scope), modelStore.activeStates(this.deps.db, app.id)]);
+    const [catalog, custom, states] = await Promise.all([
+      modelStore.listPublic(this.deps.db),
+      modelStore.listCustom(this.deps.db, scope),
+      modelStore.activeStates(this.deps.db, app.id),
+    ]);
     const shown = new Set(offered.map((entry) => entry.model.id));
     const now = new Date();
     return [...catalog, ...custom]
@@ -121,7 +134,10 @@ export class ModelListService {
   private async datesOf(space: SpaceContext, shown: Listed[]): Promise<{ space: Date | undefined; models: Map<string, Date> }> {
     const [added, models] = await Promise.all([
       appStore.addedOn(this.deps.db, space.id),
-      modelStore.addedOn(this.deps.db, shown.filter((entry) => entry.added === undefined).map((entry) => entry.model.id)),
+      modelStore.addedOn(
+        this.deps.db,
+        shown.filter((entry) => entry.added === undefined).map((entry) => entry.model.id),
+      ),
     ]);
     return { space: added, models };
   }

@@ -20,7 +20,7 @@ export async function countLines(path: string): Promise<number> {
   let lineHasContent = false;
   for await (const chunk of createReadStream(path)) {
     const bytes = chunk as Buffer;
-    for (let start = 0; ; ) {
+    for (let start = 0; ;) {
       const newline = bytes.indexOf(NEWLINE, start);
       const end = newline === -1 ? bytes.length : newline;
       if (!lineHasContent) lineHasContent = hasContent(bytes, start, end);

@@ -55,11 +55,16 @@ export class OpenAiFileService {
     const upload = await readUpload(this.deps.maxBytes);
     try {
       const purpose = uploadPurpose(upload.fields.purpose);
-      if (!upload.name.toLowerCase().endsWith('.jsonl')) throw new ApiError('invalid_value', "Invalid value for 'file': a batch input must be a .jsonl file.", 'file');
+      if (!upload.name.toLowerCase().endsWith('.jsonl'))
+        throw new ApiError('invalid_value', "Invalid value for 'file': a batch input must be a .jsonl file.", 'file');
       if (upload.bytes === 0) throw new ApiError('invalid_value', "Invalid value for 'file': the file is empty.", 'file');
       const lineCount = await countLines(upload.path);
       if (lineCount > this.deps.maxLines) {
-        throw new ApiError('invalid_value', `Invalid value for 'file': a batch input holds at most ${this.deps.maxLines} requests (this one has ${lineCount} lines).`, 'file');
+        throw new ApiError(
+          'invalid_value',
+          `Invalid value for 'file': a batch input holds at most ${this.deps.maxLines} requests (this one has ${lineCount} lines).`,
+          'file',
+        );
       }
       const row = await this.keep({ orgId: auth.orgId, purpose, filename: upload.name, path: upload.path, bytes: upload.bytes, lineCount });
       return presentFile(row);
@@ -112,4 +117,3 @@ export class OpenAiFileService {
     return { id: row.id, object: 'file', deleted: true };
   }
 }
-

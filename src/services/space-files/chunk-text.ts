@@ -33,7 +33,9 @@ export function normaliseText(text: string): string {
     .replace(/\r\n?/g, '\n')
     // eslint-disable-next-line no-control-regex -- removing control characters is the point
     .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g, '');
-  return trimLineEnds(unified).replace(/\n{3,}/g, '\n\n').trim();
+  return trimLineEnds(unified)
+    .replace(/\n{3,}/g, '\n\n')
+    .trim();
 }
 
 /** A sentence longer than a chunk is cut between words (and a "word" longer than a chunk, anywhere). */

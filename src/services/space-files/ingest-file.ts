@@ -37,7 +37,11 @@ async function embedAll(deps: IngestDeps, config: EmbeddingsConfig, texts: strin
   const vectors: number[][] = [];
   let tokens = 0;
   for (let start = 0; start < texts.length; start += EMBEDDING_BATCH) {
-    const batch = await embed(deps.http, config, { inputs: texts.slice(start, start + EMBEDDING_BATCH), signal: new AbortController().signal, timeoutMs: EMBEDDING_TIMEOUT_MS });
+    const batch = await embed(deps.http, config, {
+      inputs: texts.slice(start, start + EMBEDDING_BATCH),
+      signal: new AbortController().signal,
+      timeoutMs: EMBEDDING_TIMEOUT_MS,
+    });
     vectors.push(...batch.vectors);
     tokens += batch.promptTokens;
   }

@@ -145,10 +145,18 @@ describe('allowlisted hosts', () => {
   });
 
   it('sends the method, headers and body, and drops credentials on a redirect to another origin', async () => {
-    const direct = await call(allowedUrl('/echo'), { method: 'POST', body: '{"q":1}', headers: { authorization: 'Bearer x', 'content-type': 'application/json' } });
+    const direct = await call(allowedUrl('/echo'), {
+      method: 'POST',
+      body: '{"q":1}',
+      headers: { authorization: 'Bearer x', 'content-type': 'application/json' },
+    });
     expect(direct.json()).toMatchObject({ method: 'POST', body: '{"q":1}', headers: { authorization: 'Bearer x' } });
     const target = `http://127.0.0.1:${other.port}/echo`;
-    const moved = await call(allowedUrl(`/redirect?status=307&to=${encodeURIComponent(target)}`), { method: 'POST', body: 'kept', headers: { authorization: 'Bearer x' } });
+    const moved = await call(allowedUrl(`/redirect?status=307&to=${encodeURIComponent(target)}`), {
+      method: 'POST',
+      body: 'kept',
+      headers: { authorization: 'Bearer x' },
+    });
     const echoed = moved.json() as { method: string; body: string; headers: Record<string, string> };
     expect(echoed).toMatchObject({ method: 'POST', body: 'kept' });
     expect(echoed.headers.authorization).toBeUndefined();

@@ -46,7 +46,10 @@ function gatedWork() {
 const options = (ms = 20_000) => ({ signal: new AbortController().signal, deadline: Date.now() + ms });
 
 async function failure(promise: Promise<unknown>): Promise<UpstreamError> {
-  const err = await promise.then(() => new Error('it ran'), (caught: unknown) => caught);
+  const err = await promise.then(
+    () => new Error('it ran'),
+    (caught: unknown) => caught,
+  );
   if (!(err instanceof UpstreamError)) throw err;
   return err;
 }

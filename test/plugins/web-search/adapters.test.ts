@@ -33,7 +33,13 @@ describe('searxng adapter', () => {
       {"url":"https://async.rs/","title":"async-std","content":"Async version of the Rust standard library","publishedDate":"2026-10-01T00:00:00","score":1.5,"category":"general"}],
       "answers":[],"corrections":[],"infoboxes":[],"suggestions":[],"unresponsive_engines":[["google","timeout"]]}`;
     expect(searxngAdapter.parseResponse(JSON.parse(raw))).toEqual([
-      { title: 'Tokio - An asynchronous Rust runtime', url: 'https://tokio.rs/', snippet: 'Tokio is an event-driven, non-blocking I/O platform & runtime.', score: 4, publishedAt: undefined },
+      {
+        title: 'Tokio - An asynchronous Rust runtime',
+        url: 'https://tokio.rs/',
+        snippet: 'Tokio is an event-driven, non-blocking I/O platform & runtime.',
+        score: 4,
+        publishedAt: undefined,
+      },
       { title: 'async-std', url: 'https://async.rs/', snippet: 'Async version of the Rust standard library', score: 1.5, publishedAt: '2026-10-01T00:00:00' },
     ]);
   });
@@ -92,7 +98,13 @@ describe('tavily adapter', () => {
       "response_time":1.2}`;
     expect(tavilyAdapter.parseResponse(JSON.parse(raw))).toEqual([
       { title: 'Tokio', url: 'https://tokio.rs/', snippet: 'Tokio is an asynchronous runtime for Rust.', score: 0.81, publishedAt: undefined },
-      { title: 'Async Rust in 2026', url: 'https://blog.example/async', snippet: 'News about async Rust.', score: 0.6, publishedAt: 'Mon, 16 Nov 2026 09:00:00 GMT' },
+      {
+        title: 'Async Rust in 2026',
+        url: 'https://blog.example/async',
+        snippet: 'News about async Rust.',
+        score: 0.6,
+        publishedAt: 'Mon, 16 Nov 2026 09:00:00 GMT',
+      },
     ]);
   });
 
@@ -106,7 +118,12 @@ describe('exa adapter', () => {
     const request = exaAdapter.buildRequest(ask, { baseUrl: 'https://api.exa.ai', apiKey: 'exa-key' });
     expect(request).toMatchObject({ method: 'POST', url: 'https://api.exa.ai/search' });
     expect(request.headers).toMatchObject({ 'x-api-key': 'exa-key', 'content-type': 'application/json' });
-    expect(JSON.parse(String(request.body))).toEqual({ query: 'rust async runtimes', numResults: 3, type: 'auto', contents: { text: { maxCharacters: 1000 } } });
+    expect(JSON.parse(String(request.body))).toEqual({
+      query: 'rust async runtimes',
+      numResults: 3,
+      type: 'auto',
+      contents: { text: { maxCharacters: 1000 } },
+    });
   });
 
   test('reads results[], preferring highlights to the text as the snippet', () => {
@@ -115,7 +132,13 @@ describe('exa adapter', () => {
       {"id":"https://docs.rs/smol","title":null,"url":"https://docs.rs/smol","publishedDate":null,"author":"stjepang","text":"A small and fast async runtime."}],
       "costDollars":{"total":0.007}}`;
     expect(exaAdapter.parseResponse(JSON.parse(raw))).toEqual([
-      { title: 'Tokio', url: 'https://tokio.rs/', snippet: 'Build reliable network applications without compromising speed.', score: 0.19, publishedAt: '2026-01-05T00:00:00.000Z' },
+      {
+        title: 'Tokio',
+        url: 'https://tokio.rs/',
+        snippet: 'Build reliable network applications without compromising speed.',
+        score: 0.19,
+        publishedAt: '2026-01-05T00:00:00.000Z',
+      },
       { title: 'https://docs.rs/smol', url: 'https://docs.rs/smol', snippet: 'A small and fast async runtime.', score: 0, publishedAt: undefined },
     ]);
   });
@@ -127,8 +150,29 @@ describe('exa adapter', () => {
 
 describe('every adapter', () => {
   test.each([
-    ['searxng', searxngAdapter, (url: string) => ({ results: [{ url, title: 't', content: 'c' }, { url: 'https://ok.example/', title: 'ok' }] })],
-    ['brave', braveAdapter, (url: string) => ({ type: 'search', web: { results: [{ url, title: 't' }, { url: 'https://ok.example/', title: 'ok' }] } })],
+    [
+      'searxng',
+      searxngAdapter,
+      (url: string) => ({
+        results: [
+          { url, title: 't', content: 'c' },
+          { url: 'https://ok.example/', title: 'ok' },
+        ],
+      }),
+    ],
+    [
+      'brave',
+      braveAdapter,
+      (url: string) => ({
+        type: 'search',
+        web: {
+          results: [
+            { url, title: 't' },
+            { url: 'https://ok.example/', title: 'ok' },
+          ],
+        },
+      }),
+    ],
   ] as const)('%s drops results whose URL is not http(s) (a javascript: link would reach clients as a citation)', (_name, adapter, body) => {
     for (const url of ['javascript:alert(document.cookie)', 'data:text/html,<script>x</script>', 'file:///etc/passwd', 'not a url']) {
       expect(adapter.parseResponse(body(url)).map((result) => result.url)).toEqual(['https://ok.example/']);

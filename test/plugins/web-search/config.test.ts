@@ -29,7 +29,12 @@ describe('readWebSearchConfig', () => {
   });
 
   test('WEB_SEARCH_COST_USD and <BACKEND>_BASE_URL override the defaults; empty values count as unset', () => {
-    const config = readWebSearchConfig({ WEB_SEARCH_BACKEND: 'brave', BRAVE_BASE_URL: 'https://brave.internal/', WEB_SEARCH_COST_USD: '0.004', BRAVE_API_KEY: '' });
+    const config = readWebSearchConfig({
+      WEB_SEARCH_BACKEND: 'brave',
+      BRAVE_BASE_URL: 'https://brave.internal/',
+      WEB_SEARCH_COST_USD: '0.004',
+      BRAVE_API_KEY: '',
+    });
     expect(config).toMatchObject({ baseUrl: 'https://brave.internal/', costUsd: 0.004, apiKey: null });
   });
 

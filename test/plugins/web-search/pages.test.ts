@@ -25,7 +25,12 @@ describe('web-search: reading result pages', () => {
       '/broken': { status: 500, body: '<h1>Internal error</h1>' },
       '/plain': { contentType: 'text/plain; charset=utf-8', body: 'Plain   text\n\nabout the Moon.' },
       '/image': { contentType: 'image/png', body: 'PNG' },
-      '/long': { body: articlePage('Long', Array.from({ length: 200 }, (_, i) => `Sentence number ${i} about the Moon.`)) },
+      '/long': {
+        body: articlePage(
+          'Long',
+          Array.from({ length: 200 }, (_, i) => `Sentence number ${i} about the Moon.`),
+        ),
+      },
     });
     const resultUrls = ['/article', '/broken', '/plain', '/image', '/long'].map((path) => `${pages.url}${path}`);
     sim = await SIMULATORS.searxng({ resultUrls });
@@ -51,9 +56,12 @@ describe('web-search: reading result pages', () => {
 
     const context = output.context ?? '';
     expect(context).toContain('Moon phases explained\n\nThe Moon has eight phases.\n\nA full cycle takes 29.5 days.');
-    for (const furniture of ['Menu item', 'Site name', 'Copyright footer', 'Related links', 'never shown', 'color: red']) expect(context).not.toContain(furniture);
+    for (const furniture of ['Menu item', 'Site name', 'Copyright footer', 'Related links', 'never shown', 'color: red'])
+      expect(context).not.toContain(furniture);
     expect(context).toContain('Plain text about the Moon.');
-    expect(context).toContain(`[2] Result 2 about moon phases — ${pages.url}/broken\nPublished: 2026-11-19T08:00:00Z\nSnippet 2: what the web says about moon phases.`);
+    expect(context).toContain(
+      `[2] Result 2 about moon phases — ${pages.url}/broken\nPublished: 2026-11-19T08:00:00Z\nSnippet 2: what the web says about moon phases.`,
+    );
     // search_results keep the search snippets; the page text is for the model only.
     expect(output.searchResults[0]?.snippet).toBe('Snippet 1: what the web says about moon phases.');
   });

@@ -43,7 +43,11 @@ describe.each(WEB_SEARCH_BACKENDS)('web-search against %s', (backend) => {
     const header = KEY_HEADER[backend];
     if (header) expect(String(sim.requests[0]?.headers[header])).toContain('sim-search-key');
     expect(JSON.stringify(sim.requests[0]?.params ?? {}) + JSON.stringify(sim.requests[0]?.body ?? {})).toContain('solar eclipse 2027');
-    expect(output.searchResults.map((item) => item.url)).toEqual(['https://example.org/result-1', 'https://example.org/result-2', 'https://example.org/result-3']);
+    expect(output.searchResults.map((item) => item.url)).toEqual([
+      'https://example.org/result-1',
+      'https://example.org/result-2',
+      'https://example.org/result-3',
+    ]);
     expect(output.context?.startsWith('A web search was conducted on 2026-11-23 for "solar eclipse 2027".')).toBe(true);
     expect(plugin.backendKey).toBe(`web-search:${backend}`);
   });
@@ -78,7 +82,14 @@ describe('web-search output', () => {
       ].join('\n\n'),
     );
     expect(output.searchResults).toEqual([
-      { index: 1, source: 'web', title: 'Result 1 about tide tables', url: 'https://example.org/result-1', score: 1, snippet: 'Snippet 1: what the web says about tide tables.' },
+      {
+        index: 1,
+        source: 'web',
+        title: 'Result 1 about tide tables',
+        url: 'https://example.org/result-1',
+        score: 1,
+        snippet: 'Snippet 1: what the web says about tide tables.',
+      },
       {
         index: 2,
         source: 'web',

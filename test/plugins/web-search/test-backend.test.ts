@@ -29,11 +29,16 @@ describe('web-search with WEB_SEARCH_BACKEND=test', () => {
     expect(plugin.backendKey).toBe('web-search:test');
     const ctx = roomyContext(settingsWith({ fetch_pages: 3 }), { backend: noNetwork, untrusted: noNetwork });
     const output = await plugin.run({ messages: [{ role: 'user', content: 'anything' }], query: 'anything', files: [], images: [], args: null }, ctx);
-    expect(output.searchResults.map(({ index, url, title }) => ({ index, url, title }))).toEqual([1, 2, 3].map((n) => ({ index: n, url: `https://example.com/switchyard-test/${n}`, title: `Switchyard test search result ${n}` })));
+    expect(output.searchResults.map(({ index, url, title }) => ({ index, url, title }))).toEqual(
+      [1, 2, 3].map((n) => ({ index: n, url: `https://example.com/switchyard-test/${n}`, title: `Switchyard test search result ${n}` })),
+    );
     expect(output).toMatchObject({ costUsd: 0, artifacts: [] });
     expect(output.warning).toBeUndefined();
     expect(output.context).toContain("This is a fixed result from Switchyard's test web-search backend");
-    const two = await plugin.run({ messages: [], query: 'other', files: [], images: [], args: { query: 'other' } }, roomyContext(settingsWith({ max_results: 2 }), { backend: noNetwork, untrusted: noNetwork }));
+    const two = await plugin.run(
+      { messages: [], query: 'other', files: [], images: [], args: { query: 'other' } },
+      roomyContext(settingsWith({ max_results: 2 }), { backend: noNetwork, untrusted: noNetwork }),
+    );
     expect(two.searchResults).toHaveLength(2);
   });
 });

@@ -65,7 +65,8 @@ export async function startBlueskySimulator({ identifier, password }: { identifi
   }
 
   function createSession(body: { identifier?: unknown; password?: unknown }): Reply {
-    if ((body.identifier !== identifier && body.identifier !== did) || body.password !== password) return xrpcError(401, 'AuthenticationRequired', 'Invalid identifier or password');
+    if ((body.identifier !== identifier && body.identifier !== did) || body.password !== password)
+      return xrpcError(401, 'AuthenticationRequired', 'Invalid identifier or password');
     sessions += 1;
     const accessJwt = `sim-access-${randomUUID()}`;
     liveTokens.add(accessJwt);
@@ -103,7 +104,10 @@ export async function startBlueskySimulator({ identifier, password }: { identifi
   async function serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const body = (await readBody(req)) as Record<string, unknown>;
     requests.push({ method: req.method ?? '', path: req.url ?? '', headers: req.headers, body });
-    const outcome = await applyFault(faults.next(), res, { req, errorBody: (status) => ({ error: status >= 500 ? 'InternalServerError' : 'InvalidRequest', message: `Simulated HTTP ${status}` }) });
+    const outcome = await applyFault(faults.next(), res, {
+      req,
+      errorBody: (status) => ({ error: status >= 500 ? 'InternalServerError' : 'InvalidRequest', message: `Simulated HTTP ${status}` }),
+    });
     if (outcome === 'handled') return;
     const reply = route(req, body);
     if (reply.status === 200 && req.url?.startsWith('/xrpc/com.atproto.repo.createRecord') && toLose > 0) {

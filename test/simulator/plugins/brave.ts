@@ -7,7 +7,11 @@ const DEFAULT_COUNT = 20;
 const CODES: Record<number, string> = { 401: 'SUBSCRIPTION_TOKEN_INVALID', 422: 'VALIDATION', 429: 'RATE_LIMITED' };
 
 function braveError(status: number, detail: string): unknown {
-  return { type: 'ErrorResponse', error: { id: randomUUID(), status, code: CODES[status] ?? (status >= 500 ? 'UNKNOWN' : 'OPTION_NOT_IN_PLAN'), detail, meta: {} }, time: Math.floor(Date.now() / 1000) };
+  return {
+    type: 'ErrorResponse',
+    error: { id: randomUUID(), status, code: CODES[status] ?? (status >= 500 ? 'UNKNOWN' : 'OPTION_NOT_IN_PLAN'), detail, meta: {} },
+    time: Math.floor(Date.now() / 1000),
+  };
 }
 
 /** Brave Search API's `GET /res/v1/web/search`, key in `X-Subscription-Token`. */

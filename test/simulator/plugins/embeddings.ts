@@ -53,7 +53,11 @@ const errorBody = (status: number) => ({
   error: { message: `Simulated error ${status}.`, type: status >= 500 ? 'server_error' : 'invalid_request_error', param: null, code: null },
 });
 
-async function answer({ faults: script, requests: records }: Pick<EmbeddingsSimulator, 'faults' | 'requests'>, req: IncomingMessage, res: ServerResponse): Promise<void> {
+async function answer(
+  { faults: script, requests: records }: Pick<EmbeddingsSimulator, 'faults' | 'requests'>,
+  req: IncomingMessage,
+  res: ServerResponse,
+): Promise<void> {
   const body = (await readJsonBody(req)) as EmbeddingsRequestRecord['body'];
   records.push({ path: req.url ?? '', authorization: req.headers.authorization, body });
   if (req.method !== 'POST' || !req.url?.endsWith('/embeddings')) {
@@ -65,7 +69,10 @@ async function answer({ faults: script, requests: records }: Pick<EmbeddingsSimu
   const inputs = typeof body.input === 'string' ? [body.input] : (body.input ?? []);
   const data = mode === 'empty' ? [] : inputs.map((input, index) => ({ object: 'embedding', index, embedding: simulatedEmbedding(input, body.dimensions) }));
   const tokens = inputs.reduce((sum, input) => sum + Math.ceil(input.length / 4), 0);
-  sendJson(res, { status: 200, body: { object: 'list', data, model: body.model ?? 'text-embedding-3-small', usage: { prompt_tokens: tokens, total_tokens: tokens } } });
+  sendJson(res, {
+    status: 200,
+    body: { object: 'list', data, model: body.model ?? 'text-embedding-3-small', usage: { prompt_tokens: tokens, total_tokens: tokens } },
+  });
 }
 
 /** OpenAI's `POST /v1/embeddings`, with deterministic vectors and the shared fault vocabulary. */

@@ -13,7 +13,8 @@ export const exaDialect: SearchDialect = {
   path: '/search',
   refuse: (request, apiKey) => {
     if (request.headers['x-api-key'] !== apiKey) return { status: 401, body: { requestId: randomUUID(), error: 'Invalid API key', tag: 'INVALID_API_KEY' } };
-    if (typeof bodyOf(request.body).query !== 'string') return { status: 400, body: { requestId: randomUUID(), error: 'query is required', tag: 'INVALID_REQUEST_BODY' } };
+    if (typeof bodyOf(request.body).query !== 'string')
+      return { status: 400, body: { requestId: randomUUID(), error: 'query is required', tag: 'INVALID_REQUEST_BODY' } };
     return null;
   },
   ask: (request) => {

@@ -11,12 +11,7 @@ import { sleep } from '../http';
  * - `delay`: a normal answer after `ms`.
  */
 export type BackendFault =
-  | { kind: 'ok' }
-  | { kind: 'empty' }
-  | { kind: 'timeout' }
-  | { kind: 'status'; status: number }
-  | { kind: 'malformed' }
-  | { kind: 'delay'; ms: number };
+  { kind: 'ok' } | { kind: 'empty' } | { kind: 'timeout' } | { kind: 'status'; status: number } | { kind: 'malformed' } | { kind: 'delay'; ms: number };
 
 /** Faults for the next requests, in order; then `ok` (or the simulator's default delay). */
 export class FaultScript {

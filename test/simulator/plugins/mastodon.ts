@@ -43,7 +43,14 @@ export async function startMastodonSimulator({ token }: { token: string }): Prom
     if (typeof body.status !== 'string' || body.status.trim() === '') return { code: 422, error: "Validation failed: Text can't be blank" };
     if (Array.from(body.status).length > maxCharacters) return { code: 422, error: `Validation failed: Text character limit of ${maxCharacters} exceeded` };
     const id = String(110_000_000_000_000_000n + BigInt(statuses.length + 1));
-    const status = { id, uri: `${origin}/users/sim/statuses/${id}`, url: `${origin}/@sim/${id}`, content: `<p>${body.status}</p>`, visibility: String(body.visibility ?? 'public'), created_at: new Date().toISOString() };
+    const status = {
+      id,
+      uri: `${origin}/users/sim/statuses/${id}`,
+      url: `${origin}/@sim/${id}`,
+      content: `<p>${body.status}</p>`,
+      visibility: String(body.visibility ?? 'public'),
+      created_at: new Date().toISOString(),
+    };
     statuses.push(status);
     return status;
   }
@@ -51,7 +58,10 @@ export async function startMastodonSimulator({ token }: { token: string }): Prom
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     // The public instance document: no token, and outside the fault script (faults are for the post).
     if (req.method === 'GET' && req.url === '/api/v2/instance') {
-      return sendJson(res, { status: 200, body: { domain: new URL(origin).host, configuration: { statuses: { max_characters: maxCharacters, max_media_attachments: 4 } } } });
+      return sendJson(res, {
+        status: 200,
+        body: { domain: new URL(origin).host, configuration: { statuses: { max_characters: maxCharacters, max_media_attachments: 4 } } },
+      });
     }
     const body = (await readBody(req)) as { status?: unknown; visibility?: unknown };
     requests.push({ method: req.method ?? '', path: req.url ?? '', headers: req.headers, body });
@@ -73,5 +83,13 @@ export async function startMastodonSimulator({ token }: { token: string }): Prom
 
   const server = await listen(handle);
   origin = server.url;
-  return { url: server.url, faults, requests, statuses, loseAnswers: (n) => (toLose = n), setMaxCharacters: (max) => (maxCharacters = max), close: server.close };
+  return {
+    url: server.url,
+    faults,
+    requests,
+    statuses,
+    loseAnswers: (n) => (toLose = n),
+    setMaxCharacters: (max) => (maxCharacters = max),
+    close: server.close,
+  };
 }

@@ -73,7 +73,10 @@ function imagesAnswer(body: Record<string, unknown>, state: 'ok' | 'empty') {
   };
 }
 
-function transcriptionAnswer({ fields, file, durationSeconds }: { fields: Record<string, string>; file: { name: string }; durationSeconds: number }, state: 'ok' | 'empty') {
+function transcriptionAnswer(
+  { fields, file, durationSeconds }: { fields: Record<string, string>; file: { name: string }; durationSeconds: number },
+  state: 'ok' | 'empty',
+) {
   const text = state === 'empty' ? '' : `Transcript of ${file.name}.`;
   const duration = state === 'empty' ? 0 : durationSeconds;
   if (fields.response_format === 'verbose_json') {
@@ -91,7 +94,8 @@ function imagesHandler(script: FaultScript): Handler {
     recorded.json = body;
     const state = await applyFault(script.next(), res, { errorBody: (status) => openAiError(status), req });
     if (state === 'handled') return;
-    if (typeof body.prompt !== 'string' || typeof body.model !== 'string') return sendJson(res, { status: 400, body: openAiError(400, 'prompt and model are required') });
+    if (typeof body.prompt !== 'string' || typeof body.model !== 'string')
+      return sendJson(res, { status: 400, body: openAiError(400, 'prompt and model are required') });
     if (body.model.startsWith('gpt-image') && 'response_format' in body) {
       return sendJson(res, { status: 400, body: openAiError(400, "Unknown parameter: 'response_format'.", 'response_format') });
     }
@@ -102,7 +106,11 @@ function imagesHandler(script: FaultScript): Handler {
 /** The multipart body's text fields and its `file` part, parsed by the Web platform's own form-data parser. */
 async function readForm(req: IncomingMessage): Promise<{ fields: Record<string, string>; file?: MediaRequest['file'] }> {
   const raw = await readBody(req);
-  const form = await new Request('http://sim/v1/audio/transcriptions', { method: 'POST', headers: { 'content-type': req.headers['content-type'] ?? '' }, body: raw }).formData();
+  const form = await new Request('http://sim/v1/audio/transcriptions', {
+    method: 'POST',
+    headers: { 'content-type': req.headers['content-type'] ?? '' },
+    body: raw,
+  }).formData();
   const fields: Record<string, string> = {};
   let file: MediaRequest['file'];
   for (const [name, value] of form.entries()) {

@@ -18,9 +18,15 @@ export interface PageServer {
 /** An article inside page furniture, as real pages are: only the article should reach the model. */
 export function articlePage(title: string, paragraphs: string[]): string {
   return [
-    '<!DOCTYPE html><html><head><title>', title, '</title><style>body { color: red }</style><script>var tracking = "never shown";</script></head><body>',
+    '<!DOCTYPE html><html><head><title>',
+    title,
+    '</title><style>body { color: red }</style><script>var tracking = "never shown";</script></head><body>',
     '<header><a href="/">Site name</a></header><nav><ul><li><a href="/a">Menu item</a></li></ul></nav>',
-    '<article><h1>', title, '</h1>', ...paragraphs.map((p) => `<p>${p}</p>`), '</article>',
+    '<article><h1>',
+    title,
+    '</h1>',
+    ...paragraphs.map((p) => `<p>${p}</p>`),
+    '</article>',
     '<aside>Related links</aside><footer>Copyright footer</footer></body></html>',
   ].join('');
 }

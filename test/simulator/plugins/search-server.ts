@@ -82,7 +82,10 @@ function parseBody(text: string): unknown {
   }
 }
 
-async function serve(dialect: SearchDialect, { req, res, sim, options }: { req: IncomingMessage; res: ServerResponse; sim: SearchSimulator; options: SearchSimulatorOptions }): Promise<void> {
+async function serve(
+  dialect: SearchDialect,
+  { req, res, sim, options }: { req: IncomingMessage; res: ServerResponse; sim: SearchSimulator; options: SearchSimulatorOptions },
+): Promise<void> {
   const request = await readRequest(req);
   sim.requests.push(request);
   if (request.method !== dialect.method || request.path !== dialect.path) {

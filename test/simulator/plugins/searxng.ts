@@ -12,7 +12,9 @@ export const searxngDialect: SearchDialect = {
   method: 'GET',
   path: '/search',
   refuse: (request) =>
-    request.params.format === 'json' ? null : { status: 403, contentType: 'text/html; charset=utf-8', body: '<!DOCTYPE html><title>403 Forbidden</title><h1>Forbidden</h1>' },
+    request.params.format === 'json'
+      ? null
+      : { status: 403, contentType: 'text/html; charset=utf-8', body: '<!DOCTYPE html><title>403 Forbidden</title><h1>Forbidden</h1>' },
   ask: (request) => ({ query: request.params.q ?? '', count: PAGE_SIZE }),
   answer: (results, query) => ({
     query,

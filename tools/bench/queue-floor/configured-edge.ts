@@ -12,7 +12,10 @@ import { z } from 'zod';
  */
 
 const textPart = z.object({ type: z.literal('text'), text: z.string() });
-const imagePart = z.object({ type: z.literal('image_url'), image_url: z.object({ url: z.string().min(1), detail: z.enum(['auto', 'low', 'high']).optional() }) });
+const imagePart = z.object({
+  type: z.literal('image_url'),
+  image_url: z.object({ url: z.string().min(1), detail: z.enum(['auto', 'low', 'high']).optional() }),
+});
 const message = z.object({
   role: z.enum(['system', 'developer', 'user', 'assistant', 'tool']),
   content: z.union([z.string(), z.array(z.discriminatedUnion('type', [textPart, imagePart])), z.null()]).optional(),
@@ -20,7 +23,10 @@ const message = z.object({
   tool_calls: z.array(z.object({ id: z.string(), type: z.literal('function'), function: z.object({ name: z.string(), arguments: z.string() }) })).optional(),
   tool_call_id: z.string().optional(),
 });
-const tool = z.object({ type: z.literal('function'), function: z.object({ name: z.string().min(1).max(64), description: z.string().optional(), parameters: z.record(z.string(), z.unknown()).optional() }) });
+const tool = z.object({
+  type: z.literal('function'),
+  function: z.object({ name: z.string().min(1).max(64), description: z.string().optional(), parameters: z.record(z.string(), z.unknown()).optional() }),
+});
 const weights = z.object({ cost: z.number(), latency: z.number(), quality: z.number() }).partial();
 
 /** The chat completion request (the spec's CompletionRequest: OpenAI's fields and the spec's own). */
@@ -34,16 +40,24 @@ export const floorRequestSchema = z.looseObject({
   n: z.number().int().min(1).max(16).optional(),
   stream: z.boolean().optional(),
   stream_options: z.object({ include_usage: z.boolean().optional() }).nullable().optional(),
-  stop: z.union([z.string(), z.array(z.string()).max(4)]).nullable().optional(),
+  stop: z
+    .union([z.string(), z.array(z.string()).max(4)])
+    .nullable()
+    .optional(),
   presence_penalty: z.number().min(-2).max(2).optional(),
   frequency_penalty: z.number().min(-2).max(2).optional(),
   tools: z.array(tool).optional(),
   tool_choice: z.union([z.enum(['none', 'auto', 'required']), z.object({ type: z.literal('function'), function: z.object({ name: z.string() }) })]).optional(),
-  response_format: z.object({ type: z.enum(['text', 'json_object', 'json_schema']) }).loose().optional(),
+  response_format: z
+    .object({ type: z.enum(['text', 'json_object', 'json_schema']) })
+    .loose()
+    .optional(),
   seed: z.number().int().optional(),
   user: z.string().optional(),
   plugins: z.array(z.string()).optional(),
-  custom_headers: z.object({ labels: z.record(z.string(), z.unknown()).optional(), weights: weights.optional(), feature_flags: z.record(z.string(), z.boolean()).optional() }).optional(),
+  custom_headers: z
+    .object({ labels: z.record(z.string(), z.unknown()).optional(), weights: weights.optional(), feature_flags: z.record(z.string(), z.boolean()).optional() })
+    .optional(),
 });
 
 /** Lets in a request whose Bearer key hashes to `keyHash`; anything else gets a 401. */
@@ -64,7 +78,12 @@ export function floorKeyCheck(keyHash: string): RequestHandler {
 export function floorHttpMetrics(): RequestHandler {
   const registry = new Registry();
   const requests = new Counter({ name: 'http_requests_total', help: 'requests', labelNames: ['method', 'route', 'status'] as const, registers: [registry] });
-  const duration = new Histogram({ name: 'http_request_duration_seconds', help: 'duration', labelNames: ['method', 'route', 'status'] as const, registers: [registry] });
+  const duration = new Histogram({
+    name: 'http_request_duration_seconds',
+    help: 'duration',
+    labelNames: ['method', 'route', 'status'] as const,
+    registers: [registry],
+  });
   return (req, res, next) => {
     const started = process.hrtime.bigint();
     res.once('close', () => {

@@ -84,21 +84,40 @@ export function costsOf(model: string, promptTokens: number, completionTokens: n
   const reference = costOf(BENCHMARK, promptTokens, completionTokens);
   return {
     costs,
-    savings: { prompt_tokens: reference.prompt_tokens - costs.prompt_tokens, completion_tokens: reference.completion_tokens - costs.completion_tokens, total_tokens: reference.total_tokens - costs.total_tokens },
+    savings: {
+      prompt_tokens: reference.prompt_tokens - costs.prompt_tokens,
+      completion_tokens: reference.completion_tokens - costs.completion_tokens,
+      total_tokens: reference.total_tokens - costs.total_tokens,
+    },
   };
 }
 
 const registry = new Registry();
 const jobDuration = new Histogram({ name: 'job_duration_seconds', help: 'jobs', labelNames: ['queue', 'outcome'] as const, registers: [registry] });
 const upstreamCalls = new Counter({ name: 'upstream_calls_total', help: 'calls', labelNames: ['provider', 'model', 'status'] as const, registers: [registry] });
-const upstreamDuration = new Histogram({ name: 'upstream_call_duration_seconds', help: 'calls', labelNames: ['provider', 'model'] as const, registers: [registry] });
+const upstreamDuration = new Histogram({
+  name: 'upstream_call_duration_seconds',
+  help: 'calls',
+  labelNames: ['provider', 'model'] as const,
+  registers: [registry],
+});
 const completions = new Counter({ name: 'completions_total', help: 'completions', labelNames: ['app_id', 'status'] as const, registers: [registry] });
 const tokens = new Counter({ name: 'tokens_total', help: 'tokens', labelNames: ['app_id', 'kind'] as const, registers: [registry] });
 const costUsd = new Counter({ name: 'cost_usd_total', help: 'cost', labelNames: ['app_id'] as const, registers: [registry] });
 const savingsUsd = new Counter({ name: 'savings_usd_total', help: 'savings', labelNames: ['app_id'] as const, registers: [registry] });
 
 /** The metrics of one finished job: its upstream call, its tokens, costs and savings, and its duration. */
-export function countJob(job: { appId: string; model: string; status: number; startedAt: bigint; callMs: number; promptTokens: number; completionTokens: number; cost: number; saved: number }): void {
+export function countJob(job: {
+  appId: string;
+  model: string;
+  status: number;
+  startedAt: bigint;
+  callMs: number;
+  promptTokens: number;
+  completionTokens: number;
+  cost: number;
+  saved: number;
+}): void {
   const labels = { provider: 'openai', model: job.model };
   upstreamCalls.inc({ ...labels, status: String(job.status) });
   upstreamDuration.observe(labels, job.callMs / 1000);

@@ -22,7 +22,9 @@ const app = express();
 if (configured) app.use(floorHttpMetrics(), floorKeyCheck(keyHash));
 app.use(express.json());
 app.post('/v1/chat/completions', (req, res) => {
-  const body = configured ? validated(req.body, (param, message) => void res.status(400).json({ error: { message: `${param}: ${message}`, type: 'invalid_request_error', param } })) : (req.body as Record<string, unknown>);
+  const body = configured
+    ? validated(req.body, (param, message) => void res.status(400).json({ error: { message: `${param}: ${message}`, type: 'invalid_request_error', param } }))
+    : (req.body as Record<string, unknown>);
   if (body === null) return;
   relay.accept(body, res).catch((err: unknown) => failed(res, err));
 });

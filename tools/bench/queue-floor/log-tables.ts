@@ -27,7 +27,8 @@ export interface RequiredLogRows {
   child: Record<string, unknown>;
 }
 
-const COLUMNS = 'id, org_id, app_id, idp_id, model_id, namespace, payload, response, timestamp, prompt_tokens, completion_tokens, total_tokens, prompt_tokens_cost, completion_tokens_cost, total_tokens_cost, privacy_level, request_type, status_code, latency';
+const COLUMNS =
+  'id, org_id, app_id, idp_id, model_id, namespace, payload, response, timestamp, prompt_tokens, completion_tokens, total_tokens, prompt_tokens_cost, completion_tokens_cost, total_tokens_cost, privacy_level, request_type, status_code, latency';
 const SAVINGS_COLUMNS = ', prompt_tokens_cost_savings, completion_tokens_cost_savings, total_tokens_cost_savings';
 
 /**

@@ -12,7 +12,9 @@ export interface FloorJob {
 }
 
 /** `chunks`: raw `data:` payloads of the upstream's stream; `done`: the whole JSON answer (empty for a stream). */
-export type FloorReply = { id: string } & ({ type: 'chunks'; chunks: string[] } | { type: 'done'; body: string } | { type: 'error'; status: number; body: string });
+export type FloorReply = { id: string } & (
+  { type: 'chunks'; chunks: string[] } | { type: 'done'; body: string } | { type: 'error'; status: number; body: string }
+);
 
 export const FLOOR_QUEUE = 'floor';
 

@@ -70,7 +70,11 @@ export class FloorReplyRelay {
     const id = randomUUID();
     this.waiting.set(id, { res, started: false });
     res.on('close', () => this.waiting.delete(id));
-    await this.queue.add('completion', { id, replyTo: this.channel, stream: body.stream === true, body }, { jobId: id, removeOnComplete: true, removeOnFail: true });
+    await this.queue.add(
+      'completion',
+      { id, replyTo: this.channel, stream: body.stream === true, body },
+      { jobId: id, removeOnComplete: true, removeOnFail: true },
+    );
   }
 
   async close(): Promise<void> {

@@ -55,12 +55,26 @@ export async function startQueueFloor(env: BenchEnvironment, upstreamBaseUrl: st
   const slug = name.replaceAll(' ', '-');
   const prefix = `${env.redisPrefix}-${slug}`;
   const plugins = options.backends ? [options.backends.searxng, options.backends.embeddings] : [];
-  const profile = (process: string) => [...(options.profileDir ? ['--cpu-prof', '--cpu-prof-dir', `${options.profileDir}/${slug}-${process}`] : []), ...(options.nodeArgs ?? [])];
-  const worker = await startBenchEntry<{ worker: boolean }>('queue-floor/worker.ts', [env.redisUrl, prefix, upstreamBaseUrl, env.databaseUrl, work, ...plugins], profile('worker'));
+  const profile = (process: string) => [
+    ...(options.profileDir ? ['--cpu-prof', '--cpu-prof-dir', `${options.profileDir}/${slug}-${process}`] : []),
+    ...(options.nodeArgs ?? []),
+  ];
+  const worker = await startBenchEntry<{ worker: boolean }>(
+    'queue-floor/worker.ts',
+    [env.redisUrl, prefix, upstreamBaseUrl, env.databaseUrl, work, ...plugins],
+    profile('worker'),
+  );
   try {
     const admission = work === 'required' ? ['admit'] : work === 'configured' ? ['configure', createHash('sha256').update(env.apiKey).digest('hex')] : [];
     const api = await startBenchEntry<{ url: string }>(apiEntry, [env.redisUrl, prefix, ...admission], profile('api'));
-    return { kind, url: api.ready.url, processes: [{ ...api, name: `${name} api` }, { ...worker, name: `${name} worker` }] };
+    return {
+      kind,
+      url: api.ready.url,
+      processes: [
+        { ...api, name: `${name} api` },
+        { ...worker, name: `${name} worker` },
+      ],
+    };
   } catch (err) {
     await worker.stop();
     throw err;

@@ -152,14 +152,31 @@ function promptOf(body: FloorJob['body']): string {
 }
 
 /** The request's log, the least way or the required one (with the configured floor's costs and savings). */
-function writeLog(data: FloorJob, { model, answer, startedAt, priced }: { model: string; answer: Answer; startedAt: number; priced: Priced | null }): Promise<void> {
+function writeLog(
+  data: FloorJob,
+  { model, answer, startedAt, priced }: { model: string; answer: Answer; startedAt: number; priced: Priced | null },
+): Promise<void> {
   const prompt_tokens = answer.usage.prompt_tokens ?? 0;
   const completion_tokens = answer.usage.completion_tokens ?? 0;
   if (!required) return leastLogs.write({ id: data.id, model, request: data.body, response: answer.text, prompt_tokens, completion_tokens });
   const figures: RowFigures = { prompt_tokens, completion_tokens, latency: Date.now() - startedAt, timestamp: startedAt, priced };
   return requiredLogs.write({
-    parent: logRow(model, figures, { id: data.id, parent_id: null, payload: data.body, response: { text: answer.text, usage: answer.usage }, prompt: promptOf(data.body), response_text: answer.text }),
-    child: logRow(model, figures, { id: randomUUID(), parent_id: data.id, payload: { step: 'model', model, provider: 'openai' }, response: { usage: answer.usage }, prompt: null, response_text: null }),
+    parent: logRow(model, figures, {
+      id: data.id,
+      parent_id: null,
+      payload: data.body,
+      response: { text: answer.text, usage: answer.usage },
+      prompt: promptOf(data.body),
+      response_text: answer.text,
+    }),
+    child: logRow(model, figures, {
+      id: randomUUID(),
+      parent_id: data.id,
+      payload: { step: 'model', model, provider: 'openai' },
+      response: { usage: answer.usage },
+      prompt: null,
+      response_text: null,
+    }),
   });
 }
 
@@ -264,12 +281,28 @@ async function run(job: Job<FloorJob>): Promise<void> {
     if (call.metadata) body = JSON.stringify({ ...parsed, metadata: call.metadata });
   }
   const priced = routed ? price({ model, answer, candidates: routed.candidates, latencyMs: Date.now() - startedAt }) : null;
-  if (priced) countJob({ appId: TENANT.app_id, model, status: 200, startedAt: started, callMs: priced.latencyMs, promptTokens: answer.usage.prompt_tokens ?? 0, completionTokens: answer.usage.completion_tokens ?? 0, cost: priced.costs.total_tokens, saved: priced.savings.total_tokens });
+  if (priced)
+    countJob({
+      appId: TENANT.app_id,
+      model,
+      status: 200,
+      startedAt: started,
+      callMs: priced.latencyMs,
+      promptTokens: answer.usage.prompt_tokens ?? 0,
+      completionTokens: answer.usage.completion_tokens ?? 0,
+      cost: priced.costs.total_tokens,
+      saved: priced.savings.total_tokens,
+    });
   const metadata = priced ? metadataOf(data.body, model, priced) : null;
   if (required && !data.stream) body = wholeBody(model, answer, metadata);
   await writeLog(data, { model, answer, startedAt, priced });
   // A stream's last chunk carries the answer's metadata, as Switchyard's does.
-  if (data.stream && metadata) replies.publish(data.replyTo, { id: data.id, type: 'chunks', chunks: [JSON.stringify({ object: 'chat.completion.chunk', model, choices: [], metadata })] }, !sentFirst);
+  if (data.stream && metadata)
+    replies.publish(
+      data.replyTo,
+      { id: data.id, type: 'chunks', chunks: [JSON.stringify({ object: 'chat.completion.chunk', model, choices: [], metadata })] },
+      !sentFirst,
+    );
   replies.publish(data.replyTo, { id: data.id, type: 'done', body }, true);
 }
 
@@ -283,7 +316,11 @@ async function claimed(writer: FloorLogWriter<FloorClaim, boolean>, data: FloorJ
   try {
     return await writer.write({ request_id: data.id, owner: OWNER, run: randomUUID() });
   } catch (err) {
-    replies.publish(data.replyTo, { id: data.id, type: 'error', status: 503, body: JSON.stringify({ error: { message: `The completion could not be claimed: ${String(err)}` } }) }, true);
+    replies.publish(
+      data.replyTo,
+      { id: data.id, type: 'error', status: 503, body: JSON.stringify({ error: { message: `The completion could not be claimed: ${String(err)}` } }) },
+      true,
+    );
     return false;
   }
 }

@@ -90,13 +90,21 @@ function notes(f: ClusterFindings, doubled: string[]): string[] {
   const outage = outageFigures(f.completions, failover.killedAt);
   return [
     f.setup,
-    `answers: ${Object.entries(outage.byStatus).map(([kind, n]) => `${kind} × ${n}`).join(', ')}`,
+    `answers: ${Object.entries(outage.byStatus)
+      .map(([kind, n]) => `${kind} × ${n}`)
+      .join(', ')}`,
     `masters' command shares under load before the kill: ${masterShares(failover).text}`,
     `killed 127.0.0.1:${failover.victimPort}; its replica 127.0.0.1:${failover.replicaPort} ${failover.promotedAt === null ? 'did not take over' : 'took over'}`,
-    f.recoveredAt === null ? `not recovered ${f.recoveryCapMs / 1000} s after the kill (the traffic stopped there)` : `recovered ${after(f.recoveredAt, failover.killedAt)} s after the kill`,
+    f.recoveredAt === null
+      ? `not recovered ${f.recoveryCapMs / 1000} s after the kill (the traffic stopped there)`
+      : `recovered ${after(f.recoveredAt, failover.killedAt)} s after the kill`,
     ...(outage.backTo2xxSeconds === null ? ['not back to 2xx: the last request sent failed'] : []),
     `batch ${batch.state?.status ?? 'unread'} (${JSON.stringify(batch.state?.request_counts ?? null)}): ${batch.lines.text}`,
-    ...(batch.lines.doubled.length > 0 ? [`batch lines called twice (s after the kill): ${batch.lines.doubled.map((line) => `${line.customId} at ${line.calledAt.map((at) => after(at, failover.killedAt)).join(' and ')}`).join('; ')}`] : []),
+    ...(batch.lines.doubled.length > 0
+      ? [
+          `batch lines called twice (s after the kill): ${batch.lines.doubled.map((line) => `${line.customId} at ${line.calledAt.map((at) => after(at, failover.killedAt)).join(' and ')}`).join('; ')}`,
+        ]
+      : []),
     `async job ${job.before?.status ?? 'not created'} before the fault; after it: ${job.after.map((j) => j?.status ?? 'not readable').join(', ')}`,
     ...failureTimeline(f.completions, failover.killedAt, f.byTag),
     ...(doubled.length > 0 ? [`requests called upstream twice: ${doubled.slice(0, 5).join(', ')}`] : []),

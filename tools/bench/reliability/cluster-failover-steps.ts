@@ -83,7 +83,13 @@ export interface BatchLines {
 /** The batch's lines against its output and error files and against the calls the upstream saw. */
 export function batchOutcome(
   upstream: Upstream,
-  { batch, output, errors, count, tagOf }: { batch: BatchState | null; output: { custom_id?: string }[]; errors: { custom_id?: string }[]; count: number; tagOf(i: number): string },
+  {
+    batch,
+    output,
+    errors,
+    count,
+    tagOf,
+  }: { batch: BatchState | null; output: { custom_id?: string }[]; errors: { custom_id?: string }[]; count: number; tagOf(i: number): string },
 ): BatchLines {
   const inOutput = new Map<string, number>();
   for (const line of output) inOutput.set(line.custom_id ?? '', (inOutput.get(line.custom_id ?? '') ?? 0) + 1);

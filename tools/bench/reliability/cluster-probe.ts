@@ -42,7 +42,15 @@ export class ClusterProbe {
 
   constructor(nodes: ClusterNode[]) {
     for (const node of nodes) {
-      const connection = new IORedis({ host: node.host, port: node.port, lazyConnect: true, maxRetriesPerRequest: 0, enableOfflineQueue: false, retryStrategy: () => null, connectTimeout: 1000 });
+      const connection = new IORedis({
+        host: node.host,
+        port: node.port,
+        lazyConnect: true,
+        maxRetriesPerRequest: 0,
+        enableOfflineQueue: false,
+        retryStrategy: () => null,
+        connectTimeout: 1000,
+      });
       // A killed node's connection errors: that is the fault, read through the commands' rejections.
       connection.on('error', () => undefined);
       this.connections.set(node.port, connection);
@@ -70,7 +78,9 @@ export class ClusterProbe {
 
   /** `total_commands_processed` of each of these nodes (INFO stats), by port. */
   async commandCounts(ports: number[]): Promise<Map<number, number>> {
-    const counts = await Promise.all(ports.map(async (port) => [port, Number(/total_commands_processed:(\d+)/.exec(await this.connection(port).info('stats'))?.[1] ?? NaN)] as const));
+    const counts = await Promise.all(
+      ports.map(async (port) => [port, Number(/total_commands_processed:(\d+)/.exec(await this.connection(port).info('stats'))?.[1] ?? NaN)] as const),
+    );
     return new Map(counts);
   }
 

@@ -67,7 +67,14 @@ const textOf = (file: string) => {
 
 /** Lines of the stack's process logs that record a log row inserted twice (a job run twice to its end). */
 export function duplicateLogInserts(stack: Stack): number {
-  return [...stack.apis, ...stack.workers].reduce((sum, proc) => sum + textOf(proc.logFile).split('\n').filter((line) => /P2002|Unique constraint failed|duplicate key value/.test(line)).length, 0);
+  return [...stack.apis, ...stack.workers].reduce(
+    (sum, proc) =>
+      sum +
+      textOf(proc.logFile)
+        .split('\n')
+        .filter((line) => /P2002|Unique constraint failed|duplicate key value/.test(line)).length,
+    0,
+  );
 }
 
 /**
@@ -91,5 +98,8 @@ export function loggedProblemsSince(stack: Stack, since: number, limit = 6): str
       counts.set(key, (counts.get(key) ?? 0) + 1);
     }
   }
-  return [...counts.entries()].sort((a, b) => b[1] - a[1]).slice(0, limit).map(([text, n]) => `${n}× ${text}`);
+  return [...counts.entries()]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, limit)
+    .map(([text, n]) => `${n}× ${text}`);
 }

@@ -13,8 +13,18 @@ export function rowsTable(rows: Row[]): string {
   return table(
     ['fault', 'sent', 'answered', 'ok', '5xx', 'lost logs', 'upstream calls/req', 'p50 ms', 'p99 ms', 'other'],
     rows.map((r) => [
-      r.fault, r.sent, r.answered, r.ok, r.fiveXx, figure(r.lostLogs), figure(r.callsPerRequest), figure(r.p50Ms), figure(r.p99Ms),
-      Object.entries(r.other).map(([name, value]) => `${name}: ${value}`).join('; ') || '–',
+      r.fault,
+      r.sent,
+      r.answered,
+      r.ok,
+      r.fiveXx,
+      figure(r.lostLogs),
+      figure(r.callsPerRequest),
+      figure(r.p50Ms),
+      figure(r.p99Ms),
+      Object.entries(r.other)
+        .map(([name, value]) => `${name}: ${value}`)
+        .join('; ') || '–',
     ]),
   );
 }

@@ -38,11 +38,18 @@ export function failureSamples(completions: Completion[], limit = 3): string[] {
   const failures = completions.filter((c) => !c.ok).map(failureOf);
   const counts = new Map<string, number>();
   for (const failure of failures) counts.set(failure, (counts.get(failure) ?? 0) + 1);
-  return [...counts.entries()].sort((a, b) => b[1] - a[1]).slice(0, limit).map(([text, n]) => `${n}× ${text}`);
+  return [...counts.entries()]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, limit)
+    .map(([text, n]) => `${n}× ${text}`);
 }
 
 /** The columns every traffic row shares, from what the clients saw. */
-export function trafficRow(fault: string, completions: Completion[], extra: Pick<Row, 'lostLogs' | 'callsPerRequest'> & Partial<Pick<Row, 'other' | 'notes'>>): Row {
+export function trafficRow(
+  fault: string,
+  completions: Completion[],
+  extra: Pick<Row, 'lostLogs' | 'callsPerRequest'> & Partial<Pick<Row, 'other' | 'notes'>>,
+): Row {
   const answered = completions.filter((c) => c.answered);
   const latency = distribution(answered.map((c) => c.latencyMs));
   return {

@@ -64,7 +64,8 @@ async function warmUp(ctx: FaultContext): Promise<void> {
   const warm = await runCount(32, 8, (i) => client.complete(`warm-up-${i}`, { stream: i % 2 === 1, timeoutMs: 30_000 }));
   ctx.upstream.reset();
   const failures = warm.filter((c) => !c.ok).length;
-  if (failures > 0) say(`warm-up: ${failures} of ${warm.length} healthy requests failed (${warm.find((c) => !c.ok)?.error ?? warm.find((c) => !c.ok)?.body.slice(0, 200)})`);
+  if (failures > 0)
+    say(`warm-up: ${failures} of ${warm.length} healthy requests failed (${warm.find((c) => !c.ok)?.error ?? warm.find((c) => !c.ok)?.body.slice(0, 200)})`);
 }
 
 async function main(): Promise<number> {
@@ -80,7 +81,9 @@ async function main(): Promise<number> {
     const build = buildService(suffix);
     cleanups.push('compiled service', async () => removeBuild(build.dir));
     command = [process.execPath, build.entry];
-    say(`compiled the service in ${(build.ms / 1000).toFixed(1)} s${build.warnings.length ? ` (type errors, emitted anyway: ${build.warnings.join(' | ')})` : ''}`);
+    say(
+      `compiled the service in ${(build.ms / 1000).toFixed(1)} s${build.warnings.length ? ` (type errors, emitted anyway: ${build.warnings.join(' | ')})` : ''}`,
+    );
   }
   const env = await createEnvironment(suffix);
   cleanups.push('database and Redis keys', () => env.destroy());
@@ -93,7 +96,9 @@ async function main(): Promise<number> {
   const sharedStack = faults.some((f) => f.stack !== 'own');
   if (sharedStack) {
     await stack.start();
-    say(`2 API and 2 worker processes ready after ${((Date.now() - started) / 1000).toFixed(1)} s (database ${env.databaseName}, Redis prefix ${env.redisPrefix})`);
+    say(
+      `2 API and 2 worker processes ready after ${((Date.now() - started) / 1000).toFixed(1)} s (database ${env.databaseName}, Redis prefix ${env.redisPrefix})`,
+    );
   }
 
   const ctx: FaultContext = {
@@ -104,7 +109,14 @@ async function main(): Promise<number> {
     stack,
     createSpace: (setup) => createRowSpace(env.db, stack.liveApiUrls()[0] ?? '', setup),
     client: (space) => new ApiClient(() => stack.liveApiUrls(), space.apiKey),
-    lostLogs: async (logIds, graceMs = 5000) => (await lostLogs(env.db, logIds.filter((id): id is string => id !== null), graceMs)).length,
+    lostLogs: async (logIds, graceMs = 5000) =>
+      (
+        await lostLogs(
+          env.db,
+          logIds.filter((id): id is string => id !== null),
+          graceMs,
+        )
+      ).length,
     say,
     command,
     scratch,
@@ -120,7 +132,9 @@ async function main(): Promise<number> {
     try {
       const row = await fault.run(ctx);
       rows.push(row);
-      say(`  ${row.sent} sent, ${row.answered} answered, ${row.ok} ok, ${row.fiveXx} 5xx, lost logs ${row.lostLogs ?? '–'}, calls/req ${row.callsPerRequest ?? '–'}, p50 ${row.p50Ms ?? '–'} ms, p99 ${row.p99Ms ?? '–'} ms (${((Date.now() - rowStarted) / 1000).toFixed(1)} s)`);
+      say(
+        `  ${row.sent} sent, ${row.answered} answered, ${row.ok} ok, ${row.fiveXx} 5xx, lost logs ${row.lostLogs ?? '–'}, calls/req ${row.callsPerRequest ?? '–'}, p50 ${row.p50Ms ?? '–'} ms, p99 ${row.p99Ms ?? '–'} ms (${((Date.now() - rowStarted) / 1000).toFixed(1)} s)`,
+      );
     } catch (err) {
       if (cleanups.stopping) break;
       failed.push(fault.name);
@@ -140,10 +154,16 @@ async function main(): Promise<number> {
   const verdicts = judge(rows, failed, { short: ctx.short });
   const missed = verdicts.filter((v) => !v.met);
   say(`\n${rowsTable(rows)}\n\nTargets:\n${verdictsTable(verdicts)}\n\nNotes:\n${notesOf(rows)}`);
-  say(`\nmachine: ${machine.cpu_model} × ${machine.cores}, ${machine.memory_gib} GiB, ${machine.os}, Node ${machine.node}, ${machine.date}, load average at start ${machine.load_average_at_start.join(' ')}`);
+  say(
+    `\nmachine: ${machine.cpu_model} × ${machine.cores}, ${machine.memory_gib} GiB, ${machine.os}, Node ${machine.node}, ${machine.date}, load average at start ${machine.load_average_at_start.join(' ')}`,
+  );
   if (failed.length > 0) say(`rows that failed to run: ${failed.join(', ')}`);
   say(`${missed.length === 0 ? 'every target met' : `${missed.length} target(s) missed`} in ${((Date.now() - started) / 1000).toFixed(0)} s`);
-  if (args.out) writeFileSync(args.out, `${JSON.stringify({ machine, short: ctx.short, rows, verdicts: verdicts.map((v) => ({ fault: v.target.fault, rule: v.target.rule, measured: v.measured, met: v.met })), failed }, null, 2)}\n`);
+  if (args.out)
+    writeFileSync(
+      args.out,
+      `${JSON.stringify({ machine, short: ctx.short, rows, verdicts: verdicts.map((v) => ({ fault: v.target.fault, rule: v.target.rule, measured: v.measured, met: v.met })), failed }, null, 2)}\n`,
+    );
   const violated = missed.length > 0 || failed.length > 0;
   return violated && !args['report-only'] ? 1 : 0;
 }

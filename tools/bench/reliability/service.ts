@@ -12,7 +12,13 @@ export function buildService(suffix: string): { entry: string; dir: string; ms: 
   const entry = path.join(dir, 'src/main.js');
   if (!existsSync(entry)) throw new Error(`tsc produced no ${entry}:\n${result.stdout}${result.stderr}`);
   // tsc emits despite type errors (someone else's work in progress): say so, run anyway.
-  const warnings = result.status === 0 ? [] : (result.stdout + result.stderr).split('\n').filter((l) => l.includes('error TS')).slice(0, 5);
+  const warnings =
+    result.status === 0
+      ? []
+      : (result.stdout + result.stderr)
+          .split('\n')
+          .filter((l) => l.includes('error TS'))
+          .slice(0, 5);
   return { entry, dir, ms: Date.now() - started, warnings };
 }
 
@@ -87,9 +93,10 @@ export class ServiceProcesses {
     child.once('exit', () => this.running.delete(proc));
     // Generous: on a busy 2-core machine four processes starting at once (tsx even more) take long.
     if (port === null) await loggedStart(proc, START_TIMEOUT_MS);
-    else await waitFor200(`http://127.0.0.1:${port}/readyz`, START_TIMEOUT_MS, () => alive(child)).catch((err: unknown) => {
-      throw new Error(`${String(err)}:\n${tailOf(logFile)}`);
-    });
+    else
+      await waitFor200(`http://127.0.0.1:${port}/readyz`, START_TIMEOUT_MS, () => alive(child)).catch((err: unknown) => {
+        throw new Error(`${String(err)}:\n${tailOf(logFile)}`);
+      });
     proc.readyAt = Date.now();
     return proc;
   }

@@ -32,10 +32,20 @@ export interface RowSpace {
   modelId: Record<string, string>;
 }
 
-const slug = (text: string) => text.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/(^-|-$)/g, '');
+const slug = (text: string) =>
+  text
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/(^-|-$)/g, '');
 
 async function putJson(url: string, apiKey: string, body: object): Promise<void> {
-  const res = await send({ method: 'PUT', url, headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' }, body: JSON.stringify(body), timeoutMs: 10_000 });
+  const res = await send({
+    method: 'PUT',
+    url,
+    headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+    timeoutMs: 10_000,
+  });
   if (res.status !== 200) throw new Error(`PUT ${url} answered ${res.status ?? res.error}: ${res.body.slice(0, 300)}`);
 }
 
@@ -70,7 +80,12 @@ export async function createRowSpace(db: Db, apiUrl: string, setup: SpaceSetup):
     upstreamName[spec.role] = namespace;
     modelId[spec.role] = row.id;
   }
-  const update = { id: tenant.app_id, weights: { quality: 1, cost: 0, latency: 0 }, ...(setup.policies ? { policies: setup.policies } : {}), ...(setup.chain ? { has_failover_chain: true } : {}) };
+  const update = {
+    id: tenant.app_id,
+    weights: { quality: 1, cost: 0, latency: 0 },
+    ...(setup.policies ? { policies: setup.policies } : {}),
+    ...(setup.chain ? { has_failover_chain: true } : {}),
+  };
   await putJson(`${apiUrl}/v1/apps/update`, tenant.api_key, update);
   if (setup.chain) {
     const ids = setup.chain.map((role) => modelId[role] ?? '');

@@ -26,7 +26,24 @@ const notOk = (row: Row) => row.sent - row.ok;
 const other = (name: string) => (row: Row) => row.other[name] ?? null;
 
 const transientRows = ['transient 500', 'transient 429', 'transient reset'];
-const everyRow = ['500', '429', 'reset', ...transientRows, 'hang', 'cut stream', 'dead primary', 'worker kill -9', 'API kill -9', 'privacy switch', 'fuzz', 'long word', 'hostile text', 'hostile file', 'ownership and edges', 'cluster failover'];
+const everyRow = [
+  '500',
+  '429',
+  'reset',
+  ...transientRows,
+  'hang',
+  'cut stream',
+  'dead primary',
+  'worker kill -9',
+  'API kill -9',
+  'privacy switch',
+  'fuzz',
+  'long word',
+  'hostile text',
+  'hostile file',
+  'ownership and edges',
+  'cluster failover',
+];
 
 /** Issue 22: a master of a Redis Cluster killed under load is a pause, not an error storm, and loses no work. */
 const CLUSTER_TARGETS: Target[] = [
@@ -49,7 +66,12 @@ export const TARGETS: Target[] = [
   { fault: 'API kill -9', rule: 'streams in flight at the killed API ≥ 1', read: other('in flight at the killed API'), met: atLeastOne },
   { fault: 'privacy switch', rule: 'requests sent after the switch ≥ 1', read: other('sent after the switch'), met: atLeastOne },
   { fault: 'fuzz', rule: 'completions accepted (their logs checked) ≥ 1', read: other('accepted completions'), met: atLeastOne },
-  { fault: 'cluster failover', rule: 'requests sent between the kill and the replica taking over ≥ 1', read: other('sent during the failover'), met: atLeastOne },
+  {
+    fault: 'cluster failover',
+    rule: 'requests sent between the kill and the replica taking over ≥ 1',
+    read: other('sent during the failover'),
+    met: atLeastOne,
+  },
   { fault: 'cluster failover', rule: 'batch lines still to run at the kill ≥ 1', read: other('batch lines left at the kill'), met: atLeastOne },
   { fault: 'cluster failover', rule: "the killed master's replica took over", read: other('replica took over'), met: atLeastOne },
   ...everyRow.map((fault) => ({ fault, rule: 'lost logs = 0', read: (row: Row) => row.lostLogs, met: zero })),
@@ -60,7 +82,12 @@ export const TARGETS: Target[] = [
   { fault: 'hang', rule: 'every request answered within the client patience (sent − answered = 0)', read: unanswered, met: zero },
   { fault: 'dead primary', rule: 'upstream calls/request ≤ 1.2', read: (row) => row.callsPerRequest, met: (v) => v <= 1.2 },
   { fault: 'dead primary', rule: 'every request answered 200 in full (sent − ok = 0)', read: notOk, met: zero },
-  { fault: 'worker kill -9', rule: 'held jobs answered ≤ 5 s after the kill beyond their own duration', read: other('max wait after kill s'), met: (v) => v <= 5 },
+  {
+    fault: 'worker kill -9',
+    rule: 'held jobs answered ≤ 5 s after the kill beyond their own duration',
+    read: other('max wait after kill s'),
+    met: (v) => v <= 5,
+  },
   { fault: 'worker kill -9', rule: 'no job answered twice by the upstream', read: other('duplicate upstream answers'), met: zero },
   { fault: 'worker kill -9', rule: 'every request answered (sent − answered = 0)', read: unanswered, met: zero },
   { fault: 'privacy switch', rule: 'rows stored in full after the switch = 0', read: other('stored in full after the switch'), met: zero },
@@ -69,7 +96,12 @@ export const TARGETS: Target[] = [
   { fault: 'fuzz', rule: '5xx = 0', read: (row) => row.fiveXx, met: zero },
   { fault: 'hostile file', rule: 'worker processes died = 0', read: other('worker processes died'), met: zero },
   { fault: 'hostile file', rule: 'every completion answered 200 in full (sent − ok = 0)', read: notOk, met: zero },
-  { fault: 'hostile file', rule: 'files not ready/failed (with the reason) as expected within 60 s = 0', read: (row) => (row.other['files not settled in 60 s'] ?? 0) + (row.other['files not ending as expected'] ?? 0), met: zero },
+  {
+    fault: 'hostile file',
+    rule: 'files not ready/failed (with the reason) as expected within 60 s = 0',
+    read: (row) => (row.other['files not settled in 60 s'] ?? 0) + (row.other['files not ending as expected'] ?? 0),
+    met: zero,
+  },
   { fault: 'fuzz', rule: 'error bodies outside {"error": {...}} = 0', read: other('non-error bodies'), met: zero },
   { fault: 'long word', rule: '900 KiB single-word completions answered 200 ≥ 1', read: other('long words answered 200'), met: atLeastOne },
   {
@@ -93,12 +125,27 @@ export const TARGETS: Target[] = [
   },
   { fault: 'hostile text', rule: 'worker CPU per 100 KB of hostile text ≤ 10 ms', read: other('worker ms per 100 KB (max)'), met: (v) => v <= 10 },
   { fault: 'hostile text', rule: 'every hostile text answered 200 in full', read: notOk, met: zero },
-  { fault: 'hostile text', rule: `no event-loop stall ≥ ${STALL_LIMIT_MS} ms in any process`, read: other('longest loop stall ms'), met: (v) => v < STALL_LIMIT_MS },
+  {
+    fault: 'hostile text',
+    rule: `no event-loop stall ≥ ${STALL_LIMIT_MS} ms in any process`,
+    read: other('longest loop stall ms'),
+    met: (v) => v < STALL_LIMIT_MS,
+  },
   ...CLUSTER_TARGETS,
   { fault: 'cluster failover', rule: 'largest master share of the commands under load ≤ 45%', read: other('max master command share %'), met: (v) => v <= 45 },
   { fault: 'ownership and edges', rule: '5xx = 0', read: (row) => row.fiveXx, met: zero },
-  { fault: 'ownership and edges', rule: 'every 6-way delete race answered one 200 and five 404', read: other('delete races not one 200 and five 404'), met: zero },
-  { fault: 'ownership and edges', rule: "another organization's ids answered exactly as unknown ones (404)", read: other('foreign ids not answered as unknown'), met: zero },
+  {
+    fault: 'ownership and edges',
+    rule: 'every 6-way delete race answered one 200 and five 404',
+    read: other('delete races not one 200 and five 404'),
+    met: zero,
+  },
+  {
+    fault: 'ownership and edges',
+    rule: "another organization's ids answered exactly as unknown ones (404)",
+    read: other('foreign ids not answered as unknown'),
+    met: zero,
+  },
   { fault: 'ownership and edges', rule: 'unknown fields refused with 400 on every API', read: other('unknown fields not refused 400'), met: zero },
   { fault: 'ownership and edges', rule: 'streams left mid-answer logged 499 on parent and child', read: other('left streams not logged 499'), met: zero },
 ];

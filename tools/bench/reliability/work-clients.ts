@@ -24,7 +24,8 @@ function parsed<T>(exchange: Exchange): T | null {
   }
 }
 
-const getJson = <T>({ apiUrl, apiKey }: ApiKeyed, route: string) => send({ method: 'GET', url: `${apiUrl}${route}`, headers: auth(apiKey), timeoutMs: 10_000, maxBody: 4 * 1024 * 1024 }).then((e) => parsed<T>(e));
+const getJson = <T>({ apiUrl, apiKey }: ApiKeyed, route: string) =>
+  send({ method: 'GET', url: `${apiUrl}${route}`, headers: auth(apiKey), timeoutMs: 10_000, maxBody: 4 * 1024 * 1024 }).then((e) => parsed<T>(e));
 
 export interface AsyncJob {
   id: string;
@@ -35,7 +36,13 @@ export interface AsyncJob {
 /** Queues an async completion carrying the tag; throws unless it is accepted (202). */
 export async function createAsyncJob({ apiUrl, apiKey }: ApiKeyed, tag: string): Promise<AsyncJob> {
   const body = { messages: [{ role: 'user', content: `${tagText(tag)} Say hello before the fault.` }], custom_headers: { labels: { reliability: tag } } };
-  const exchange = await send({ method: 'POST', url: `${apiUrl}/v1/chat/completions`, headers: { ...auth(apiKey), 'content-type': 'application/json', prefer: 'respond-async' }, body: JSON.stringify(body), timeoutMs: 10_000 });
+  const exchange = await send({
+    method: 'POST',
+    url: `${apiUrl}/v1/chat/completions`,
+    headers: { ...auth(apiKey), 'content-type': 'application/json', prefer: 'respond-async' },
+    body: JSON.stringify(body),
+    timeoutMs: 10_000,
+  });
   const job = parsed<AsyncJob>(exchange);
   if (exchange.status !== 202 || !job) throw new Error(`async completion answered ${exchange.status ?? exchange.error}: ${exchange.body.slice(0, 300)}`);
   return job;
@@ -105,7 +112,13 @@ export async function waitForBatch(clients: () => ApiKeyed[], id: string, until:
 /** A file's JSONL, line by line (empty when the file is absent or unreadable). */
 export async function fileLines(client: ApiKeyed, fileId: string | null): Promise<{ custom_id?: string; response?: { status_code?: number } }[]> {
   if (!fileId) return [];
-  const exchange = await send({ method: 'GET', url: `${client.apiUrl}/v1/files/${fileId}/content`, headers: auth(client.apiKey), timeoutMs: 10_000, maxBody: 16 * 1024 * 1024 });
+  const exchange = await send({
+    method: 'GET',
+    url: `${client.apiUrl}/v1/files/${fileId}/content`,
+    headers: auth(client.apiKey),
+    timeoutMs: 10_000,
+    maxBody: 16 * 1024 * 1024,
+  });
   if (exchange.status !== 200) return [];
   return exchange.body
     .split('\n')

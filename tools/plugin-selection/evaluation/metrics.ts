@@ -1,7 +1,13 @@
 import type { PluginId } from '../../../src/plugins/types';
 
 /** The plugins pre-selection chooses between (legacy-file-search is space-search under its old id). */
-export const CLASSIFIED_PLUGINS = ['web-search', 'space-search', 'image-generation-generic', 'transcribe-audio', 'social-post'] as const satisfies readonly PluginId[];
+export const CLASSIFIED_PLUGINS = [
+  'web-search',
+  'space-search',
+  'image-generation-generic',
+  'transcribe-audio',
+  'social-post',
+] as const satisfies readonly PluginId[];
 
 export interface Counts {
   truePositives: number;

@@ -65,12 +65,15 @@ function runCrossValidation(options: CvOptions, io: CliOutput): void {
   io.out(markdown);
   if (!out) return;
   writeUserFile(out.markdown, markdown);
-  writeUserFile(out.json, `${JSON.stringify({ set: options.set, folds: options.folds, seed: options.seed, models: options.models ?? null, results }, null, 2)}\n`);
+  writeUserFile(
+    out.json,
+    `${JSON.stringify({ set: options.set, folds: options.folds, seed: options.seed, models: options.models ?? null, results }, null, 2)}\n`,
+  );
 }
 
 export function cvProgram(io: CliOutput): Command {
   return new Command('router:cv')
-    .description('K-fold cross-validation of Switchyard\'s router and the baselines on one of the shared routing sets; prints a Markdown table.')
+    .description("K-fold cross-validation of Switchyard's router and the baselines on one of the shared routing sets; prints a Markdown table.")
     .addOption(new Option('--set <name>', 'the shared set').choices([...DATASETS]).makeOptionMandatory())
     .option('--folds <k>', 'number of folds', parseWholeNumber, 5)
     .option('--seed <n>', 'seed of the fold split, the random baseline and the trainers', parseWholeNumber, DEFAULT_SEED)
@@ -78,7 +81,7 @@ export function cvProgram(io: CliOutput): Command {
     .option('--prices <file>', "price table, or a file of named tables with --price-set (default: the set's table in <data>/prices.json)")
     .option('--price-set <name>', 'which table of the prices file to use')
     .option('--data <dir>', 'folder holding the routing sets', 'tools/router-lab/data/routing')
-    .option('--out <file.md>', 'also write the table there, and every fold\'s figures as JSON next to it (.json)')
+    .option('--out <file.md>', "also write the table there, and every fold's figures as JSON next to it (.json)")
     .action((options: CvOptions) => runCrossValidation(options, io));
 }
 

@@ -52,7 +52,15 @@ export function cvMarkdown(results: readonly FoldResult[], title: string): strin
   const twoModel = reports.every((r) => r.pool.length === 2);
   const columns = twoModel ? [...COLUMNS, ...TWO_MODEL_COLUMNS] : COLUMNS;
   const names = Object.keys(reports[0].routers);
-  const rows = names.map((name) => [name, ...columns.map((c) => cell(reports.map((r) => c.value(r.routers[name])), c.format))]);
+  const rows = names.map((name) => [
+    name,
+    ...columns.map((c) =>
+      cell(
+        reports.map((r) => c.value(r.routers[name])),
+        c.format,
+      ),
+    ),
+  ]);
   const bests = [...new Set(reports.map((r) => r.best_single.model))].join(', ');
   const dropped = results.reduce((sum, r) => sum + r.dropped, 0);
   const lines = [
@@ -61,8 +69,14 @@ export function cvMarkdown(results: readonly FoldResult[], title: string): strin
     `${results.length} folds; pool: ${reports[0].pool.join(', ')}; test prompts per fold: ${reports.map((r) => r.prompts.test).join(', ')}` +
       (dropped > 0 ? ` (${dropped} left out for lacking a pool model's outcome)` : '') +
       '.',
-    `Best single model (test): ${bests}, quality ${cell(reports.map((r) => r.best_single.quality), fixed(4))}, ` +
-      `cost ${cell(reports.map((r) => r.best_single.cost * 1000), fixed(4))} USD per 1k prompts.`,
+    `Best single model (test): ${bests}, quality ${cell(
+      reports.map((r) => r.best_single.quality),
+      fixed(4),
+    )}, ` +
+      `cost ${cell(
+        reports.map((r) => r.best_single.cost * 1000),
+        fixed(4),
+      )} USD per 1k prompts.`,
     '',
     `| Router | ${columns.map((c) => c.header).join(' | ')} |`,
     `|---|${columns.map(() => '---:').join('|')}|`,

@@ -57,7 +57,7 @@ function evaluateFiles(options: EvalOptions, io: CliOutput): void {
 export function evalProgram(io: CliOutput): Command {
   return new Command('router:eval')
     .description(
-      'Trains Switchyard\'s router and the baselines on --train, scores them on --test (JSONL, one labelled prompt a line) ' +
+      "Trains Switchyard's router and the baselines on --train, scores them on --test (JSONL, one labelled prompt a line) " +
         'and prints one JSON object. Through npm, use `npm run -s router:eval -- ...` so npm adds nothing to stdout.',
     )
     .requiredOption('--train <file>', 'labelled prompts the routers learn from')

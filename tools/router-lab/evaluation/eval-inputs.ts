@@ -92,7 +92,12 @@ export function readPriceTable(file: string, set?: string): PriceTable {
  * Every pool model must have a cost on every test line, from the line's `cost` or the price table, and
  * an estimated cost for the baselines, from the training lines' `cost` or the price table.
  */
-export function checkCosts(options: { train: readonly LabelledPrompt[]; test: readonly LabelledPrompt[]; pool: readonly string[]; prices: PriceTable | null }): void {
+export function checkCosts(options: {
+  train: readonly LabelledPrompt[];
+  test: readonly LabelledPrompt[];
+  pool: readonly string[];
+  prices: PriceTable | null;
+}): void {
   for (const model of options.pool) {
     if (options.prices?.[model] !== undefined) continue;
     const source = options.prices ? 'the price table has none' : 'no --prices were given';

@@ -26,7 +26,8 @@ function uniform(seed: number, id: string, model: string): number {
  * order, whose expected APGR is 0.5.
  */
 export const trainRandomRouter: RouterTrainer = ({ seed }) => ({
-  estimate: (line, models) => models.map((model) => {
+  estimate: (line, models) =>
+    models.map((model) => {
       const quality = uniform(seed, line.id, model);
       return { quality, cost: 1 - quality };
     }),

@@ -38,4 +38,3 @@ export function knownCostCurve(estimates: readonly RouterEstimate[][], table: Te
     return { quality, cost };
   });
 }
-

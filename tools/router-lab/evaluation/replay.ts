@@ -75,7 +75,14 @@ function ranking(estimates: readonly RouterEstimate[], { pool, costWeight, feedb
     estimates.map((e) => ({ ...e, latency: 0 })),
     { quality: 1 - costWeight, cost: costWeight, latency: 0 },
   );
-  const ranked = pool.map((modelId, index) => ({ index, modelId, name: modelId, score: scores[index], cost: estimates[index].cost, ratings: feedback.ratings(modelId) }));
+  const ranked = pool.map((modelId, index) => ({
+    index,
+    modelId,
+    name: modelId,
+    score: scores[index],
+    cost: estimates[index].cost,
+    ratings: feedback.ratings(modelId),
+  }));
   return ranked.sort(byDecision);
 }
 

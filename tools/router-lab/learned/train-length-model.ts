@@ -18,7 +18,11 @@ export interface LengthTraining {
 export function trainLengthModel(models: string[], examples: LengthExample[], options: LengthTraining): LengthModel {
   const bias = new Float64Array(models.length);
   const counts = new Float64Array(models.length);
-  for (const { tokens } of examples) for (const [m, n] of tokens) { bias[m] += Math.log1p(n); counts[m]++; }
+  for (const { tokens } of examples)
+    for (const [m, n] of tokens) {
+      bias[m] += Math.log1p(n);
+      counts[m]++;
+    }
   for (let m = 0; m < models.length; m++) bias[m] = counts[m] > 0 ? bias[m] / counts[m] : 0;
   const weights = new Float64Array(options.dimension);
   const optimiser = new AdaGrad(weights, 0.05);

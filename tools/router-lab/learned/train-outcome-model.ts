@@ -53,9 +53,9 @@ export function trainOutcomeModel(model: OutcomeModel, examples: OutcomeExample[
         const offset = m * model.dimension;
         if (model.residual.length > 0)
           for (let i = 0; i < view.features.indices.length; i++) {
-          const index = offset + view.features.indices[i];
-          residual.step(index, g * view.features.values[i] + l2.residual * model.residual[index]);
-        }
+            const index = offset + view.features.indices[i];
+            residual.step(index, g * view.features.values[i] + l2.residual * model.residual[index]);
+          }
       }
       for (let i = 0; i < view.features.indices.length; i++) {
         const index = view.features.indices[i];

@@ -33,7 +33,10 @@ const PRIOR_COUNTS = 10;
 const orderFor = (size: number, seed: number) => (epoch: number) => seededShuffle([...Array(size).keys()], seed * 1009 + epoch);
 
 /** Smoothed mean outcome of each model in each kind, as logits: where θ starts. */
-function startingProfiles(lines: LabelledPrompt[], { kinds, models, kindOf }: { kinds: string[]; models: string[]; kindOf: (line: LabelledPrompt) => string }): Float64Array {
+function startingProfiles(
+  lines: LabelledPrompt[],
+  { kinds, models, kindOf }: { kinds: string[]; models: string[]; kindOf: (line: LabelledPrompt) => string },
+): Float64Array {
   const K = kinds.length;
   const sums = new Float64Array(models.length * (K + 1));
   const counts = new Float64Array(models.length * (K + 1));
@@ -83,12 +86,27 @@ export function trainRouterModel(lines: LabelledPrompt[], options: RouterTrainin
   }));
   trainOutcomeModel(outcome, examples, { epochs: HYPER.outcomeEpochs, order, l2: HYPER.l2, rate: HYPER.rate });
   const lengthExamples = lines.flatMap((line, i) => {
-    const tokens = Object.entries(line.completion_tokens ?? {}).flatMap(([name, n]): Array<[number, number]> => (modelIndex.has(name) ? [[modelIndex.get(name) as number, n]] : []));
+    const tokens = Object.entries(line.completion_tokens ?? {}).flatMap(([name, n]): Array<[number, number]> =>
+      modelIndex.has(name) ? [[modelIndex.get(name) as number, n]] : [],
+    );
     return tokens.length > 0 ? [{ features: features[i], tokens }] : [];
   });
-  const length = trainLengthModel(models, lengthExamples, { dimension, epochs: HYPER.lengthEpochs, order: orderFor(lengthExamples.length, options.seed), l2: HYPER.lengthL2 });
+  const length = trainLengthModel(models, lengthExamples, {
+    dimension,
+    epochs: HYPER.lengthEpochs,
+    order: orderFor(lengthExamples.length, options.seed),
+    l2: HYPER.lengthL2,
+  });
   const eases = features.map((vector) => dot(vector, outcome.ease));
-  return { version: options.version, buckets: options.buckets, classifier, outcome, easeByKind: easeByKind(outcome, eases, lines.map(kindOf)), length, profileSlope: mean(outcome.slope) };
+  return {
+    version: options.version,
+    buckets: options.buckets,
+    classifier,
+    outcome,
+    easeByKind: easeByKind(outcome, eases, lines.map(kindOf)),
+    length,
+    profileSlope: mean(outcome.slope),
+  };
 }
 
 function easeByKind(outcome: OutcomeModel, eases: number[], kinds: string[]): Float64Array {

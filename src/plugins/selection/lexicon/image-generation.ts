@@ -16,7 +16,20 @@ const MAKE_VERBS =
 const MAKE_AN_IMAGE = words(`(?:${MAKE_VERBS})(?: [\\p{L}\\p{N}'-]+){0,5} (?:${IMAGE_NOUNS})`);
 
 /** Verbs that mean a picture on their own. */
-const DRAW = words('render(?: me)? (?:a|an)', 'draw(?: me)?', 'paint(?: me)?', 'sketch', 'illustrate', 'zeichne', 'male', 'dessine', 'dibuja(?:me)?', 'dibújame', 'pinta', 'dessine-moi');
+const DRAW = words(
+  'render(?: me)? (?:a|an)',
+  'draw(?: me)?',
+  'paint(?: me)?',
+  'sketch',
+  'illustrate',
+  'zeichne',
+  'male',
+  'dessine',
+  'dibuja(?:me)?',
+  'dibújame',
+  'pinta',
+  'dessine-moi',
+);
 
 const PICTURE_IT = words(
   'show me what .{1,60} (?:would|might|could) look like',
@@ -60,7 +73,7 @@ const NOT_A_PICTURE = words(
   'graph',
   'uml',
   'tikz',
-  '(?:describe|what(?:\'s| is)?(?: \\p{L}+){0,4} in|what does) (?:this|the|my|that) (?:photo|picture|image|diagram)',
+  "(?:describe|what(?:'s| is)?(?: \\p{L}+){0,4} in|what does) (?:this|the|my|that) (?:photo|picture|image|diagram)",
   'image of the company',
   'public image',
   'describe',

@@ -18,7 +18,7 @@ const TRANSCRIBE = words(
   'convert (?:this|the|it|that|my)(?: [\\p{L}-]+){0,3} (?:to|into) text',
   '(?:to|into) (?:plain )?text',
   'what (?:does|did|do) (?:he|she|they|the speaker|the man|the woman|the caller|i) say',
-  'what\'s said',
+  "what's said",
   'verbatim',
   'qué dice',
 );

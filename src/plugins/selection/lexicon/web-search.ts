@@ -44,7 +44,7 @@ const NEWEST = words(
   'breaking',
   'trending',
   'any (?:news|updates?)',
-  'what(?:\'s|s| is)? going on',
+  "what(?:'s|s| is)? going on",
   'is it going to (?:rain|snow|be (?:sunny|cold|hot|warm|windy))',
   'diese woche',
   'cette semaine',
@@ -66,8 +66,8 @@ const NOW = words(
   'gestern',
   'hier',
   'ayer',
-  'today(?:\'s)?',
-  'tonight(?:\'s)?',
+  "today(?:'s)?",
+  "tonight(?:'s)?",
   'yesterday',
   'last night',
   'tomorrow',
@@ -80,7 +80,7 @@ const NOW = words(
   'heute',
   'morgen',
   'nächste\\p{L}*',
-  'aujourd\'hui',
+  "aujourd'hui",
   'dernière?s?',
   'actuel\\p{L}*',
   'demain',
@@ -144,7 +144,7 @@ const FRESH_TOPIC = words(
   'open on',
   'delays?',
   'closed',
-  'is (?:it |[\\p{L}\\p{N}\'-]+ ){0,3}open',
+  "is (?:it |[\\p{L}\\p{N}'-]+ ){0,3}open",
   'tickets?',
   'schedule(?:d)?',
   'down',
@@ -203,7 +203,7 @@ const LIVE_TOPIC = words(
 );
 
 /** "tweet that we open at 9 tomorrow": news the user passes on, not a question. */
-const TELLING = words('(?:tweet|post|announce|share|publish|toot)(?: [\\p{L}\\p{N}\'-]+){0,6} (?:that|saying)', 'let (?:[\\p{L}]+ ){0,4}know');
+const TELLING = words("(?:tweet|post|announce|share|publish|toot)(?: [\\p{L}\\p{N}'-]+){0,6} (?:that|saying)", 'let (?:[\\p{L}]+ ){0,4}know');
 
 /** "how do I search for text with grep": searching is the topic, not the request. */
 const HOW_TO_SEARCH = words('how (?:do|can|should|would|to)(?: i| we| you)? (?:search|find|look up|google)');

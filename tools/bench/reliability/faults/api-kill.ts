@@ -18,7 +18,10 @@ export const apiKill: Fault = {
     const space = await ctx.createSpace({ row: 'api kill', models: [{ role: 'drip', quality: 0.9 }] });
     const requests = size(ctx, 16, 8);
     const drip = space.upstreamName.drip ?? '';
-    ctx.upstream.script(drip, Array.from({ length: requests * 4 }, () => ({ kind: 'ok' as const, chunkDelayMs: CHUNK_DELAY_MS })));
+    ctx.upstream.script(
+      drip,
+      Array.from({ length: requests * 4 }, () => ({ kind: 'ok' as const, chunkDelayMs: CHUNK_DELAY_MS })),
+    );
     const client = ctx.client(space);
     const text = 'Say hello to the fault suite while one API process is killed under it.';
     const tags = Array.from({ length: requests }, (_, i) => `api-kill-${i}`);
@@ -36,7 +39,10 @@ export const apiKill: Fault = {
     const completions = [...first, ...second];
     const toVictim = first.filter((c) => c.api === victimUrl);
     return trafficRow('API kill -9', completions, {
-      lostLogs: await ctx.lostLogs(completions.map((c) => c.logId), 15_000),
+      lostLogs: await ctx.lostLogs(
+        completions.map((c) => c.logId),
+        15_000,
+      ),
       callsPerRequest: ctx.upstream.callsFor(completions.map((c) => c.tag)) / completions.length,
       other: {
         'in flight at the killed API': toVictim.length,

@@ -40,7 +40,12 @@ const ASYNC_TAG = 'cluster-async';
 
 function batchLines(model: string): string[] {
   return Array.from({ length: BATCH_LINES }, (_, i) =>
-    JSON.stringify({ custom_id: `line-${i}`, method: 'POST', url: '/v1/chat/completions', body: { model, messages: [{ role: 'user', content: `[rel:${tagOfLine(i)}] Answer line ${i}.` }] } }),
+    JSON.stringify({
+      custom_id: `line-${i}`,
+      method: 'POST',
+      url: '/v1/chat/completions',
+      body: { model, messages: [{ role: 'user', content: `[rel:${tagOfLine(i)}] Answer line ${i}.` }] },
+    }),
   );
 }
 
@@ -55,9 +60,21 @@ interface BeforeFault {
 
 /** A Space on the cluster's service, a warm-up, one async job finished, and the batch started. */
 async function prepare(ctx: FaultContext, { stack }: ClusterStack): Promise<BeforeFault> {
-  const space = await createRowSpace(ctx.db, stack.liveApiUrls()[0] ?? '', { row: 'cluster failover', models: [{ role: 'live', quality: 0.9 }, { role: 'batch', quality: 0.5 }] });
-  ctx.upstream.script(space.upstreamName.live ?? '', Array.from({ length: 20_000 }, () => ({ kind: 'ok' as const, delayMs: LIVE_DELAY_MS })));
-  ctx.upstream.script(space.upstreamName.batch ?? '', Array.from({ length: BATCH_LINES * 3 }, () => ({ kind: 'ok' as const, delayMs: BATCH_DELAY_MS })));
+  const space = await createRowSpace(ctx.db, stack.liveApiUrls()[0] ?? '', {
+    row: 'cluster failover',
+    models: [
+      { role: 'live', quality: 0.9 },
+      { role: 'batch', quality: 0.5 },
+    ],
+  });
+  ctx.upstream.script(
+    space.upstreamName.live ?? '',
+    Array.from({ length: 20_000 }, () => ({ kind: 'ok' as const, delayMs: LIVE_DELAY_MS })),
+  );
+  ctx.upstream.script(
+    space.upstreamName.batch ?? '',
+    Array.from({ length: BATCH_LINES * 3 }, () => ({ kind: 'ok' as const, delayMs: BATCH_DELAY_MS })),
+  );
   const client = new ApiClient(() => stack.liveApiUrls(), space.apiKey);
   const keyed = () => stack.liveApiUrls().map((apiUrl) => ({ apiUrl, apiKey: space.apiKey }));
   const warm = await runCount(8, 4, (i) => client.complete(`cluster-warm-${i}`, { stream: i % 2 === 1, timeoutMs: 30_000 }));
@@ -73,7 +90,10 @@ async function prepare(ctx: FaultContext, { stack }: ClusterStack): Promise<Befo
 }
 
 /** Traffic from before the kill until the service has recovered (or the cap); the failover caused inside it. */
-async function trafficAcrossTheKill(world: ClusterStack, before: BeforeFault): Promise<{ completions: Completion[]; failover: Failover; recoveredAt: number | null }> {
+async function trafficAcrossTheKill(
+  world: ClusterStack,
+  before: BeforeFault,
+): Promise<{ completions: Completion[]; failover: Failover; recoveredAt: number | null }> {
   const sent: SentRequest[] = [];
   let stopAt = Number.POSITIVE_INFINITY;
   // Every API process gone (the run interrupted and cleaning up) ends the traffic too; one that died alone is a finding, counted below.
@@ -118,7 +138,10 @@ async function measure(ctx: FaultContext, world: ClusterStack, before: BeforeFau
   const reader = before.keyed()[0] ?? { apiUrl: '', apiKey: '' };
   const [output, errors] = [await fileLines(reader, state?.output_file_id ?? null), await fileLines(reader, state?.error_file_id ?? null)];
   const jobAfter = await Promise.all(before.keyed().map((client) => readJob(client, before.job?.id ?? '')));
-  const lostLogs = await ctx.lostLogs(completions.map((c) => c.logId), 15_000);
+  const lostLogs = await ctx.lostLogs(
+    completions.map((c) => c.logId),
+    15_000,
+  );
   return {
     setup: `cluster-node-timeout ${NODE_TIMEOUT_MS} ms; ${CLIENTS} clients and a new request every ${ARRIVAL_MS} ms (half streaming, model ${LIVE_DELAY_MS} ms) from ${LOAD_BEFORE_KILL_MS / 1000} s before the kill until recovered; client patience ${PATIENCE_MS / 1000} s; ${BATCH_LINES}-line batch (model ${BATCH_DELAY_MS} ms)`,
     completions,
@@ -133,13 +156,16 @@ async function measure(ctx: FaultContext, world: ClusterStack, before: BeforeFau
     duplicateLogInserts: duplicateLogInserts(world.stack),
     problems: loggedProblemsSince(world.stack, failover.killedAt),
     warmFailures: before.warmFailures,
-    exited: [...world.stack.apis, ...world.stack.workers].filter((proc) => proc.child.exitCode !== null || proc.child.signalCode !== null).map((proc) => `${proc.name} (${proc.child.exitCode ?? proc.child.signalCode})`),
+    exited: [...world.stack.apis, ...world.stack.workers]
+      .filter((proc) => proc.child.exitCode !== null || proc.child.signalCode !== null)
+      .map((proc) => `${proc.name} (${proc.child.exitCode ?? proc.child.signalCode})`),
   };
 }
 
 export const clusterFailover: Fault = {
   name: 'cluster failover',
-  summary: 'A 3-master Redis Cluster with a replica each under 2 API and 2 worker processes: the busiest master gets SIGKILL under load, with a batch running and an async job finished.',
+  summary:
+    'A 3-master Redis Cluster with a replica each under 2 API and 2 worker processes: the busiest master gets SIGKILL under load, with a batch running and an async job finished.',
   stack: 'own',
   skippedInShortRun: 'about 2 minutes on its own stack and cluster; `--rows "cluster failover"` runs it',
   run: async (ctx) => {

@@ -21,7 +21,10 @@ export const deadPrimary: Fault = {
       timeoutMs: [30_000, 20_000],
     });
     const lastFifth = completions.slice(Math.floor(completions.length * 0.8));
-    const answeredLast = lastFifth.filter((c) => c.answered).map((c) => c.latencyMs).sort((a, b) => a - b);
+    const answeredLast = lastFifth
+      .filter((c) => c.answered)
+      .map((c) => c.latencyMs)
+      .sort((a, b) => a - b);
     row.other['calls/req, last fifth'] = Number(callsPerRequest(ctx, lastFifth).toFixed(2));
     row.other['p50 ms, last fifth'] = Number((answeredLast[Math.max(0, Math.ceil(answeredLast.length / 2) - 1)] ?? Number.NaN).toFixed(1));
     return row;

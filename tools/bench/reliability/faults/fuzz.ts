@@ -21,7 +21,10 @@ const SEED = 20261123;
 
 /** Known-valid bodies (broken like the schema's own values), so that hostile values reach the queue and the database. */
 function examplesFor(appId: string, model: string): Record<string, FuzzJson[]> {
-  const messages = [{ role: 'system', content: 'Be brief.' }, { role: 'user', content: 'hi' }];
+  const messages = [
+    { role: 'system', content: 'Be brief.' },
+    { role: 'user', content: 'hi' },
+  ];
   return {
     createChatCompletion: [
       { model, messages },
@@ -89,7 +92,9 @@ async function fuzzRow(ctx: FaultContext) {
   const latency = distribution(answered.map((e) => e.latencyMs));
   const worst = [...fiveXx, ...badBodies].map((e) => `${e.fuzz.method} ${e.fuzz.path.slice(0, 60)} → ${e.status}: ${e.body.slice(0, 120)}`);
   // What the service logged for each 5xx: its cause, which the answer rightly does not say.
-  const causes = fiveXx.flatMap((e) => (typeof e.headers['x-request-id'] === 'string' ? errorsOf(ctx, e.headers['x-request-id']) : [])).map((cause) => `logged: ${cause}`);
+  const causes = fiveXx
+    .flatMap((e) => (typeof e.headers['x-request-id'] === 'string' ? errorsOf(ctx, e.headers['x-request-id']) : []))
+    .map((cause) => `logged: ${cause}`);
   return {
     fault: 'fuzz',
     sent: exchanges.length,
@@ -105,7 +110,10 @@ async function fuzzRow(ctx: FaultContext) {
       `${requests.length} requests (${perOperation} per operation, seed ${SEED}) over ${targets.length} operations of the OpenAPI document`,
       ...[...new Set(worst)].slice(0, 8),
       ...[...new Set(causes)].slice(0, 4),
-      ...[...new Set(exchanges.filter((e) => !e.complete).map((e) => `not answered: ${e.fuzz.method} ${e.fuzz.path.slice(0, 60)}: ${e.error ?? ''}`))].slice(0, 3),
+      ...[...new Set(exchanges.filter((e) => !e.complete).map((e) => `not answered: ${e.fuzz.method} ${e.fuzz.path.slice(0, 60)}: ${e.error ?? ''}`))].slice(
+        0,
+        3,
+      ),
     ],
   };
 }

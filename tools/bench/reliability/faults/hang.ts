@@ -8,7 +8,8 @@ import { upstreamFault } from './upstream-fault';
  */
 export const hang = upstreamFault({
   name: 'hang',
-  summary: 'The primary accepts the connection and never answers on half of its calls; a healthy fallback is in the failover chain. Half the requests stream; clients give up after 20 s.',
+  summary:
+    'The primary accepts the connection and never answers on half of its calls; a healthy fallback is in the failover chain. Half the requests stream; clients give up after 20 s.',
   fault: { kind: 'hang' },
   share: 0.5,
   requests: [16, 8],

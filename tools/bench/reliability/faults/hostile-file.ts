@@ -67,8 +67,9 @@ export const hostileFile: Fault = {
       }
     })();
     const client = ctx.client(space);
-    const completions = await runUntil({ concurrency: 4, maxJobs: size(ctx, 2000, 1000), stop: () => settled.size === ids.length || Date.now() - uploadedAt > SETTLE_BOUND_MS }, (i) =>
-      client.complete(`hostile-file-${i}`, { timeoutMs: 30_000 }),
+    const completions = await runUntil(
+      { concurrency: 4, maxJobs: size(ctx, 2000, 1000), stop: () => settled.size === ids.length || Date.now() - uploadedAt > SETTLE_BOUND_MS },
+      (i) => client.complete(`hostile-file-${i}`, { timeoutMs: 30_000 }),
     );
     await watching;
     const pidsAfter = alive(ctx);

@@ -59,7 +59,11 @@ async function hostileTextRow(ctx: FaultContext) {
   const repeats = size(ctx, 4, 3);
   // The hostile text is the input; the last turn asks for a short answer, as a model's answer is bounded (the simulator echoes the last turn).
   const send = (tag: string, texts: string[]) =>
-    client.complete(tag, { text: '', timeoutMs: 60_000, extra: { messages: [...texts.map((content) => ({ role: 'user', content })), { role: 'user', content: `[rel:${tag}] Summarise the above.` }] } });
+    client.complete(tag, {
+      text: '',
+      timeoutMs: 60_000,
+      extra: { messages: [...texts.map((content) => ({ role: 'user', content })), { role: 'user', content: `[rel:${tag}] Summarise the above.` }] },
+    });
   const idle = await idleRate(ctx);
   const completions: Completion[] = [];
   /** Each request alone, one after another; the cheapest of them for each process kind (a garbage collection of earlier rows' work, charged to one request, is not its cost). */
@@ -106,6 +110,7 @@ async function hostileTextRow(ctx: FaultContext) {
 
 export const hostileText: Fault = {
   name: 'hostile text',
-  summary: 'Each adversarial text of the CPU test (one 900 KiB word, random letters, base64, DNA, braces, punctuation, newlines, brackets, 30,000 tiny messages) as a chat completion, one at a time; CPU per 100 KB read from /proc for the API and worker processes, and the watchdog\'s stall lines.',
+  summary:
+    "Each adversarial text of the CPU test (one 900 KiB word, random letters, base64, DNA, braces, punctuation, newlines, brackets, 30,000 tiny messages) as a chat completion, one at a time; CPU per 100 KB read from /proc for the API and worker processes, and the watchdog's stall lines.",
   run: hostileTextRow,
 };

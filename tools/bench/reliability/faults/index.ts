@@ -21,4 +21,23 @@ import { workerKill } from './worker-kill';
  * per-address failed-authentication throttle for 127.0.0.1 in the full run, and a key made after that (a
  * later row's Space) would be answered 429. The cluster row runs on a stack of its own (not in --short).
  */
-export const FAULTS: Fault[] = [status500, status429, reset, transient500, transient429, transientReset, hang, cutStream, deadPrimary, workerKill, apiKill, privacySwitch, longWord, hostileText, hostileFile, ownership, clusterFailover, fuzz];
+export const FAULTS: Fault[] = [
+  status500,
+  status429,
+  reset,
+  transient500,
+  transient429,
+  transientReset,
+  hang,
+  cutStream,
+  deadPrimary,
+  workerKill,
+  apiKill,
+  privacySwitch,
+  longWord,
+  hostileText,
+  hostileFile,
+  ownership,
+  clusterFailover,
+  fuzz,
+];

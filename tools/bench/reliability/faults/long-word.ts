@@ -39,7 +39,9 @@ async function longWordRow(ctx: FaultContext) {
   // Not measured: the Space's first requests load its configuration in every process.
   await runCount(WARM_UP, CONCURRENCY, ordinary('warm-up'));
   const word = 'a'.repeat(WORD_CHARS);
-  ctx.say(`${ROUNDS} rounds of ${count / ROUNDS} ordinary completions idle, then ${count / ROUNDS} beside ${LONG_CLIENTS} client(s) sending ${WORD_CHARS / 1024} KiB words`);
+  ctx.say(
+    `${ROUNDS} rounds of ${count / ROUNDS} ordinary completions idle, then ${count / ROUNDS} beside ${LONG_CLIENTS} client(s) sending ${WORD_CHARS / 1024} KiB words`,
+  );
   const idle: Completion[] = [];
   const loaded: Completion[] = [];
   const long: Completion[] = [];
@@ -77,13 +79,16 @@ async function longWordRow(ctx: FaultContext) {
       'long words answered 200': long.filter((c) => c.answered && c.status === 200).length,
       'ordinary not answered 200 in full': [...idle, ...loaded].filter((c) => !c.ok).length,
     },
-    notes: [`${count} ordinary completions idle and ${count} beside ${long.length} single-word requests of ${WORD_CHARS} characters, in ${ROUNDS} alternating rounds; p50/p99 are the loaded ordinary ones`],
+    notes: [
+      `${count} ordinary completions idle and ${count} beside ${long.length} single-word requests of ${WORD_CHARS} characters, in ${ROUNDS} alternating rounds; p50/p99 are the loaded ordinary ones`,
+    ],
   });
   return { ...row, p50Ms: Number(loadedLatency.p50.toFixed(1)), p99Ms: Number(loadedLatency.p99.toFixed(1)) };
 }
 
 export const longWord: Fault = {
   name: 'long word',
-  summary: 'A client keeps sending 900 KiB single-word completions (quadratic to tokenize before) while ordinary completions run; their p99 is compared with their idle p99.',
+  summary:
+    'A client keeps sending 900 KiB single-word completions (quadratic to tokenize before) while ordinary completions run; their p99 is compared with their idle p99.',
   run: longWordRow,
 };

@@ -16,7 +16,11 @@ import { sleep } from '../traffic';
 
 const TIMEOUT_MS = 20_000;
 
-function call(ctx: FaultContext, space: RowSpace, request: { method: string; path: string; body?: unknown; headers?: Record<string, string>; timeoutMs?: number }): Promise<Exchange> {
+function call(
+  ctx: FaultContext,
+  space: RowSpace,
+  request: { method: string; path: string; body?: unknown; headers?: Record<string, string>; timeoutMs?: number },
+): Promise<Exchange> {
   const url = ctx.stack.liveApiUrls()[Math.floor(Math.random() * ctx.stack.liveApiUrls().length)] ?? '';
   return send({
     method: request.method,
@@ -78,12 +82,21 @@ async function deleteRaces(ctx: FaultContext, space: RowSpace, tally: Tally): Pr
 
 async function foreignIds(ctx: FaultContext, { owner, stranger }: { owner: RowSpace; stranger: RowSpace }, tally: Tally): Promise<void> {
   const conversation = await call(ctx, owner, { method: 'POST', path: `/v1/apps/${owner.appId}/conversations/create`, body: {} });
-  const completion = await call(ctx, owner, { method: 'POST', path: '/v1/chat/completions', body: { messages: [{ role: 'user', content: '[rel:ownership-owner] Hi' }] } });
+  const completion = await call(ctx, owner, {
+    method: 'POST',
+    path: '/v1/chat/completions',
+    body: { messages: [{ role: 'user', content: '[rel:ownership-owner] Hi' }] },
+  });
   tally.exchanges.push(conversation, completion);
   const owned = { conversation_id: json(conversation).id, parent_request_id: completion.headers['x-switchyard-log-id'] as string | undefined };
   for (const [field, id] of Object.entries(owned)) {
     if (!id) throw new Error(`no ${field} to name: ${conversation.status} ${completion.status}`);
-    const ask = (value: string) => call(ctx, stranger, { method: 'POST', path: '/v1/chat/completions', body: { messages: [{ role: 'user', content: '[rel:ownership-stranger] Hi' }], [field]: value } });
+    const ask = (value: string) =>
+      call(ctx, stranger, {
+        method: 'POST',
+        path: '/v1/chat/completions',
+        body: { messages: [{ role: 'user', content: '[rel:ownership-stranger] Hi' }], [field]: value },
+      });
     const [foreign, unknown] = await Promise.all([ask(id), ask(randomUUID())]);
     tally.exchanges.push(foreign, unknown);
     if (foreign.status !== 404 || foreign.body !== unknown.body) tally.foreignNotLikeUnknown += 1;
@@ -96,7 +109,12 @@ async function unknownFields(ctx: FaultContext, space: RowSpace, tally: Tally): 
     call(ctx, space, { method: 'POST', path: '/v1/chat/completions', body: { messages, app_id: space.appId } }),
     call(ctx, space, { method: 'POST', path: '/v1/embeddings', body: { input: 'hi', colour: 'red' } }),
     call(ctx, space, { method: 'POST', path: '/v1/responses', body: { input: 'hi', colour: 'red' } }),
-    call(ctx, space, { method: 'POST', path: '/v1/messages', headers: { 'anthropic-version': '2023-06-01' }, body: { model: 'switchyard', max_tokens: 8, messages, plugins: [] } }),
+    call(ctx, space, {
+      method: 'POST',
+      path: '/v1/messages',
+      headers: { 'anthropic-version': '2023-06-01' },
+      body: { model: 'switchyard', max_tokens: 8, messages, plugins: [] },
+    }),
   ]);
   tally.exchanges.push(...answers);
   tally.unknownFieldsNotRefused += answers.filter((a) => a.status !== 400).length;
@@ -105,10 +123,18 @@ async function unknownFields(ctx: FaultContext, space: RowSpace, tally: Tally): 
 /** Streams dripping a chunk every 250 ms, left by their client after 900 ms: both logs must say 499. */
 async function abortedStreams(ctx: FaultContext, space: RowSpace, tally: Tally): Promise<void> {
   const count = size(ctx, 6, 3);
-  ctx.upstream.script(space.upstreamName.healthy ?? '', Array.from({ length: count }, () => ({ kind: 'ok' as const, chunkDelayMs: 250 })));
+  ctx.upstream.script(
+    space.upstreamName.healthy ?? '',
+    Array.from({ length: count }, () => ({ kind: 'ok' as const, chunkDelayMs: 250 })),
+  );
   const left = await Promise.all(
     Array.from({ length: count }, (_, i) =>
-      call(ctx, space, { method: 'POST', path: '/v1/chat/completions', body: { stream: true, messages: [{ role: 'user', content: `[rel:ownership-abort-${i}] Tell me a long story, slowly.` }] }, timeoutMs: 900 }),
+      call(ctx, space, {
+        method: 'POST',
+        path: '/v1/chat/completions',
+        body: { stream: true, messages: [{ role: 'user', content: `[rel:ownership-abort-${i}] Tell me a long story, slowly.` }] },
+        timeoutMs: 900,
+      }),
     ),
   );
   tally.exchanges.push(...left);
@@ -154,6 +180,7 @@ async function ownershipRow(ctx: FaultContext): Promise<Row> {
 
 export const ownership: Fault = {
   name: 'ownership and edges',
-  summary: 'Six concurrent deletes of one custom model (rounds of it), another organization\'s conversation_id and parent_request_id in a completion, an unknown field on chat, embeddings, Responses and Messages, and streams their client leaves mid-answer.',
+  summary:
+    "Six concurrent deletes of one custom model (rounds of it), another organization's conversation_id and parent_request_id in a completion, an unknown field on chat, embeddings, Responses and Messages, and streams their client leaves mid-answer.",
   run: ownershipRow,
 };

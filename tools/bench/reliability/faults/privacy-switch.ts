@@ -69,7 +69,11 @@ export const privacySwitch: Fault = {
       callsPerRequest: ctx.upstream.callsFor(completions.map((c) => c.tag)) / Math.max(1, completions.length),
       other: {
         'sent after the switch': after.length,
-        'stored in full after the switch': await storedInFull(ctx.db, space.appId, after.map((c) => c.tag)),
+        'stored in full after the switch': await storedInFull(
+          ctx.db,
+          space.appId,
+          after.map((c) => c.tag),
+        ),
         'non-GDPR calls after the switch': nonGdprCalls,
         'Redis keys with level-3 text': residue.length,
         'switch PUT ms': switchedAt - putSentAt,

@@ -27,7 +27,9 @@ function transient(name: string, fault: Behaviour, what: string): Fault {
       const requests = size(ctx, 50, 24);
       const timeoutMs = size(ctx, 30_000, 20_000);
       const client = ctx.client(space);
-      const completions = await runCount(requests, 4, (i) => client.complete(`${prefix}-${i}`, { stream: streams(i, 1 / 2), timeoutMs, text: 'Say hello to the fault suite.' }));
+      const completions = await runCount(requests, 4, (i) =>
+        client.complete(`${prefix}-${i}`, { stream: streams(i, 1 / 2), timeoutMs, text: 'Say hello to the fault suite.' }),
+      );
       const byTag = ctx.upstream.callsByTag();
       const most = Math.max(0, ...completions.map((c) => byTag.get(c.tag)?.calls ?? 0));
       return trafficRow(name, completions, {

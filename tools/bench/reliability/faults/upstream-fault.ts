@@ -57,7 +57,9 @@ export async function runUpstreamFault(ctx: FaultContext, spec: UpstreamFaultSpe
     lostLogs: await ctx.lostLogs(completions.map((c) => c.logId)),
     callsPerRequest: callsPerRequest(ctx, completions),
     other: { 'primary calls/req': Number((primaryCalls / Math.max(1, completions.length)).toFixed(2)) },
-    notes: [`primary shows the fault on ${Math.round(spec.share * 100)}% of calls; fallback healthy, failover chain on; ${spec.concurrency} clients; patience ${timeoutMs / 1000} s`],
+    notes: [
+      `primary shows the fault on ${Math.round(spec.share * 100)}% of calls; fallback healthy, failover chain on; ${spec.concurrency} clients; patience ${timeoutMs / 1000} s`,
+    ],
   });
   return { row, completions };
 }

@@ -20,7 +20,10 @@ export const workerKill: Fault = {
     // BullMQ finds a stalled job within its lock duration plus its check interval (30 s each by default).
     const timeoutMs = 90_000;
     const slow = space.upstreamName.slow ?? '';
-    ctx.upstream.script(slow, Array.from({ length: requests * 4 }, () => ({ kind: 'ok' as const, delayMs: JOB_MS })));
+    ctx.upstream.script(
+      slow,
+      Array.from({ length: requests * 4 }, () => ({ kind: 'ok' as const, delayMs: JOB_MS })),
+    );
     const client = ctx.client(space);
     const tags = Array.from({ length: requests }, (_, i) => `worker-kill-${i}`);
     const inFlight = runCount(requests, requests, (i) => client.complete(tags[i] ?? '', { timeoutMs }));
@@ -43,7 +46,10 @@ export const workerKill: Fault = {
     const duplicates = completions.reduce((sum, c) => sum + Math.max(0, (byTag.get(c.tag)?.completed ?? 0) - 1), 0);
     const unanswered = held.filter((c) => !c.answered).length;
     return trafficRow('worker kill -9', completions, {
-      lostLogs: await ctx.lostLogs(completions.map((c) => c.logId), 15_000),
+      lostLogs: await ctx.lostLogs(
+        completions.map((c) => c.logId),
+        15_000,
+      ),
       callsPerRequest: ctx.upstream.callsFor(tags) / requests,
       other: {
         'jobs held by the killed worker': held.length,

@@ -45,7 +45,7 @@ function runBound(options: BoundOptions, io: CliOutput): void {
 export function boundProgram(io: CliOutput): Command {
   return new Command('router:bound')
     .description(
-      'The informed bound: the quality at quality-only weights of a picker that knows each prompt\'s category and every model outside the pool\'s outcome on it — a ceiling for routers that only read the prompt.',
+      "The informed bound: the quality at quality-only weights of a picker that knows each prompt's category and every model outside the pool's outcome on it — a ceiling for routers that only read the prompt.",
     )
     .addOption(new Option('--set <name>', 'the shared set (it must carry models outside the pool)').choices([...DATASETS]).makeOptionMandatory())
     .requiredOption('--models <a,b,c>', 'the pool', parseNameList)

@@ -23,7 +23,6 @@ export function solveLinear(a: readonly number[][], b: readonly number[]): numbe
   return x;
 }
 
-
 export interface LogisticFit {
   weights: number[];
   /** P(y = 1 | x). */
