@@ -3,8 +3,13 @@ import { targetFor, type Endpoints } from './path-targets';
 import { countCommands, type RedisCommands } from './redis-commands';
 import { table, type Mode, type Path } from './report';
 
-/** Issue 22's goals: Redis commands per completion (Lua's included), and the busiest master's share on a cluster. */
-export const COMMANDS_GOAL = 20;
+/**
+ * Issue 34's goal: Switchyard's own Redis commands per completion (Lua's included) beyond BullMQ's job life,
+ * measured as the Express floor's in the same run and mode (a BullMQ job, one reply, nothing else of Redis's).
+ * Issue 22's "≤ 20 in all" was withdrawn: BullMQ's job life alone runs 34–42. And issue 22's busiest master's
+ * share on a cluster.
+ */
+export const OWN_COMMANDS_GOAL = 5;
 export const MASTER_SHARE_GOAL = 0.45;
 
 /** A path whose Redis commands are counted, and the servers they land on. */
@@ -51,6 +56,12 @@ export async function countCommandsPerPath(
 }
 
 const isSwitchyard = (row: CommandsRow) => row.path === 'switchyard';
+
+/** A row's commands per completion beyond the Express floor's in the same mode, when the run counted that floor. */
+function beyondFloor(row: CommandsRow, rows: CommandsRow[]): number | undefined {
+  const floor = rows.find((other) => other.path === 'express-floor' && other.mode === row.mode);
+  return floor ? row.commands.perCompletion - floor.commands.perCompletion : undefined;
+}
 const percent = (share: number) => `${(share * 100).toFixed(1)}%`;
 
 /** One row per path and mode: commands per completion, the idle estimate, the most frequent commands. */
@@ -62,23 +73,29 @@ export function commandsTable(rows: CommandsRow[]): string {
       'clients',
       'completions',
       'commands per completion',
-      `≤ ${COMMANDS_GOAL} (Switchyard)`,
+      'beyond the Express floor',
+      `≤ ${OWN_COMMANDS_GOAL} beyond (Switchyard)`,
       'idle, per completion',
       'by command (per completion)',
     ],
-    rows.map(({ path, mode, concurrency, commands }) => [
-      path,
-      mode,
-      concurrency,
-      commands.completions,
-      commands.perCompletion.toFixed(2),
-      path === 'switchyard' ? (commands.perCompletion <= COMMANDS_GOAL ? 'PASS' : 'MISS') : '',
-      commands.idlePerCompletion.toFixed(2),
-      Object.entries(commands.byCommand)
-        .filter(([, n]) => n >= 0.05)
-        .map(([name, n]) => `${name} ${n}`)
-        .join(', '),
-    ]),
+    rows.map((row) => {
+      const { path, mode, concurrency, commands } = row;
+      const beyond = beyondFloor(row, rows);
+      return [
+        path,
+        mode,
+        concurrency,
+        commands.completions,
+        commands.perCompletion.toFixed(2),
+        beyond === undefined || path === 'express-floor' ? '' : beyond.toFixed(2),
+        isSwitchyard(row) && beyond !== undefined ? (beyond <= OWN_COMMANDS_GOAL ? 'PASS' : 'MISS') : '',
+        commands.idlePerCompletion.toFixed(2),
+        Object.entries(commands.byCommand)
+          .filter(([, n]) => n >= 0.05)
+          .map(([name, n]) => `${name} ${n}`)
+          .join(', '),
+      ];
+    }),
   );
 }
 
@@ -103,11 +120,12 @@ export function mastersTable(rows: CommandsRow[]): string {
 }
 
 /** The goals' measured values: the worst of Switchyard's modes; the master share only where counted on a cluster. */
-export function commandGoals(rows: CommandsRow[]): { perCompletion: number | undefined; maxShare: number | undefined } {
+export function commandGoals(rows: CommandsRow[]): { beyondFloor: number | undefined; maxShare: number | undefined } {
   const own = rows.filter(isSwitchyard);
   const clustered = own.filter((row) => row.commands.nodes.length > 1);
+  const beyond = own.map((row) => beyondFloor(row, rows)).filter((n): n is number => n !== undefined);
   return {
-    perCompletion: own.length > 0 ? Math.max(...own.map((row) => row.commands.perCompletion)) : undefined,
+    beyondFloor: beyond.length > 0 ? Math.max(...beyond) : undefined,
     maxShare: clustered.length > 0 ? Math.max(...clustered.map((row) => row.commands.maxShare)) : undefined,
   };
 }

@@ -50,7 +50,7 @@ import { baselineTable, cellsTable, compare, compareWithBaseline, comparisonTabl
  * the servers' own count of the same window beside it),
  * --commands-completions 1000 --commands-concurrency 64 (the counting window after the cells: per path and mode, that many
  * completions at that many clients, the servers' INFO commandstats read before and after: Redis commands per completion,
- * a Lua script's commands included, by name, against issue 22's goal of ≤ 20; 0 for none; commands-window.ts),
+ * a Lua script's commands included, by name, against issue 34's goal of ≤ 5 beyond the Express floor's; 0 for none; commands-window.ts),
  * --redis shared|own|cluster (where Switchyard's Redis is: the shared test Redis, the default; a throwaway redis-server of the
  * run's own, for every path, so the counts are the run's alone; or a throwaway three-master Redis Cluster on loopback ports,
  * REDIS_CLUSTER_NODES, for Switchyard and the baseline, with each master's commands and share in the counting window against

@@ -147,7 +147,7 @@ export const TARGETS: Target[] = [
     met: zero,
   },
   { fault: 'ownership and edges', rule: 'unknown fields refused with 400 on every API', read: other('unknown fields not refused 400'), met: zero },
-  { fault: 'ownership and edges', rule: 'streams left mid-answer logged 499 on parent and child', read: other('left streams not logged 499'), met: zero },
+  { fault: 'ownership and edges', rule: 'streams left mid-answer logged 499 on the log and its step', read: other('left streams not logged 499'), met: zero },
 ];
 
 export interface Verdict {

@@ -1,3 +1,4 @@
+import { readStoredLog } from '../../../../src/schemas/stored-log';
 import { randomUUID } from 'node:crypto';
 import type { Fault, FaultContext } from '../fault';
 import { size } from '../fault';
@@ -142,8 +143,11 @@ async function abortedStreams(ctx: FaultContext, space: RowSpace, tally: Tally):
   tally.abortedNot499 += count - logIds.length;
   await sleep(3000);
   for (const id of logIds) {
-    const rows = await ctx.db.log.findMany({ where: { OR: [{ id }, { parent_id: id }] }, select: { status_code: true } });
-    if (rows.length < 2 || rows.some((row) => row.status_code !== 499)) tally.abortedNot499 += 1;
+    const rows = await ctx.db.log.findMany({ where: { OR: [{ id }, { parent_id: id }] }, select: { id: true, status_code: true, response: true } });
+    const parent = rows.find((row) => row.id === id);
+    // A log of one model call keeps the call's figures in its own row (no child row): its step is that call.
+    const steps = rows.length > 1 ? rows.filter((row) => row.id !== id).map((row) => row.status_code) : [readStoredLog(parent?.response)?.call?.status];
+    if (!parent || parent.status_code !== 499 || steps.some((status) => status !== 499)) tally.abortedNot499 += 1;
   }
 }
 
