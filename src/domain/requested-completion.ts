@@ -1,4 +1,4 @@
-import type { ChatMessage, ChatRequest } from './chat';
+import type { ChatRequest } from './chat';
 import type { PluginId } from './plugin-output';
 import type { FeatureFlags, Policies, Weights } from './space-policies';
 
@@ -50,10 +50,4 @@ export interface RequestedCompletion {
   /** Present when the Space sets any default. */
   defaults?: SpaceDefaults;
   stream: boolean;
-}
-
-/** The messages a prepared request sends: the request's, with the instructions first unless it brings its own. */
-export function withInstructions(messages: ChatMessage[], instructions: string | null | undefined): ChatMessage[] {
-  const hasSystem = messages.some((m) => m.role === 'system' || m.role === 'developer');
-  return instructions && !hasSystem ? [{ role: 'system', content: instructions }, ...messages] : messages;
 }

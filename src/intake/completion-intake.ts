@@ -87,7 +87,7 @@ export class CompletionIntake {
     const { auth, request } = submission;
     const headerFlags = parseFeatureFlagsHeader(submission.featureFlagsHeader);
     const { space, stamp, privacy, asyncCompletion } = await this.admit(submission);
-    const decided = decideCompletion(request, { space, headerFlags, autoModelName: this.deps.autoModelName });
+    const decided = decideCompletion(request, { space, privacy, headerFlags, autoModelName: this.deps.autoModelName });
     const receivedAt = Date.now();
     const requestId = this.deps.newRequestId();
     const job: CompletionJob = {

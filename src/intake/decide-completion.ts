@@ -37,7 +37,7 @@ function extraFields(request: CompletionRequest): Record<string, unknown> | unde
  * The request's messages as domain messages: an assistant turn may leave `content` out on the wire
  * (OpenAI allows it beside tool calls), which the domain spells as null.
  */
-export function chatMessagesOf(messages: CompletionRequest['messages']): ChatMessage[] {
+function chatMessagesOf(messages: CompletionRequest['messages']): ChatMessage[] {
   // Most requests give every message its content: those are domain messages as they are, and are not copied.
   if (messages.every(hasContent)) return messages;
   return messages.map((message) => ({ ...message, content: message.content ?? null }));
@@ -94,6 +94,8 @@ function chatOf(request: CompletionRequest): Omit<ChatRequest, 'model'> {
 
 export interface DecideInputs {
   space: SpaceContext;
+  /** The policy the request runs under in the Space (`privacyOf`), worked out when it was admitted. */
+  privacy: PrivacyPolicy;
   /** The `Service-Feature-Flags` header's flags (`custom_headers.feature_flags` wins over them). */
   headerFlags: FeatureFlags;
   /** The model name that asks for automatic selection (AUTO_MODEL_NAME). */
@@ -104,8 +106,7 @@ export interface DecideInputs {
  * A validated wire body turned into the domain request, once, against the Space it runs in: the Space's
  * weights, policies and flags merged with the request's overrides, the level it runs at decided.
  */
-export function decideCompletion(wire: CompletionRequest, { space, headerFlags, autoModelName }: DecideInputs): DecidedCompletion {
-  const privacy = privacyOf(space, wire);
+export function decideCompletion(wire: CompletionRequest, { space, privacy, headerFlags, autoModelName }: DecideInputs): DecidedCompletion {
   const overrides = wire.custom_headers ?? {};
   const { messages: _messages, ...payload } = wire;
   const stored = storedReferences(wire, space);

@@ -2,7 +2,7 @@ import { lastUserText, type ChatMessage, type ChatRequest, type ResponseFormat }
 import type { PluginTrigger } from '../domain/completion';
 import type { PluginId } from '../domain/plugin-output';
 import type { PrivacyPolicy } from '../domain/privacy-policy';
-import { withInstructions, type RequestedCompletion, type SpaceDefaults, type StoredReferences } from '../domain/requested-completion';
+import type { RequestedCompletion, SpaceDefaults, StoredReferences } from '../domain/requested-completion';
 import type { FeatureFlags, Policies, Weights } from '../domain/space-policies';
 import { ApiError } from '../errors/api-error';
 import { canonicalPluginId } from '../plugins/catalog';
@@ -92,6 +92,12 @@ async function readStored(
   const reads = await Promise.allSettled([assistantOf(stored, space, sources), historyOf(stored, space, sources), checkParent(stored, orgId, sources)]);
   const [assistant, history] = [valueOf(reads[0]), valueOf(reads[1]), valueOf(reads[2])];
   return { assistant, history };
+}
+
+/** System instructions go first unless the request brings its own. */
+function withInstructions(messages: ChatMessage[], instructions: string | null | undefined): ChatMessage[] {
+  const hasSystem = messages.some((m) => m.role === 'system' || m.role === 'developer');
+  return instructions && !hasSystem ? [{ role: 'system', content: instructions }, ...messages] : messages;
 }
 
 /** Earlier turns go after the leading system messages and before the new ones. */

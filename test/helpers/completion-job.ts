@@ -1,4 +1,4 @@
-import { decideCompletion } from '../../src/intake/decide-completion';
+import { decideCompletion, privacyOf } from '../../src/intake/decide-completion';
 import type { FeatureFlags } from '../../src/domain/space-policies';
 import type { CompletionJob } from '../../src/queue/payloads';
 import { completionRequestSchema } from '../../src/schemas/chat-completions';
@@ -10,6 +10,7 @@ export function decidedJobParts(
   body: Record<string, unknown>,
   { space = spaceContext(), headerFlags = {}, autoModelName = 'auto' }: { space?: SpaceContext; headerFlags?: FeatureFlags; autoModelName?: string } = {},
 ): Pick<CompletionJob, 'request' | 'privacy' | 'payload'> {
-  const { request, privacy, payload } = decideCompletion(completionRequestSchema.parse(body), { space, headerFlags, autoModelName });
+  const wire = completionRequestSchema.parse(body);
+  const { request, privacy, payload } = decideCompletion(wire, { space, privacy: privacyOf(space, wire), headerFlags, autoModelName });
   return { request, privacy, payload };
 }

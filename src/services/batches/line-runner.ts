@@ -9,7 +9,7 @@ import type { SpaceContext } from '../../store/space-context';
 import type { BatchLineJob, CompletionJob } from '../../queue/payloads';
 import { completionRequestSchema } from '../../schemas/chat-completions';
 import { unforwardedFieldError } from '../../schemas/forwarded-fields';
-import { decideCompletion } from '../../intake/decide-completion';
+import { decideCompletion, privacyOf } from '../../intake/decide-completion';
 import type { BatchLineRepository } from '../../store/batch-lines';
 import type { BatchRepository, BatchRow } from '../../store/batches';
 import type { LineFeeder } from './line-feeder';
@@ -85,7 +85,7 @@ export class LineRunner {
     if (!space.isActive) return { failure: failed(new ApiError('space_inactive', 'This Space is deactivated.')) };
     const unforwarded = unforwardedFieldError(parsed.data, space.settings.forward_fields);
     if (unforwarded) return { failure: failed(new ApiError(unforwarded.code, unforwarded.message, `body.${unforwarded.param ?? ''}`)) };
-    const decided = decideCompletion(parsed.data, { space, headerFlags: {}, autoModelName: this.deps.autoModelName });
+    const decided = decideCompletion(parsed.data, { space, privacy: privacyOf(space, parsed.data), headerFlags: {}, autoModelName: this.deps.autoModelName });
     if (!decided.privacy.keepsAnswer) {
       return {
         failure: failed(
