@@ -28,8 +28,7 @@ export function jobController(): AbortController {
  * and still writes the request's one log.
  */
 export class Cancellations {
-  /** Request id → the signal of each run tracking it: one, or (a job handed out twice to this process) several. */
-  private readonly running = new Map<string, AbortController | AbortController[]>();
+  private readonly running = new Map<string, AbortController>();
   /** Request id → when it was cancelled (epoch ms), in arrival order. */
   private readonly cancelled = new Map<string, number>();
   private ready: Promise<unknown> | undefined;
@@ -50,25 +49,14 @@ export class Cancellations {
   track(requestId: string): { signal: AbortSignal; release: () => void } {
     const controller = jobController();
     if (this.cancelled.delete(requestId)) controller.abort();
-    const other = this.running.get(requestId);
-    this.running.set(requestId, other === undefined ? controller : [...(Array.isArray(other) ? other : [other]), controller]);
-    return { signal: controller.signal, release: () => this.release(requestId, controller) };
-  }
-
-  private release(requestId: string, controller: AbortController): void {
-    const tracked = this.running.get(requestId);
-    if (tracked === controller) this.running.delete(requestId);
-    else if (Array.isArray(tracked)) {
-      const left = tracked.filter((one) => one !== controller);
-      if (left.length === 0) this.running.delete(requestId);
-      else this.running.set(requestId, left.length === 1 ? (left[0] as AbortController) : left);
-    }
+    this.running.set(requestId, controller);
+    return { signal: controller.signal, release: () => this.running.delete(requestId) };
   }
 
   private cancel(requestId: string, now = Date.now()): void {
     const running = this.running.get(requestId);
     if (running) {
-      for (const controller of Array.isArray(running) ? running : [running]) controller.abort();
+      running.abort();
       return;
     }
     this.cancelled.set(requestId, now);

@@ -4,7 +4,7 @@ import { ApiError } from '../errors/api-error';
 import type { CompletionJob } from '../queue/payloads';
 import type { Reply } from '../queue/replies';
 import type { Cancellations } from './cancellations';
-import type { CompletionRunner, DetachedRun, RunSummary, UnclaimedRun } from './completion-runner';
+import type { CompletionRunner, DetachedRun, RunSummary } from './completion-runner';
 import type { RunClaims } from './run-claim';
 
 /**
@@ -56,41 +56,37 @@ export class ClaimedRuns {
     this.listening = true;
   }
 
-  /**
-   * A job someone waits for live (or an async one): answers its client and writes its log, once. The claim
-   * is taken while the run loads its Space and prepares and plans the request (one PostgreSQL round trip
-   * off a one-client completion's time); the runner waits for it before its first upstream or plugin
-   * call, its first reply and its log.
-   */
+  /** A job someone waits for live (or an async one): answers its client and writes its log, once. */
   async run(job: CompletionJob): Promise<RunSummary> {
     await this.ready();
     const { claims, logger } = this.deps;
     const run = randomUUID();
-    // One batched statement per turn; a second run of the job ends at the gate.
-    const decision = claims.decide(job, run).catch((err: unknown) => {
+    // Before any upstream or plugin call: a second run of the job ends here (one batched statement per turn).
+    const decision = await claims.decide(job, run).catch((err: unknown) => {
       logger.error({ err, request_id: job.requestId }, 'completion not claimed: it runs nothing');
       return 'unclaimed' as const;
     });
-    const { signal, release } = this.deps.cancellations.track(job.requestId);
-    let ran: RunSummary | UnclaimedRun | undefined;
-    try {
-      ran = await this.deps.runner.run(job, { signal, run, claimed: () => decision });
-    } finally {
-      release();
-      // A run that did not hold the claim leaves it to its holder; one that held it and logged nothing (or threw) marks it ended.
-      if ((await decision) === 'run') claims.finishUnlessLogged(job, ran !== undefined && !('notClaimed' in ran) ? ran : undefined);
+    if (decision === 'unclaimed') {
+      // PostgreSQL did not take the claim: nothing was called, so the client may send the request again.
+      const failure = new ApiError('service_unavailable', 'The service could not record the request; retry shortly.')
+        .withHeaders({ 'Retry-After': String(UNCLAIMED_RETRY_AFTER_SECONDS) })
+        .toFailure();
+      if (job.replyTo) await this.deps.publish(job.replyTo, { requestId: job.requestId, run, type: 'error', failure }).catch(() => undefined);
+      return UNCLAIMED_RUN;
     }
-    if (!('notClaimed' in ran)) return ran;
-    if (ran.notClaimed === 'duplicate') {
+    if (decision === 'duplicate') {
       logger.warn({ request_id: job.requestId }, 'completion job handed out again while claimed: this run does nothing');
       return DUPLICATE_RUN;
     }
-    // PostgreSQL did not take the claim: nothing was called, so the client may send the request again.
-    const failure = new ApiError('service_unavailable', 'The service could not record the request; retry shortly.')
-      .withHeaders({ 'Retry-After': String(UNCLAIMED_RETRY_AFTER_SECONDS) })
-      .toFailure();
-    if (job.replyTo) await this.deps.publish(job.replyTo, { requestId: job.requestId, run, type: 'error', failure }).catch(() => undefined);
-    return UNCLAIMED_RUN;
+    const { signal, release } = this.deps.cancellations.track(job.requestId);
+    let summary: RunSummary | undefined;
+    try {
+      summary = await this.deps.runner.run(job, signal, run);
+      return summary;
+    } finally {
+      release();
+      claims.finishUnlessLogged(job, summary);
+    }
   }
 
   /**
@@ -107,7 +103,7 @@ export class ClaimedRuns {
     }
     let detached: DetachedRun | undefined;
     try {
-      detached = await this.deps.runner.runDetached(job, { signal, run });
+      detached = await this.deps.runner.runDetached(job, signal, run);
       return detached;
     } finally {
       this.deps.claims.finishUnlessLogged(job, detached?.summary);

@@ -56,18 +56,6 @@ export interface RunnerDeps {
   modelExists(orgId: string, name: string): Promise<boolean>;
 }
 
-/**
- * Whether this run holds its request's claim (pipeline/claimed-runs.ts): `run` it does; `duplicate` another
- * run holds it; `unclaimed` PostgreSQL did not take it. Asked before the run's first upstream or plugin
- * call, its first reply and its log: a run that does not hold the claim does none of them.
- */
-export type ClaimGate = () => Promise<'run' | 'duplicate' | 'unclaimed'>;
-
-/** What a run that did not hold its claim did: nothing. */
-export interface UnclaimedRun {
-  notClaimed: 'duplicate' | 'unclaimed';
-}
-
 /** A run's summary and how it ended (the answer or the failure), for a caller that formats it itself. */
 export interface DetachedRun {
   summary: RunSummary;
@@ -126,7 +114,6 @@ function finalResult(result: CompletionResult, stream: boolean): CompletionResul
 
 interface RunInputs {
   space: SpaceContext;
-  claimed: ClaimGate;
   signal: AbortSignal;
   run: string;
   reply(reply: Reply): Promise<void>;
@@ -136,13 +123,6 @@ interface RunInputs {
 
 /** What a publish that has nothing to wait for answers. */
 const SETTLED: Promise<void> = Promise.resolve();
-
-/** The gate of a run whose claim was taken before it started. */
-const HELD: Promise<'run'> = Promise.resolve('run');
-const CLAIM_HELD: ClaimGate = () => HELD;
-
-/** Thrown by a run that finds it does not hold its claim: execute answers it with nothing. */
-const NOT_CLAIMED = new Error('this run does not hold its claim');
 
 /** Worker side of a completion: prepare, plan, run its steps (plugins and model calls), reply, log. */
 export class CompletionRunner {
@@ -159,25 +139,16 @@ export class CompletionRunner {
    * LOG_COMMIT_WAIT_MS), so a client that has its answer can read (and rate) its log at once; stream
    * deltas go out as they come.
    */
-  async run(job: CompletionJob, { signal, run, claimed }: { signal: AbortSignal; run: string; claimed: ClaimGate }): Promise<RunSummary | UnclaimedRun> {
-    const ran = await this.execute(job, { signal, run, claimed });
-    return 'notClaimed' in ran ? ran : ran.summary;
+  async run(job: CompletionJob, signal: AbortSignal, run: string): Promise<RunSummary> {
+    return (await this.execute(job, signal, run)).summary;
   }
 
-  /**
-   * Runs a job nobody waits for live (a batch line, no `replyTo`) whose claim is held already: nothing is
-   * published, the outcome is handed back.
-   */
-  async runDetached(job: CompletionJob, { signal, run }: { signal: AbortSignal; run: string }): Promise<DetachedRun> {
-    const ran = await this.execute(job, { signal, run, claimed: CLAIM_HELD });
-    if ('notClaimed' in ran) throw new Error('a run whose claim is held found it not held');
-    return ran;
+  /** Runs a job nobody waits for live (a batch line, no `replyTo`): nothing is published, the outcome is handed back. */
+  runDetached(job: CompletionJob, signal: AbortSignal, run: string): Promise<DetachedRun> {
+    return this.execute(job, signal, run);
   }
 
-  private async execute(
-    job: CompletionJob,
-    { signal, run, claimed }: { signal: AbortSignal; run: string; claimed: ClaimGate },
-  ): Promise<DetachedRun | UnclaimedRun> {
+  private async execute(job: CompletionJob, signal: AbortSignal, run: string): Promise<DetachedRun> {
     const held: Reply[] = [];
     // Plain functions, not async ones: a stream's every delta passes through both, and each async layer costs a promise.
     const publish = (message: Reply): Promise<void> => (job.replyTo ? this.deps.publish(job.replyTo, message) : SETTLED);
@@ -197,15 +168,12 @@ export class CompletionRunner {
       markLoopOwner(job.httpRequestId ?? job.requestId);
       if (!space) throw ApiError.notFound('Space', 'Authorization');
       checkStillWanted(job, signal);
-      const answered = await this.answer(job, { space, claimed, signal, run, reply, logger, trace });
+      const answered = await this.answer(job, { space, signal, run, reply, logger, trace });
       ({ ended, responseText } = answered);
       const stream = job.request.stream;
       if ('result' in ended) await reply({ type: 'done', requestId: job.requestId, run, result: finalResult(ended.result, stream) });
       else await reply({ type: 'error', requestId: job.requestId, run, failure: ended.failure });
     } catch (err) {
-      // Whatever failed (a step, or this run not holding the claim), a run that does not hold it answers nothing.
-      const decision = await claimed();
-      if (decision !== 'run') return { notClaimed: decision };
       const failure: CompletionFailure = failureOf(err, job, { logger, trace }).toFailure();
       await reply({ type: 'error', requestId: job.requestId, run, failure });
       ended = { failure };
@@ -247,8 +215,6 @@ export class CompletionRunner {
       modelExists: (name) => this.deps.modelExists(job.orgId, name),
       allowedModels: job.allowedModels,
     });
-    // The claim was taken while the Space was loaded and the request prepared and planned: nothing before here calls out.
-    if ((await inputs.claimed()) !== 'run') throw NOT_CLAIMED;
     // One literal, not `{ ...inputs, job, ... }`: properties added after a spread are added one by one, and cost allocations.
     const { signal, run: id, reply, logger, trace } = inputs;
     const run: Run = { job, id, space, prepared, plan, trace, signal, logger, reply };
