@@ -1,4 +1,5 @@
 import type { Job, Processor } from 'bullmq';
+import { privacyPolicyOf } from '../src/domain/privacy-policy';
 import { maskedJob } from '../src/pipeline/privacy';
 import type { CompletionJob } from '../src/queue/payloads';
 import type { CompletionWorker } from './worker-services';
@@ -11,7 +12,7 @@ import type { CompletionWorker } from './worker-services';
 export function completionProcessor(completions: CompletionWorker): Processor {
   return async (job: Job<CompletionJob>) => {
     const summary = await completions.runs.run(job.data);
-    if (job.data.privacy.keptJob === 'masked' && job.opts.removeOnComplete !== true) await job.updateData(maskedJob(job.data));
+    if (privacyPolicyOf(job.data.privacyLevel).keptJob === 'masked' && job.opts.removeOnComplete !== true) await job.updateData(maskedJob(job.data));
     return summary;
   };
 }

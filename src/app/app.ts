@@ -2,7 +2,7 @@ import express, { type Express } from 'express';
 import type { Logger } from 'pino';
 import type { Config } from '../config/schema';
 import { CONSOLE_PATH, consoleRouter } from '../http/console';
-import { errorDialectMarker } from '../http/error-dialect';
+import { errorDialectMarker, routeDialectMarker } from '../http/error-dialect';
 import { errorHandler, notFoundHandler } from '../http/error-handler';
 import { authenticate } from '../http/middleware/authenticate';
 import { corsMiddleware } from '../http/middleware/cors';
@@ -41,7 +41,8 @@ export function buildApp({ config, logger, services }: AppDeps): Express {
   const dialect = errorDialectMarker(routes);
   const body = jsonBody(config.bodyLimitBytes, multipartMatcher(routes));
   const auth = authenticate(services.authenticator);
-  addDirectRoutes(app, routes, [...telemetry, logAccess, ...(cors ? [cors] : []), dialect, ...body, auth]);
+  // A direct route's path is known: its error dialect is marked outright, and not at all for OpenAI's shape.
+  addDirectRoutes(app, routes, (route) => [...telemetry, logAccess, ...(cors ? [cors] : []), ...routeDialectMarker(route), ...body, auth]);
   app.use(telemetry);
   app.use(logAccess);
   if (cors) app.use(cors);

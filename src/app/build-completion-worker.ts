@@ -20,6 +20,7 @@ import { modelStore } from '../store/models';
 import type { CompletionWorker, WorkerServices } from '../../workers/worker-services';
 import { workerPlugins } from './build-worker-plugins';
 import { workerResilience } from './build-worker-resilience';
+import { privacyPolicyOf } from '../domain/privacy-policy';
 
 /** How long a worker reuses a Space's ratings, in ms. */
 const SPACE_FEEDBACK_MS = 2000;
@@ -55,7 +56,7 @@ function completionClaims(services: WorkerServices): CompletionClaims {
   return {
     decide: (job, run) => claims.decide(job, run),
     finishUnlessLogged: (job, summary) => {
-      if (summary === undefined || !job.privacy.writesLog) store.finish(job.requestId);
+      if (summary === undefined || !privacyPolicyOf(job.privacyLevel).writesLog) store.finish(job.requestId);
     },
     close: async () => {
       stopSweeper();

@@ -41,5 +41,6 @@ export function buildCompletionIntake(infra: Infrastructure, { spaces, rateLimit
     }),
     canSignWebhooks: config.secrets.keys !== null,
     autoModelName: config.autoModelName,
+    keptOneIn: config.completionJobsKeptOneIn,
   });
 }

@@ -47,10 +47,7 @@ export function connectInfrastructure(given: Readonly<Config>, logger: Logger): 
   const redis = createRedis(location, { autoPipelining: true, commandTimeoutMs: SERVICE_COMMAND_TIMEOUT_MS });
   const queueConnection = createRedis(location);
   for (const connection of [redis, queueConnection]) connection.on('error', (err) => logger.warn({ err }, 'redis connection error'));
-  const queues = createQueues(queueConnection, config.redisPrefix, {
-    shards: completionShards(keys, completionShardCount(config)),
-    keptOneIn: config.completionJobsKeptOneIn,
-  });
+  const queues = createQueues(queueConnection, config.redisPrefix, { shards: completionShards(keys, completionShardCount(config)) });
   const extraConnections: Redis[] = [];
   for (const queue of queues.all()) queue.on('error', (err) => logger.warn({ err, queue: queue.name }, 'queue connection error'));
   const unwatch = metrics().watch(redisScrapeSources({ queues: queues.all(), redis, prefix: config.redisPrefix }));

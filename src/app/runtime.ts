@@ -2,6 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { Logger } from 'pino';
 import { startWorkers, type RunningWorkers } from './start-workers';
 import { buildApp } from './app';
+import { SERVED_MESSAGES } from '../http/served-messages';
 import type { Config } from '../config/schema';
 import { testBackendsOf } from '../config/plugins/test-backends';
 import { finishesWithin } from '../domain/finishes-within';
@@ -47,7 +48,7 @@ export async function startRuntime(config: Readonly<Config>, logger: Logger): Pr
   const services = buildServices(infra);
   const serveApi = config.role !== 'workers';
   const workers: RunningWorkers | null = config.role !== 'api' ? startWorkers(services) : null;
-  const server = serveApi ? createServer(buildApp({ config, logger, services })) : null;
+  const server = serveApi ? createServer(SERVED_MESSAGES, buildApp({ config, logger, services })) : null;
   const port = server ? await listen(server, config.port, config.host) : null;
   const metricsServer = await startProcessMetrics({ config: config.observability, logger });
   const stopWatchdog = startLoopWatchdog({ thresholdMs: config.eventLoopStallMs, logger });

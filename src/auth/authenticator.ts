@@ -27,6 +27,19 @@ export interface Credentials {
 }
 
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
+const WHITESPACE = /\s/;
+
+/**
+ * The key of an Authorization header, as BEARER reads it. The usual form, `Bearer <key>` with nothing
+ * else, is read without the regex's match array.
+ */
+function bearerSecret(authorization: string): string | undefined {
+  if (authorization.startsWith('Bearer ')) {
+    const rest = authorization.slice(7);
+    if (rest !== '' && !WHITESPACE.test(rest)) return rest;
+  }
+  return BEARER.exec(authorization)?.[1];
+}
 const MAX_CACHE_ENTRIES = 10_000;
 /**
  * How long a key that authenticated in this process may still be checked from a throttled origin, in
@@ -104,13 +117,13 @@ export class Authenticator {
    * requests come with a key used a moment ago: they need no promise to be let in.
    */
   cached(authorization: string | undefined): AuthContext | undefined {
-    const secret = authorization === undefined || !this.cache ? undefined : BEARER.exec(authorization)?.[1];
+    const secret = authorization === undefined || !this.cache ? undefined : bearerSecret(authorization);
     return secret ? this.cache?.get(hashApiKey(secret)) : undefined;
   }
 
   async authenticate({ authorization, clientAddress }: Credentials, now = Date.now()): Promise<AuthContext> {
     if (!authorization) throw new ApiError('missing_api_key', 'Missing Authorization header: send "Authorization: Bearer <key>".', 'Authorization');
-    const secret = BEARER.exec(authorization)?.[1];
+    const secret = bearerSecret(authorization);
     if (!secret) {
       const malformed = new ApiError('invalid_api_key', 'The Authorization header must be "Bearer <key>".', 'Authorization');
       throw await this.refusal({ address: clientAddress, keyPrefix: undefined }, malformed, now);

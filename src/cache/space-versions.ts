@@ -23,8 +23,13 @@ interface PendingRead {
  * Space's stamp has the Space as hash tag, next to its rate-limit windows): under load, one round trip
  * serves every request that arrived together, instead of one each. A lone read waits for no timer.
  */
+/** Stamp keys kept at most; past it the map starts again (a process serves far fewer Spaces). */
+const MAX_KEPT_KEYS = 10_000;
+
 export class SpaceVersions {
   private pending: PendingRead[] = [];
+  /** Each Space's stamp key, built once: every completion names it (`keyOf`). */
+  private readonly stampKeys = new Map<string, string>();
 
   constructor(
     private readonly redis: Redis,
@@ -60,6 +65,12 @@ export class SpaceVersions {
 
   /** The Redis key of the Space's stamp (a script that must find the stamp unchanged reads it). */
   keyOf(appId: string): string {
-    return `${this.keys.space(appId)}:space-version`;
+    let key = this.stampKeys.get(appId);
+    if (key === undefined) {
+      if (this.stampKeys.size >= MAX_KEPT_KEYS) this.stampKeys.clear();
+      key = `${this.keys.space(appId)}:space-version`;
+      this.stampKeys.set(appId, key);
+    }
+    return key;
   }
 }

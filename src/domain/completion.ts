@@ -80,24 +80,34 @@ export interface RoutingScores {
   router: { version: string; kind: string; smart_learn: boolean; explored: boolean };
 }
 
-/** A finished completion. */
-export interface CompletionResult {
+/**
+ * A finished completion's answer: what every API's edge writes as its body (a stream's text went out
+ * as deltas, so a streamed answer's `choices` are empty when it reaches the edge).
+ */
+export interface CompletionAnswer {
   requestId: string;
-  appId: string;
   /** Seconds since the epoch. */
   created: number;
   model: ModelIdentity;
-  /** Empty when the answer was streamed (the client has it already). */
   choices: ResultChoice[];
   /** Summed over every model call of the request (a tool loop makes several). */
   usage: Usage;
+  statusCode: number;
+}
+
+/**
+ * How an answer was reached, built from the run's trace: routing, plugins, costs and savings. The
+ * edges show it as the response's `metadata` (formats/completion-metadata.ts), serialised once by the
+ * worker that built it.
+ */
+export interface RunReport {
+  appId: string;
   /** Model tokens, plus plugin costs in the total. USD. */
   costs: Costs;
   savings: Costs;
   /** Milliseconds the answering model took (the last model step). */
   latencyMs: number;
   retries: number;
-  statusCode: number;
   warnings: string[];
   error?: string;
   labels: Record<string, unknown>;
@@ -110,6 +120,21 @@ export interface CompletionResult {
   plugins: PluginReport[];
   /** Set only when auto_tools was on for the request. */
   autoTools?: AutoToolsReport;
+}
+
+/** A finished completion: its answer and the report of how it was reached. */
+export interface CompletionResult extends CompletionAnswer {
+  report: RunReport;
+}
+
+/**
+ * A finished answer as it reaches an API's edge: the answer, and the report as the response's metadata,
+ * JSON text the worker made once (formats/completion-metadata.ts) and each edge writes as it is.
+ */
+export interface FinishedAnswer {
+  answer: CompletionAnswer;
+  /** The spec's `metadata` object, serialised. */
+  metadata: string;
 }
 
 /** A request that failed: what its client is told. */

@@ -1,11 +1,14 @@
+/** 1 everything kept; 2 conversation text masked wherever it rests; 3 nothing of it kept. */
+export type PrivacyLevel = 1 | 2 | 3;
+
 /**
- * What a request's privacy level means, decided once where the request is accepted (the stricter of its
- * Space's level and its own `custom_headers.policies.privacy_level`) and carried in its job: every step
- * downstream reads these answers instead of comparing levels.
+ * What a request's privacy level means. The level is decided once where the request is accepted (the
+ * stricter of its Space's level and its own `custom_headers.policies.privacy_level`) and carried in its
+ * job; every step downstream reads these answers (`privacyPolicyOf` its level, one table lookup) instead
+ * of comparing levels.
  */
 export interface PrivacyPolicy {
-  /** 1 everything kept; 2 conversation text masked wherever it rests; 3 nothing of it kept. */
-  readonly level: 1 | 2 | 3;
+  readonly level: PrivacyLevel;
   /** Conversation text (prompts, answers, what plugins found) is replaced by a mask in what is kept: logs, kept jobs. */
   readonly masksContent: boolean;
   /** The request writes its log (level 3 writes none). */
@@ -20,7 +23,7 @@ export interface PrivacyPolicy {
   readonly keptJob: 'whole' | 'masked' | 'none';
 }
 
-const POLICIES: Readonly<Record<1 | 2 | 3, PrivacyPolicy>> = {
+const POLICIES: Readonly<Record<PrivacyLevel, PrivacyPolicy>> = {
   1: Object.freeze({ level: 1, masksContent: false, writesLog: true, keepsAnswer: true, needsGdprModel: false, sharesPluginResults: true, keptJob: 'whole' }),
   2: Object.freeze({ level: 2, masksContent: true, writesLog: true, keepsAnswer: true, needsGdprModel: false, sharesPluginResults: false, keptJob: 'masked' }),
   3: Object.freeze({ level: 3, masksContent: true, writesLog: false, keepsAnswer: false, needsGdprModel: true, sharesPluginResults: false, keptJob: 'none' }),

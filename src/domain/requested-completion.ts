@@ -21,33 +21,41 @@ export interface SpaceDefaults {
   temperature: number | null;
 }
 
+/** The Space's policies with the request's overrides; the level the request runs at is the job's own (`CompletionJob.privacyLevel`). */
+export type RequestPolicies = Omit<Policies, 'privacy_level'>;
+
 /**
  * A chat completion as the API accepted it, decided once at intake from the wire body and the Space: the
  * request's own parameters in the domain's shape, the Space's and the request's weights, policies and flags
  * merged, the forwarded fields set apart. What the request names in the database (an assistant, a
  * conversation, a parent request) is only named here: the worker reads it (`stored`), and layers the
  * assistant between the request and the Space's `defaults`.
+ *
+ * It travels in the job as JSON, so what is empty or at its default is left out (most requests name no
+ * labels, headers, plugins, images or files): readers take an absent field as empty.
  */
 export interface RequestedCompletion {
   /** The request's own parameters; `messages` are the client's, without the instructions or history layered later. */
   chat: Omit<ChatRequest, 'model'>;
-  /** The model the caller named; null asks for automatic selection (the model left out, or the automatic name). */
-  model: string | null;
+  /** The model the caller named; absent asks for automatic selection (the model left out, or the automatic name). */
+  model?: string;
   weights: Weights;
-  /** The Space's policies with the request's overrides; `privacy_level` is the level the request runs at. */
-  policies: Policies;
-  flags: FeatureFlags;
-  labels: Record<string, string | number | boolean>;
-  /** Extra HTTP headers for every upstream call (`custom_headers.headers`, checked at the edge). */
-  forwardedHeaders: Record<string, string>;
-  /** Plugins the request named, each once, by its own id (an old alias is already its plugin's id). */
-  plugins: PluginId[];
-  /** Images and files the request handed to plugins (URLs or ids). */
-  images: string[];
-  files: string[];
+  policies: RequestPolicies;
+  /** Absent: no flag set. */
+  flags?: FeatureFlags;
+  /** Absent: none. */
+  labels?: Record<string, string | number | boolean>;
+  /** Extra HTTP headers for every upstream call (`custom_headers.headers`, checked at the edge); absent: none. */
+  forwardedHeaders?: Record<string, string>;
+  /** Plugins the request named, each once, by its own id (an old alias is already its plugin's id); absent: none. */
+  plugins?: PluginId[];
+  /** Images and files the request handed to plugins (URLs or ids); absent: none. */
+  images?: string[];
+  files?: string[];
   /** Present when the request or its Space names anything stored: the worker reads it before anything runs. */
   stored?: StoredReferences;
   /** Present when the Space sets any default. */
   defaults?: SpaceDefaults;
-  stream: boolean;
+  /** Present (true) for a streamed answer; absent: one JSON answer. */
+  stream?: true;
 }

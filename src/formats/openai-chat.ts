@@ -1,41 +1,12 @@
 import type { CompletionSink } from '../domain/completion-sink';
-import type { WireSink } from './wire-sink';
+import { SerialisedBody, type WireSink } from './wire-sink';
 import type { ChunkChoice, Usage } from '../domain/chat';
-import type { CompletionFailure, CompletionResult, ResultChoice } from '../domain/completion';
+import type { CompletionAnswer, CompletionFailure, CompletionResult, FinishedAnswer, ResultChoice } from '../domain/completion';
 import { errorBodyOf } from '../errors/api-error';
-import type { CompletionMetadata, CompletionResponse } from '../schemas/chat-completions';
+import type { CompletionResponse } from '../schemas/chat-completions';
+import { metadataOf, withMetadata, type MetadataPlacement } from './completion-metadata';
 
 /** OpenAI's chat-completions wire format of a completion's domain results and events (the HTTP edge's, and the batch lines', webhooks' and log views'). */
-
-/** `metadata.extra`: the plugins that ran (or not) and, with auto_tools, what it considered, picked and skipped. */
-function extraOf(result: CompletionResult): CompletionMetadata['extra'] {
-  const { plugins, autoTools } = result;
-  if (autoTools) return plugins.length > 0 ? { plugins, auto_tools: autoTools } : { auto_tools: autoTools };
-  return plugins.length > 0 ? { plugins } : {};
-}
-
-export function metadataOf(result: CompletionResult): CompletionMetadata {
-  const { model } = result;
-  return {
-    app_id: result.appId,
-    model: { model: model.model, namespace: model.namespace, provider: model.provider, owner: model.owner, at: model.at },
-    costs: result.costs,
-    cost_savings: result.savings,
-    generated_artifacts: { items: result.artifacts },
-    search_results: { items: result.searchResults },
-    latency: result.latencyMs,
-    labels: result.labels,
-    error: result.error ?? '',
-    scores: result.scores,
-    score: result.score,
-    temperature: result.temperature ?? null,
-    max_tokens: result.maxTokens ?? null,
-    status_code: result.statusCode,
-    retries: result.retries,
-    extra: extraOf(result),
-    warning: result.warnings.join(' '),
-  };
-}
 
 function wireChoice(choice: ResultChoice): CompletionResponse['choices'][number] {
   const { annotations, ...message } = choice.message;
@@ -47,16 +18,26 @@ function wireChoice(choice: ResultChoice): CompletionResponse['choices'][number]
   };
 }
 
-export function chatCompletionBody(result: CompletionResult): CompletionResponse {
+/** The body without its metadata: the metadata comes last, as an object or as JSON text already made. */
+function answerBody(answer: CompletionAnswer): Omit<CompletionResponse, 'metadata'> {
   return {
-    id: result.requestId,
+    id: answer.requestId,
     object: 'chat.completion',
-    model: result.model.model,
-    created: result.created,
-    choices: result.choices.map(wireChoice),
-    usage: result.usage,
-    metadata: metadataOf(result),
+    model: answer.model.model,
+    created: answer.created,
+    choices: answer.choices.map(wireChoice),
+    usage: answer.usage,
   };
+}
+
+/** A finished completion as OpenAI's chat completion body (batch lines, async jobs, log views). */
+export function chatCompletionBody(result: CompletionResult): CompletionResponse {
+  return { ...answerBody(result), metadata: metadataOf(result) };
+}
+
+/** The same body as JSON text, from a live answer: its metadata is written as the worker serialised it, where the request asked. */
+export function chatCompletionJson({ answer, metadata }: FinishedAnswer, placement: MetadataPlacement = 'metadata'): string {
+  return withMetadata(JSON.stringify(answerBody(answer)), placement, metadata);
 }
 
 export interface ChunkIdentity {
@@ -65,7 +46,7 @@ export interface ChunkIdentity {
   created: number;
 }
 
-function chunk(identity: ChunkIdentity, model: string, fields: { choices: unknown[]; usage?: Usage; metadata?: CompletionMetadata }): string {
+function chunk(identity: ChunkIdentity, model: string, fields: { choices: unknown[]; usage?: Usage }): string {
   return JSON.stringify({ id: identity.requestId, object: 'chat.completion.chunk', created: identity.created, model, ...fields });
 }
 
@@ -84,6 +65,8 @@ export interface ChatStreamOptions {
   stream: boolean;
   /** `stream_options.include_usage`: a last chunk with empty `choices` and the usage, as OpenAI sends it. */
   includeUsage?: boolean;
+  /** Where the metadata goes (`x-switchyard-metadata`); the spec's `metadata` by default. */
+  placement?: MetadataPlacement;
 }
 
 /**
@@ -95,11 +78,15 @@ export interface ChatStreamOptions {
  * are SSE comments, `: step {...}`, which SSE clients skip. An error after the stream started is one
  * final `data: {"error": ...}` event.
  */
-export function openAiChatSink(wire: WireSink, identity: ChunkIdentity, { stream, includeUsage = false }: ChatStreamOptions): CompletionSink {
+export function openAiChatSink(
+  wire: WireSink,
+  identity: ChunkIdentity,
+  { stream, includeUsage = false, placement = 'metadata' }: ChatStreamOptions,
+): CompletionSink {
   const opened = new Set<number>();
   let model = '';
   /** Choices that finished, held back until the answer's metadata is known. */
-  const finished: unknown[] = [];
+  const finishedChoices: unknown[] = [];
   return {
     event: (event) => {
       if (!stream) return;
@@ -109,22 +96,24 @@ export function openAiChatSink(wire: WireSink, identity: ChunkIdentity, { stream
       let going: unknown[] | null = null;
       for (const choice of event.choices) {
         const wired = wireDelta(choice, opened);
-        if ((choice.finish_reason ?? null) !== null) finished.push(wired);
+        if ((choice.finish_reason ?? null) !== null) finishedChoices.push(wired);
         else (going ??= []).push(wired);
       }
       if (going) wire.chunk(chunk(identity, model, { choices: going }));
     },
-    done: (result) => {
-      if (!stream) return wire.done(chatCompletionBody(result));
-      const closing = finished.length > 0 ? finished : [{ index: 0, delta: {}, finish_reason: null, logprobs: null }];
+    done: (finished) => {
+      if (!stream) return wire.done(SerialisedBody.ofText(chatCompletionJson(finished, placement)));
+      const { answer, metadata } = finished;
+      const closing = finishedChoices.length > 0 ? finishedChoices : [{ index: 0, delta: {}, finish_reason: null, logprobs: null }];
       // Exactly one chunk carries the usage: the usage chunk when asked for, else the closing one.
-      wire.chunk(chunk(identity, result.model.model, { choices: closing, ...(includeUsage ? {} : { usage: result.usage }), metadata: metadataOf(result) }));
-      if (includeUsage) wire.chunk(chunk(identity, result.model.model, { choices: [], usage: result.usage }));
+      const closingChunk = chunk(identity, answer.model.model, includeUsage ? { choices: closing } : { choices: closing, usage: answer.usage });
+      wire.chunk(withMetadata(closingChunk, placement, metadata));
+      if (includeUsage) wire.chunk(chunk(identity, answer.model.model, { choices: [], usage: answer.usage }));
       wire.done(undefined);
     },
     error: (failure) => {
       // Choices that had finished before the failure are still the client's.
-      if (stream && finished.length > 0) wire.chunk(chunk(identity, model, { choices: finished.splice(0) }));
+      if (stream && finishedChoices.length > 0) wire.chunk(chunk(identity, model, { choices: finishedChoices.splice(0) }));
       wire.error({ status: failure.status, body: errorBodyOf(failure), headers: failure.headers });
     },
   };

@@ -19,9 +19,18 @@ export interface WireSink {
  * that writes another shape of it (the accepted async job).
  */
 export class SerialisedBody {
-  readonly text: string;
+  private constructor(
+    readonly text: string,
+    readonly value: unknown,
+  ) {}
 
-  constructor(readonly value: unknown) {
-    this.text = JSON.stringify(value);
+  /** A value serialised here. */
+  static of(value: unknown): SerialisedBody {
+    return new SerialisedBody(JSON.stringify(value), value);
+  }
+
+  /** A body that is JSON text already (a completion written with its metadata as the worker made it); it has no `value`. */
+  static ofText(text: string): SerialisedBody {
+    return new SerialisedBody(text, undefined);
   }
 }

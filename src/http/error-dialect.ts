@@ -24,3 +24,19 @@ export function errorDialectMarker(routes: Route[]): RequestHandler {
     next();
   };
 }
+
+/**
+ * The marker of a route matched on its own (`addDirectRoutes`), whose path is known: its dialect set
+ * outright, and nothing at all for a route in OpenAI's shape (the default: `errorDialect` stays unset, as
+ * the path marker would leave it), so a chat completion runs no marker.
+ */
+export function routeDialectMarker({ meta }: Route): RequestHandler[] {
+  const dialect = meta.errorDialect;
+  if (!dialect) return [];
+  return [
+    (req, _res, next) => {
+      req.errorDialect = dialect;
+      next();
+    },
+  ];
+}

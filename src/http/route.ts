@@ -75,8 +75,11 @@ interface RouteDefinition<P extends z.ZodType, Q extends z.ZodType, B extends z.
   handle(input: RouteInput<z.output<P>, z.output<Q>, z.output<B>>): Promise<z.input<R> | typeof RESPONDED>;
 }
 
+/** How every request value is parsed (zod copies it and reads it; never written). */
+const PARSE_OPTIONS = Object.freeze({ reportInput: true });
+
 function parse<S extends z.ZodType>(schema: S, value: unknown, source: 'path' | 'query' | 'body'): z.output<S> {
-  const result = schema.safeParse(value, { reportInput: true });
+  const result = schema.safeParse(value, PARSE_OPTIONS);
   if (result.success) return result.data;
   // A malformed id in the path names nothing, exactly like an unknown one.
   if (source === 'path') throw unknownPathId(String(result.error.issues[0]?.path[0] ?? 'path'));
@@ -89,10 +92,12 @@ function parse<S extends z.ZodType>(schema: S, value: unknown, source: 'path' | 
  * whole; and no body nested deeper than MAX_JSON_DEPTH.
  */
 function guardInput(req: Request): void {
-  for (const [name, value] of Object.entries(req.params as Record<string, unknown>)) {
-    if (findInputProblem(value)) throw unknownPathId(name);
+  const params = req.params as Record<string, unknown>;
+  for (const name in params) {
+    if (findInputProblem(params[name])) throw unknownPathId(name);
   }
-  const queryProblem = findInputProblem(req.query);
+  // Without a `?` the query is empty (Express parses `req.query` from req.url anew at each read): nothing to look at.
+  const queryProblem = req.url.includes('?') ? findInputProblem(req.query) : null;
   if (queryProblem) throw problemError(queryProblem, 'query');
   const bodyProblem = findBodyProblem(req);
   if (bodyProblem) throw problemError(bodyProblem, 'body');

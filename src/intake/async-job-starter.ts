@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
-import { ENQUEUE_TIMEOUT_MS, redisAwayError, retentionFor, type Retention } from './completion-gateway';
+import { ENQUEUE_TIMEOUT_MS, redisAwayError } from './completion-gateway';
 import type { CompletionQueue } from '../queue/completion-queue';
+import type { CompletionJobOptions } from '../queue/kept-jobs';
 import type { CompletionJob } from '../queue/payloads';
 import type { AsyncJobRecord } from '../domain/async-job';
 import type { AsyncJobStore } from '../async-jobs/job-store';
@@ -21,7 +22,8 @@ export interface StarterDeps {
 export class AsyncJobStarter {
   constructor(private readonly deps: StarterDeps) {}
 
-  async start(job: CompletionJob, retention: Retention): Promise<AsyncJobRecord> {
+  /** `jobOptions`: as the intake decided them (kept-jobs.ts). */
+  async start(job: CompletionJob, jobOptions: CompletionJobOptions): Promise<AsyncJobRecord> {
     const record: AsyncJobRecord = {
       id: job.requestId,
       orgId: job.orgId,
@@ -38,11 +40,7 @@ export class AsyncJobStarter {
     await store.create(record);
     let added: boolean;
     try {
-      added = await queue.addWithin(
-        job,
-        { jobId: job.requestId, attempts: 1, ...retentionFor(retention) },
-        { timeoutMs: ENQUEUE_TIMEOUT_MS, tooLate: (requestId) => this.deps.cancel(requestId) },
-      );
+      added = await queue.addWithin(job, jobOptions, { timeoutMs: ENQUEUE_TIMEOUT_MS, tooLate: (requestId) => this.deps.cancel(requestId) });
     } catch (err) {
       logger.error({ err, request_id: job.requestId }, 'could not queue async completion');
       added = false;

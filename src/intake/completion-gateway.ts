@@ -1,9 +1,9 @@
 import type { RedisClient as Redis } from '../queue/redis';
 import type { Logger } from 'pino';
 import type { CompletionSink } from '../domain/completion-sink';
-import type { PrivacyPolicy } from '../domain/privacy-policy';
 import { ApiError } from '../errors/api-error';
 import type { CompletionQueue } from '../queue/completion-queue';
+import type { CompletionJobOptions } from '../queue/kept-jobs';
 import type { CompletionJob } from '../queue/payloads';
 import { cancelChannel, type Reply } from '../queue/replies';
 import type { ReplyListener } from './reply-listener';
@@ -33,38 +33,6 @@ export function redisAwayError(what: string): ApiError {
 }
 
 /**
- * Finished jobs kept for bull-board. At privacy level 2 the worker masks a job's request before it
- * completes, and a job that fails some other way (its worker died) is not kept, since nobody masked
- * it; level 3 keeps nothing once the job ends. Of the completed jobs these rules keep, the queue keeps
- * one in `COMPLETION_JOBS_KEPT_ONE_IN` and removes the others as they complete (queue/kept-jobs.ts).
- */
-const KEEP_FINISHED = { age: 3600, count: 500 } as const;
-const KEEP_FAILED = { age: 24 * 3600, count: 1000 } as const;
-
-/**
- * A request body past this many bytes is not kept in Redis once its job ends, at any level: 500
- * finished and 1,000 failed jobs of 1 MiB each would hold 1.5 GB of Redis memory for a day, and the
- * request's log holds it all anyway. bull-board then shows such a job only while it runs.
- */
-export const MAX_KEPT_BODY_BYTES = 64 * 1024;
-
-/** What the queue keeps of a job once it ends: what its privacy policy allows, and nothing of a large request. */
-export interface Retention {
-  privacy: Pick<PrivacyPolicy, 'keptJob'>;
-  /** The request body's size in bytes, when the edge knows it. */
-  bodyBytes?: number;
-}
-
-export function retentionFor({ privacy, bodyBytes = 0 }: Retention): {
-  removeOnComplete: true | typeof KEEP_FINISHED;
-  removeOnFail: true | typeof KEEP_FAILED;
-} {
-  if (privacy.keptJob === 'none' || bodyBytes > MAX_KEPT_BODY_BYTES) return { removeOnComplete: true, removeOnFail: true };
-  if (privacy.keptJob === 'masked') return { removeOnComplete: KEEP_FINISHED, removeOnFail: true };
-  return { removeOnComplete: KEEP_FINISHED, removeOnFail: KEEP_FAILED };
-}
-
-/**
  * Tells when the client goes away before its answer is complete (the edge's connection closing early).
  * Not an AbortSignal: a completion's request needs one listener, and an AbortController per request
  * cost the API about 1.4 KB and its EventTarget's bookkeeping.
@@ -86,11 +54,14 @@ export class CompletionGateway {
 
   constructor(private readonly options: GatewayOptions) {}
 
-  /** `onQueued`: told once the job is in the queue (before its first reply), never when queueing failed. */
+  /**
+   * `jobOptions`: as the intake decided them (what Redis keeps of the job, kept-jobs.ts). `onQueued`: told
+   * once the job is in the queue (before its first reply), never when queueing failed.
+   */
   async run(
     job: CompletionJob,
     sink: CompletionSink,
-    { departure, retention, onQueued }: { departure: ClientDeparture; retention: Retention; onQueued(): void },
+    { departure, jobOptions, onQueued }: { departure: ClientDeparture; jobOptions: CompletionJobOptions; onQueued(): void },
   ): Promise<void> {
     const { listener } = this.options;
     if (!listener.subscribed) await listener.start();
@@ -116,15 +87,14 @@ export class CompletionGateway {
       this.watch(job.requestId, relay);
       const stopWatching = departure.onGone(onAbort);
       listener.on(job.requestId, (reply) => relay.accept(reply));
-      this.enqueue(job, retention, relay);
+      this.enqueue(job, jobOptions, relay);
     });
   }
 
   /** Queues the job; past `enqueueTimeoutMs` (Redis away) the request is answered 503, and its job never runs. */
-  private enqueue(job: CompletionJob, retention: Retention, relay: Relay): void {
+  private enqueue(job: CompletionJob, jobOptions: CompletionJobOptions, relay: Relay): void {
     const { queue, logger } = this.options;
-    const options = { jobId: job.requestId, attempts: 1, ...retentionFor(retention) };
-    queue.addWithin(job, options, { timeoutMs: this.options.enqueueTimeoutMs ?? ENQUEUE_TIMEOUT_MS, tooLate: (requestId) => this.cancel(requestId) }).then(
+    queue.addWithin(job, jobOptions, { timeoutMs: this.options.enqueueTimeoutMs ?? ENQUEUE_TIMEOUT_MS, tooLate: (requestId) => this.cancel(requestId) }).then(
       (added) => {
         if (added) relay.queued();
         else relay.fail(redisAwayError('The completion queue is not answering'));
@@ -253,7 +223,7 @@ class Relay {
       return;
     }
     this.finished = true;
-    if (reply.type === 'done') this.sink.done(reply.result);
+    if (reply.type === 'done') this.sink.done(reply);
     else this.sink.error(reply.failure);
     this.onFinish();
   }

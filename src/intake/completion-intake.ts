@@ -1,6 +1,7 @@
 import type { AsyncJobStarter } from './async-job-starter';
 import type { AuthContext } from '../auth/auth-context';
 import { ApiError } from '../errors/api-error';
+import { completionJobOptions } from '../queue/kept-jobs';
 import type { AsyncCompletion, CompletionJob } from '../queue/payloads';
 import type { CompletionRequest } from '../schemas/chat-completions';
 import { unforwardedFieldError } from '../schemas/forwarded-fields';
@@ -30,6 +31,8 @@ export interface IntakeDeps {
   canSignWebhooks: boolean;
   /** The model name that asks for automatic selection (AUTO_MODEL_NAME). */
   autoModelName: string;
+  /** One finished completion job in this many is kept in Redis for bull-board (COMPLETION_JOBS_KEPT_ONE_IN, queue/kept-jobs.ts). */
+  keptOneIn: number;
 }
 
 /** `Prefer: respond-async`: answer 202 with the job at once; the result is read later (or pushed to a webhook). */
@@ -97,7 +100,7 @@ export class CompletionIntake {
       spaceStamp: stamp,
       idpId: auth.idpId,
       request: decided.request,
-      privacy,
+      privacyLevel: privacy.level,
       payload: decided.payload,
       replyTo: this.deps.replyChannelFor(requestId),
       deadline: receivedAt + this.deps.timeoutMs,
@@ -112,14 +115,15 @@ export class CompletionIntake {
     // Once the job is queued (its log will follow), also on errors, so a client can find the log of a
     // request that failed; not on a 503 for a job that never reached the queue (no log ever comes).
     const logId = () => submission.setHeaders({ 'x-switchyard-log-id': job.requestId });
-    const retention = { privacy, ...(submission.bodyBytes === undefined ? {} : { bodyBytes: submission.bodyBytes }) };
+    // What Redis keeps of the job once it ends, decided here once: the queue adds it with these options.
+    const jobOptions = completionJobOptions({ requestId, keptJob: privacy.keptJob, bodyBytes: submission.bodyBytes, keptOneIn: this.deps.keptOneIn });
     if (asyncCompletion) {
-      const record = await this.deps.asyncJobs.start(job, retention);
+      const record = await this.deps.asyncJobs.start(job, jobOptions);
       logId();
       return submission.sink.done(record);
     }
     const sink = submission.format(submission.sink, { requestId: job.requestId, created: Math.floor(receivedAt / 1000) });
-    await this.deps.gateway.run(job, sink, { departure: submission.departure, retention, onQueued: logId });
+    await this.deps.gateway.run(job, sink, { departure: submission.departure, jobOptions, onQueued: logId });
   }
 
   /**

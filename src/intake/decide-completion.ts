@@ -12,6 +12,7 @@ import type { SpaceContext } from '../store/space-context';
 /** What the intake decides for a request once, and its job carries: the worker decides none of it again. */
 export interface DecidedCompletion {
   request: RequestedCompletion;
+  /** What the request's level allows (its job carries the level, `privacy.level`). */
   privacy: PrivacyPolicy;
   /** The wire body less its messages (the request's own messages are `request.chat.messages`): the log's payload. */
   payload: WireBody;
@@ -104,30 +105,44 @@ export interface DecideInputs {
 
 /**
  * A validated wire body turned into the domain request, once, against the Space it runs in: the Space's
- * weights, policies and flags merged with the request's overrides, the level it runs at decided.
+ * weights, policies and flags merged with the request's overrides. The level it runs at is `privacy`'s,
+ * which its job carries apart. What is empty is left out of the request (its job carries it as JSON).
  */
 export function decideCompletion(wire: CompletionRequest, { space, privacy, headerFlags, autoModelName }: DecideInputs): DecidedCompletion {
   const overrides = wire.custom_headers ?? {};
   const { messages: _messages, ...payload } = wire;
-  const stored = storedReferences(wire, space);
   const { settings } = space;
-  const request: RequestedCompletion = {
-    chat: chatOf(wire),
-    model: wire.model === undefined || wire.model === autoModelName ? null : wire.model,
-    weights: { ...space.weights, ...overrides.weights },
-    policies: { ...mergePolicies(space.policies, overrides.policies), privacy_level: privacy.level },
-    flags: mergeFeatureFlags({ ...settings.feature_flags, ...headerFlags }, overrides.feature_flags),
-    labels: overrides.labels ?? {},
-    forwardedHeaders: overrides.headers ?? {},
-    plugins: wire.plugins ?? [],
-    images: wire.images ?? [],
-    files: wire.files ?? [],
-    stream: wire.stream,
-  };
+  // The request's level is the job's own (privacyLevel), not a policy among the others.
+  const { privacy_level: _spaceLevel, ...policies } = mergePolicies(space.policies, overrides.policies);
+  const request: RequestedCompletion = { chat: chatOf(wire), weights: { ...space.weights, ...overrides.weights }, policies };
+  if (wire.model !== undefined && wire.model !== autoModelName) request.model = wire.model;
+  if (wire.stream) request.stream = true;
   // Set apart from the literal, as the job carries them only when there are any.
+  setUnlessEmpty(request, 'flags', mergeFeatureFlags({ ...settings.feature_flags, ...headerFlags }, overrides.feature_flags));
+  setUnlessEmpty(request, 'labels', overrides.labels);
+  setUnlessEmpty(request, 'forwardedHeaders', overrides.headers);
+  setUnlessEmpty(request, 'plugins', wire.plugins);
+  setUnlessEmpty(request, 'images', wire.images);
+  setUnlessEmpty(request, 'files', wire.files);
+  const stored = storedReferences(wire, space);
   if (stored) request.stored = stored;
   const defaults = spaceDefaults(settings);
   if (defaults) request.defaults = defaults;
   // Parsed from JSON and validated: every value of the body is JSON.
   return { request, privacy, payload: payload as WireBody };
+}
+
+type ListOrRecord = readonly unknown[] | Record<string, unknown>;
+
+/** Sets `request[field]` to `value` unless it is absent or empty (no item, no key): readers take an absent one as empty. */
+function setUnlessEmpty<K extends 'flags' | 'labels' | 'forwardedHeaders' | 'plugins' | 'images' | 'files'>(
+  request: RequestedCompletion,
+  field: K,
+  value: RequestedCompletion[K],
+): void {
+  if (value !== undefined && !isEmpty(value)) request[field] = value;
+}
+
+function isEmpty(value: ListOrRecord): boolean {
+  return Array.isArray(value) ? value.length === 0 : Object.keys(value).length === 0;
 }

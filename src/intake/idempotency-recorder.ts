@@ -57,7 +57,7 @@ export function recordingSink(inner: WireSink, { stream, keepText, settle }: Rec
       comment: (text) => inner.comment(text),
       done: (response) => {
         // Serialised once: counted here, kept as it is (IdempotencyStore) and written as it is (jsonSink).
-        const body = !stream && response !== undefined && !(response instanceof SerialisedBody) ? new SerialisedBody(response) : response;
+        const body = !stream && response !== undefined && !(response instanceof SerialisedBody) ? SerialisedBody.of(response) : response;
         if (body instanceof SerialisedBody) keep(body.text);
         const outcome: Outcome = !keepText()
           ? { withheld: 'privacy' }

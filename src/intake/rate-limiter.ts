@@ -69,8 +69,20 @@ export interface ExpectedStamp {
   stamp: string;
 }
 
+/** The Redis keys of a Space's current and previous one-minute windows, for the window they were made for. */
+interface WindowKeys {
+  window: number;
+  current: string;
+  previous: string;
+}
+
+/** Spaces whose window keys are kept at most; past it the map starts again (a process serves far fewer). */
+const MAX_KEPT_SPACES = 10_000;
+
 export class RateLimiter {
   private readonly redis: RedisWithLimiter;
+  /** Each Space's window keys, made again once a minute instead of twice per request. */
+  private readonly windowKeys = new Map<string, WindowKeys>();
 
   constructor(
     redis: Redis,
@@ -83,7 +95,9 @@ export class RateLimiter {
 
   /** Counts one request of the Space against `limit` requests per minute. */
   async take(appId: string, limit: number, now = Date.now()): Promise<RateDecision> {
-    const { current, previous, elapsed } = windowsAt(now, (w) => this.key(appId, w));
+    const window = Math.floor(now / WINDOW_MS);
+    const { current, previous } = this.keysAt(appId, window);
+    const elapsed = now - window * WINDOW_MS;
     const counts = await this.redis.switchyardRateLimit(current, previous, limit, elapsed, WINDOW_MS);
     return decisionOf(counts, { limit, elapsed });
   }
@@ -96,21 +110,28 @@ export class RateLimiter {
     appId: string,
     { limit, expected, now = Date.now() }: { limit: number; expected: ExpectedStamp; now?: number },
   ): Promise<RateDecision | { stamp: string }> {
-    const { current, previous, elapsed } = windowsAt(now, (w) => this.key(appId, w));
+    const window = Math.floor(now / WINDOW_MS);
+    const { current, previous } = this.keysAt(appId, window);
+    const elapsed = now - window * WINDOW_MS;
     const outcome = await this.redis.switchyardRateLimitAtStamp(current, previous, expected.key, limit, elapsed, WINDOW_MS, expected.stamp);
     if (outcome.length === 2) return { stamp: outcome[1] };
     return decisionOf(outcome, { limit, elapsed });
   }
 
+  /** The keys of the Space's window `window` (the minute since the epoch) and of the one before it. */
+  private keysAt(appId: string, window: number): WindowKeys {
+    let keys = this.windowKeys.get(appId);
+    if (keys?.window !== window) {
+      if (this.windowKeys.size >= MAX_KEPT_SPACES) this.windowKeys.clear();
+      keys = { window, current: this.key(appId, window), previous: this.key(appId, window - 1) };
+      this.windowKeys.set(appId, keys);
+    }
+    return keys;
+  }
+
   private key(appId: string, window: number): string {
     return `${this.keys.space(appId)}:ratelimit:${window}`;
   }
-}
-
-/** The keys of the current and the previous one-minute window, and how far into the current one `now` is. */
-function windowsAt(now: number, key: (window: number) => string): { current: string; previous: string; elapsed: number } {
-  const window = Math.floor(now / WINDOW_MS);
-  return { current: key(window), previous: key(window - 1), elapsed: now - window * WINDOW_MS };
 }
 
 function decisionOf([allowed, current, previous]: [number, number, number], { limit, elapsed }: { limit: number; elapsed: number }): RateDecision {

@@ -1,6 +1,6 @@
 import { OrderedSubscriptions, type OrderedSubscriptionsOptions } from '../queue/ordered-subscriptions';
 import type { Logger } from 'pino';
-import type { Reply } from '../queue/replies';
+import { decodeReplies, type Reply } from '../queue/replies';
 
 export type ReplyHandler = (reply: Reply) => void;
 
@@ -40,15 +40,15 @@ export class ReplyListener {
     this.subscriptions.close();
   }
 
-  /** A message is one reply, or several in order (stream events coalesced by the worker's ReplyPublisher). */
+  /** A message is one reply, or several in order (stream events coalesced by the worker's ReplyPublisher): `encodeReplies`. */
   private dispatch(message: string): void {
-    let replies: Reply | Reply[];
+    let replies: Reply[];
     try {
-      replies = JSON.parse(message) as Reply | Reply[];
+      replies = decodeReplies(message);
     } catch (err) {
       this.logger.warn({ err }, 'unreadable reply');
       return;
     }
-    for (const reply of Array.isArray(replies) ? replies : [replies]) this.handlers.get(reply.requestId)?.(reply);
+    for (const reply of replies) this.handlers.get(reply.requestId)?.(reply);
   }
 }

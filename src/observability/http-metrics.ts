@@ -16,7 +16,8 @@ export function httpMetrics(): RequestHandler {
   const { httpRequests, httpDuration } = metrics();
   return (req, res, next) => {
     const started = process.hrtime.bigint();
-    res.once('close', () => {
+    // Node emits a response's 'close' once (emitCloseNT checks `_closed`): `on` spares the two objects `once` wraps a listener in.
+    res.on('close', () => {
       const labels = { method: req.method, route: routeTemplate(req), status: String(res.statusCode) };
       httpRequests.inc(labels);
       httpDuration.observe(labels, Number(process.hrtime.bigint() - started) / 1e9);

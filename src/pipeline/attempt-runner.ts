@@ -185,7 +185,7 @@ class AttemptRun<T> {
         this.records.push({ kind: 'model', model, retry, startedAt, latencyMs: Date.now() - startedAt, statusCode: 200, usage });
         options.breakers.record(model.id, 'success', admission);
         options.budget.record(model.id, false);
-        return { model, value, records: this.records, notes: [...notes, ...this.skippedNote()] };
+        return { model, value, records: this.records, notes: this.skipped.length > 0 ? [...notes, ...this.skippedNote()] : notes };
       } catch (err) {
         const error = asUpstreamError(err, model.provider);
         this.last = error;
@@ -237,7 +237,8 @@ export async function runAttempts<T>(options: AttemptOptions, call: Call<T>): Pr
     if (!run.maySwitch() || run.pastDeadline()) break;
     const binding = options.registry.resolve(model);
     if (!binding) continue;
-    const admission = await options.breakers.admit(model.id);
+    const admitted = options.breakers.admit(model.id);
+    const admission = typeof admitted === 'string' ? admitted : await admitted;
     if (admission === 'open') {
       options.logger.info({ provider: model.provider, model: model.model }, 'model skipped: circuit breaker open');
       run.skipped.push(model);

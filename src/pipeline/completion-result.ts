@@ -1,5 +1,5 @@
 import { savingsOf } from '../accounting/costs';
-import type { CompletionResult, ResultChoice } from '../domain/completion';
+import type { CompletionResult, ResultChoice, RunReport } from '../domain/completion';
 import type { RoutableModel } from '../domain/routable-model';
 import type { Run } from './run';
 
@@ -13,26 +13,17 @@ function scoreOf({ plan }: Run, model: RoutableModel): number {
   return plan.scores.candidates.find((candidate) => candidate.model === model.model)?.score ?? 0;
 }
 
-/** A finished request, from everything its run gathered. */
-export function completionResult(
-  run: Run,
-  { model, choices, statusCode, error }: { model: RoutableModel; choices: ResultChoice[]; statusCode: number; error?: string },
-): CompletionResult {
+/** How the answer was reached, from the run's plan and trace. */
+function reportOf(run: Run, model: RoutableModel, error: string | undefined): RunReport {
   const { trace, prepared } = run;
   const usage = trace.totalUsage();
   const errors = [...trace.errors, ...(error ? [error] : [])];
   return {
-    requestId: run.job.requestId,
     appId: run.space.id,
-    created: Math.floor(run.job.receivedAt / 1000),
-    model: identityOf(model),
-    choices,
-    usage,
     costs: trace.costs(),
     savings: savingsOf(run.space.benchmark, usage, trace.modelCost()),
     latencyMs: trace.answered?.latencyMs ?? 0,
     retries: trace.retries(),
-    statusCode,
     warnings: [...run.plan.warnings, ...trace.warnings],
     labels: prepared.labels,
     scores: run.plan.scores,
@@ -46,5 +37,21 @@ export function completionResult(
     autoTools: trace.autoTools ?? undefined,
     // Last: properties that follow a spread are added one by one, and cost allocations.
     ...(errors.length > 0 ? { error: errors.join(' ') } : {}),
+  };
+}
+
+/** A finished request, from everything its run gathered: the answer, and the report of how it was reached. */
+export function completionResult(
+  run: Run,
+  { model, choices, statusCode, error }: { model: RoutableModel; choices: ResultChoice[]; statusCode: number; error?: string },
+): CompletionResult {
+  return {
+    requestId: run.job.requestId,
+    created: Math.floor(run.job.receivedAt / 1000),
+    model: identityOf(model),
+    choices,
+    usage: run.trace.totalUsage(),
+    statusCode,
+    report: reportOf(run, model, error),
   };
 }

@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import type { AsyncJobFinisher } from '../async-jobs/job-finisher';
 import type { Reply } from '../queue/replies';
-import type { CompletionFailure, CompletionResult } from '../domain/completion';
+import type { CompletionResult } from '../domain/completion';
 import { finishesWithin } from '../domain/finishes-within';
 import { ApiError } from '../errors/api-error';
 import type { CompletionJob } from '../queue/payloads';
@@ -27,6 +27,7 @@ import { RunTrace } from './run-trace';
 import type { SpaceContext, SpaceContextLoader } from '../store/space-context';
 import { failureToApiError } from './upstream-failure';
 import { recordCompletion } from './completion-telemetry';
+import { metadataJsonOf } from '../formats/completion-metadata';
 import { markLoopOwner } from '../observability/loop-owner';
 import { lazyChild } from '../logging/lazy-child';
 
@@ -107,9 +108,14 @@ function cancelledStatus(job: CompletionJob): number {
  */
 export const LOG_COMMIT_WAIT_MS = 5000;
 
-/** The answer as the final reply carries it: a streamed answer's text already went out as deltas. */
-function finalResult(result: CompletionResult, stream: boolean): CompletionResult {
-  return stream ? { ...result, choices: [] } : result;
+/**
+ * The final reply of an answered run: the answer (a streamed answer's text went out as deltas, so its
+ * choices stay behind) and the report as the response's metadata, serialised here once.
+ */
+function doneReply(job: CompletionJob, run: string, result: CompletionResult): Reply {
+  const { report: _report, ...answer } = result;
+  if (job.request.stream) answer.choices = [];
+  return { type: 'done', requestId: job.requestId, run, answer, metadata: metadataJsonOf(result) };
 }
 
 interface RunInputs {
@@ -149,14 +155,8 @@ export class CompletionRunner {
   }
 
   private async execute(job: CompletionJob, signal: AbortSignal, run: string): Promise<DetachedRun> {
-    const held: Reply[] = [];
-    // Plain functions, not async ones: a stream's every delta passes through both, and each async layer costs a promise.
+    // A plain function, not an async one: a stream's every delta passes through it, and each async layer costs a promise.
     const publish = (message: Reply): Promise<void> => (job.replyTo ? this.deps.publish(job.replyTo, message) : SETTLED);
-    const reply = (message: Reply): Promise<void> => {
-      if (message.type === 'delta' || message.type === 'step') return publish(message);
-      held.push(message);
-      return SETTLED;
-    };
     // Made only if the run logs a line (most log none).
     const logger = lazyChild(this.deps.logger, { request_id: job.httpRequestId ?? job.requestId, log_id: job.requestId, app_id: job.appId });
     const trace = new RunTrace();
@@ -168,23 +168,22 @@ export class CompletionRunner {
       markLoopOwner(job.httpRequestId ?? job.requestId);
       if (!space) throw ApiError.notFound('Space', 'Authorization');
       checkStillWanted(job, signal);
-      const answered = await this.answer(job, { space, signal, run, reply, logger, trace });
-      ({ ended, responseText } = answered);
-      const stream = job.request.stream;
-      if ('result' in ended) await reply({ type: 'done', requestId: job.requestId, run, result: finalResult(ended.result, stream) });
-      else await reply({ type: 'error', requestId: job.requestId, run, failure: ended.failure });
+      ({ ended, responseText } = await this.answer(job, { space, signal, run, reply: publish, logger, trace }));
     } catch (err) {
-      const failure: CompletionFailure = failureOf(err, job, { logger, trace }).toFailure();
-      await reply({ type: 'error', requestId: job.requestId, run, failure });
-      ended = { failure };
+      ended = { failure: failureOf(err, job, { logger, trace }).toFailure() };
     }
+    // How the client is told it ended; the log of a cancelled request says so instead.
+    const told = ended;
     // However the steps ended (thrown, or a stream broken off by the cancellation), a cancelled request is logged as one.
     if (signal.aborted && 'failure' in ended) ended = { ...ended, failure: { ...ended.failure, status: cancelledStatus(job) } };
     markLoopOwner(job.httpRequestId ?? job.requestId);
     // A Space deleted meanwhile has nothing left to attach a log to.
     if (space) await this.writeLog({ job, isTest: space.isSandbox, trace, ended, responseText, endedAt: 'result' in ended ? undefined : Date.now() }, logger);
-    if (job.async) await this.deps.asyncJobs.finish(job, { final: held, aborted: signal.aborted });
-    else for (const message of held) await publish(message);
+    // The answer goes out once its log is committed: a client waiting live is sent it, an async job stores it, a batch line takes it back.
+    if (job.async)
+      await this.deps.asyncJobs.finish(job, { ended: 'result' in told ? { result: told.result } : { failure: told.failure }, aborted: signal.aborted });
+    else if (job.replyTo)
+      await publish('result' in told ? doneReply(job, run, told.result) : { type: 'error', requestId: job.requestId, run, failure: told.failure });
     const statusCode = 'result' in ended ? ended.result.statusCode : ended.failure.status;
     return { summary: { statusCode, model: trace.lastModel()?.model ?? null }, ended };
   }
@@ -193,7 +192,7 @@ export class CompletionRunner {
     const { space } = inputs;
     const prepared = await prepareCompletion({
       request: job.request,
-      privacy: job.privacy,
+      privacyLevel: job.privacyLevel,
       orgId: job.orgId,
       space,
       sources: this.deps.sources,
@@ -214,6 +213,7 @@ export class CompletionRunner {
       now: new Date(),
       modelExists: (name) => this.deps.modelExists(job.orgId, name),
       allowedModels: job.allowedModels,
+      autoModelName: this.deps.autoModelName,
     });
     // One literal, not `{ ...inputs, job, ... }`: properties added after a spread are added one by one, and cost allocations.
     const { signal, run: id, reply, logger, trace } = inputs;

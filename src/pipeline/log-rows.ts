@@ -9,6 +9,7 @@ import { lastUserText } from '../domain/chat';
 import { MASK, maskContent, type Json } from './privacy';
 import type { RunTrace } from './run-trace';
 import { storedCallOf, storedLogOf } from './stored-log';
+import { privacyPolicyOf } from '../domain/privacy-policy';
 
 export type LogRow = LogInsert;
 
@@ -28,7 +29,7 @@ export interface RequestOutcome {
 const asJson = (value: unknown) => value as Prisma.InputJsonValue;
 
 function masked<T>(outcome: RequestOutcome, value: T): T | Json {
-  return outcome.job.privacy.masksContent ? maskContent(value) : value;
+  return privacyPolicyOf(outcome.job.privacyLevel).masksContent ? maskContent(value) : value;
 }
 
 /** Request fields that name rows: checked as the caller's before the request runs (prepareCompletion). */
@@ -43,7 +44,7 @@ function storedPayload(outcome: RequestOutcome): Json {
   const { payload, request } = outcome.job;
   const body: CompletionJob['payload'] = { ...payload, messages: request.chat.messages as unknown as Json };
   if (!outcome.trace.namedIdsChecked) for (const field of NAMED_ID_FIELDS) delete body[field];
-  return outcome.job.privacy.masksContent ? maskContent(body) : (body as Json);
+  return privacyPolicyOf(outcome.job.privacyLevel).masksContent ? maskContent(body) : (body as Json);
 }
 
 /** The ids the request named, once checked as the caller's (else none: see storedPayload). */
@@ -59,11 +60,12 @@ function namedIds(outcome: RequestOutcome): { conversation_id: string | null; pa
 
 /** A result as the log keeps it: generated images without their base64 data (megabytes each), their size noted instead. */
 function lighterResult(result: CompletionResult): CompletionResult {
-  if (!result.artifacts.some((item) => item.type === 'image' && item.b64_json !== undefined)) return result;
-  const artifacts = result.artifacts.map((item) =>
+  const { report } = result;
+  if (!report.artifacts.some((item) => item.type === 'image' && item.b64_json !== undefined)) return result;
+  const artifacts = report.artifacts.map((item) =>
     item.type === 'image' && item.b64_json !== undefined ? { ...item, b64_json: `[not stored: ${Math.floor((item.b64_json.length * 3) / 4)} bytes]` } : item,
   );
-  return { ...result, artifacts };
+  return { ...result, report: { ...report, artifacts } };
 }
 
 function withoutImageData(ended: RequestOutcome['ended']): RequestOutcome['ended'] {
@@ -89,8 +91,9 @@ function latencyUntilEnded(outcome: RequestOutcome): number {
  */
 export function figuresOf(outcome: RequestOutcome): { statusCode: number; savings: Costs; latencyMs: number } {
   const { ended } = outcome;
-  if ('result' in ended) return { statusCode: ended.result.statusCode, savings: ended.result.savings, latencyMs: ended.result.latencyMs };
-  return { statusCode: ended.failure.status, savings: ended.partial?.savings ?? ZERO_COSTS, latencyMs: ended.partial?.latencyMs ?? latencyUntilEnded(outcome) };
+  if ('result' in ended) return { statusCode: ended.result.statusCode, savings: ended.result.report.savings, latencyMs: ended.result.report.latencyMs };
+  const partial = ended.partial?.report;
+  return { statusCode: ended.failure.status, savings: partial?.savings ?? ZERO_COSTS, latencyMs: partial?.latencyMs ?? latencyUntilEnded(outcome) };
 }
 
 /**
@@ -119,8 +122,8 @@ function parentRow(outcome: RequestOutcome, call: AttemptRecord | null): LogRow 
     namespace: model?.namespace ?? null,
     response: asJson(masked(outcome, storedLogOf(withoutImageData(outcome.ended), call && storedCallOf(call)))),
     payload: asJson(storedPayload(outcome)),
-    prompt: job.privacy.masksContent ? MASK : promptOf(job.request),
-    response_text: job.privacy.masksContent && outcome.responseText !== '' ? MASK : outcome.responseText,
+    prompt: privacyPolicyOf(job.privacyLevel).masksContent ? MASK : promptOf(job.request),
+    response_text: privacyPolicyOf(job.privacyLevel).masksContent && outcome.responseText !== '' ? MASK : outcome.responseText,
     timestamp: job.receivedAt,
     prompt_tokens: usage.prompt_tokens,
     completion_tokens: usage.completion_tokens,
@@ -132,12 +135,12 @@ function parentRow(outcome: RequestOutcome, call: AttemptRecord | null): LogRow 
     completion_tokens_cost_savings: savings.completion_tokens,
     total_tokens_cost_savings: savings.total_tokens,
     costs_incurred: true,
-    privacy_level: job.privacy.level,
+    privacy_level: job.privacyLevel,
     request_type: 'chat_completions',
     status_code: statusCode,
     is_test: outcome.isTest,
     latency: latencyMs,
-    labels: asJson(job.request.labels),
+    labels: asJson(job.request.labels ?? {}),
   };
 }
 
@@ -172,7 +175,7 @@ function stepRow(outcome: RequestOutcome, step: StepRecord, own: StepColumns): L
     idp_id: job.idpId,
     parent_id: job.requestId,
     timestamp: step.startedAt,
-    privacy_level: job.privacy.level,
+    privacy_level: job.privacyLevel,
     request_type: 'chat_completions',
     status_code: step.statusCode,
     is_test: outcome.isTest,
@@ -216,10 +219,10 @@ function modelRow(outcome: RequestOutcome, record: AttemptRecord): LogRow {
 function pluginRow(outcome: RequestOutcome, record: PluginRecord): LogRow {
   const payload = { step: 'plugin', plugin: record.plugin, backend: record.backend, query: record.query, cached: record.cached };
   // A plugin's failure message may name what the request gave it (a URL's host, a file): its kind and status stay.
-  const error = record.error && outcome.job.privacy.masksContent ? { ...record.error, message: MASK } : record.error;
+  const error = record.error && privacyPolicyOf(outcome.job.privacyLevel).masksContent ? { ...record.error, message: MASK } : record.error;
   return stepRow(outcome, record, {
     namespace: record.plugin,
-    payload: asJson(outcome.job.privacy.masksContent ? { ...payload, query: MASK } : payload),
+    payload: asJson(privacyPolicyOf(outcome.job.privacyLevel).masksContent ? { ...payload, query: MASK } : payload),
     response: asJson(error ? { error } : { results: record.results, artifacts: record.artifacts }),
     response_text: error?.message ?? '',
     // Spelled out, like a model row's (a step's figures read the same whichever kind it is).
@@ -238,7 +241,7 @@ function pluginRow(outcome: RequestOutcome, record: PluginRecord): LogRow {
  * step (model call or plugin run); nothing at privacy level 3.
  */
 export function logRowsFor(outcome: RequestOutcome): { parent: LogRow; children: LogRow[] } | null {
-  if (!outcome.job.privacy.writesLog) return null;
+  if (!privacyPolicyOf(outcome.job.privacyLevel).writesLog) return null;
   const call = onlyCall(outcome.trace);
   if (call) return { parent: parentRow(outcome, call), children: [] };
   const children = outcome.trace.steps.map((step) => (step.kind === 'model' ? modelRow(outcome, step) : pluginRow(outcome, step)));

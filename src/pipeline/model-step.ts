@@ -121,15 +121,18 @@ function optionsFor(run: Run, services: StepServices, input: ModelStepInput) {
   return { ...attemptOptions(run, services), prepared: preparedFor(run, input), attempts: input.attempts };
 }
 
-/** A non-streaming model step: retries and failover, then the whole answer. */
-async function wholeStep(run: Run, services: StepServices, input: ModelStepInput): Promise<ModelStepResult> {
-  const success = await runAttempts(optionsFor(run, services, input), (call) => wholeAnswer(call, input.promptTokens));
-  run.trace.addAttempts(success.records);
-  run.trace.warnings.push(...success.notes, ...(success.value.estimated ? [ESTIMATED_USAGE_WARNING] : []));
-  const latencyMs = success.records.at(-1)?.latencyMs ?? 0;
-  services.latency.record(success.model.id, latencyMs);
-  const { choices, usage } = success.value;
-  return { model: success.model, choices, usage, latencyMs, broken: null };
+/** A non-streaming model step: retries and failover, then the whole answer (a `then`: each `async` layer costs a promise). */
+function wholeStep(run: Run, services: StepServices, input: ModelStepInput): Promise<ModelStepResult> {
+  return runAttempts(optionsFor(run, services, input), (call) => wholeAnswer(call, input.promptTokens)).then((success) => {
+    run.trace.addAttempts(success.records);
+    const { warnings } = run.trace;
+    for (const note of success.notes) warnings.push(note);
+    if (success.value.estimated) warnings.push(ESTIMATED_USAGE_WARNING);
+    const latencyMs = success.records.at(-1)?.latencyMs ?? 0;
+    services.latency.record(success.model.id, latencyMs);
+    const { choices, usage } = success.value;
+    return { model: success.model, choices, usage, latencyMs, broken: null };
+  });
 }
 
 /**
@@ -157,11 +160,16 @@ async function streamStep(run: Run, services: StepServices, { input, hold }: { i
   return { model: success.model, choices: assembler.choices(), usage, latencyMs, broken };
 }
 
-/** One model step of a request, streamed to the client or not as the request asked; its usage is added to the trace. */
-export async function modelStep(run: Run, services: StepServices, input: ModelStepInput): Promise<ModelStepResult> {
-  const result = run.prepared.stream ? await streamStep(run, services, { input, hold: false }) : await wholeStep(run, services, input);
+/** The step's answer counted in the trace's usage. */
+function answered(run: Run, result: ModelStepResult): ModelStepResult {
   run.trace.addAnswer(result.model, result);
   return result;
+}
+
+/** One model step of a request, streamed to the client or not as the request asked; its usage is added to the trace. */
+export function modelStep(run: Run, services: StepServices, input: ModelStepInput): Promise<ModelStepResult> {
+  const step = run.prepared.stream ? streamStep(run, services, { input, hold: false }) : wholeStep(run, services, input);
+  return step.then((result) => answered(run, result));
 }
 
 /**
@@ -171,8 +179,7 @@ export async function modelStep(run: Run, services: StepServices, input: ModelSt
  */
 export async function modelStepHoldingToolCalls(run: Run, services: StepServices, input: ModelStepInput): Promise<ModelStepResult> {
   const result = run.prepared.stream ? await streamStep(run, services, { input, hold: true }) : await wholeStep(run, services, input);
-  run.trace.addAnswer(result.model, result);
-  return result;
+  return answered(run, result);
 }
 
 /**

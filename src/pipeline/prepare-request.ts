@@ -1,9 +1,9 @@
 import { lastUserText, type ChatMessage, type ChatRequest, type ResponseFormat } from '../domain/chat';
 import type { PluginTrigger } from '../domain/completion';
 import type { PluginId } from '../domain/plugin-output';
-import type { PrivacyPolicy } from '../domain/privacy-policy';
-import type { RequestedCompletion, SpaceDefaults, StoredReferences } from '../domain/requested-completion';
-import type { FeatureFlags, Policies, Weights } from '../domain/space-policies';
+import { privacyPolicyOf, type PrivacyLevel, type PrivacyPolicy } from '../domain/privacy-policy';
+import type { RequestedCompletion, RequestPolicies, SpaceDefaults, StoredReferences } from '../domain/requested-completion';
+import type { FeatureFlags, Weights } from '../domain/space-policies';
 import { ApiError } from '../errors/api-error';
 import { canonicalPluginId } from '../plugins/catalog';
 import type { AssistantConfig, CompletionSources } from '../store/completion-sources';
@@ -18,8 +18,8 @@ export interface PreparedCompletion {
   /** The model the caller (or the assistant) named; null asks for automatic selection. */
   requestedModel: string | null;
   weights: Weights;
-  policies: Policies;
-  /** What the request's privacy level allows (decided at intake, as the job carries it). */
+  policies: RequestPolicies;
+  /** What the request's privacy level allows (the level decided at intake, as the job carries it). */
   privacy: PrivacyPolicy;
   flags: FeatureFlags;
   labels: Record<string, string | number | boolean>;
@@ -125,7 +125,8 @@ function namedPlugins(requested: readonly PluginId[], assistant: AssistantConfig
 
 export interface PrepareInputs {
   request: RequestedCompletion;
-  privacy: PrivacyPolicy;
+  /** The level the intake decided (the job's `privacyLevel`): its policy is looked up here, once for the steps. */
+  privacyLevel: PrivacyLevel;
   orgId: string;
   space: SpaceContext;
   sources: CompletionSources;
@@ -138,7 +139,7 @@ export interface PrepareInputs {
  * and the Space's defaults, the conversation's earlier turns before the new ones. Every id the request
  * names is checked here, once, before anything runs (no read at all when it names none).
  */
-export async function prepareCompletion({ request, privacy, orgId, space, sources, autoModelName }: PrepareInputs): Promise<PreparedCompletion> {
+export async function prepareCompletion({ request, privacyLevel, orgId, space, sources, autoModelName }: PrepareInputs): Promise<PreparedCompletion> {
   const { chat, defaults = NO_DEFAULTS } = request;
   const { assistant, history } = request.stored ? await readStored(request.stored, { space, orgId, sources }) : NOTHING_STORED;
   const named = request.model ?? assistant?.model ?? null;
@@ -155,14 +156,15 @@ export async function prepareCompletion({ request, privacy, orgId, space, source
     requestedModel: named === null || named === autoModelName ? null : named,
     weights: request.weights,
     policies: request.policies,
-    privacy,
-    flags: request.flags,
-    labels: request.labels,
-    forwardedHeaders: request.forwardedHeaders,
-    plugins: namedPlugins(request.plugins, assistant),
+    privacy: privacyPolicyOf(privacyLevel),
+    // The job leaves out what is empty.
+    flags: request.flags ?? {},
+    labels: request.labels ?? {},
+    forwardedHeaders: request.forwardedHeaders ?? {},
+    plugins: namedPlugins(request.plugins ?? [], assistant),
     query: lastUserText(chat.messages),
-    images: request.images,
-    files: request.files,
-    stream: request.stream,
+    images: request.images ?? [],
+    files: request.files ?? [],
+    stream: request.stream === true,
   };
 }

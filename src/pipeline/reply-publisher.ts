@@ -1,5 +1,5 @@
 import type { ChunkChoice } from '../domain/chat';
-import type { Reply } from '../queue/replies';
+import { encodeReplies, type Reply } from '../queue/replies';
 
 /** How long later stream events wait to share a Redis message, in ms. */
 export const COALESCE_WINDOW_MS = 5;
@@ -27,7 +27,7 @@ interface Pending {
  * ready by then; the deltas between are gathered for up to COALESCE_WINDOW_MS (or COALESCE_MAX_EVENTS)
  * into one message holding a JSON array, in order. One channel is one API process, so replies of many
  * requests share a message: the answers a group commit of the log releases together go out as one
- * PUBLISH. The listener reads a lone reply (an object) or a batch (an array). Text deltas of one request
+ * PUBLISH, a line per reply (`encodeReplies`). Text deltas of one request
  * gathered together travel as one delta, their texts joined (see `joined`): the API parses, formats and
  * writes one chunk instead of several, and the client reads the same text.
  */
@@ -88,7 +88,7 @@ export class ReplyPublisher {
     if (pending.timer) clearTimeout(pending.timer);
     const { replies } = pending;
     if (replies.length === 0) return;
-    await this.send(channel, JSON.stringify(replies.length === 1 ? replies[0] : replies));
+    await this.send(channel, encodeReplies(replies));
   }
 }
 

@@ -73,7 +73,8 @@ export class RunTrace {
 
   /** Model tokens, with the plugins' costs in the total. */
   costs(): Costs {
-    return { ...this.modelCosts, total_tokens: usd(this.modelCosts.total_tokens + this.pluginCostUsd) };
+    const { prompt_tokens, completion_tokens, total_tokens } = this.modelCosts;
+    return { prompt_tokens, completion_tokens, total_tokens: usd(total_tokens + this.pluginCostUsd) };
   }
 
   /** Model calls after the first (retries and failovers), over all the request's model steps. */

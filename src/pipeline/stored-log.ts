@@ -6,7 +6,7 @@ import type { AttemptRecord } from './attempt-record';
 const unlessEmpty = <T>(items: T[]): T[] | undefined => (items.length > 0 ? items : undefined);
 
 /** What a log keeps of a result besides its answer: the figures and the routing report (not the request's id or `created`, which are the row's columns). */
-function reportOf(result: CompletionResult): StoredReport {
+function reportOf({ report: result }: CompletionResult): StoredReport {
   return {
     app_id: result.appId,
     costs: result.costs,

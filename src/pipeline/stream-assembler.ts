@@ -1,4 +1,4 @@
-import type { ChatChoice, ChatChunk, ToolCall, ToolCallDelta, Usage } from '../domain/chat';
+import type { AssistantMessage, ChatChoice, ChatChunk, ToolCall, ToolCallDelta, Usage } from '../domain/chat';
 import { countTokens } from '../text/token-count';
 
 interface ChoiceParts {
@@ -27,17 +27,9 @@ export class StreamAssembler {
   }
 
   choices(): ChatChoice[] {
-    return [...this.parts.entries()]
-      .sort(([a], [b]) => a - b)
-      .map(([index, parts]) => ({
-        index,
-        message: {
-          role: 'assistant' as const,
-          content: parts.content === '' && parts.toolCalls.length > 0 ? null : parts.content,
-          ...(parts.toolCalls.length > 0 ? { tool_calls: parts.toolCalls.filter(Boolean) } : {}),
-        },
-        finish_reason: parts.finish,
-      }));
+    const entries = [...this.parts];
+    if (entries.length > 1) entries.sort(([a], [b]) => a - b);
+    return entries.map(([index, parts]) => choiceOf(index, parts));
   }
 
   /** The usage the upstream reported, or when it reported none, counted from the prompt's tokens and the answer. */
@@ -69,6 +61,14 @@ export class StreamAssembler {
     }
     return parts;
   }
+}
+
+/** One choice's parts as its whole answer; `tool_calls` set only when there are some (after `content`, as JSON shows them). */
+function choiceOf(index: number, parts: ChoiceParts): ChatChoice {
+  const hasCalls = parts.toolCalls.length > 0;
+  const message: AssistantMessage = { role: 'assistant', content: parts.content === '' && hasCalls ? null : parts.content };
+  if (hasCalls) message.tool_calls = parts.toolCalls.filter(Boolean);
+  return { index, message, finish_reason: parts.finish };
 }
 
 /** The text a log shows for an answer: the first choice's content, or its tool calls. */

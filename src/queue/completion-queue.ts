@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Queue, type ConnectionOptions, type Job, type JobsOptions, type JobState } from 'bullmq';
 import { shardIndexOf, type CompletionShard } from './completion-shards';
-import { sampledRetention } from './kept-jobs';
+import type { CompletionJobOptions } from './kept-jobs';
 import type { CompletionJob } from './payloads';
 
 /**
@@ -16,8 +16,6 @@ export class CompletionQueue {
   constructor(
     readonly layout: readonly CompletionShard[],
     connection: ConnectionOptions,
-    /** One finished job in this many is kept for bull-board (kept-jobs.ts); the others are removed as they complete. */
-    private readonly keptOneIn: number,
   ) {
     this.shards = layout.map(({ name, prefix }) => new Queue<CompletionJob>(name, { connection, prefix }));
     this.awayUntil = layout.map(() => 0);
@@ -44,21 +42,22 @@ export class CompletionQueue {
     return this.shards[this.shardOf(requestId)] as Queue<CompletionJob>;
   }
 
-  /**
-   * Adds a request's job to its shard (its job id is the request id). A finished job `options` would keep
-   * is kept only if the request is in the kept sample (one in `keptOneIn`).
-   */
+  /** Adds a request's job to its shard (its job id is the request id), with the options it is given. */
   add(name: string, job: CompletionJob, options: JobsOptions): Promise<Job<CompletionJob>> {
-    return this.queueFor(job.requestId).add(name, job, sampledRetention(job.requestId, options, this.keptOneIn));
+    return this.queueFor(job.requestId).add(name, job, options);
   }
 
   /**
-   * Adds a request's job unless that takes longer than `timeoutMs` (Redis away: BullMQ's connection
-   * waits for it for ever); answers whether it was added in time. A job given up on that still lands
+   * Adds a request's job, with the options the API decided for it (kept-jobs.ts), unless that takes longer
+   * than `timeoutMs` (Redis away: BullMQ's connection waits for it for ever); answers whether it was added in time. A job given up on that still lands
    * later is taken out again, or, if a worker took it first, `tooLate` is told so it can be cancelled:
    * a request given up on never runs.
    */
-  addWithin(job: CompletionJob, options: JobsOptions, { timeoutMs, tooLate }: { timeoutMs: number; tooLate(requestId: string): void }): Promise<boolean> {
+  addWithin(
+    job: CompletionJob,
+    options: CompletionJobOptions,
+    { timeoutMs, tooLate }: { timeoutMs: number; tooLate(requestId: string): void },
+  ): Promise<boolean> {
     return new Promise<boolean>((resolve, reject) => {
       let givenUp = false;
       const shard = this.shardOf(job.requestId);

@@ -1,5 +1,5 @@
 import type { Json } from '../domain/json';
-import type { PrivacyPolicy } from '../domain/privacy-policy';
+import type { PrivacyLevel } from '../domain/privacy-policy';
 import type { RequestedCompletion } from '../domain/requested-completion';
 
 /** A request's wire body as the log keeps it, less its messages (which travel once, in the domain request). */
@@ -19,7 +19,7 @@ export interface PromptReviewJob {
   publishedOn: string;
 }
 
-/** A chat completion to run. Job id = request id = log id. */
+/** A chat completion to run. Job id = request id = log id. It rests in Redis as JSON: what is empty is left out. */
 export interface CompletionJob {
   requestId: string;
   orgId: string;
@@ -29,8 +29,12 @@ export interface CompletionJob {
   idpId: string;
   /** The request as the API decided it (intake/decide-completion.ts): the worker reads it, never the wire body. */
   request: RequestedCompletion;
-  /** What the request's privacy level allows, decided at intake: the worker, its log and Redis follow it. */
-  privacy: PrivacyPolicy;
+  /**
+   * The privacy level the request runs at, decided at intake: what it allows is `privacyPolicyOf(privacyLevel)`
+   * (a table lookup, not a decision), which the worker, its log and Redis follow. The level, not the
+   * policy's seven answers, keeps the job small.
+   */
+  privacyLevel: PrivacyLevel;
   /** The wire body less its messages, only for the log's payload. */
   payload: WireBody;
   /** Redis channel of the API process waiting for the answer; absent when nobody waits live (a batch line). */

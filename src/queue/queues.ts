@@ -5,7 +5,7 @@ import { QUEUE_NAMES } from './names';
 import type { BatchJob, BatchLineJob, PromptReviewJob, SandboxSyncJob, SpaceFileJob, WebhookJob } from './payloads';
 
 export interface Queues {
-  /** Per-job retention is set when a completion is added (privacy level 3 keeps nothing; one finished job in `keptOneIn` is kept). Sharded: see CompletionQueue. */
+  /** Per-job retention is decided by the API with each request (queue/kept-jobs.ts). Sharded: see CompletionQueue. */
   completions: CompletionQueue;
   sandboxSync: Queue<SandboxSyncJob>;
   promptReview: Queue<PromptReviewJob>;
@@ -29,18 +29,16 @@ const KEEP_FINISHED: DefaultJobOptions = {
   removeOnFail: { age: 7 * 24 * 3600, count: 5000 },
 };
 
-/** How the completion queue is laid out and what it keeps of finished jobs. */
+/** How the completion queue is laid out. */
 export interface CompletionQueueLayout {
   /** Its shards (`completionShards`). */
   shards: readonly CompletionShard[];
-  /** One finished job in this many is kept for bull-board (`COMPLETION_JOBS_KEPT_ONE_IN`, kept-jobs.ts). */
-  keptOneIn: number;
 }
 
 /** The queues, under the deployment's prefix; the completion queue in its shards. */
-export function createQueues(connection: ConnectionOptions, prefix: string, { shards, keptOneIn }: CompletionQueueLayout): Queues {
+export function createQueues(connection: ConnectionOptions, prefix: string, { shards }: CompletionQueueLayout): Queues {
   const options = { connection, prefix, defaultJobOptions: KEEP_FINISHED };
-  const completions = new CompletionQueue(shards, connection, keptOneIn);
+  const completions = new CompletionQueue(shards, connection);
   const sandboxSync = new Queue<SandboxSyncJob>(QUEUE_NAMES.sandboxSync, options);
   const promptReview = new Queue<PromptReviewJob>(QUEUE_NAMES.promptReview, options);
   const spaceFiles = new Queue<SpaceFileJob>(QUEUE_NAMES.spaceFiles, options);

@@ -14,7 +14,11 @@ export type CallOutcome = 'success' | 'failure' | 'neutral';
 
 /** Per-model circuit breakers, as the attempt runner uses them. */
 export interface ModelBreakers {
-  admit(modelId: string): Promise<Admission>;
+  /**
+   * What the breaker says; at once (no promise) unless the model's cooldown is over and the probe must be
+   * won through Redis: every call asks, and a promise costs each of them a turn of the microtask queue.
+   */
+  admit(modelId: string): Admission | Promise<Admission>;
   /** Whether the model's cooldown is running, as this process knows it (no round trip). */
   isOpen(modelId: string): boolean;
   /** Never waits on Redis: the request goes on while the outcome is recorded. */
@@ -85,10 +89,15 @@ export class RedisCircuitBreakers implements ModelBreakers {
     return this.ready;
   }
 
-  async admit(modelId: string): Promise<Admission> {
+  admit(modelId: string): Admission | Promise<Admission> {
     const until = this.openUntil.get(modelId);
     if (until === undefined) return 'closed';
     if (Date.now() < until) return 'open';
+    return this.probe(modelId);
+  }
+
+  /** The one probe of a model whose cooldown is over, across all workers: this worker's if it wins the lock. */
+  private async probe(modelId: string): Promise<Admission> {
     try {
       const won = await this.connections.redis.set(this.probeKey(modelId), '1', 'PX', PROBE_LOCK_MS, 'NX');
       return won === 'OK' ? 'probe' : 'open';
@@ -205,7 +214,7 @@ export class RedisCircuitBreakers implements ModelBreakers {
 
 /** Breakers that never open: for callers with no shared state to keep. */
 export const NO_BREAKERS: ModelBreakers = {
-  admit: async () => 'closed',
+  admit: () => 'closed',
   isOpen: () => false,
   record: () => undefined,
 };

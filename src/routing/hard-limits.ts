@@ -24,6 +24,22 @@ export function exclusionReason(model: RoutableModel, profile: RequestProfile, l
   return null;
 }
 
+/** What would let a request through, for each kind of reason `exclusionReason` gives (its text's start). */
+const REMEDIES: [start: string, remedy: string][] = [
+  ['retired', 'switch on a model that is not retired'],
+  ['prompt of', 'send a shorter prompt, or switch on a model with a larger context window'],
+  ['does not support tools', 'switch on a model that supports tools, or send none'],
+  ['does not accept images', 'switch on a model that accepts images, or send none'],
+  ['does not support JSON mode', 'switch on a model that supports JSON mode, or ask for text'],
+  ['privacy level 3', 'switch on a model processed under GDPR terms'],
+  ['estimated cost exceeds', "raise the Space's or the request's policies.max_cost"],
+];
+
+/** What would make a model excluded for `reason` able to take the request, or null when nothing is known to. */
+export function remedyOf(reason: string): string | null {
+  return REMEDIES.find(([start]) => reason.startsWith(start))?.[1] ?? null;
+}
+
 /** USD this request would cost on the model, with the expected completion length. */
 export function estimatedCost(model: RoutableModel, profile: RequestProfile): number {
   return profile.promptTokens * model.promptTokenCost + profile.expectedCompletionTokens * model.completionTokenCost + model.baseCost;

@@ -1,6 +1,6 @@
 import type { ChatMessage, ChatRequest } from '../domain/chat';
 import { conversationTokens } from '../text/token-count';
-import type { PromptShape } from './learned/prompt-shape';
+import type { PromptShape } from './learned/prompt-features';
 import { completionTokens, readPrompt, type PromptReading, type RouterModel } from './learned/router-model';
 
 /** A request as routing reads it: what it asks for, not which model it names. */
@@ -43,12 +43,13 @@ function tokensAtMost(shape: PromptShape): number {
 /**
  * A request's profile, each costly part worked out when first read: a request that names its model is
  * neither tokenised nor read by the router unless a failover ranking (or a context window the prompt
- * could reach) asks for it. Reading the prompt costs ~20 µs for a short one and ~0.4 ms per 1,000
- * characters; counting it ~40 µs per 1,000.
+ * could reach) asks for it. Reading the prompt costs ~10 µs for a short one and ~0.1 ms per 1,000
+ * characters; counting it ~50 µs per 1,000 (2-core machine, 2026-12).
  */
 class LazyRequestProfile implements RequestProfile {
   readonly needs: RequestProfile['needs'];
   private shapeRead: PromptShape | undefined;
+  private bound: number | undefined;
   private tokens: number | undefined;
   private readingRead: PromptReading | undefined;
   private completion: number | undefined;
@@ -69,8 +70,10 @@ class LazyRequestProfile implements RequestProfile {
     return this.shapeRead;
   }
 
+  /** Read once per candidate with a context window: worked out once. */
   get promptTokensAtMost(): number {
-    return tokensAtMost(this.shape);
+    this.bound ??= tokensAtMost(this.shape);
+    return this.bound;
   }
 
   get promptTokens(): number {

@@ -16,13 +16,16 @@ function flagValue(name: string, value: unknown): boolean {
   throw new ApiError('invalid_value', `Feature flag '${name}' must be "true" or "false".`, 'Service-Feature-Flags');
 }
 
+/** What a request without the header has: one frozen object for all of them (callers spread it, never write it). */
+const NO_FLAGS: FeatureFlags = Object.freeze({});
+
 /**
  * The `Service-Feature-Flags` header: a JSON object of flag names to strings such as "true".
  * Unknown flag names are ignored (newer clients may send flags this version does not know);
  * anything that is not such an object is a 400.
  */
 export function parseFeatureFlagsHeader(header: string | undefined): FeatureFlags {
-  if (header === undefined || header.trim() === '') return {};
+  if (header === undefined || header.trim() === '') return NO_FLAGS;
   let parsed: unknown;
   try {
     parsed = JSON.parse(header);
@@ -41,5 +44,5 @@ export function parseFeatureFlagsHeader(header: string | undefined): FeatureFlag
 
 /** The body's `custom_headers.feature_flags` win over the header for the same flag. */
 export function mergeFeatureFlags(header: FeatureFlags, body: FeatureFlags | undefined): FeatureFlags {
-  return { ...header, ...(body ?? {}) };
+  return body === undefined ? { ...header } : { ...header, ...body };
 }

@@ -38,7 +38,8 @@ export const COMPLETION_REQUEST_FIELDS: ReadonlySet<string> = new Set(Object.key
  * with none.
  */
 export function unforwardedField(body: Record<string, unknown>, spaceFields: readonly string[] | undefined): string | null {
-  for (const key of Object.keys(body)) {
+  // for-in rather than Object.keys: no array of the keys for each request (the body is a plain object).
+  for (const key in body) {
     if (!COMPLETION_REQUEST_FIELDS.has(key) && !BUILT_IN.has(key) && !spaceFields?.includes(key)) return key;
   }
   return null;

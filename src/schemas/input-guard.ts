@@ -104,9 +104,28 @@ export function findInputProblem(root: unknown, textCheck: TextCheck = unstorabl
   return null;
 }
 
+/**
+ * Whether a value nests arrays and objects deeper than MAX_JSON_DEPTH, the value itself at `depth`. For a
+ * body whose text is cleared, depth is all there is to find: a recursion bounded by the limit, with no
+ * record per value.
+ */
+function nestsTooDeep(value: unknown, depth: number): boolean {
+  if (typeof value !== 'object' || value === null) return false;
+  if (depth > MAX_JSON_DEPTH) return true;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i += 1) if (nestsTooDeep(value[i], depth + 1)) return true;
+    return false;
+  }
+  const object = value as Record<string, unknown>;
+  for (const key in object) if (nestsTooDeep(object[key], depth + 1)) return true;
+  return false;
+}
+
 /** The problem of a request's parsed body: its depth always, its text unless noteBodyText cleared it. */
 export function findBodyProblem(req: { body?: unknown }): InputProblem | null {
-  return findInputProblem(req.body, escapeFreeBodies.has(req) ? alreadyChecked : unstorable);
+  if (!escapeFreeBodies.has(req)) return findInputProblem(req.body, unstorable);
+  // Found again by the full walk only when there is one, for its path.
+  return nestsTooDeep(req.body, 1) ? findInputProblem(req.body, alreadyChecked) : null;
 }
 
 /** The 400 for a problem in the body or the query; `where` names the whole input when the path is empty. */

@@ -154,7 +154,8 @@ export class LogBatcher {
   /** Resolves once the rows are committed. */
   write(rows: { parent: LogInsert; children: LogInsert[] }): Promise<void> {
     return new Promise((resolve, reject) => {
-      const write = { ...rows, done: (err?: unknown) => (err === undefined ? resolve() : reject(err)) };
+      // One literal: a spread followed by another property builds the object's shape one property at a time.
+      const write: PendingWrite = { parent: rows.parent, children: rows.children, done: (err?: unknown) => (err === undefined ? resolve() : reject(err)) };
       // A large log (a prompt of hundreds of KB) is written on its own, beside the batches: in a shared
       // statement its JSON parse and TOAST write would hold every small request's commit behind it.
       if ((rows.parent.prompt?.length ?? 0) > LARGE_PROMPT_CHARS) {

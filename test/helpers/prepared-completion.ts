@@ -7,7 +7,7 @@ export function preparedCompletion(chat: Partial<PreparedCompletion['chat']> = {
     chat: { messages: [{ role: 'user', content: 'hi' }], ...chat },
     requestedModel: null,
     weights: { cost: 0.3, latency: 0.3, quality: 0.4 },
-    policies: { privacy_level: 1, max_cost: null, max_switch_model_retries: 2, max_same_model_retries: 2, optimize_internal_requests: 0, prompt_id: null },
+    policies: { max_cost: null, max_switch_model_retries: 2, max_same_model_retries: 2, optimize_internal_requests: 0, prompt_id: null },
     privacy: privacyPolicyOf(1),
     flags: {},
     labels: {},

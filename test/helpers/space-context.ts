@@ -12,7 +12,7 @@ export function spaceContext(overrides: Partial<SpaceContext> = {}): SpaceContex
     isSandbox: false,
     dataSpaceId: 'space',
     weights: { cost: 0, latency: 0, quality: 1 },
-    policies: preparedCompletion().policies,
+    policies: { ...preparedCompletion().policies, privacy_level: 1 },
     settings: { assistant_id: null, assistant_version_id: null, instructions: null, max_tokens: null, temperature: null },
     autoTools: autoToolsSettings.parse({}),
     hasFailoverChain: false,

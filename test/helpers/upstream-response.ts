@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import type { UpstreamHttpResponse } from '../../src/providers/http/http-post';
 
 /** An in-memory upstream response whose body arrives in the given pieces (default: one). */
@@ -7,9 +8,8 @@ export function upstreamResponse(body: string, { status = 200, pieces = [body] }
     status,
     ok: status >= 200 && status < 300,
     headers: { get: () => null },
-    body: (async function* () {
-      for (const piece of pieces) yield encoder.encode(piece);
-    })(),
+    // One read per piece, as each arrived on its own.
+    body: Readable.from(pieces.map((piece) => encoder.encode(piece))),
     finish: () => undefined,
     text: async () => body,
     json: async () => JSON.parse(body) as unknown,

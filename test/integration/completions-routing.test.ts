@@ -136,6 +136,22 @@ describe('a named model', () => {
     });
   });
 
+  it.each(['auto', 'default', 'Switchyard'])('is a 404 naming the automatic name for %j, which meant the router', async (model) => {
+    const tenant = await spaceWith({ models: ['gpt-4.1-mini'] });
+    const res = await complete(tenant, { model });
+    expect(res.status).toBe(404);
+    expect(res.body).toMatchObject({ error: { code: 'not_found', param: 'model' } });
+    expect((res.body as { error: { message: string } }).error.message).toBe(
+      `Model '${model}' does not exist. To let the router choose, leave 'model' out or send 'switchyard'.`,
+    );
+  });
+
+  it('suggests the automatic name for a close misspelling of it', async () => {
+    const tenant = await spaceWith({ models: ['gpt-4.1-mini'] });
+    const res = await complete(tenant, { model: 'switchyrd' });
+    expect((res.body as { error: { message: string } }).error.message).toBe("Model 'switchyrd' does not exist. Did you mean 'switchyard'?");
+  });
+
   it("is a 404 when it is another organization's custom model", async () => {
     const other = await spaceWith({ models: ['gpt-4.1-mini'] });
     const name = `private-${uniqueSuffix()}`;
@@ -176,7 +192,22 @@ describe('a model whose provider has no API key', () => {
     expect(res.status).toBe(400);
     expect(res.body.error).toMatchObject({
       code: 'model_not_available',
-      message: "No model of this Space can take this request (grok-4: provider 'xai' is not configured).",
+      message:
+        'No model of this Space can take this request: 1 more is on but cannot be called here (provider not configured: xai). ' +
+        "To make it work: set the key of a provider of the Space's models (GET /v1/models?all=true says which).",
+    });
+  });
+
+  it('leads with the reason of the model that could answer, before those of unconfigured providers, and says what would help', async () => {
+    const tenant = await spaceWith({ models: ['grok-4', 'deepseek-reasoner'] });
+    const tools = [{ type: 'function', function: { name: 'lookup', parameters: { type: 'object', properties: {} } } }];
+    const res = await complete(tenant, { tools });
+    expect(res.status).toBe(400);
+    expect(res.body.error).toMatchObject({
+      code: 'model_not_available',
+      message:
+        'No model of this Space can take this request: deepseek-reasoner: does not support tools; 1 more is on but cannot be called here ' +
+        '(provider not configured: xai). To make it work: switch on a model that supports tools, or send none.',
     });
   });
 });
@@ -290,7 +321,8 @@ describe('hard limits', () => {
     expect(res.status).toBe(400);
     expect(res.body.error).toMatchObject({
       code: 'model_not_available',
-      message: 'No model of this Space can take this request (deepseek-reasoner: does not support tools).',
+      message:
+        'No model of this Space can take this request: deepseek-reasoner: does not support tools. To make it work: switch on a model that supports tools, or send none.',
     });
     expect(sim.requests).toHaveLength(0);
   });

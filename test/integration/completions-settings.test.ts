@@ -348,7 +348,7 @@ describe('feature flags', () => {
     if (!space) throw new Error('Space not found');
     const prepared = await prepareCompletion({
       request: data.request,
-      privacy: data.privacy,
+      privacyLevel: data.privacyLevel,
       orgId: data.orgId,
       space,
       sources: new CompletionSources(h.services.db),

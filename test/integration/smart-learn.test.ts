@@ -252,7 +252,7 @@ describe('Space settings feature_flags', () => {
     // No assistant and no conversation: the sources are never asked.
     const prepared = await prepareCompletion({
       request: job.request,
-      privacy: job.privacy,
+      privacyLevel: job.privacyLevel,
       orgId: job.orgId,
       space: context,
       sources: {} as CompletionSources,

@@ -1,6 +1,6 @@
 import type { WireSink } from '../../src/formats/wire-sink';
-import type { CompletionResult } from '../../src/domain/completion';
-import { ZERO_COSTS } from '../../src/accounting/costs';
+import type { CompletionAnswer, CompletionResult } from '../../src/domain/completion';
+import { finishedOf, testResult } from '../helpers/completion-result';
 import { anthropicMessageBody } from '../../src/http/formats/anthropic-message';
 import { chatRequestOf, misplacedBlock } from '../../src/http/formats/anthropic-request';
 import { anthropicMessagesSink } from '../../src/http/formats/anthropic-stream';
@@ -10,28 +10,8 @@ import { messagesRequestSchema } from '../../src/schemas/anthropic-messages';
 
 const REQUEST_ID = '00000000-0000-4000-8000-000000000001';
 
-function result(overrides: Partial<CompletionResult> = {}): CompletionResult {
-  return {
-    requestId: REQUEST_ID,
-    appId: 'app',
-    created: 0,
-    model: { id: 'm', model: 'gpt-4.1-mini', namespace: 'gpt-4.1-mini', provider: 'openai', owner: 'openai', at: '' },
-    choices: [],
-    usage: { prompt_tokens: 12, completion_tokens: 5, total_tokens: 17 },
-    costs: ZERO_COSTS,
-    savings: ZERO_COSTS,
-    latencyMs: 1,
-    retries: 0,
-    statusCode: 200,
-    warnings: [],
-    labels: {},
-    scores: { best_models: [], candidates: [], router: { version: 'v', kind: 'k', smart_learn: false, explored: false } },
-    score: 0,
-    searchResults: [],
-    artifacts: [],
-    plugins: [],
-    ...overrides,
-  };
+function result(answer: Partial<CompletionAnswer> = {}): CompletionResult {
+  return testResult({ answer: { requestId: REQUEST_ID, ...answer } });
 }
 
 /** A wire sink that keeps what it was given. */
@@ -83,7 +63,7 @@ describe('anthropicMessagesSink (stream)', () => {
       model: 'gpt-4.1-mini',
       choices: [{ index: 0, delta: { tool_calls: [{ index: 1, id: 'call_2', function: { name: 'b', arguments: '{}' } }] }, finish_reason: 'tool_calls' }],
     });
-    sink.done(result());
+    sink.done(finishedOf(result()));
     expect(wire.comments).toEqual(['step {"kind":"plugin","name":"web-search","status":"started"}']);
     expect(wire.events.map((e) => [e.type, e.index ?? null])).toEqual([
       ['message_start', null],
@@ -117,7 +97,7 @@ describe('anthropicMessagesSink (stream)', () => {
     const wire = recorder();
     const sink = anthropicMessagesSink(wire, { requestId: REQUEST_ID }, { stream: true });
     sink.event({ type: 'delta', model: 'm', choices: [{ index: 0, delta: {}, finish_reason: 'length' }] });
-    sink.done(result());
+    sink.done(finishedOf(result()));
     expect(wire.events.map((e) => e.type)).toEqual(['message_start', 'ping', 'message_delta', 'message_stop']);
     expect(wire.events[2]).toMatchObject({ delta: { stop_reason: 'max_tokens' } });
   });

@@ -252,7 +252,7 @@ describe('a chat request naming an embedding model', () => {
         isSandbox: false,
         dataSpaceId: 'space',
         weights: { cost: 0, latency: 0, quality: 1 },
-        policies: prepared.policies,
+        policies: { ...prepared.policies, privacy_level: 1 },
         settings: { assistant_id: null, assistant_version_id: null, instructions: null, max_tokens: null, temperature: null },
         autoTools: autoToolsSettings.parse({}),
         hasFailoverChain: false,

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { shardIndexOf } from '../../src/queue/completion-shards';
-import { inKeptSample, sampledRetention } from '../../src/queue/kept-jobs';
+import { completionJobOptions, inKeptSample, MAX_KEPT_BODY_BYTES } from '../../src/queue/kept-jobs';
 
 const KEPT = { age: 3600, count: 500 };
 const FAILED_KEPT = { age: 86_400, count: 1000 };
@@ -25,13 +25,28 @@ describe('the kept sample of finished completion jobs', () => {
     }
   });
 
-  it('removes a job out of the sample as it completes, and leaves what fails, and options that keep nothing, as given', () => {
+  it('keeps a finished job only in the sample, and every failed job its level allows', () => {
     const inSample = ids.find((id) => inKeptSample(id, 10)) as string;
     const outOfSample = ids.find((id) => !inKeptSample(id, 10)) as string;
-    const options = { jobId: outOfSample, attempts: 1, removeOnComplete: KEPT, removeOnFail: FAILED_KEPT };
-    expect(sampledRetention(outOfSample, options, 10)).toEqual({ ...options, removeOnComplete: true });
-    expect(sampledRetention(inSample, options, 10)).toEqual(options);
-    expect(sampledRetention(outOfSample, { removeOnComplete: true, removeOnFail: true }, 10)).toEqual({ removeOnComplete: true, removeOnFail: true });
-    expect(sampledRetention(outOfSample, { attempts: 1 }, 10)).toEqual({ attempts: 1 });
+    const options = (requestId: string, keptJob: 'whole' | 'masked' | 'none', bodyBytes?: number) =>
+      completionJobOptions({ requestId, keptJob, bodyBytes, keptOneIn: 10 });
+    expect(options(inSample, 'whole')).toEqual({ jobId: inSample, attempts: 1, removeOnComplete: KEPT, removeOnFail: FAILED_KEPT });
+    expect(options(outOfSample, 'whole')).toEqual({ jobId: outOfSample, attempts: 1, removeOnComplete: true, removeOnFail: FAILED_KEPT });
+    // Level 2: a kept finished job is masked by its worker; a failed one nobody masked is not kept.
+    expect(options(inSample, 'masked')).toEqual({ jobId: inSample, attempts: 1, removeOnComplete: KEPT, removeOnFail: true });
+    expect(options(outOfSample, 'masked')).toEqual({ jobId: outOfSample, attempts: 1, removeOnComplete: true, removeOnFail: true });
+  });
+
+  it('keeps nothing at level 3, nor of a large body, even in the sample', () => {
+    const inSample = ids.find((id) => inKeptSample(id, 10)) as string;
+    const nothing = { jobId: inSample, attempts: 1, removeOnComplete: true, removeOnFail: true };
+    expect(completionJobOptions({ requestId: inSample, keptJob: 'none', keptOneIn: 10 })).toEqual(nothing);
+    expect(completionJobOptions({ requestId: inSample, keptJob: 'whole', bodyBytes: MAX_KEPT_BODY_BYTES + 1, keptOneIn: 10 })).toEqual(nothing);
+    expect(completionJobOptions({ requestId: inSample, keptJob: 'whole', bodyBytes: MAX_KEPT_BODY_BYTES, keptOneIn: 10 }).removeOnComplete).toEqual(KEPT);
+  });
+
+  it('keeps every finished job with 1 and none with 0', () => {
+    expect(ids.slice(0, 50).every((id) => completionJobOptions({ requestId: id, keptJob: 'whole', keptOneIn: 1 }).removeOnComplete !== true)).toBe(true);
+    expect(ids.slice(0, 50).every((id) => completionJobOptions({ requestId: id, keptJob: 'whole', keptOneIn: 0 }).removeOnComplete === true)).toBe(true);
   });
 });

@@ -1,8 +1,8 @@
 import { logRowsFor, type RequestOutcome } from '../../src/pipeline/log-rows';
 import { RunTrace } from '../../src/pipeline/run-trace';
 import type { CompletionResult } from '../../src/domain/completion';
+import { testResult } from '../helpers/completion-result';
 import type { CompletionJob } from '../../src/queue/payloads';
-import { privacyPolicyOf } from '../../src/domain/privacy-policy';
 
 const SECRET_URL = 'https://files.example.org/board-meeting-2026.mp3';
 const SECRET_HOST = 'intranet.example.org';
@@ -47,17 +47,7 @@ function outcome(privacyLevel: number): RequestOutcome {
   );
   trace.errors.push(`${failure}.`);
   trace.artifacts.push({ type: 'transcript', plugin: 'transcribe-audio', text: 'minutes', source: SECRET_URL });
-  const result = {
-    statusCode: 200,
-    latencyMs: 10,
-    savings: { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 },
-    warnings: [],
-    labels: {},
-    searchResults: [],
-    artifacts: trace.artifacts,
-    plugins: trace.plugins,
-    error: trace.errors.join(' '),
-  };
+  const result = testResult({ report: { latencyMs: 10, artifacts: trace.artifacts, plugins: trace.plugins, error: trace.errors.join(' ') } });
   const request = { chat: { messages: [{ role: 'user', content: 'hi' }] }, model: null, files: [SECRET_URL], labels: {}, query: 'hi' };
   const job = {
     requestId: '00000000-0000-4000-8000-000000000001',
@@ -65,11 +55,11 @@ function outcome(privacyLevel: number): RequestOutcome {
     appId: 'a',
     idpId: 'i',
     receivedAt: 0,
-    privacy: privacyPolicyOf(privacyLevel),
+    privacyLevel,
     request,
     payload: { model: 'auto', files: [SECRET_URL] },
   };
-  return { job: job as unknown as CompletionJob, isTest: false, trace, ended: { result: result as unknown as CompletionResult }, responseText: 'answer' };
+  return { job: job as unknown as CompletionJob, isTest: false, trace, ended: { result }, responseText: 'answer' };
 }
 
 describe('plugin rows at privacy level 2', () => {
@@ -96,7 +86,8 @@ describe('generated images in the log', () => {
     const base = outcome(1);
     const b64 = Buffer.alloc(3000, 7).toString('base64');
     const image = { type: 'image' as const, plugin: 'image-generation-generic' as const, mime_type: 'image/png', b64_json: b64, size: '1024x1024' };
-    const result = { ...(base.ended as { result: CompletionResult }).result, artifacts: [image] };
+    const answered = (base.ended as { result: CompletionResult }).result;
+    const result = { ...answered, report: { ...answered.report, artifacts: [image] } };
     const rows = logRowsFor({ ...base, ended: { result } });
     const text = JSON.stringify(rows, (_key, value: unknown) => (typeof value === 'bigint' ? value.toString() : value));
     expect(text).not.toContain(b64);
@@ -105,6 +96,6 @@ describe('generated images in the log', () => {
       report: { artifacts: [{ type: 'image', mime_type: 'image/png', b64_json: '[not stored: 3000 bytes]' }] },
     });
     // The answer itself is untouched.
-    expect(result.artifacts[0]?.b64_json).toBe(b64);
+    expect(result.report.artifacts[0]?.b64_json).toBe(b64);
   });
 });

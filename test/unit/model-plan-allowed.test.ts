@@ -21,7 +21,13 @@ function plan({ named, allowedModels }: { named?: string; allowedModels?: string
   prepared.weights = { cost: 0, latency: 0, quality: 1 };
   prepared.requestedModel = named ?? null;
   const failoverChain = [models[0], models[3]];
-  const space = spaceContext({ weights: prepared.weights, policies: prepared.policies, hasFailoverChain: true, models, failoverChain });
+  const space = spaceContext({
+    weights: prepared.weights,
+    policies: { ...prepared.policies, privacy_level: 1 },
+    hasFailoverChain: true,
+    models,
+    failoverChain,
+  });
   const inputs: PlanInputs = {
     prepared,
     space,

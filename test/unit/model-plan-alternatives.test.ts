@@ -24,7 +24,7 @@ function plan({ chain, maxSwitches, named }: { chain: string[]; maxSwitches: num
   prepared.requestedModel = named ?? null;
   const space = spaceContext({
     weights: prepared.weights,
-    policies: prepared.policies,
+    policies: { ...prepared.policies, privacy_level: 1 },
     hasFailoverChain: chain.length > 0,
     models,
     failoverChain: chain.map(byName),
@@ -79,7 +79,7 @@ describe('a named model', () => {
     prepared.weights = { cost: 0, latency: 0, quality: 1 };
     prepared.requestedModel = 'm3';
     const { profile, read } = watchedProfile(prepared);
-    const space = spaceContext({ weights: prepared.weights, policies: prepared.policies, models });
+    const space = spaceContext({ weights: prepared.weights, policies: { ...prepared.policies, privacy_level: 1 }, models });
     const named = await planModels({
       prepared,
       space,

@@ -1,6 +1,7 @@
 import { COALESCE_MAX_EVENTS, COALESCE_WINDOW_MS, ReplyPublisher } from '../../src/pipeline/reply-publisher';
 import type { ChunkChoice } from '../../src/domain/chat';
-import type { Reply } from '../../src/queue/replies';
+import { decodeReplies, encodeReplies, type Reply } from '../../src/queue/replies';
+import { finishedOf, testResult } from '../helpers/completion-result';
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 const delta = (requestId: string, text: string, choice: Partial<ChunkChoice> = {}): Reply => ({
@@ -12,14 +13,13 @@ const delta = (requestId: string, text: string, choice: Partial<ChunkChoice> = {
 });
 const toolDelta = (requestId: string, args: string): Reply => delta(requestId, '', { delta: { tool_calls: [{ index: 0, function: { arguments: args } }] } });
 const step = (requestId: string): Reply => ({ type: 'step', requestId, run: 'r1', step: { kind: 'plugin', name: 'web-search', status: 'started' } });
-const done = (requestId: string): Reply => ({ type: 'done', requestId, run: 'r1', result: {} }) as unknown as Reply;
+const done = (requestId: string): Reply => ({ type: 'done', requestId, run: 'r1', ...finishedOf(testResult()) });
 
 function recorder() {
   const sent: { channel: string; replies: Reply[]; at: number }[] = [];
   const publisher = new ReplyPublisher(
     async (channel, message) => {
-      const parsed = JSON.parse(message) as Reply | Reply[];
-      sent.push({ channel, replies: Array.isArray(parsed) ? parsed : [parsed], at: Date.now() });
+      sent.push({ channel, replies: decodeReplies(message), at: Date.now() });
     },
     (err) => {
       throw err;
@@ -113,5 +113,22 @@ describe('ReplyPublisher, replies ready together', () => {
     const { sent, publisher } = recorder();
     await Promise.all(['a', 'b', 'c'].map((id) => publisher.publish('c', done(id))));
     expect(sent.map((m) => texts(m.replies))).toEqual([['done', 'done', 'done']]);
+  });
+});
+
+describe('encodeReplies / decodeReplies', () => {
+  it('carries a done reply’s metadata as the worker serialised it, on a line of its own, among other replies in order', () => {
+    const finished = finishedOf(testResult({ report: { warnings: ['line one\nline two'], labels: { note: 'a "quoted"\nvalue' } } }));
+    const replies: Reply[] = [delta('a', 'x\ny'), { type: 'done', requestId: 'a', run: 'r1', ...finished }, step('b')];
+    const message = encodeReplies(replies);
+    expect(message.split('\n')).toHaveLength(4);
+    expect(message).toContain(`\n${finished.metadata}\n`);
+    const decoded = decodeReplies(message);
+    expect(decoded).toEqual(replies);
+    expect(decoded[1]?.type === 'done' && decoded[1].metadata).toBe(finished.metadata);
+  });
+
+  it('refuses a done reply without its metadata line', () => {
+    expect(() => decodeReplies(JSON.stringify({ type: 'done', requestId: 'a', run: 'r1', answer: {} }))).toThrow(/metadata/);
   });
 });

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { LabelledPrompt } from '../../tools/router-lab/evaluation/labelled-prompt';
-import { shapeOf } from '../../src/routing/learned/prompt-shape';
+import { shapeOf } from '../../src/routing/learned/prompt-features';
 import { completionTokens, profileQuality, readPrompt } from '../../src/routing/learned/router-model';
 import { trainRouterModel } from '../../tools/router-lab/learned/train-router';
 import { fromWeightsFile, loadWeightsFile, weightsFileSchema } from '../../src/routing/learned/weights-file';

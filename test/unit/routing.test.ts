@@ -2,7 +2,7 @@ import { exclusionReason } from '../../src/routing/hard-limits';
 import type { RequestProfile } from '../../src/routing/request-profile';
 import { profileRequest } from '../../src/routing/request-profile';
 import { readPrompt } from '../../src/routing/learned/router-model';
-import { shapeOf } from '../../src/routing/learned/prompt-shape';
+import { shapeOf } from '../../src/routing/learned/prompt-features';
 import { learnedQuality, scoreCandidates } from '../../src/routing/scorer';
 import { routable } from '../helpers/routable-model';
 import { shippedRouter } from '../helpers/shipped-router';

@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import pino from 'pino';
 import { Deadline } from '../../src/net/deadline';
 import { translateSse, type SseEvent, type StreamTranslator } from '../../src/providers/http/sse';
@@ -22,10 +23,14 @@ function asRead(): StreamTranslator<SseEvent> {
   };
 }
 
-/** The stream loop over an in-memory body arriving in `pieces`. */
-function read(pieces: string[]): AsyncGenerator<SseEvent[]> {
-  const upstream = { response: upstreamResponse(pieces.join(''), { pieces }), deadline: new Deadline(ctx.signal, { idleMs: ctx.timeoutMs }) };
-  return translateSse({ provider: 'test', ctx, open: async () => upstream }, asRead());
+/** The stream loop over an in-memory body arriving in `pieces` (or over `body` itself). */
+function read(
+  pieces: string[],
+  { body, translator = asRead() }: { body?: Readable; translator?: StreamTranslator<SseEvent> } = {},
+): AsyncIterableIterator<SseEvent[]> {
+  const response = { ...upstreamResponse(pieces.join(''), { pieces }), ...(body && { body }) };
+  const upstream = { response, deadline: new Deadline(ctx.signal, { idleMs: ctx.timeoutMs }) };
+  return translateSse({ provider: 'test', ctx, open: async () => upstream }, translator);
 }
 
 async function eventsOf(pieces: string[]): Promise<SseEvent[]> {
@@ -78,5 +83,34 @@ describe('translateSse reading server-sent events', () => {
     const seen: string[][] = [];
     for await (const batch of read(['data: a\n\n', 'data: stop\n\n', 'data: after\n\n'])) seen.push(batch.map((event) => event.data));
     expect(seen).toEqual([['a'], ['stop']]);
+  });
+
+  it('drops a byte order mark at the start of the body, and only there', async () => {
+    expect(await eventsOf(['\uFEFFdata: a\n\n', 'data: \uFEFFb\n\n'])).toEqual([{ data: 'a' }, { data: '\uFEFFb' }]);
+  });
+
+  it("hands over the translator's closing items with the terminal event's read", async () => {
+    const translator: StreamTranslator<SseEvent> = Object.assign(asRead(), { finish: () => [{ data: 'usage' }] });
+    const batches: string[][] = [];
+    for await (const batch of read(['data: a\n\n', 'data: stop\n\n'], { translator })) batches.push(batch.map((event) => event.data));
+    expect(batches).toEqual([['a'], ['stop', 'usage']]);
+  });
+
+  it('throws stream_cut when the body is closed before its end', async () => {
+    let sent = false;
+    const body = new Readable({
+      read() {
+        if (sent) this.destroy();
+        else this.push(Buffer.from('data: a\n\n'));
+        sent = true;
+      },
+    });
+    const seen: string[] = [];
+    await expect(
+      (async () => {
+        for await (const batch of read([], { body })) seen.push(...batch.map((event) => event.data));
+      })(),
+    ).rejects.toMatchObject({ kind: 'stream_cut' });
+    expect(seen).toEqual(['a']);
   });
 });

@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { CompletionFailure, CompletionResult } from '../../src/domain/completion';
-import { privacyPolicyOf } from '../../src/domain/privacy-policy';
+import type { CompletionFailure, CompletionResult, RunReport } from '../../src/domain/completion';
 import type { RoutableModel } from '../../src/domain/routable-model';
 import { chatLogResponse } from '../../src/formats/openai-chat';
 import type { Log } from '../../src/generated/prisma/client';
@@ -42,29 +41,36 @@ const scores = {
   router: { version: 'router-1', kind: 'chat', smart_learn: true, explored: false },
 };
 
-function resultOf(trace: RunTrace, requestId: string, extra: Partial<CompletionResult> = {}): CompletionResult {
+function resultOf(trace: RunTrace, requestId: string, extra: Partial<RunReport> = {}): CompletionResult {
   return {
     requestId,
-    appId: 'app-1',
     created: Math.floor(RECEIVED_AT / 1000),
     model: { id: answering.id, model: answering.model, namespace: answering.namespace, provider: answering.provider, owner: answering.owner, at: answering.at },
     choices: [{ index: 0, message: { role: 'assistant', content: 'Oslo.' }, finish_reason: 'stop' }],
     usage: trace.totalUsage(),
-    costs: trace.costs(),
-    savings: { prompt_tokens: 0.000001, completion_tokens: 0, total_tokens: 0.000001 },
-    latencyMs: trace.answered?.latencyMs ?? 0,
-    retries: trace.retries(),
     statusCode: 200,
-    warnings: [],
-    labels: { team: 'search' },
-    scores,
-    score: 0.87,
-    temperature: 0.3,
-    searchResults: trace.searchResults,
-    artifacts: trace.artifacts,
-    plugins: trace.plugins,
-    ...extra,
+    report: {
+      appId: 'app-1',
+      costs: trace.costs(),
+      savings: { prompt_tokens: 0.000001, completion_tokens: 0, total_tokens: 0.000001 },
+      latencyMs: trace.answered?.latencyMs ?? 0,
+      retries: trace.retries(),
+      warnings: [],
+      labels: { team: 'search' },
+      scores,
+      score: 0.87,
+      temperature: 0.3,
+      searchResults: trace.searchResults,
+      artifacts: trace.artifacts,
+      plugins: trace.plugins,
+      ...extra,
+    },
   };
+}
+
+/** A result as a version 1 log stored it: the answer and the report's fields side by side. */
+function asVersion1({ report, ...answer }: CompletionResult): Record<string, unknown> {
+  return { ...answer, ...report };
 }
 
 const call = (m: RoutableModel, fields: Partial<AttemptRecord> = {}): AttemptRecord => ({
@@ -87,7 +93,7 @@ function outcomeOf(trace: RunTrace, options: { level?: number; ended?: (requestI
     appId: 'app-1',
     idpId: 'idp',
     receivedAt: RECEIVED_AT,
-    privacy: privacyPolicyOf(options.level ?? 1),
+    privacyLevel: options.level ?? 1,
     request: { chat: { messages }, query: messages[0]?.content, labels: { team: 'search' }, plugins: [], stream: false },
     payload: { model: 'answering' },
   };
@@ -313,7 +319,7 @@ describe('the log of a request with sub-requests', () => {
 });
 
 describe('readStoredLog', () => {
-  const result = (): CompletionResult => resultOf(oneCall(), randomUUID());
+  const result = () => asVersion1(resultOf(oneCall(), randomUUID()));
 
   it('reads a version 1 result, and its partial under a failure', () => {
     const v1 = readStoredLog(JSON.parse(JSON.stringify({ result: result() })));
@@ -361,7 +367,7 @@ describe('readStoredLog', () => {
 
 describe('the readers of a stored log', () => {
   const v2 = () => written(logRowsFor(outcomeOf(oneCall()))).parent.response;
-  const v1 = () => JSON.parse(JSON.stringify({ result: resultOf(oneCall(), randomUUID()) })) as unknown;
+  const v1 = () => JSON.parse(JSON.stringify({ result: asVersion1(resultOf(oneCall(), randomUUID())) })) as unknown;
   const v0 = { choices: [{ index: 0, message: { role: 'assistant', content: 'Oslo.' }, finish_reason: 'stop' }], metadata: { scores } };
 
   it.each([

@@ -1,6 +1,5 @@
 import { countTokens as libraryCount } from 'gpt-tokenizer';
-import { bpeSegments, MAX_STRETCH_CHARS, TARGET_SEGMENT_CHARS } from '../../src/text/bpe-segments';
-import { conversationTokens, countTokens, EXACT_CHARS } from '../../src/text/token-count';
+import { bpeSegments, conversationTokens, countTokens, EXACT_CHARS, isWhitespace, MAX_STRETCH_CHARS, TARGET_SEGMENT_CHARS } from '../../src/text/token-count';
 
 /** The token counter: exact on ordinary text, linear and close on long runs, never throwing on user text. */
 
@@ -27,6 +26,14 @@ function cpuMs(work: () => unknown): number {
   const used = process.cpuUsage(start);
   return (used.user + used.system) / 1000;
 }
+
+describe('isWhitespace', () => {
+  it("is what a regular expression's \\s matches, for every UTF-16 code unit", () => {
+    const differ: number[] = [];
+    for (let code = 0; code <= 0xffff; code++) if (isWhitespace(code) !== /\s/.test(String.fromCharCode(code))) differ.push(code);
+    expect(differ).toEqual([]);
+  });
+});
 
 describe('bpeSegments', () => {
   it('cuts only before a space that starts a word, so the pieces rebuild the text', () => {

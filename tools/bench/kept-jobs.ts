@@ -1,10 +1,8 @@
-import { privacyPolicyOf } from '../../src/domain/privacy-policy';
 import { randomUUID } from 'node:crypto';
 import { Queue, Worker, type JobsOptions } from 'bullmq';
 import IORedis from 'ioredis';
 import { parseArgs } from 'node:util';
-import { retentionFor } from '../../src/intake/completion-gateway';
-import { sampledRetention } from '../../src/queue/kept-jobs';
+import { completionJobOptions } from '../../src/queue/kept-jobs';
 import { privateRedis } from './private-redis';
 import { commandsSince, readCommands } from './redis-commands';
 
@@ -26,14 +24,14 @@ const { values: args } = parseArgs({
 const say = (text: string) => process.stdout.write(`${text}\n`);
 const oneIn = Number(args['one-in']);
 
-/** A job's retention at privacy level 1, as the API decides it (retentionFor), then as the queue adds it. */
+/** A job's retention at privacy level 1, as the API decides it (completionJobOptions). */
 type RetentionOf = (requestId: string) => Pick<JobsOptions, 'removeOnComplete' | 'removeOnFail'>;
 
 /** What the service kept before (every finished job), what it keeps now (a sample), and removing them all. */
 const RETENTIONS: { name: string; of: RetentionOf }[] = [
-  { name: 'kept (500 jobs, 1 hour; before)', of: () => retentionFor({ privacy: privacyPolicyOf(1) }) },
+  { name: 'kept (500 jobs, 1 hour; before)', of: (requestId) => completionJobOptions({ requestId, keptJob: 'whole', keptOneIn: 1 }) },
   { name: 'removed at once', of: () => ({ removeOnComplete: true, removeOnFail: true }) },
-  { name: `one in ${oneIn} kept (the service now)`, of: (requestId) => sampledRetention(requestId, retentionFor({ privacy: privacyPolicyOf(1) }), oneIn) },
+  { name: `one in ${oneIn} kept (the service now)`, of: (requestId) => completionJobOptions({ requestId, keptJob: 'whole', keptOneIn: oneIn }) },
 ];
 
 /** A completion job's data as the API queues it (about 600 bytes). */

@@ -1,4 +1,3 @@
-import { privacyPolicyOf } from '../../src/domain/privacy-policy';
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { Pool } from 'pg';
@@ -28,23 +27,25 @@ export function outcomeFor(env: { orgId: string; appId: string }, model: ReturnT
   const message = { role: 'assistant' as const, content: 'Echo: Say hello to the benchmark.' };
   const result: CompletionResult = {
     requestId,
-    appId: env.appId,
     created: Math.floor(Date.now() / 1000),
     model,
     choices: [{ index: 0, message, finish_reason: 'stop' }],
     usage,
-    costs,
-    savings: ZERO_COSTS,
-    latencyMs: 1.2,
-    retries: 0,
     statusCode: 200,
-    warnings: [],
-    labels: {},
-    scores,
-    score: 0.8,
-    searchResults: [],
-    artifacts: [],
-    plugins: [],
+    report: {
+      appId: env.appId,
+      costs,
+      savings: ZERO_COSTS,
+      latencyMs: 1.2,
+      retries: 0,
+      warnings: [],
+      labels: {},
+      scores,
+      score: 0.8,
+      searchResults: [],
+      artifacts: [],
+      plugins: [],
+    },
   };
   const trace = new RunTrace();
   trace.addAttempts([{ kind: 'model', model, retry: 0, startedAt: Date.now(), latencyMs: 1.2, statusCode: 200, usage }]);
@@ -54,14 +55,13 @@ export function outcomeFor(env: { orgId: string; appId: string }, model: ReturnT
     chat: { messages },
     model: BENCH_MODEL,
     weights: { cost: 0.5, latency: 0.5, quality: 0.5 },
-    policies: { privacy_level: 1, max_cost: null, max_switch_model_retries: 2, max_same_model_retries: 1, optimize_internal_requests: 0, prompt_id: null },
+    policies: { max_cost: null, max_switch_model_retries: 2, max_same_model_retries: 1, optimize_internal_requests: 0, prompt_id: null },
     flags: {},
     labels: {},
     forwardedHeaders: {},
     plugins: [],
     images: [],
     files: [],
-    stream: false,
   };
   const job: RequestOutcome['job'] = {
     requestId,
@@ -70,7 +70,7 @@ export function outcomeFor(env: { orgId: string; appId: string }, model: ReturnT
     spaceStamp: '',
     idpId: 'bench',
     request,
-    privacy: privacyPolicyOf(1),
+    privacyLevel: 1,
     payload: { model: BENCH_MODEL, stream: false },
     replyTo: 'x',
     deadline: Date.now() + 60_000,

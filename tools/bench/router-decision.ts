@@ -4,7 +4,7 @@ import { parseArgs } from 'node:util';
 import { catalogSchema } from '../../src/schemas/model-catalog';
 import { catalogEntryToRow } from '../../prisma/catalog/to-row';
 import type { RoutableModel } from '../../src/domain/routable-model';
-import { shapeOf } from '../../src/routing/learned/prompt-shape';
+import { shapeOf } from '../../src/routing/learned/prompt-features';
 import { readPrompt } from '../../src/routing/learned/router-model';
 import { loadWeightsFile } from '../../src/routing/learned/weights-file';
 import { DEFAULT_WEIGHTS_FILE } from '../../src/config/weights-location';

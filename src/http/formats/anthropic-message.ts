@@ -1,7 +1,7 @@
 import type { FinishReason, ToolCall, Usage } from '../../domain/chat';
-import type { CompletionResult } from '../../domain/completion';
+import type { CompletionAnswer, FinishedAnswer } from '../../domain/completion';
 import type { AnthropicResponseBlock, MessageResponse, StopReason } from '../../schemas/anthropic-messages';
-import { metadataOf } from '../../formats/openai-chat';
+import { withJsonField } from '../../formats/completion-metadata';
 
 /** Anthropic's message object of a completion's domain result. */
 
@@ -40,7 +40,7 @@ export function toolInputOf(call: ToolCall): Record<string, unknown> {
   return { arguments: call.function.arguments };
 }
 
-function contentOf(result: CompletionResult): AnthropicResponseBlock[] {
+function contentOf(result: CompletionAnswer): AnthropicResponseBlock[] {
   const message = result.choices[0]?.message;
   if (!message) return [];
   const text: AnthropicResponseBlock[] = message.content ? [{ type: 'text', text: message.content }] : [];
@@ -53,8 +53,8 @@ function contentOf(result: CompletionResult): AnthropicResponseBlock[] {
   return [...text, ...tools];
 }
 
-/** The whole message; Switchyard's `metadata` is an extra top-level field, which the SDK passes through. */
-export function anthropicMessageBody(result: CompletionResult): MessageResponse {
+/** The whole message but Switchyard's `metadata`. */
+export function anthropicMessageBody(result: CompletionAnswer): Omit<MessageResponse, 'metadata'> {
   return {
     id: messageIdOf(result.requestId),
     type: 'message',
@@ -64,6 +64,10 @@ export function anthropicMessageBody(result: CompletionResult): MessageResponse 
     stop_reason: stopReasonOf(result.choices[0]?.finish_reason) ?? 'end_turn',
     stop_sequence: null,
     usage: anthropicUsageOf(result.usage),
-    metadata: metadataOf(result),
   };
+}
+
+/** The whole message as JSON text; Switchyard's `metadata` is an extra top-level field (as the worker serialised it), which the SDK passes through. */
+export function anthropicMessageJson({ answer, metadata }: FinishedAnswer): string {
+  return withJsonField(JSON.stringify(anthropicMessageBody(answer)), 'metadata', metadata);
 }

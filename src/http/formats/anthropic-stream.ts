@@ -1,10 +1,10 @@
 import type { CompletionSink } from '../../domain/completion-sink';
-import type { WireSink } from '../../formats/wire-sink';
 import type { ChunkChoice, FinishReason, ToolCallDelta } from '../../domain/chat';
-import type { CompletionResult } from '../../domain/completion';
+import type { FinishedAnswer } from '../../domain/completion';
 import { errorBodyOf } from '../../errors/api-error';
-import { anthropicMessageBody, anthropicUsageOf, messageIdOf, stopReasonOf } from './anthropic-message';
-import { metadataOf } from '../../formats/openai-chat';
+import { anthropicMessageJson, anthropicUsageOf, messageIdOf, stopReasonOf } from './anthropic-message';
+import { SerialisedBody, type WireSink } from '../../formats/wire-sink';
+import { withJsonField } from '../../formats/completion-metadata';
 
 /** What the formatter knows of the request it answers. */
 export interface AnthropicFormatOptions {
@@ -92,16 +92,13 @@ class MessageStreamWriter {
     this.finish = choice.finish_reason ?? this.finish;
   }
 
-  end(result: CompletionResult): void {
-    this.start(result.model.model);
+  end({ answer, metadata }: FinishedAnswer): void {
+    this.start(answer.model.model);
     this.close();
-    const usage = anthropicUsageOf(result.usage);
-    this.send({
-      type: 'message_delta',
-      delta: { stop_reason: stopReasonOf(this.finish) ?? 'end_turn', stop_sequence: null },
-      usage,
-      metadata: metadataOf(result),
-    });
+    const usage = anthropicUsageOf(answer.usage);
+    const delta = { type: 'message_delta', delta: { stop_reason: stopReasonOf(this.finish) ?? 'end_turn', stop_sequence: null }, usage };
+    // Switchyard's metadata last, as the worker serialised it.
+    this.wire.chunk(withJsonField(JSON.stringify(delta), 'metadata', metadata));
     this.send({ type: 'message_stop' });
   }
 }
@@ -119,9 +116,9 @@ export function anthropicMessagesSink(wire: WireSink, identity: { requestId: str
       if (event.type === 'step') return wire.comment(`step ${JSON.stringify(event.step)}`);
       writer.delta(event.model, event.choices);
     },
-    done: (result) => {
-      if (!stream) return wire.done(anthropicMessageBody(result));
-      writer.end(result);
+    done: (finished) => {
+      if (!stream) return wire.done(SerialisedBody.ofText(anthropicMessageJson(finished)));
+      writer.end(finished);
       wire.done(undefined);
     },
     error: (failure) => {

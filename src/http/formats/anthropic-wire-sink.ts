@@ -1,13 +1,20 @@
 import type { Response } from 'express';
-import type { WireSink } from '../../formats/wire-sink';
+import { SerialisedBody, type WireSink } from '../../formats/wire-sink';
 import { eventStreamSink } from '../completion-sink';
 import { anthropicErrorBody } from './anthropic-errors';
+
+const TYPE_FIRST = '{"type":"';
 
 /**
  * Anthropic names each SSE event after its payload's `type` (`event: message_start` for
  * `{"type":"message_start",...}`), so a payload alone says which event it is.
  */
 function eventNameOf(data: string): string {
+  // The writer puts `type` first: read it off the text rather than parse the payload (the last one holds the metadata).
+  if (data.startsWith(TYPE_FIRST)) {
+    const end = data.indexOf('"', TYPE_FIRST.length);
+    if (end > TYPE_FIRST.length) return data.slice(TYPE_FIRST.length, end);
+  }
   const parsed = JSON.parse(data) as { type?: unknown };
   return typeof parsed.type === 'string' ? parsed.type : 'message';
 }
@@ -18,7 +25,8 @@ export function anthropicJsonSink(res: Response): WireSink {
     chunk: () => undefined,
     comment: () => undefined,
     done: (message) => {
-      res.status(200).json(message);
+      if (message instanceof SerialisedBody) res.status(200).type('application/json').send(message.text);
+      else res.status(200).json(message);
     },
     error: ({ status, body, headers }) => {
       res

@@ -3,6 +3,7 @@ import type { WireSink } from '../../formats/wire-sink';
 import type { CompletionFailure } from '../../domain/completion';
 import { errorBodyOf } from '../../errors/api-error';
 import type { ResponseObject } from '../../schemas/responses-object';
+import type { CompletionMetadata } from '../../schemas/chat-completions';
 import { finishedResponse, pendingResponse, responseBodyOf, type ResponseEcho, type ResponseIdentity } from './openai-responses';
 import { ResponseStreamWriter } from './openai-responses-stream';
 
@@ -70,11 +71,15 @@ export function openAiResponsesSink(wire: WireSink, identity: ResponseIdentity, 
       const choice = event.choices.find((c) => c.index === 0);
       if (choice) writer.delta(choice);
     },
-    done: (result) => {
-      const response = options.stream ? finishedResponse(pending, { result, output: writer.end(), finish: writer.finish }) : responseBodyOf(pending, result);
+    done: ({ answer, metadata: metadataJson }) => {
+      // The Responses API keeps the response and nests it in events: its metadata is read as an object here.
+      const metadata = JSON.parse(metadataJson) as CompletionMetadata;
+      const response = options.stream
+        ? finishedResponse(pending, { answer, metadata, output: writer.end(), finish: writer.finish })
+        : responseBodyOf(pending, { answer, metadata });
       if (options.stream && !created) {
         written = true;
-        start(result.model.model);
+        start(answer.model.model);
       }
       if (!options.keep) return complete(response);
       options.keep(response).then(

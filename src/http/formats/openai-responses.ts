@@ -1,9 +1,9 @@
 import type { AssistantMessage, FinishReason, Usage } from '../../domain/chat';
-import type { Annotation, CompletionResult } from '../../domain/completion';
+import type { Annotation, CompletionAnswer } from '../../domain/completion';
+import type { CompletionMetadata } from '../../schemas/chat-completions';
 import type { ResponsesRequest } from '../../schemas/responses';
 import type { FunctionCallOutputItem, MessageOutputItem, OutputItem, ResponseObject, ResponsesAnnotation } from '../../schemas/responses-object';
 import { functionCallItemIdOf, messageItemIdOf, responseIdOf } from '../../services/responses/response-ids';
-import { metadataOf } from '../../formats/openai-chat';
 
 /** OpenAI's Responses wire format of a completion's domain results. */
 
@@ -124,25 +124,25 @@ function endOf(finish: FinishReason | null): Pick<ResponseObject, 'status' | 'in
 /** The finished response: its output, usage, the model that answered and Switchyard's metadata. */
 export function finishedResponse(
   pending: ResponseObject,
-  { result, output, finish }: { result: CompletionResult; output: OutputItem[]; finish: FinishReason | null },
+  { answer, metadata, output, finish }: { answer: CompletionAnswer; metadata: CompletionMetadata; output: OutputItem[]; finish: FinishReason | null },
 ): ResponseObject {
   const end = endOf(finish);
   const itemStatus = end.status === 'completed' ? 'completed' : 'incomplete';
   return {
     ...pending,
     ...end,
-    model: result.model.model,
-    temperature: pending.temperature ?? result.temperature ?? null,
-    max_output_tokens: pending.max_output_tokens ?? result.maxTokens ?? null,
+    model: answer.model.model,
+    temperature: pending.temperature ?? metadata.temperature ?? null,
+    max_output_tokens: pending.max_output_tokens ?? metadata.max_tokens ?? null,
     output: output.map((item) => ({ ...item, status: itemStatus })),
-    usage: responsesUsageOf(result.usage),
-    switchyard: metadataOf(result),
+    usage: responsesUsageOf(answer.usage),
+    switchyard: metadata,
   };
 }
 
 /** The whole response of a completion answered at once. */
-export function responseBodyOf(pending: ResponseObject, result: CompletionResult): ResponseObject {
-  const choice = result.choices[0];
-  const output = choice ? outputItemsOf(result.requestId, choice.message) : [];
-  return finishedResponse(pending, { result, output, finish: choice?.finish_reason ?? null });
+export function responseBodyOf(pending: ResponseObject, { answer, metadata }: { answer: CompletionAnswer; metadata: CompletionMetadata }): ResponseObject {
+  const choice = answer.choices[0];
+  const output = choice ? outputItemsOf(answer.requestId, choice.message) : [];
+  return finishedResponse(pending, { answer, metadata, output, finish: choice?.finish_reason ?? null });
 }

@@ -13,6 +13,12 @@ export function bodyBytesOf(req: object): number | undefined {
 
 const METHODS_WITH_BODY = new Set(['POST', 'PUT', 'PATCH']);
 
+/**
+ * `Content-Type` values that `req.is('application/json')` accepts and `req.is('multipart/form-data')`
+ * refuses, as the SDKs send them: such a request needs neither check (each parses the header again).
+ */
+const PLAIN_JSON_TYPES = new Set(['application/json', 'application/json; charset=utf-8']);
+
 function hasBody(headers: { 'content-length'?: string; 'transfer-encoding'?: string }): boolean {
   return headers['transfer-encoding'] !== undefined || Number(headers['content-length'] ?? 0) > 0;
 }
@@ -20,15 +26,9 @@ function hasBody(headers: { 'content-length'?: string; 'transfer-encoding'?: str
 /**
  * A body, when there is one, must be JSON (415 otherwise) and at most `limitBytes` (413). Uploads
  * (`takesMultipart`) may send `multipart/form-data` instead, which their route reads with its own limit.
+ * One handler (the check, then express.json()), so a request passes one layer of the router for both.
  */
 export function jsonBody(limitBytes: number, takesMultipart: (req: Request) => boolean = () => false): RequestHandler[] {
-  const requireJson: RequestHandler = (req, _res, next) => {
-    if (req.is('multipart/form-data') && takesMultipart(req)) return next();
-    if (METHODS_WITH_BODY.has(req.method) && hasBody(req.headers) && !req.is('application/json')) {
-      throw new ApiError('unsupported_media_type', "Send the body as 'Content-Type: application/json'.", 'Content-Type');
-    }
-    next();
-  };
   // body-parser's verify hook: the raw text, before it is parsed, for the input guard.
   // eslint-disable-next-line max-params
   const verify = (req: object, _res: unknown, raw: Buffer, encoding: string | null) => {
@@ -38,5 +38,16 @@ export function jsonBody(limitBytes: number, takesMultipart: (req: Request) => b
     bodySizes.set(req, raw.length);
     noteBodyText(req, raw, encoding);
   };
-  return [requireJson, express.json({ limit: limitBytes, type: 'application/json', strict: true, verify })];
+  const parseJson = express.json({ limit: limitBytes, type: 'application/json', strict: true, verify });
+  const requireJson: RequestHandler = (req, res, next) => {
+    const type = req.headers['content-type'];
+    if (type === undefined || !PLAIN_JSON_TYPES.has(type)) {
+      const upload = req.is('multipart/form-data') && takesMultipart(req);
+      if (!upload && METHODS_WITH_BODY.has(req.method) && hasBody(req.headers) && !req.is('application/json')) {
+        throw new ApiError('unsupported_media_type', "Send the body as 'Content-Type: application/json'.", 'Content-Type');
+      }
+    }
+    parseJson(req, res, next);
+  };
+  return [requireJson];
 }

@@ -51,8 +51,9 @@ export function requestLogger(logger: Logger): RequestHandler {
     const startedAt = Date.now();
     req.id = requestId(req, res);
     req.log = lazyChild(logger, { request_id: req.id });
-    // A response emits 'close' once, whether it finished or its client left first (after 'finish' when it finished).
-    res.once('close', () => logAccess(logger, { req, res, startedAt }));
+    // A response emits 'close' once, whether it finished or its client left first (after 'finish' when it
+    // finished): node's emitCloseNT checks `_closed`, so `on` spares the two objects `once` wraps a listener in.
+    res.on('close', () => logAccess(logger, { req, res, startedAt }));
     next();
   };
 }

@@ -6,6 +6,7 @@ import { completionRequestSchema, completionResponseSchema, type CompletionReque
 import type { ApiServices } from '../api-services';
 import { acceptedJobSink, jsonSink, sseSink } from '../completion-sink';
 import { openAiChatSink } from '../../formats/openai-chat';
+import { METADATA_PLACEMENTS, type MetadataPlacement } from '../../formats/completion-metadata';
 import { preferenceTokens } from '../prefer-header';
 import { departureOf } from '../client-gone';
 import { bodyBytesOf } from '../middleware/json-body';
@@ -16,7 +17,8 @@ const CLAIM_MARGIN_MS = 60_000;
 
 /** `Prefer: respond-async` (RFC 7240), checked against the body; undefined for a synchronous request. */
 function asyncRequestOf(preferHeader: string | undefined, body: CompletionRequest): AsyncRequest | undefined {
-  if (!preferenceTokens(preferHeader).has(RESPOND_ASYNC)) {
+  // Most requests send no `Prefer`: its tokens are read only when it is there.
+  if (!preferHeader || !preferenceTokens(preferHeader).has(RESPOND_ASYNC)) {
     if (body.webhook_url !== undefined)
       throw new ApiError('invalid_request', "'webhook_url' is only for async requests: send it with the header 'Prefer: respond-async'.", 'webhook_url');
     return undefined;
@@ -28,6 +30,44 @@ function asyncRequestOf(preferHeader: string | undefined, body: CompletionReques
       'stream',
     );
   return { webhookUrl: body.webhook_url ?? null };
+}
+
+type Format = Submission['format'];
+
+/** An edge formatter with fixed options, made once: a request's own closure over its options cost an allocation for every request. */
+function formatWith(options: { stream: boolean; includeUsage: boolean; placement: MetadataPlacement }): Format {
+  return (wire, identity) => openAiChatSink(wire, identity, options);
+}
+
+/** By `stream`, then by `stream_options.include_usage === true`. */
+function formatsFor(placement: MetadataPlacement): Record<'whole' | 'stream', readonly [Format, Format]> {
+  return {
+    whole: [formatWith({ stream: false, includeUsage: false, placement }), formatWith({ stream: false, includeUsage: true, placement })],
+    stream: [formatWith({ stream: true, includeUsage: false, placement }), formatWith({ stream: true, includeUsage: true, placement })],
+  };
+}
+
+/** By where the metadata goes (`x-switchyard-metadata`), then as `formatsFor`. */
+const FORMATS = new Map(METADATA_PLACEMENTS.map((placement) => [placement, formatsFor(placement)]));
+
+const METADATA_HEADER = 'x-switchyard-metadata';
+
+/** Where the answer carries the metadata: the header's value, the spec's `metadata` without it; another value is a 400 naming the header. */
+function placementOf(header: string | undefined): MetadataPlacement {
+  if (header === undefined) return 'metadata';
+  const placement = METADATA_PLACEMENTS.find((known) => known === header.trim().toLowerCase());
+  if (placement) return placement;
+  throw new ApiError(
+    'invalid_value',
+    `Invalid value for header '${METADATA_HEADER}': '${header}'. Use one of: ${METADATA_PLACEMENTS.join(', ')} (docs/sdk-metadata.md).`,
+    METADATA_HEADER,
+  );
+}
+
+function formatOf(body: CompletionRequest, placement: MetadataPlacement): Format {
+  const usage = body.stream_options?.include_usage === true ? 1 : 0;
+  const formats = FORMATS.get(placement) as ReturnType<typeof formatsFor>;
+  return (body.stream ? formats.stream : formats.whole)[usage];
 }
 
 type ChatDeps = Pick<ApiServices, 'completions' | 'idempotency' | 'config' | 'logger'>;
@@ -71,6 +111,11 @@ export function chatCompletionRoutes({ completions, idempotency, config, logger 
         { name: 'Prefer', description: '`respond-async`: queue the request and answer 202 with a `chat.completion.job` (see `GET /v1/jobs/{job_id}`).' },
         { name: 'Idempotency-Key', description: 'A repeat within 24 h gets the first answer again without running (see above).' },
         { name: 'Service-Feature-Flags', description: 'JSON object of flag names to "true"/"false" for this request.' },
+        {
+          name: METADATA_HEADER,
+          description:
+            "Where the answer carries Switchyard's metadata: `metadata` (default, as this schema shows), `switchyard` (a top-level `switchyard` field instead, leaving `metadata` as OpenAI's SDKs type it), or `none` (left out; `GET /v1/logs/{id}` has it). Another value: 400 naming the header.",
+        },
       ],
       alternative: {
         status: 202,
@@ -93,12 +138,12 @@ export function chatCompletionRoutes({ completions, idempotency, config, logger 
           departure: departureOf(res),
           setHeaders: (headers) => res.set(headers),
           sink: respondAsync ? acceptedJobSink(res) : body.stream ? sseSink(res) : jsonSink(res),
-          format: (wire, identity) => openAiChatSink(wire, identity, { stream: body.stream, includeUsage: body.stream_options?.include_usage === true }),
+          format: formatOf(body, placementOf(req.header(METADATA_HEADER))),
           httpRequestId: String(req.id),
           bodyBytes: bodyBytesOf(req),
-          // Last: properties that follow a spread are added one by one, and cost allocations.
-          ...(respondAsync ? { respondAsync } : {}),
         };
+        // Set apart from the literal: a synchronous request (the usual one) adds nothing, not even an empty object to spread.
+        if (respondAsync) submission.respondAsync = respondAsync;
         const key = req.header(IDEMPOTENCY_HEADER);
         if (key === undefined) await completions.submit(submission);
         else await idempotent.submit(submission, { key, body: req.body as unknown });

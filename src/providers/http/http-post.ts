@@ -30,10 +30,10 @@ export interface UpstreamHttpResponse {
   ok: boolean;
   headers: { get(name: string): string | null };
   /**
-   * The body as it arrives; breaks off with an error if the connection does. Leaving the loop early
-   * does not close the connection: call `finish` then.
+   * The body as it arrives (a paused stream: `read()` gives what is buffered); emits `error` if the
+   * connection breaks off. Leaving it before its end does not close the connection: call `finish` then.
    */
-  body: AsyncIterable<Uint8Array>;
+  body: Readable;
   /**
    * For a body left unread: `drain` reads the rest in the background so the kept-alive connection
    * serves the next call (it is closed if the rest does not come within a second); `destroy` closes it.
@@ -60,23 +60,45 @@ function finish(message: Readable, how: 'drain' | 'destroy'): void {
   message.resume();
 }
 
-function wrap({ statusCode: status, headers, body }: Dispatcher.ResponseData): UpstreamHttpResponse {
-  return {
-    status,
-    ok: status >= 200 && status < 300,
-    headers: {
-      get: (name) => {
-        const value = headers[name.toLowerCase()];
-        return Array.isArray(value) ? value.join(', ') : (value ?? null);
-      },
-    },
-    // An SSE reader stops at its terminal event, usually just before the body ends: closing the
-    // connection there (what a plain `for await` does) would cost a new connection per call.
-    body: { [Symbol.asyncIterator]: () => body.iterator({ destroyOnReturn: false }) },
-    finish: (how) => finish(body, how),
-    text: () => body.text(),
-    json: () => body.json(),
-  };
+/** Response headers read by name, as fetch's Headers: read only on failures (`retry-after`). */
+class ResponseHeaders {
+  constructor(private readonly raw: Dispatcher.ResponseData['headers']) {}
+
+  get(name: string): string | null {
+    const value = this.raw[name.toLowerCase()];
+    return Array.isArray(value) ? value.join(', ') : (value ?? null);
+  }
+}
+
+/** undici's response as the adapters read it: one object with its methods on the prototype, no closures per call. */
+class UndiciResponse implements UpstreamHttpResponse {
+  readonly status: number;
+  readonly ok: boolean;
+  readonly body: Dispatcher.ResponseData['body'];
+  private readonly rawHeaders: Dispatcher.ResponseData['headers'];
+
+  constructor({ statusCode, headers, body }: Dispatcher.ResponseData) {
+    this.status = statusCode;
+    this.ok = statusCode >= 200 && statusCode < 300;
+    this.body = body;
+    this.rawHeaders = headers;
+  }
+
+  get headers(): ResponseHeaders {
+    return new ResponseHeaders(this.rawHeaders);
+  }
+
+  finish(how: 'drain' | 'destroy'): void {
+    finish(this.body, how);
+  }
+
+  text(): Promise<string> {
+    return this.body.text();
+  }
+
+  json(): Promise<unknown> {
+    return this.body.json();
+  }
 }
 
 export interface HttpPost {
@@ -88,7 +110,16 @@ export interface HttpPost {
   lookup?: LookupFunction;
 }
 
-/** POSTs and resolves once the response headers arrive; rejects on connection errors and on abort. */
-export async function httpPost({ url, headers, body, signal, lookup }: HttpPost): Promise<UpstreamHttpResponse> {
-  return wrap(await request(url, { method: 'POST', dispatcher: agentFor(lookup), headers, body, signal }));
+/**
+ * POSTs and resolves once the response headers arrive; rejects on connection errors and on abort (and on
+ * what undici throws at once, such as a URL it cannot parse). One promise: a `then`, not an `async` function.
+ */
+export function httpPost({ url, headers, body, signal, lookup }: HttpPost): Promise<UpstreamHttpResponse> {
+  try {
+    return request(url, { method: 'POST', dispatcher: agentFor(lookup), headers, body, signal }).then(toResponse);
+  } catch (err) {
+    return Promise.reject(err instanceof Error ? err : new Error(String(err)));
+  }
 }
+
+const toResponse = (data: Dispatcher.ResponseData): UpstreamHttpResponse => new UndiciResponse(data);

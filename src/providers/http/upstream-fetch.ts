@@ -44,13 +44,14 @@ export function transportError(provider: string, err: unknown, { deadline, ctx }
 
 /**
  * POSTs JSON and returns the response once its status is 2xx; any other status becomes a
- * UpstreamError whose kind comes from the status. The deadline is left running for the body.
+ * UpstreamError whose kind comes from the status. The deadline is left running for the body. One
+ * promise per call (a `then`, not an `async` function awaiting the request: each await costs one more).
  */
-export async function postUpstream(call: UpstreamPost): Promise<UpstreamResponse> {
+export function postUpstream(call: UpstreamPost): Promise<UpstreamResponse> {
   const deadline = new Deadline(call.ctx.signal, { idleMs: call.ctx.timeoutMs, callMs: call.ctx.callTimeoutMs });
-  let response: UpstreamHttpResponse;
+  let posted: Promise<UpstreamHttpResponse>;
   try {
-    response = await httpPost({
+    posted = httpPost({
       url: call.url,
       headers: { ...call.ctx.forwardedHeaders, 'content-type': 'application/json', ...call.headers },
       body: JSON.stringify(call.body),
@@ -58,10 +59,19 @@ export async function postUpstream(call: UpstreamPost): Promise<UpstreamResponse
       lookup: call.ctx.lookup,
     });
   } catch (err) {
-    deadline.clear();
-    throw transportError(call.provider, err, { deadline, ctx: call.ctx });
+    posted = Promise.reject(err);
   }
-  if (response.ok) return { response, deadline };
+  return posted.then(
+    (response) => (response.ok ? { response, deadline } : refused(call, response, deadline)),
+    (err: unknown) => {
+      deadline.clear();
+      throw transportError(call.provider, err, { deadline, ctx: call.ctx });
+    },
+  );
+}
+
+/** A status other than 2xx: the error it means, with the body kept for the log. */
+async function refused(call: UpstreamPost, response: UpstreamHttpResponse, deadline: Deadline): Promise<never> {
   const text = await response.text().catch(() => '');
   deadline.clear();
   const upstreamBody = text.slice(0, MAX_ERROR_BODY);

@@ -41,15 +41,23 @@ const PLAIN_FIELDS = [
 
 const ruleFor = (vendor: OpenAiCompatibleVendor, model: string): ModelRule | undefined => vendor.modelRules.find((rule) => rule.match.test(model));
 
-function passedThrough(extra: ChatRequest['extra']): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(extra ?? {}).filter(([key]) => !OWN_FIELDS.has(key)));
+/** The fields a vendor refuses, with those its model's rule drops: made once per vendor and rule, not per call. */
+const refusedByRule = new WeakMap<OpenAiCompatibleVendor, Map<ModelRule | undefined, ReadonlySet<string>>>();
+
+function refusedFields(vendor: OpenAiCompatibleVendor, rule: ModelRule | undefined): ReadonlySet<string> {
+  let byRule = refusedByRule.get(vendor);
+  if (!byRule) refusedByRule.set(vendor, (byRule = new Map()));
+  let refused = byRule.get(rule);
+  if (!refused) byRule.set(rule, (refused = new Set([...vendor.unsupported, ...(rule?.drop ?? [])])));
+  return refused;
 }
 
-/** Drops what the vendor or model refuses, then renames what the vendor names differently. */
+/** Drops what the vendor or model refuses, then renames what the vendor names differently (keys keep their order). */
 function adapted(body: Record<string, unknown>, vendor: OpenAiCompatibleVendor, rule: ModelRule | undefined): Record<string, unknown> {
-  const refused = new Set([...vendor.unsupported, ...(rule?.drop ?? [])]);
+  const refused = refusedFields(vendor, rule);
   const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(body)) {
+  for (const key of Object.keys(body)) {
+    const value = body[key];
     if (value === undefined || refused.has(key)) continue;
     out[vendor.renamed[key] ?? key] = value;
   }
@@ -59,7 +67,10 @@ function adapted(body: Record<string, unknown>, vendor: OpenAiCompatibleVendor, 
 /** The JSON body for a chat-completions call to this vendor. */
 export function requestBody(vendor: OpenAiCompatibleVendor, request: ChatRequest, mode: CallMode): Record<string, unknown> {
   const rule = ruleFor(vendor, request.model);
-  const body: Record<string, unknown> = { ...passedThrough(request.extra) };
+  const body: Record<string, unknown> = {};
+  // The client's extra fields first, less those Switchyard sets itself.
+  const { extra } = request;
+  if (extra) for (const key of Object.keys(extra)) if (!OWN_FIELDS.has(key)) body[key] = extra[key];
   for (const field of PLAIN_FIELDS) if (request[field] !== undefined) body[field] = request[field];
   body.model = request.model;
   body.messages = outgoingMessages(request.messages, vendor);

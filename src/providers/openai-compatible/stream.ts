@@ -29,7 +29,8 @@ class ToolCallIndexer {
 
 /** What one choice index has shown so far. */
 interface ChoiceState {
-  tools: ToolCallIndexer;
+  /** Made at the choice's first tool call delta: most answers have none. */
+  tools: ToolCallIndexer | null;
   hadToolCalls: boolean;
   finished: boolean;
 }
@@ -109,7 +110,7 @@ export class OpenAiStreamTranslator implements StreamTranslator<ChatChunk> {
 
   private stateOf(index: number): ChoiceState {
     let state = this.choices.get(index);
-    if (!state) this.choices.set(index, (state = { tools: new ToolCallIndexer(), hadToolCalls: false, finished: false }));
+    if (!state) this.choices.set(index, (state = { tools: null, hadToolCalls: false, finished: false }));
     return state;
   }
 
@@ -122,7 +123,7 @@ export class OpenAiStreamTranslator implements StreamTranslator<ChatChunk> {
     const content = contentText(wire.content);
     // Most deltas carry text alone: no arrays are made for tool calls they do not have.
     const calls = Array.isArray(wire.tool_calls) ? (wire.tool_calls.filter(isRecord) as WireToolCall[]) : null;
-    const deltas = calls && calls.length > 0 ? calls.map((call, i) => toolCallDelta(call, state.tools.indexOf(call, i))) : null;
+    const deltas = calls && calls.length > 0 ? calls.map((call, i) => toolCallDelta(call, (state.tools ??= new ToolCallIndexer()).indexOf(call, i))) : null;
     state.hadToolCalls ||= deltas !== null;
     const finish = finishReasonOf(raw.finish_reason, state.hadToolCalls);
     state.finished ||= finish !== null;

@@ -1,9 +1,15 @@
-import { logit, sigmoid } from './logistic';
-import { kindPosterior, type KindClassifier } from './kind-classifier';
-import { expectedTokens, type LengthModel } from './length-model';
-import { viewPrompt, type OutcomeModel, type PromptView } from './outcome-model';
-import type { PromptShape } from './prompt-shape';
-import { promptFeatures } from './text-features';
+import {
+  expectedTokens,
+  kindPosterior,
+  logit,
+  sigmoid,
+  viewPrompt,
+  type KindClassifier,
+  type LengthModel,
+  type OutcomeModel,
+  type PromptView,
+} from './linear-models';
+import { promptFeatures, type PromptShape } from './prompt-features';
 
 /** Everything the learned router knows: trained offline, or on `--train` in `router:eval`. */
 export interface RouterModel {

@@ -1,4 +1,4 @@
-import { logit, sigmoid } from '../learned/logistic';
+import { logit, sigmoid } from '../learned/linear-models';
 import { MIN_RATINGS, type FeedbackCell } from './feedback-cell';
 
 /** Pseudo-count (Jeffreys-like) added to both the good and the expected rate, so 0 or all good stays finite. */

@@ -105,7 +105,7 @@ export class LineRunner {
       spaceStamp: stamp,
       idpId: batch.idp_id,
       request: decided.request,
-      privacy: decided.privacy,
+      privacyLevel: decided.privacy.level,
       payload: decided.payload,
       deadline: receivedAt + this.deps.timeoutMs,
       receivedAt,

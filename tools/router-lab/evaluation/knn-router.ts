@@ -1,6 +1,5 @@
-import { shapeOf } from '../../../src/routing/learned/prompt-shape';
-import { norm, type SparseVector } from '../../../src/routing/learned/sparse-vector';
-import { DENSE_FEATURES, promptFeatures } from '../../../src/routing/learned/text-features';
+import { norm, type SparseVector } from '../../../src/routing/learned/linear-models';
+import { DENSE_FEATURES, promptFeatures, shapeOf } from '../../../src/routing/learned/prompt-features';
 import { trainCostEstimate } from './cost-estimate';
 import type { RouterTrainer } from './eval-router';
 import type { LabelledPrompt } from './labelled-prompt';

@@ -1,7 +1,7 @@
 import { seededShuffle } from '../datasets/seeded-random';
 import { chooseWithExploration, type ExplorationOptions } from '../../../src/routing/online/exploration';
 import { SpaceFeedback } from '../../../src/routing/online/space-feedback';
-import { byDecision, weightedScores } from '../../../src/routing/weighted-score';
+import { byDecision, weightedScores } from '../../../src/routing/scorer';
 import type { EvalRouter, RouterEstimate } from './eval-router';
 import type { LabelledPrompt, PriceTable } from './labelled-prompt';
 import { askRouter } from './sweep';

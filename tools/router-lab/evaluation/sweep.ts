@@ -1,4 +1,4 @@
-import { byDecision, weightedScores, type CandidateEstimate } from '../../../src/routing/weighted-score';
+import { byDecision, weightedScores, type CandidateEstimate } from '../../../src/routing/scorer';
 import type { EvalRouter, RouterEstimate } from './eval-router';
 import { meanOf, type CostQuality, type TestTable } from './test-table';
 

@@ -2,7 +2,7 @@ import { trainCostEstimate } from '../evaluation/cost-estimate';
 import { priced, promptTokens } from '../evaluation/costs';
 import type { RouterTrainer } from '../evaluation/eval-router';
 import type { LabelledPrompt } from '../evaluation/labelled-prompt';
-import { shapeOf } from '../../../src/routing/learned/prompt-shape';
+import { shapeOf } from '../../../src/routing/learned/prompt-features';
 import { completionTokens, readPrompt, type PromptReading } from '../../../src/routing/learned/router-model';
 import { knownModelQuality, withKnownKind } from './known-models';
 import { ROUTER_BUCKETS } from './router-version';

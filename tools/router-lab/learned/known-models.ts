@@ -1,4 +1,4 @@
-import { sigmoid } from '../../../src/routing/learned/logistic';
+import { sigmoid } from '../../../src/routing/learned/linear-models';
 import type { PromptReading, RouterModel } from '../../../src/routing/learned/router-model';
 import { outcomeLogit } from './train-outcome-model';
 

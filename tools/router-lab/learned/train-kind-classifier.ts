@@ -1,5 +1,4 @@
-import { kindPosterior, type KindClassifier } from '../../../src/routing/learned/kind-classifier';
-import type { SparseVector } from '../../../src/routing/learned/sparse-vector';
+import { kindPosterior, type KindClassifier, type SparseVector } from '../../../src/routing/learned/linear-models';
 import { AdaGrad } from './adagrad';
 
 export interface KindExample {

@@ -1,5 +1,4 @@
-import type { LengthModel } from '../../../src/routing/learned/length-model';
-import { dot, type SparseVector } from '../../../src/routing/learned/sparse-vector';
+import { dot, type LengthModel, type SparseVector } from '../../../src/routing/learned/linear-models';
 import { AdaGrad } from './adagrad';
 
 export interface LengthExample {

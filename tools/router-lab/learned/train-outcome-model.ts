@@ -1,6 +1,4 @@
-import { sigmoid } from '../../../src/routing/learned/logistic';
-import type { OutcomeModel, PromptView } from '../../../src/routing/learned/outcome-model';
-import { dot } from '../../../src/routing/learned/sparse-vector';
+import { dot, sigmoid, type OutcomeModel, type PromptView } from '../../../src/routing/learned/linear-models';
 import { AdaGrad } from './adagrad';
 
 /**

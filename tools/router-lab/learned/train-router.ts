@@ -1,12 +1,8 @@
 import type { LabelledPrompt } from '../evaluation/labelled-prompt';
 import { seededShuffle } from '../datasets/seeded-random';
-import { logit } from '../../../src/routing/learned/logistic';
-import { kindPosterior } from '../../../src/routing/learned/kind-classifier';
-import { viewPrompt, type OutcomeModel } from '../../../src/routing/learned/outcome-model';
-import { shapeOf } from '../../../src/routing/learned/prompt-shape';
-import { dot } from '../../../src/routing/learned/sparse-vector';
+import { dot, kindPosterior, logit, viewPrompt, type OutcomeModel } from '../../../src/routing/learned/linear-models';
+import { DENSE_FEATURES, promptFeatures, shapeOf } from '../../../src/routing/learned/prompt-features';
 import type { RouterModel } from '../../../src/routing/learned/router-model';
-import { DENSE_FEATURES, promptFeatures } from '../../../src/routing/learned/text-features';
 import { trainKindClassifier } from './train-kind-classifier';
 import { trainLengthModel } from './train-length-model';
 import { trainOutcomeModel } from './train-outcome-model';

@@ -1,6 +1,5 @@
-import { pack } from '../../../src/routing/learned/packed-weights';
 import type { RouterModel } from '../../../src/routing/learned/router-model';
-import type { WeightsFile } from '../../../src/routing/learned/weights-file';
+import { pack, type WeightsFile } from '../../../src/routing/learned/weights-file';
 
 /** The shipped part of a trained router, in the file format the service loads (`fromWeightsFile` reads it back). */
 export function toWeightsFile(model: RouterModel, training: WeightsFile['training']): WeightsFile {

@@ -1,4 +1,4 @@
-import { sigmoid } from '../../../../src/routing/learned/logistic';
+import { sigmoid } from '../../../../src/routing/learned/linear-models';
 
 /** Solves `a·x = b` for a small dense symmetric positive-definite `a` (Gaussian elimination, partial pivoting). */
 export function solveLinear(a: readonly number[][], b: readonly number[]): number[] {
