@@ -13,8 +13,13 @@ export const unavailableReasonSchema = z
   })
   .meta({ id: 'UnavailableReason' });
 
-/** The two fields every model listing carries. */
+/** The fields every model listing carries. */
 export const availabilityFields = {
   available: z.boolean().describe('Whether a request naming this model can be answered now.'),
-  unavailable_reason: unavailableReasonSchema.nullable().describe('Why not, when `available` is false; null otherwise.'),
+  unavailable_reason: unavailableReasonSchema.nullable().describe('Why not, when `available` is false: the reason to mend first; null otherwise.'),
+  unavailable_reasons: z
+    .array(unavailableReasonSchema)
+    .describe(
+      'Every reason it cannot answer now, the one to mend first leading (a model off in the Space whose provider has no key has both); empty when it can.',
+    ),
 };

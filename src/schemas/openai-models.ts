@@ -19,6 +19,11 @@ export const modelObjectSchema = z.object({
     .describe('USD per prompt token, per completion token and per request.'),
   capabilities: z.object({ functions: z.boolean(), json: z.boolean(), vision: z.boolean(), stream: z.boolean() }).nullable(),
   automatic: z.boolean().describe("True for the service's own name: the router picks among the Space's models for each request."),
+  active: z
+    .boolean()
+    .describe(
+      'Whether the model is switched on in the Space (the automatic name always is). A model can be on and still not answer, e.g. when its provider has no key.',
+    ),
   ...availabilityFields,
 });
 export type ModelObject = z.infer<typeof modelObjectSchema>;

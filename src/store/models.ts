@@ -52,6 +52,18 @@ export const modelStore = {
     return (await tx.model.count({ where: { model: name, OR: [PUBLIC_CATALOG, { org_id: orgId }] } })) > 0;
   },
 
+  /**
+   * The names a key's `allowed_models` may hold in this organization: each model's name and its
+   * `provider/namespace`, of the public catalog, the organization's own models and its Spaces' models.
+   */
+  async allowableNames(tx: Tx, orgId: string): Promise<string[]> {
+    const rows = await tx.model.findMany({
+      where: { OR: [PUBLIC_CATALOG, { org_id: orgId }, { app: { org_id: orgId } }] },
+      select: { model: true, provider: true, namespace: true },
+    });
+    return [...new Set(rows.flatMap((row) => [row.model, `${row.provider}/${row.namespace}`]))];
+  },
+
   /** model id → when it was added, for these ids. */
   async addedOn(db: Tx, ids: string[]): Promise<Map<string, Date>> {
     const rows = await db.model.findMany({ where: { id: { in: ids } }, select: { id: true, added_on: true } });

@@ -311,6 +311,15 @@ describe('allowed_models', () => {
     client = new OpenAI({ apiKey: created.key, baseURL: `${server.origin}/v1`, maxRetries: 0 });
   });
 
+  it('refuses a name no model answers to at creation, naming the entry, with the close names', async () => {
+    const refused = await call('POST /v1/keys', owner.api_key, { name: 'typo', allowed_models: ['claude-haiku-4-5', 'claude-haiku-4-6'] });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error).toMatchObject({ code: 'invalid_value', param: 'allowed_models[1]' });
+    expect(refused.body.error?.message).toContain("Did you mean 'claude-haiku-4-5'");
+    const byNamespace = await call('POST /v1/keys', owner.api_key, { name: 'by namespace', allowed_models: ['openai/gpt-4.1-mini'] });
+    expect(byNamespace.status).toBe(201);
+  });
+
   it('refuses a named model outside the list with 403 naming `model`', async () => {
     const err = await client.chat.completions.create({ model: 'gpt-4.1-mini', messages: [{ role: 'user', content: 'Hi' }] }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(OpenAI.APIError);
@@ -384,6 +393,6 @@ describe('the queue dashboard', () => {
   it("says in its 403 which command gets a service owner's key", async () => {
     const res = await call('GET /admin/queues', owner.api_key);
     expect(res.status).toBe(403);
-    expect(res.body.error?.message).toContain('npm run cli -- keys create --org-id <organization id> --service-owner');
+    expect(res.body.error?.message).toContain('npm run -s cli -- keys create --org-id <organization id> --service-owner');
   });
 });

@@ -70,6 +70,16 @@ describe('client.models.list()', () => {
     });
     expect(byId.get('gpt-4.1-nano')).toMatchObject({ available: false, unavailable_reason: { code: 'not_active_in_space' } });
     expect(byId.get('claude-haiku-4-5')?.created).toBeGreaterThan(1_600_000_000);
+    // Every reason, the one to mend first leading, and whether the model is on in the Space.
+    expect(byId.get('claude-haiku-4-5')).toMatchObject({ active: true, unavailable_reasons: [{ code: 'provider_key_missing' }] });
+    expect(byId.get('claude-opus-4-5')).toMatchObject({
+      active: false,
+      available: false,
+      unavailable_reason: { code: 'provider_key_missing' },
+      unavailable_reasons: [{ code: 'provider_key_missing' }, { code: 'not_active_in_space' }],
+    });
+    expect(byId.get('gpt-4.1-mini')).toMatchObject({ active: true, unavailable_reasons: [] });
+    expect(byId.get('switchyard')).toMatchObject({ automatic: true, active: true, unavailable_reasons: [] });
     // Each model once.
     expect(new Set(listed.map((model) => model.id)).size).toBe(listed.length);
   });

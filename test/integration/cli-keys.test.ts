@@ -40,7 +40,7 @@ it("names the command in the dashboard's 403; that command's key opens the dashb
   const refused = await request(ctx.app).get('/admin/queues').set(tenant.auth);
   expect(refused.status).toBe(403);
   expect(refused.body.error.message).toBe(QUEUE_DASHBOARD_REFUSAL);
-  expect(QUEUE_DASHBOARD_REFUSAL).toContain('npm run cli -- keys create --org-id <organization id> --service-owner');
+  expect(QUEUE_DASHBOARD_REFUSAL).toContain('npm run -s cli -- keys create --org-id <organization id> --service-owner');
 
   const made = await cli(['keys', 'create', '--org-id', tenant.org_id, '--service-owner', '--json']);
   expect(made).toMatchObject({ code: 0, stderr: '' });

@@ -17,7 +17,7 @@ function bearerFrom(header: string | undefined): string | undefined {
 /** Says which command makes a key the dashboard accepts (docs/keys.md, "The service owner's key"). */
 export const QUEUE_DASHBOARD_REFUSAL =
   "The queue dashboard is for service owners; this key's user is not one. The operator gets a service owner's key with " +
-  '`npm run cli -- keys create --org-id <organization id> --service-owner` (organization ids: `npm run cli -- orgs list`); the secret is printed once.';
+  '`npm run -s cli -- keys create --org-id <organization id> --service-owner` (organization ids: `npm run -s cli -- orgs list`); the secret is printed once.';
 
 export function queueAdminGuard(authenticator: Authenticator): RequestHandler {
   return async (req, res, next) => {

@@ -54,7 +54,7 @@ export class AppModelService {
       }
       await modelStore.setActive(tx, { app_id: app.id, model_id: model.id, active });
       await markSandboxOutdated(tx, app);
-      return presentModelForApp(model, { active, unavailable: this.deps.availability.ofRow(model, active) });
+      return presentModelForApp(model, { active, unavailable: this.deps.availability.reasonsOfRow(model, active) });
     });
     await this.deps.versions.bump([appId]);
     return view;

@@ -62,7 +62,7 @@ export function presentModel(row: ModelWithParent): ModelView {
 /** A model as seen from one Space: its identity, the full model, whether it is on there and whether it can answer now. */
 export function presentModelForApp(
   row: ModelWithParent,
-  { active, unavailable }: { active: boolean; unavailable: Unavailability | null },
+  { active, unavailable }: { active: boolean; unavailable: readonly Unavailability[] },
 ): ModelActiveForAppView {
   const model = presentModel(row);
   return {
@@ -83,7 +83,8 @@ export function presentModelForApp(
     parent: model,
     active,
     globally_disabled: row.globally_disabled,
-    available: unavailable === null,
-    unavailable_reason: unavailable,
+    available: unavailable.length === 0,
+    unavailable_reason: unavailable[0] ?? null,
+    unavailable_reasons: [...unavailable],
   };
 }

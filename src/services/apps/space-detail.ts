@@ -32,7 +32,7 @@ function withStates(models: ModelWithParent[], states: Map<string, boolean>, ava
   const now = new Date();
   return models.map((model) => {
     const active = states.get(model.id) ?? false;
-    return presentModelForApp(model, { active, unavailable: availability.ofRow(model, active, now) });
+    return presentModelForApp(model, { active, unavailable: availability.reasonsOfRow(model, active, now) });
   });
 }
 

@@ -9,6 +9,8 @@ import { inTransaction, type Db } from '../../store/db';
 import { toPage } from '../../store/pagination';
 import { tenancyStore } from '../../store/tenancy';
 import { checkNoEscalation } from './key-grant';
+import { checkAllowedModelsKnown } from './allowed-models';
+import { modelStore } from '../../store/models';
 import { presentKey } from './present-key';
 
 /** Least privilege unless the caller asks for more (as the CLI's `keys create`). */
@@ -54,6 +56,7 @@ export class KeyService {
     const secret = generateApiKey();
     const row = await inTransaction(this.deps.db, async (tx) => {
       if (appId !== null && !(await tenancyStore.findApp(tx, auth.orgId, appId))) throw ApiError.notFound('Space', 'app_id');
+      if (body.allowed_models) checkAllowedModelsKnown(body.allowed_models, await modelStore.allowableNames(tx, auth.orgId));
       const created = await tenancyStore.createKey(tx, {
         orgId: auth.orgId,
         userId: auth.userId,

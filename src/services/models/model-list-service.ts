@@ -14,15 +14,17 @@ import type { ModelAvailability } from './model-availability';
 
 const seconds = (date: Date) => Math.floor(date.getTime() / 1000);
 
-/** A model of the listing with why it cannot answer (null: it can). */
+/** A model of the listing with every reason it cannot answer (none: it can). */
 interface Listed {
   model: RoutableModel;
-  reason: Unavailability | null;
+  reasons: Unavailability[];
+  /** Switched on in the Space. */
+  active: boolean;
   /** When it entered the catalog, when already known (rows read for `all`). */
   added?: Date;
 }
 
-function modelObject({ model, reason }: Listed, created: Date | undefined): ModelObject {
+function modelObject({ model, reasons, active }: Listed, created: Date | undefined): ModelObject {
   return {
     id: model.model,
     object: 'model',
@@ -33,17 +35,19 @@ function modelObject({ model, reason }: Listed, created: Date | undefined): Mode
     pricing: { prompt: model.promptTokenCost, completion: model.completionTokenCost, request: model.baseCost },
     capabilities: { functions: model.supports.functions, json: model.supports.json, vision: model.supports.vision, stream: model.supports.stream },
     automatic: false,
-    available: reason === null,
-    unavailable_reason: reason,
+    active,
+    available: reasons.length === 0,
+    unavailable_reason: reasons[0] ?? null,
+    unavailable_reasons: reasons,
   };
 }
 
 const NO_MODEL: Unavailability = { code: 'no_model_available', message: 'no model of this Space can answer now' };
 const NOT_ALLOWED: Unavailability = { code: 'not_allowed_for_key', message: "this key's allowed_models leaves it out" };
 
-/** A model's reason with the key's list applied: a reason the model has anyway comes first. */
+/** A model's reasons with the key's list applied: the reasons the model has anyway come first. */
 function forKey(entry: Listed, allowed: ModelAllowList | null): Listed {
-  return allowed === null || entry.reason !== null || modelAllowed(entry.model, allowed) ? entry : { ...entry, reason: NOT_ALLOWED };
+  return allowed === null || modelAllowed(entry.model, allowed) ? entry : { ...entry, reasons: [...entry.reasons, NOT_ALLOWED] };
 }
 
 /**
@@ -60,14 +64,14 @@ export class ModelListService {
     const space = await this.spaceOf(auth);
     const now = new Date();
     const offered = [...space.models, ...space.embeddingModels].map((model): Listed =>
-      forKey({ model, reason: this.deps.availability.of(model, { globallyDisabled: false, active: true }, now) }, auth.allowedModels),
+      forKey({ model, reasons: this.deps.availability.reasons(model, { globallyDisabled: false, active: true }, now), active: true }, auth.allowedModels),
     );
     const shown = all
       ? [...offered, ...(await this.othersOf(space, offered)).map((entry) => forKey(entry, auth.allowedModels))]
-      : offered.filter((entry) => entry.reason === null);
+      : offered.filter((entry) => entry.reasons.length === 0);
     const dates = await this.datesOf(space, shown);
     // The automatic name answers while one chat model of the Space can.
-    const canRoute = offered.some((entry) => entry.reason === null && space.models.includes(entry.model));
+    const canRoute = offered.some((entry) => entry.reasons.length === 0 && space.models.includes(entry.model));
     const automatic: ModelObject = {
       id: this.deps.autoModelName,
       object: 'model',
@@ -78,8 +82,10 @@ export class ModelListService {
       pricing: null,
       capabilities: null,
       automatic: true,
+      active: true,
       available: canRoute,
       unavailable_reason: canRoute ? null : NO_MODEL,
+      unavailable_reasons: canRoute ? [] : [NO_MODEL],
     };
     // Embedding models too, as OpenAI lists them: they answer `POST /v1/embeddings` (the automatic name as well).
     const listed = shown.map((entry) => modelObject(entry, entry.added ?? dates.models.get(entry.model.id)));
@@ -127,7 +133,10 @@ export class ModelListService {
     const now = new Date();
     return [...catalog, ...custom]
       .filter((row) => !shown.has(row.id))
-      .map((row) => ({ model: toRoutableModel(row), reason: this.deps.availability.ofRow(row, states.get(row.id) ?? false, now), added: row.added_on }));
+      .map((row) => {
+        const active = states.get(row.id) ?? false;
+        return { model: toRoutableModel(row), reasons: this.deps.availability.reasonsOfRow(row, active, now), active, added: row.added_on };
+      });
   }
 
   /** When the Space and its models were added: the routing context does not carry dates. */
