@@ -145,7 +145,8 @@ function noModelMessage(excluded: Excluded[], allowedOnly: boolean): string {
   if (callable.length > 5) parts.push(`${callable.length - 5} more`);
   if (uncalled.length > 0) {
     const providers = [...new Set(uncalled.map((entry) => entry.model.provider))].join(', ');
-    parts.push(`${uncalled.length} more ${uncalled.length === 1 ? 'is' : 'are'} on but cannot be called here (provider not configured: ${providers})`);
+    const more = callable.length > 0 ? ' more' : '';
+    parts.push(`${uncalled.length}${more} ${uncalled.length === 1 ? 'is' : 'are'} on but cannot be called here (provider not configured: ${providers})`);
   }
   const remedies = [...new Set(callable.map((entry) => remedyOf(entry.reason ?? '')).filter((remedy): remedy is string => remedy !== null))];
   if (callable.length === 0) remedies.push(`set the key of a provider of the Space's models (GET /v1/models?all=true says which)`);

@@ -1,9 +1,8 @@
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import OpenAI from 'openai';
 import type { ChatCompletion, ChatCompletionChunk } from 'openai/resources/chat/completions';
 import { setModels, startCompletionsHarness, type CompletionsHarness } from '../helpers/completions';
 import type { Tenant } from '../helpers/test-context';
+import { listenOnLoopback, type ListeningApp } from '../helpers/listening-app';
 
 /**
  * `x-switchyard-metadata` through the official OpenAI SDK, set once on the client as a default header
@@ -12,22 +11,19 @@ import type { Tenant } from '../helpers/test-context';
  */
 
 let h: CompletionsHarness;
-let server: Server;
+let listening: ListeningApp;
 let baseURL: string;
 let tenant: Tenant;
 
 beforeAll(async () => {
   h = startCompletionsHarness();
-  server = await new Promise<Server>((resolve) => {
-    const listening = h.app.listen(0, '127.0.0.1', () => resolve(listening));
-  });
-  baseURL = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+  listening = await listenOnLoopback(h.app);
+  baseURL = `${listening.origin}/v1`;
   tenant = await h.tenant();
   await setModels(h.app, tenant, { 'test-echo': true });
 });
 afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
+  await listening.close();
   await h.close();
 });
 

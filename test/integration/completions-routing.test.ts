@@ -193,7 +193,7 @@ describe('a model whose provider has no API key', () => {
     expect(res.body.error).toMatchObject({
       code: 'model_not_available',
       message:
-        'No model of this Space can take this request: 1 more is on but cannot be called here (provider not configured: xai). ' +
+        'No model of this Space can take this request: 1 is on but cannot be called here (provider not configured: xai). ' +
         "To make it work: set the key of a provider of the Space's models (GET /v1/models?all=true says which).",
     });
   });
