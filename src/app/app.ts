@@ -10,7 +10,7 @@ import { addServiceIndex } from '../http/service-index';
 import { jsonBody } from '../http/middleware/json-body';
 import { requestLogger } from '../http/middleware/request-logger';
 import { addDirectRoutes, mountRoutes } from '../http/mount-routes';
-import { multipartMatcher } from '../http/route';
+import { multipartMatcher, routeMatcher } from '../http/route';
 import { addOpenApiRoutes } from '../http/openapi/openapi-router';
 import { allRoutes } from '../http/routes/index';
 import { addOperationRoutes } from '../http/routes/operations';
@@ -39,7 +39,7 @@ export function buildApp({ config, logger, services }: AppDeps): Express {
   // Before authentication: a browser's preflight carries no key.
   const cors = corsMiddleware(config.corsOrigins);
   const dialect = errorDialectMarker(routes);
-  const body = jsonBody(config.bodyLimitBytes, multipartMatcher(routes));
+  const body = jsonBody(config.bodyLimitBytes, { takesMultipart: multipartMatcher(routes), exists: routeMatcher(routes) });
   const auth = authenticate(services.authenticator);
   // A direct route's path is known: its error dialect is marked outright, and not at all for OpenAI's shape.
   addDirectRoutes(app, routes, (route) => [...telemetry, logAccess, ...(cors ? [cors] : []), ...routeDialectMarker(route), ...body, auth]);

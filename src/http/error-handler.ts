@@ -3,6 +3,7 @@ import { ApiError } from '../errors/api-error';
 import { isDatabaseBusy } from '../store/db-errors';
 import { isRedisUnavailable, REDIS_RETRY_AFTER_SECONDS } from '../queue/redis-errors';
 import { errorBodyIn } from './error-dialect';
+import { routeHint } from './route-hints';
 
 /** Seconds a client is asked to wait when the database is saturated. */
 const BUSY_RETRY_AFTER_SECONDS = 1;
@@ -12,6 +13,8 @@ interface BodyParserError {
   type?: unknown;
   status: number;
   expose: true;
+  /** `entity.too.large`: the limit, in bytes. */
+  limit?: unknown;
 }
 
 const isBodyParserError = (err: unknown): err is BodyParserError =>
@@ -23,7 +26,11 @@ function fromBodyParser(err: BodyParserError): ApiError | null {
     case 'entity.parse.failed':
       return new ApiError('invalid_json', 'The request body is not valid JSON.', 'body');
     case 'entity.too.large':
-      return new ApiError('payload_too_large', 'The request body is too large.', 'body');
+      return new ApiError(
+        'payload_too_large',
+        typeof err.limit === 'number' ? `The request body is larger than the ${err.limit} bytes allowed (BODY_LIMIT_BYTES).` : 'The request body is too large.',
+        'body',
+      );
     case 'charset.unsupported':
     case 'encoding.unsupported':
       return new ApiError('unsupported_media_type', 'Unsupported body encoding.', 'body');
@@ -78,5 +85,7 @@ export const errorHandler: ErrorRequestHandler = (err, req, res, _next) => {
 const sentPath = (req: { originalUrl: string }): string => req.originalUrl.split('?')[0] ?? '';
 
 export const notFoundHandler: RequestHandler = (req) => {
-  throw new ApiError('not_found', `No route for ${req.method} ${sentPath(req)}.`);
+  const path = sentPath(req);
+  const hint = routeHint(req.method, path);
+  throw new ApiError('not_found', `No route for ${req.method} ${path}.${hint ? ` ${hint}` : ''}`);
 };

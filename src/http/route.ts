@@ -154,6 +154,12 @@ export function toExpressPath(openApiPath: string): string {
 }
 
 /** Whether a request is for one of the routes that take a multipart body (they read it themselves). */
+/** Whether a request names one of the routes (its method and path): asked only on an error path. */
+export function routeMatcher(routes: Route[]): (req: { method: string; path: string }) => boolean {
+  const patterns = routes.map(({ meta }) => ({ method: meta.method.toUpperCase(), path: new RegExp(`^${meta.path.replace(/\{[^}]+\}/g, '[^/]+')}/?$`) }));
+  return (req) => patterns.some(({ method, path }) => method === req.method && path.test(req.path));
+}
+
 export function multipartMatcher(routes: Route[]): (req: { method: string; path: string }) => boolean {
   const patterns = routes
     .filter(({ meta }) => meta.multipartBody)

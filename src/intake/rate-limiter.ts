@@ -157,14 +157,19 @@ function retryAfter({ current, previous, limit, elapsed }: { current: number; pr
   return Math.max(1, Math.min(WINDOW_MS - elapsed, Math.ceil(WINDOW_MS * (1 - overlapNeeded) - elapsed)));
 }
 
-/** OpenAI's header names, plus `Retry-After` when rejected. */
+/**
+ * OpenAI's header names, plus `Retry-After` when rejected. A rejected request's reset is when a request
+ * passes again, the same seconds as its `Retry-After` (the window's end can come sooner: a sliding window
+ * still weighs the ended one); an admitted one's is the end of the current window.
+ */
 export function rateLimitHeaders(decision: RateDecision): Record<string, string> {
+  const retryAfterS = decision.allowed ? 0 : Math.max(1, Math.ceil(decision.retryAfterMs / 1000));
   const headers: Record<string, string> = {
     'x-ratelimit-limit-requests': String(decision.limit),
     'x-ratelimit-remaining-requests': String(decision.remaining),
-    'x-ratelimit-reset-requests': `${Math.ceil(decision.resetMs / 1000)}s`,
+    'x-ratelimit-reset-requests': `${decision.allowed ? Math.ceil(decision.resetMs / 1000) : retryAfterS}s`,
   };
-  if (!decision.allowed) headers['retry-after'] = String(Math.max(1, Math.ceil(decision.retryAfterMs / 1000)));
+  if (!decision.allowed) headers['retry-after'] = String(retryAfterS);
   return headers;
 }
 

@@ -102,16 +102,22 @@ export function toRoutableModel(row: RoutableRow): RoutableModel {
   };
 }
 
+/**
+ * Prisma reads a Space's links and their models in separate queries: a model deleted between them (a
+ * custom model removed while the Space is read) leaves a link without its model, which names nothing.
+ */
+const linked = (link: { model: unknown }): boolean => (link.model as unknown) !== null && link.model !== undefined;
+
 async function load(db: Db, appId: string): Promise<SpaceContext | null> {
   const app = await readSpaceRows(db, appId);
   if (!app) return null;
   const byName = (a: RoutableModel, b: RoutableModel) => a.model.localeCompare(b.model);
   const models = app.models
-    .filter((link) => link.model.is_chat)
+    .filter((link) => linked(link) && link.model.is_chat)
     .map((link) => toRoutableModel(link.model))
     .sort(byName);
   const embeddingModels = app.models
-    .filter((link) => !link.model.is_chat)
+    .filter((link) => linked(link) && !link.model.is_chat)
     .map((link) => toRoutableModel(link.model))
     .sort(byName);
   const benchmark = app.benchmark_model ? toRoutableModel(app.benchmark_model) : null;
@@ -131,7 +137,9 @@ async function load(db: Db, appId: string): Promise<SpaceContext | null> {
     models,
     embeddingModels,
     // A chat request never fails over to an embedding model.
-    failoverChain: app.failover_chain.filter((link) => !link.model.globally_disabled && link.model.is_chat).map((link) => toRoutableModel(link.model)),
+    failoverChain: app.failover_chain
+      .filter((link) => linked(link) && !link.model.globally_disabled && link.model.is_chat)
+      .map((link) => toRoutableModel(link.model)),
     benchmark,
     embeddingBenchmark: app.benchmark_model && !app.benchmark_model.is_chat ? benchmark : null,
   };

@@ -63,12 +63,39 @@ describe('request bodies', () => {
       .set(tenant.auth)
       .send({ ...valid, prompt: 'x'.repeat(1_100_000) });
     expect(res.status).toBe(413);
-    expect(res.body.error).toMatchObject({ code: 'payload_too_large', type: 'invalid_request_error' });
+    expect(res.body.error).toMatchObject({ code: 'payload_too_large', type: 'invalid_request_error', param: 'body' });
+    expect(res.body.error.message).toBe('The request body is larger than the 1048576 bytes allowed (BODY_LIMIT_BYTES).');
     expect(await ctx.services.db.prompt.count({ where: { org_id: tenant.org_id } })).toBe(before);
   });
 });
 
 describe('routing', () => {
+  it("answers 404 with the route's hint to a multipart body for a route that does not exist, not 415", async () => {
+    const res = await request(ctx.app)
+      .post('/v1/audio/transcriptions')
+      .set(tenant.auth)
+      .attach('file', Buffer.from('RIFF'), 'a.wav')
+      .field('model', 'whisper-1');
+    expect(res.status).toBe(404);
+    expect(res.body.error).toMatchObject({ code: 'not_found' });
+    expect(res.body.error.message).toContain('No route for POST /v1/audio/transcriptions. Audio is transcribed by the plugin transcribe-audio');
+    // A route that exists still refuses a body that is not JSON.
+    const known = await request(ctx.app).post('/v1/prompts').set(tenant.auth).attach('file', Buffer.from('x'), 'a.txt');
+    expect(known.status).toBe(415);
+  });
+
+  it.each([
+    ['/v1/images/generations', 'image-generation-generic'],
+    ['/v1/moderations', 'no moderation endpoint'],
+    ['/v1/completions', 'POST /v1/chat/completions'],
+    ['/v1/no-such-route', null],
+  ])('names what serves the need of %s in its 404', async (path, hint) => {
+    const res = await request(ctx.app).post(path).set(tenant.auth).send({ prompt: 'hi' });
+    expect(res.status).toBe(404);
+    if (hint) expect(res.body.error.message).toContain(hint);
+    else expect(res.body.error.message).toBe(`No route for POST ${path}.`);
+  });
+
   it('answers 404 for a malformed id in the path, like an unknown id', async () => {
     const malformed = await request(ctx.app).get('/v1/prompts/not-a-uuid').set(tenant.auth);
     expect(malformed.status).toBe(404);

@@ -107,7 +107,7 @@ describe('RateLimiter across windows (the sliding estimate)', () => {
     expect(rateLimitHeaders(refused)).toEqual({
       'x-ratelimit-limit-requests': '4',
       'x-ratelimit-remaining-requests': '0',
-      'x-ratelimit-reset-requests': '45s',
+      'x-ratelimit-reset-requests': '15s',
       'retry-after': '15',
     });
     // Retry-After is exact: a millisecond early is still refused, on time passes.
@@ -154,6 +154,11 @@ describe('rateLimitHeaders', () => {
     });
     expect(rateLimitHeaders({ allowed: false, limit: 5, remaining: 0, resetMs: 30_000, retryAfterMs: 1 })['retry-after']).toBe('1');
     expect(rateLimitHeaders({ allowed: false, limit: 5, remaining: 0, resetMs: 30_000, retryAfterMs: 1_001 })['retry-after']).toBe('2');
+  });
+
+  it("gives a refused request's reset as its Retry-After, even when the window ends sooner", () => {
+    const headers = rateLimitHeaders({ allowed: false, limit: 5, remaining: 0, resetMs: 49_000, retryAfterMs: 61_000 });
+    expect(headers).toMatchObject({ 'x-ratelimit-reset-requests': '61s', 'retry-after': '61' });
   });
 });
 

@@ -81,7 +81,7 @@ const ERRORS_INTRO = `## Errors
 Every error has the same body: \`{"error": {"message": string, "type": string, "code": string, "param": string | null}}\`. \`code\` is stable and meant for programs; \`param\` names the field, parameter or header at fault.
 
 - A malformed id in the path (not a uuid) answers 404 \`not_found\`, like an unknown id.
-- Bodies must be \`Content-Type: application/json\` (415 otherwise) and at most \`BODY_LIMIT_BYTES\` (1 MiB unless configured; 413 otherwise). Unknown body fields are rejected (400 \`unknown_field\`). File uploads (\`POST /v1/apps/{app_id}/files\`) are the exception: \`multipart/form-data\`, limited by \`SPACE_FILE_MAX_BYTES\`.
+- Bodies must be \`Content-Type: application/json\` (415 otherwise) and at most \`BODY_LIMIT_BYTES\` (1 MiB unless configured; 413 naming the limit otherwise). Unknown body fields are rejected (400 \`unknown_field\`). File uploads (\`POST /v1/apps/{app_id}/files\`) are the exception: \`multipart/form-data\`, limited by \`SPACE_FILE_MAX_BYTES\`.
 - A known path called with another method answers 405 \`method_not_allowed\` with an \`Allow\` header.
 - Unexpected failures answer 500 \`internal_error\` with a request id to quote; no internals are exposed.
 
