@@ -28,8 +28,11 @@ export interface RequestOutcome {
 
 const asJson = (value: unknown) => value as Prisma.InputJsonValue;
 
+/** Whether the request's privacy level masks its content in the log (level 2). */
+const masksContent = (outcome: RequestOutcome): boolean => privacyPolicyOf(outcome.job.privacyLevel).masksContent;
+
 function masked<T>(outcome: RequestOutcome, value: T): T | Json {
-  return privacyPolicyOf(outcome.job.privacyLevel).masksContent ? maskContent(value) : value;
+  return masksContent(outcome) ? maskContent(value) : value;
 }
 
 /** Request fields that name rows: checked as the caller's before the request runs (prepareCompletion). */
@@ -44,7 +47,7 @@ function storedPayload(outcome: RequestOutcome): Json {
   const { payload, request } = outcome.job;
   const body: CompletionJob['payload'] = { ...payload, messages: request.chat.messages as unknown as Json };
   if (!outcome.trace.namedIdsChecked) for (const field of NAMED_ID_FIELDS) delete body[field];
-  return privacyPolicyOf(outcome.job.privacyLevel).masksContent ? maskContent(body) : (body as Json);
+  return masksContent(outcome) ? maskContent(body) : (body as Json);
 }
 
 /** The ids the request named, once checked as the caller's (else none: see storedPayload). */
@@ -122,8 +125,8 @@ function parentRow(outcome: RequestOutcome, call: AttemptRecord | null): LogRow 
     namespace: model?.namespace ?? null,
     response: asJson(masked(outcome, storedLogOf(withoutImageData(outcome.ended), call && storedCallOf(call)))),
     payload: asJson(storedPayload(outcome)),
-    prompt: privacyPolicyOf(job.privacyLevel).masksContent ? MASK : promptOf(job.request),
-    response_text: privacyPolicyOf(job.privacyLevel).masksContent && outcome.responseText !== '' ? MASK : outcome.responseText,
+    prompt: masksContent(outcome) ? MASK : promptOf(job.request),
+    response_text: masksContent(outcome) && outcome.responseText !== '' ? MASK : outcome.responseText,
     timestamp: job.receivedAt,
     prompt_tokens: usage.prompt_tokens,
     completion_tokens: usage.completion_tokens,
@@ -219,10 +222,10 @@ function modelRow(outcome: RequestOutcome, record: AttemptRecord): LogRow {
 function pluginRow(outcome: RequestOutcome, record: PluginRecord): LogRow {
   const payload = { step: 'plugin', plugin: record.plugin, backend: record.backend, query: record.query, cached: record.cached };
   // A plugin's failure message may name what the request gave it (a URL's host, a file): its kind and status stay.
-  const error = record.error && privacyPolicyOf(outcome.job.privacyLevel).masksContent ? { ...record.error, message: MASK } : record.error;
+  const error = record.error && masksContent(outcome) ? { ...record.error, message: MASK } : record.error;
   return stepRow(outcome, record, {
     namespace: record.plugin,
-    payload: asJson(privacyPolicyOf(outcome.job.privacyLevel).masksContent ? { ...payload, query: MASK } : payload),
+    payload: asJson(masksContent(outcome) ? { ...payload, query: MASK } : payload),
     response: asJson(error ? { error } : { results: record.results, artifacts: record.artifacts }),
     response_text: error?.message ?? '',
     // Spelled out, like a model row's (a step's figures read the same whichever kind it is).
