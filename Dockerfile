@@ -7,7 +7,7 @@
 
 # --- build: every dependency, the generated Prisma client, TypeScript compiled to dist/ (src, workers, and the
 # migration runner and catalog seed of scripts/ and prisma/: tsconfig.build.json) ---
-FROM node:20-bookworm-slim AS build
+FROM node:22-bookworm-slim AS build
 WORKDIR /app
 ENV npm_config_update_notifier=false npm_config_fund=false npm_config_audit=false
 COPY package.json package-lock.json ./
@@ -26,14 +26,14 @@ COPY console ./console
 RUN npm run build
 
 # --- deps: production dependencies only ---
-FROM node:20-bookworm-slim AS deps
+FROM node:22-bookworm-slim AS deps
 WORKDIR /app
 ENV npm_config_update_notifier=false npm_config_fund=false npm_config_audit=false
 COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --ignore-scripts && npm cache clean --force
 
 # --- runtime ---
-FROM node:20-bookworm-slim AS runtime
+FROM node:22-bookworm-slim AS runtime
 WORKDIR /app
 ENV NODE_ENV=production \
     PORT=8080 \
