@@ -14,8 +14,14 @@ function parse(hash: string): Location {
 export function useLocation(): Location {
   const [location, setLocation] = useState(() => parse(window.location.hash));
   useEffect(() => {
-    const update = () => setLocation(parse(window.location.hash));
+    const update = () => {
+      const next = parse(window.location.hash);
+      setLocation((now) => (now.page === next.page && now.id === next.id ? now : next));
+    };
     window.addEventListener('hashchange', update);
+    // The fragment may have changed between the first render and this effect (which runs after the page is
+    // painted), when nobody listened yet: read it again.
+    update();
     return () => window.removeEventListener('hashchange', update);
   }, []);
   return location;

@@ -11,7 +11,11 @@ const usd = (value: number) => Math.round(value * 1e9) / 1e9;
 
 type Priced = Pick<RoutableModel, 'promptTokenCost' | 'completionTokenCost' | 'baseCost'>;
 
-/** What the usage costs at the model's catalog prices; the per-request base cost counts in the total. */
+/**
+ * What the usage costs at the model's catalog prices; the per-request base cost counts in the total.
+ * Reasoning tokens are part of the completion tokens (every adapter counts them there), so they are
+ * billed as output, as every provider bills them.
+ */
 export function costOf(model: Priced, usage: Usage): Costs {
   const prompt = usage.prompt_tokens * model.promptTokenCost;
   const completion = usage.completion_tokens * model.completionTokenCost;

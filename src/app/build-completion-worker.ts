@@ -26,7 +26,7 @@ import { privacyPolicyOf } from '../domain/privacy-policy';
 const SPACE_FEEDBACK_MS = 2000;
 /** How often a duplicate run looks whether the run it duplicates has ended, in ms (only after a job was handed out twice). */
 const DUPLICATE_POLL_MS = 1000;
-/** Longest wait for a completion's claim to commit, in ms (as for its log). */
+/** Longest wait for a completion's claim to commit, in ms of the process's own time (as for its log; docs/decisions.md). */
 const CLAIM_WAIT_MS = 5000;
 /** How often each worker process deletes old claims, in ms. */
 const CLAIM_SWEEP_MS = 60_000;

@@ -33,7 +33,11 @@ export interface OwnedInfrastructure extends Infrastructure {
   close(): Promise<void>;
 }
 
-/** How long the service's own Redis commands wait for an answer, in ms: each is a millisecond's work. */
+/**
+ * How long the service's own Redis commands wait for an answer, in ms of the process's own time (a held
+ * event loop does not count: queue/command-timeout.ts): each is a millisecond's work (docs/decisions.md,
+ * "The service's waits on its dependencies count its own time").
+ */
 const SERVICE_COMMAND_TIMEOUT_MS = 3000;
 
 /** Connects to PostgreSQL and Redis and opens the queues. */

@@ -27,6 +27,7 @@ interface AddOptions extends OwnerOptions {
   functions?: true;
   jsonMode?: true;
   vision?: true;
+  reasoning?: true;
   stream: boolean;
   like?: string;
   quality?: number;
@@ -86,7 +87,13 @@ function bodyOf(options: AddOptions) {
     api_key: apiKeyFrom(options.apiKeyEnv),
     prices: { prompt_per_1m: options.promptPrice ?? 0, completion_per_1m: options.completionPrice ?? 0 },
     context_window: options.contextWindow,
-    capabilities: { functions: options.functions === true, json: options.jsonMode === true, vision: options.vision === true, stream: options.stream },
+    capabilities: {
+      functions: options.functions === true,
+      json: options.jsonMode === true,
+      vision: options.vision === true,
+      stream: options.stream,
+      reasoning: options.reasoning === true,
+    },
     quality,
     description: options.description,
     is_gdpr: options.gdpr === true,
@@ -129,6 +136,7 @@ export function registerCustomModelCommands(models: Command, ctx: CliContext): v
     .option('--functions', 'it takes tools (function calling)')
     .option('--json-mode', 'it takes response_format JSON mode')
     .option('--vision', 'it takes images')
+    .option('--reasoning', 'it takes reasoning_effort (a reasoning model)')
     .option('--no-stream', 'it cannot stream')
     .option('--gdpr', 'processed under GDPR terms (privacy level 3 Spaces route only to such models)')
     .addOption(new Option('--description <text>').argParser(parseText));

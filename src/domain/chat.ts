@@ -1,3 +1,5 @@
+import type { Reasoning } from './reasoning';
+
 /**
  * Provider-neutral chat types. They follow OpenAI's chat-completions shapes, the lingua franca every
  * adapter translates from and to.
@@ -60,16 +62,24 @@ export interface ChatRequest {
   seed?: number;
   user?: string;
   /**
-   * Fields the client sent that Switchyard does not interpret (e.g. `reasoning_effort`), passed on
-   * as they are to OpenAI-compatible upstreams only; other adapters ignore them.
+   * How much to reason before answering (domain/reasoning.ts); absent: the request said nothing of it.
+   * Left out of the request a model gets when the catalog says it takes no reasoning setting.
+   */
+  reasoning?: Reasoning;
+  /**
+   * Fields the client sent that Switchyard does not interpret (e.g. `verbosity`), passed on as they
+   * are to OpenAI-compatible upstreams only; other adapters ignore them.
    */
   extra?: Record<string, unknown>;
 }
 
 export interface Usage {
   prompt_tokens: number;
+  /** Every output token, the reasoning ones included: they are billed as output. */
   completion_tokens: number;
   total_tokens: number;
+  /** The part of `completion_tokens` the model spent reasoning, when the provider reports it; absent: none reported. */
+  reasoning_tokens?: number;
 }
 
 export type FinishReason = 'stop' | 'length' | 'tool_calls' | 'content_filter';
@@ -117,6 +127,12 @@ export interface ChatChunk {
 
 export function sumUsage(prompt: number, completion: number): Usage {
   return { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion };
+}
+
+/** Sets the usage's `reasoning_tokens` when the provider reported some: left out at 0 or unknown, as most answers have none. */
+export function withReasoningTokens(usage: Usage, reasoning: number | null | undefined): Usage {
+  if (typeof reasoning === 'number' && reasoning > 0) usage.reasoning_tokens = reasoning;
+  return usage;
 }
 
 /** The conversation's last user message, if it has one. */

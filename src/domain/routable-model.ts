@@ -25,7 +25,8 @@ export interface RoutableModel {
   completionTokenCost: number;
   /** USD per request. */
   baseCost: number;
-  supports: { functions: boolean; json: boolean; vision: boolean; stream: boolean; n: boolean; penalties: boolean };
+  /** `reasoning`: takes a reasoning setting (effort or thinking budget); without it a request's reasoning is left out. */
+  supports: { functions: boolean; json: boolean; vision: boolean; stream: boolean; n: boolean; penalties: boolean; reasoning: boolean };
   /** Processed under GDPR terms in the EU, or locally: the only models privacy level 3 routes to. */
   isGdpr: boolean;
   deprecatedOn: Date | null;

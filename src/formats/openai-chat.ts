@@ -18,6 +18,16 @@ function wireChoice(choice: ResultChoice): CompletionResponse['choices'][number]
   };
 }
 
+/**
+ * The usage as OpenAI's: reasoning tokens (part of `completion_tokens`) under `completion_tokens_details`.
+ * An answer without them (most) is written as the domain has it, with nothing made.
+ */
+export function chatUsageOf(usage: Usage): CompletionResponse['usage'] {
+  if (usage.reasoning_tokens === undefined) return usage;
+  const { prompt_tokens, completion_tokens, total_tokens, reasoning_tokens } = usage;
+  return { prompt_tokens, completion_tokens, total_tokens, completion_tokens_details: { reasoning_tokens } };
+}
+
 /** The body without its metadata: the metadata comes last, as an object or as JSON text already made. */
 function answerBody(answer: CompletionAnswer): Omit<CompletionResponse, 'metadata'> {
   return {
@@ -26,7 +36,7 @@ function answerBody(answer: CompletionAnswer): Omit<CompletionResponse, 'metadat
     model: answer.model.model,
     created: answer.created,
     choices: answer.choices.map(wireChoice),
-    usage: answer.usage,
+    usage: chatUsageOf(answer.usage),
   };
 }
 
@@ -46,7 +56,7 @@ export interface ChunkIdentity {
   created: number;
 }
 
-function chunk(identity: ChunkIdentity, model: string, fields: { choices: unknown[]; usage?: Usage }): string {
+function chunk(identity: ChunkIdentity, model: string, fields: { choices: unknown[]; usage?: CompletionResponse['usage'] }): string {
   return JSON.stringify({ id: identity.requestId, object: 'chat.completion.chunk', created: identity.created, model, ...fields });
 }
 
@@ -106,9 +116,10 @@ export function openAiChatSink(
       const { answer, metadata } = finished;
       const closing = finishedChoices.length > 0 ? finishedChoices : [{ index: 0, delta: {}, finish_reason: null, logprobs: null }];
       // Exactly one chunk carries the usage: the usage chunk when asked for, else the closing one.
-      const closingChunk = chunk(identity, answer.model.model, includeUsage ? { choices: closing } : { choices: closing, usage: answer.usage });
+      const usage = chatUsageOf(answer.usage);
+      const closingChunk = chunk(identity, answer.model.model, includeUsage ? { choices: closing } : { choices: closing, usage });
       wire.chunk(withMetadata(closingChunk, placement, metadata));
-      if (includeUsage) wire.chunk(chunk(identity, answer.model.model, { choices: [], usage: answer.usage }));
+      if (includeUsage) wire.chunk(chunk(identity, answer.model.model, { choices: [], usage }));
       wire.done(undefined);
     },
     error: (failure) => {

@@ -1,6 +1,7 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { ApiError } from '../errors/api-error';
 import { isDatabaseBusy } from '../store/db-errors';
+import { CommandTimeoutError } from '../queue/command-timeout';
 import { isRedisUnavailable, REDIS_RETRY_AFTER_SECONDS } from '../queue/redis-errors';
 import { errorBodyIn } from './error-dialect';
 import { routeHint } from './route-hints';
@@ -58,7 +59,8 @@ export function toApiError(err: unknown, path = ''): ApiError | null {
   }
   // Redis unreachable, or a cluster failing over: nothing was done, so the client may send it again.
   if (isRedisUnavailable(err)) {
-    return new ApiError('service_unavailable', 'The service is briefly unavailable; retry shortly.').withHeaders({
+    const why = err instanceof CommandTimeoutError ? ` (a Redis command had no answer within ${err.timeoutMs} ms)` : '';
+    return new ApiError('service_unavailable', `The service is briefly unavailable${why}; retry shortly.`).withHeaders({
       'Retry-After': String(REDIS_RETRY_AFTER_SECONDS),
     });
   }

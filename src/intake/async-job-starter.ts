@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import { ENQUEUE_TIMEOUT_MS, redisAwayError } from './completion-gateway';
+import { ENQUEUE_TIMEOUT_MS, notQueuedWithin, redisAwayError } from './completion-gateway';
 import type { CompletionQueue } from '../queue/completion-queue';
 import type { CompletionJobOptions } from '../queue/kept-jobs';
 import type { CompletionJob } from '../queue/payloads';
@@ -38,16 +38,20 @@ export class AsyncJobStarter {
     };
     const { store, queue, logger } = this.deps;
     await store.create(record);
-    let added: boolean;
-    try {
-      added = await queue.addWithin(job, jobOptions, { timeoutMs: ENQUEUE_TIMEOUT_MS, tooLate: (requestId) => this.deps.cancel(requestId) });
-    } catch (err) {
-      logger.error({ err, request_id: job.requestId }, 'could not queue async completion');
-      added = false;
-    }
-    if (!added) {
+    const timeoutMs = ENQUEUE_TIMEOUT_MS;
+    const problem = await queue.addWithin(job, jobOptions, { timeoutMs, tooLate: (requestId) => this.deps.cancel(requestId) }).then(
+      (added) => {
+        if (!added) logger.warn({ request_id: job.requestId, wait_ms: timeoutMs }, 'async completion not queued in time: answered 503');
+        return added ? null : notQueuedWithin(timeoutMs);
+      },
+      (err: unknown) => {
+        logger.error({ err, request_id: job.requestId }, 'could not queue async completion');
+        return 'The completion queue is unavailable';
+      },
+    );
+    if (problem) {
       await store.remove(job.requestId).catch(() => undefined);
-      throw redisAwayError('The completion queue is unavailable');
+      throw redisAwayError(problem);
     }
     return record;
   }

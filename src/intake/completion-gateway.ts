@@ -22,10 +22,16 @@ export interface GatewayOptions {
 }
 
 /**
- * Queueing a job takes a millisecond or two; one that takes longer than this waits on a Redis that is
- * away (a cluster failing over, a node unreachable: BullMQ's connection retries for ever).
+ * Queueing a job takes a millisecond or two; one that takes longer than this, in ms of the process's own
+ * time (a held event loop does not count: CompletionQueue.addWithin), waits on a Redis that is away (a
+ * cluster failing over, a node unreachable: BullMQ's connection retries for ever).
  */
 export const ENQUEUE_TIMEOUT_MS = 3000;
+
+/** What a request whose job was not queued within `timeoutMs` (ENQUEUE_TIMEOUT_MS) is told. */
+export function notQueuedWithin(timeoutMs: number): string {
+  return `The completion queue did not take the job within ${timeoutMs} ms`;
+}
 
 /** The answer while Redis is away: nothing ran, so the client may send the request again. */
 export function redisAwayError(what: string): ApiError {
@@ -94,10 +100,12 @@ export class CompletionGateway {
   /** Queues the job; past `enqueueTimeoutMs` (Redis away) the request is answered 503, and its job never runs. */
   private enqueue(job: CompletionJob, jobOptions: CompletionJobOptions, relay: Relay): void {
     const { queue, logger } = this.options;
-    queue.addWithin(job, jobOptions, { timeoutMs: this.options.enqueueTimeoutMs ?? ENQUEUE_TIMEOUT_MS, tooLate: (requestId) => this.cancel(requestId) }).then(
+    const timeoutMs = this.options.enqueueTimeoutMs ?? ENQUEUE_TIMEOUT_MS;
+    queue.addWithin(job, jobOptions, { timeoutMs, tooLate: (requestId) => this.cancel(requestId) }).then(
       (added) => {
-        if (added) relay.queued();
-        else relay.fail(redisAwayError('The completion queue is not answering'));
+        if (added) return relay.queued();
+        logger.warn({ request_id: job.requestId, wait_ms: timeoutMs }, 'completion not queued in time: answered 503');
+        relay.fail(redisAwayError(notQueuedWithin(timeoutMs)));
       },
       (err: unknown) => {
         logger.error({ err, request_id: job.requestId }, 'could not enqueue completion');

@@ -10,6 +10,7 @@ import type { ClientDeparture, CompletionGateway } from './completion-gateway';
 import type { WireSink } from '../formats/wire-sink';
 import { parseFeatureFlagsHeader } from '../schemas/feature-flag-header';
 import type { PrivacyPolicy } from '../domain/privacy-policy';
+import type { Reasoning } from '../domain/reasoning';
 import { decideCompletion, privacyOf } from './decide-completion';
 import { admitToSpace, applyDecision, type RateLimiter } from './rate-limiter';
 import type { SpaceContext } from '../store/space-context';
@@ -44,6 +45,11 @@ export interface AsyncRequest {
 export interface Submission {
   auth: AuthContext;
   request: CompletionRequest;
+  /**
+   * The request's reasoning, when its route decided it from a dialect that says more than chat's
+   * `reasoning_effort` (Anthropic's `thinking` budget); it stands in for that field. Absent: read from the request.
+   */
+  reasoning?: Reasoning;
   featureFlagsHeader: string | undefined;
   /** When the client goes away before its answer is complete: its job is cancelled. */
   departure: ClientDeparture;
@@ -90,7 +96,7 @@ export class CompletionIntake {
     const { auth, request } = submission;
     const headerFlags = parseFeatureFlagsHeader(submission.featureFlagsHeader);
     const { space, stamp, privacy, asyncCompletion } = await this.admit(submission);
-    const decided = decideCompletion(request, { space, privacy, headerFlags, autoModelName: this.deps.autoModelName });
+    const decided = decideCompletion(request, { space, privacy, headerFlags, autoModelName: this.deps.autoModelName, reasoning: submission.reasoning });
     const receivedAt = Date.now();
     const requestId = this.deps.newRequestId();
     const job: CompletionJob = {

@@ -1,5 +1,6 @@
 import type { ChatMessage, ChatRequest, ResponseFormat } from '../domain/chat';
 import { privacyPolicyFor, type PrivacyPolicy } from '../domain/privacy-policy';
+import type { Reasoning } from '../domain/reasoning';
 import type { RequestedCompletion, SpaceDefaults, StoredReferences } from '../domain/requested-completion';
 import type { FeatureFlags } from '../domain/space-policies';
 import type { WireBody } from '../queue/payloads';
@@ -73,6 +74,11 @@ function spaceDefaults({ instructions, max_tokens, temperature }: SpaceContext['
   return instructions === null && max_tokens === null && temperature === null ? undefined : { instructions, max_tokens, temperature };
 }
 
+/** Chat's `reasoning_effort` as the domain's reasoning; undefined (nothing made) when the request leaves it out, as most do. */
+function effortReasoning(effort: CompletionRequest['reasoning_effort']): Reasoning | undefined {
+  return effort === undefined || effort === null ? undefined : { effort };
+}
+
 function chatOf(request: CompletionRequest): Omit<ChatRequest, 'model'> {
   return {
     messages: chatMessagesOf(request.messages),
@@ -101,6 +107,8 @@ export interface DecideInputs {
   headerFlags: FeatureFlags;
   /** The model name that asks for automatic selection (AUTO_MODEL_NAME). */
   autoModelName: string;
+  /** The reasoning the route decided from its own dialect (Anthropic's `thinking`), standing in for `reasoning_effort`. */
+  reasoning?: Reasoning;
 }
 
 /**
@@ -108,13 +116,17 @@ export interface DecideInputs {
  * weights, policies and flags merged with the request's overrides. The level it runs at is `privacy`'s,
  * which its job carries apart. What is empty is left out of the request (its job carries it as JSON).
  */
-export function decideCompletion(wire: CompletionRequest, { space, privacy, headerFlags, autoModelName }: DecideInputs): DecidedCompletion {
+export function decideCompletion(wire: CompletionRequest, { space, privacy, headerFlags, autoModelName, reasoning }: DecideInputs): DecidedCompletion {
   const overrides = wire.custom_headers ?? {};
   const { messages: _messages, ...payload } = wire;
   const { settings } = space;
   // The request's level is the job's own (privacyLevel), not a policy among the others.
   const { privacy_level: _spaceLevel, ...policies } = mergePolicies(space.policies, overrides.policies);
-  const request: RequestedCompletion = { chat: chatOf(wire), weights: { ...space.weights, ...overrides.weights }, policies };
+  const chat = chatOf(wire);
+  // Set apart from the literal: a request that says nothing of reasoning (most) carries nothing for it.
+  const asked = reasoning ?? effortReasoning(wire.reasoning_effort);
+  if (asked) chat.reasoning = asked;
+  const request: RequestedCompletion = { chat, weights: { ...space.weights, ...overrides.weights }, policies };
   if (wire.model !== undefined && wire.model !== autoModelName) request.model = wire.model;
   if (wire.stream) request.stream = true;
   // Set apart from the literal, as the job carries them only when there are any.

@@ -5,7 +5,7 @@ import type { CompletionJob } from '../queue/payloads';
 import type { Reply } from '../queue/replies';
 import type { Cancellations } from './cancellations';
 import type { CompletionRunner, DetachedRun, RunSummary } from './completion-runner';
-import type { RunClaims } from './run-claim';
+import { ClaimTimeoutError, type RunClaims } from './run-claim';
 
 /**
  * What a run that found its job already claimed by a live or finished run returns to BullMQ: it ran
@@ -16,6 +16,14 @@ const DUPLICATE_RUN: RunSummary = { statusCode: 409, model: null };
 const UNCLAIMED_RUN: RunSummary = { statusCode: 503, model: null };
 /** Seconds the client is asked to wait when its request could not be claimed. */
 const UNCLAIMED_RETRY_AFTER_SECONDS = 2;
+
+/** Why a run's claim was not taken, as its client is told: the wait that ran out, or that the statement failed. */
+class Unclaimed {
+  readonly reason: string;
+  constructor(err: unknown) {
+    this.reason = err instanceof ClaimTimeoutError ? err.message : 'PostgreSQL refused or lost the claim';
+  }
+}
 
 /** The claims of this process's runs (docs/reliability.md, "Runs at most once"). */
 export interface CompletionClaims {
@@ -64,11 +72,11 @@ export class ClaimedRuns {
     // Before any upstream or plugin call: a second run of the job ends here (one batched statement per turn).
     const decision = await claims.decide(job, run).catch((err: unknown) => {
       logger.error({ err, request_id: job.requestId }, 'completion not claimed: it runs nothing');
-      return 'unclaimed' as const;
+      return new Unclaimed(err);
     });
-    if (decision === 'unclaimed') {
+    if (decision instanceof Unclaimed) {
       // PostgreSQL did not take the claim: nothing was called, so the client may send the request again.
-      const failure = new ApiError('service_unavailable', 'The service could not record the request; retry shortly.')
+      const failure = new ApiError('service_unavailable', `The service could not record the request (${decision.reason}); retry shortly.`)
         .withHeaders({ 'Retry-After': String(UNCLAIMED_RETRY_AFTER_SECONDS) })
         .toFailure();
       if (job.replyTo) await this.deps.publish(job.replyTo, { requestId: job.requestId, run, type: 'error', failure }).catch(() => undefined);

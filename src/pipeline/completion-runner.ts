@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import type { AsyncJobFinisher } from '../async-jobs/job-finisher';
 import type { Reply } from '../queue/replies';
 import type { CompletionResult } from '../domain/completion';
-import { finishesWithin } from '../domain/finishes-within';
+import { finishesWithinLoopTime } from '../domain/finishes-within';
 import { ApiError } from '../errors/api-error';
 import type { CompletionJob } from '../queue/payloads';
 import type { ProviderRegistry } from '../providers/registry';
@@ -103,8 +103,9 @@ function cancelledStatus(job: CompletionJob): number {
 }
 
 /**
- * Longest an answer waits for its log's commit, in ms. A database that hangs (a lock, a partition) must
- * not hold back an answer that is ready; past it the answer goes out and the write goes on.
+ * Longest an answer waits for its log's commit, in ms of the process's own time (finishesWithinLoopTime). A
+ * database that hangs (a lock, a partition) must not hold back an answer that is ready; past it the answer
+ * goes out and the write goes on.
  */
 export const LOG_COMMIT_WAIT_MS = 5000;
 
@@ -237,6 +238,7 @@ export class CompletionRunner {
     }
     if (!rows) return;
     const written = this.deps.logs.write(rows).catch((err: unknown) => logger.error({ err }, 'request log lost'));
-    if (!(await finishesWithin(written, LOG_COMMIT_WAIT_MS))) logger.warn({ wait_ms: LOG_COMMIT_WAIT_MS }, 'answer released before its log was committed');
+    if (!(await finishesWithinLoopTime(written, LOG_COMMIT_WAIT_MS)))
+      logger.warn({ wait_ms: LOG_COMMIT_WAIT_MS }, 'answer released before its log was committed');
   }
 }

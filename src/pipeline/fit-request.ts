@@ -1,6 +1,7 @@
 import type { ChatRequest } from '../domain/chat';
 import type { RoutableModel } from '../domain/routable-model';
 import type { Provider } from '../providers/types';
+import { fitReasoning } from './fit-reasoning';
 import type { PreparedCompletion } from './prepare-request';
 
 export interface FittedRequest {
@@ -14,7 +15,7 @@ export interface FittedRequest {
  * it does not support, and with values brought into the provider's range. Each change is noted for
  * `metadata.warning` rather than failing the request.
  */
-export function fitRequest(prepared: PreparedCompletion, model: RoutableModel, provider: Pick<Provider, 'maxTemperature'>): FittedRequest {
+export function fitRequest(prepared: PreparedCompletion, model: RoutableModel, provider: Pick<Provider, 'maxTemperature' | 'fitReasoning'>): FittedRequest {
   const request: ChatRequest = { ...prepared.chat, model: model.namespace };
   const dropped: string[] = [];
   if (request.n !== undefined && request.n > 1 && !model.supports.n) {
@@ -33,5 +34,7 @@ export function fitRequest(prepared: PreparedCompletion, model: RoutableModel, p
     notes.push(`temperature lowered from ${request.temperature} to ${maxTemperature}, the highest ${model.model} accepts.`);
     request.temperature = maxTemperature;
   }
+  // Most requests ask nothing of reasoning: one test of an absent field.
+  if (request.reasoning !== undefined) notes.push(...fitReasoning(request, model, provider));
   return { request, notes };
 }

@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import { ApiError } from '../errors/api-error';
+import { finishesWithinLoopTime } from '../domain/finishes-within';
 import type { ClaimHolder, ClaimView, CompletionClaimStore } from '../store/completion-claims';
 
 /** What a run may do with its job: run it, or end at once as a duplicate of a run that answers (or answered). */
@@ -27,6 +27,14 @@ export interface ClaimedJob {
   requestId: string;
   /** The job's deadline (ms since the epoch): past it nobody waits for the answer. */
   deadline: number;
+}
+
+/** A claim PostgreSQL did not commit within `claimWaitMs`: the run calls nothing and its client gets a 503 saying so. */
+export class ClaimTimeoutError extends Error {
+  constructor(readonly waitMs: number) {
+    super(`PostgreSQL did not commit the request's claim within ${waitMs} ms`);
+    this.name = 'ClaimTimeoutError';
+  }
 }
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -101,22 +109,10 @@ export class RunClaims {
     }
   }
 
-  private claim(requestId: string, own: ClaimHolder): Promise<ClaimView> {
-    return new Promise((resolve, reject) => {
-      const timer = setTimeout(
-        () => reject(new ApiError('internal_error', 'The completion could not be claimed: the database did not answer.')),
-        this.options.claimWaitMs,
-      );
-      this.options.store.claim(requestId, own).then(
-        (view) => {
-          clearTimeout(timer);
-          resolve(view);
-        },
-        (err: unknown) => {
-          clearTimeout(timer);
-          reject(err instanceof Error ? err : new Error(String(err)));
-        },
-      );
-    });
+  /** The claim's statement, within `claimWaitMs` of the process's own time (finishesWithinLoopTime). */
+  private async claim(requestId: string, own: ClaimHolder): Promise<ClaimView> {
+    const claiming = this.options.store.claim(requestId, own);
+    if (await finishesWithinLoopTime(claiming, this.options.claimWaitMs)) return claiming;
+    throw new ClaimTimeoutError(this.options.claimWaitMs);
   }
 }

@@ -1,5 +1,5 @@
 import { costOf, ZERO_COSTS, type Costs } from '../accounting/costs';
-import { sumUsage, type Usage } from '../domain/chat';
+import { sumUsage, withReasoningTokens, type Usage } from '../domain/chat';
 import type { AutoToolsReport, PluginReport } from '../domain/completion';
 import type { RoutableModel } from '../domain/routable-model';
 import type { ArtifactItem, SearchResultItem } from '../plugins/types';
@@ -42,7 +42,11 @@ export class RunTrace {
   addAnswer(model: RoutableModel, { usage, latencyMs }: { usage: Usage; latencyMs: number }): void {
     this.answered = { model, latencyMs };
     this.answers += 1;
-    this.usage = sumUsage(this.usage.prompt_tokens + usage.prompt_tokens, this.usage.completion_tokens + usage.completion_tokens);
+    const total = sumUsage(this.usage.prompt_tokens + usage.prompt_tokens, this.usage.completion_tokens + usage.completion_tokens);
+    // Part of the completion tokens, so already in their cost; summed only when a call reported some.
+    if (usage.reasoning_tokens !== undefined || this.usage.reasoning_tokens !== undefined)
+      withReasoningTokens(total, (this.usage.reasoning_tokens ?? 0) + (usage.reasoning_tokens ?? 0));
+    this.usage = total;
     const costs = costOf(model, usage);
     this.modelCosts = {
       prompt_tokens: usd(this.modelCosts.prompt_tokens + costs.prompt_tokens),

@@ -31,6 +31,14 @@ export interface Provider {
   readonly id: string;
   /** Highest temperature the provider accepts, when below OpenAI's 2; the pipeline lowers it and says so. */
   readonly maxTemperature?: number;
+  /**
+   * Brings a request's reasoning (set, for a model that takes one) within what the provider's API
+   * accepts with it, changing the request (the call's own copy): a budget it can take, the parameters
+   * it refuses beside thinking left out, or the reasoning itself where it cannot apply. Returns a
+   * sentence for `metadata.warning` per change; `model` is the name the client knows. Absent: the
+   * adapter sends the reasoning as it is.
+   */
+  fitReasoning?(request: ChatRequest, model: string): string[];
   chat(request: ChatRequest, ctx: ProviderContext): Promise<ChatResult>;
   /**
    * Deltas as they arrive, in batches: the chunks one read of the upstream's body completed, together

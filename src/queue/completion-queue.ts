@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { finishesWithinLoopTime } from '../domain/finishes-within';
 import { Queue, type ConnectionOptions, type Job, type JobsOptions, type JobState } from 'bullmq';
 import { shardIndexOf, type CompletionShard } from './completion-shards';
 import type { CompletionJobOptions } from './kept-jobs';
@@ -49,36 +50,34 @@ export class CompletionQueue {
 
   /**
    * Adds a request's job, with the options the API decided for it (kept-jobs.ts), unless that takes longer
-   * than `timeoutMs` (Redis away: BullMQ's connection waits for it for ever); answers whether it was added in time. A job given up on that still lands
-   * later is taken out again, or, if a worker took it first, `tooLate` is told so it can be cancelled:
-   * a request given up on never runs.
+   * than `timeoutMs` of the process's own time (finishesWithinLoopTime: a held event loop does not count)
+   * because Redis is away (BullMQ's connection waits for it for ever); answers whether it was added in time.
+   * A job given up on that still lands later is taken out again, or, if a worker took it first, `tooLate` is
+   * told so it can be cancelled: a request given up on never runs.
    */
   addWithin(
     job: CompletionJob,
     options: CompletionJobOptions,
     { timeoutMs, tooLate }: { timeoutMs: number; tooLate(requestId: string): void },
   ): Promise<boolean> {
-    return new Promise<boolean>((resolve, reject) => {
-      let givenUp = false;
-      const shard = this.shardOf(job.requestId);
-      const timer = setTimeout(() => {
-        givenUp = true;
-        this.awayUntil[shard] = Date.now() + SHARD_AWAY_MS;
-        resolve(false);
-      }, timeoutMs);
-      this.add('completion', job, options).then(
-        (added) => {
-          clearTimeout(timer);
-          if (!givenUp) return resolve(true);
-          added.remove().catch(() => tooLate(job.requestId));
-        },
-        (err: unknown) => {
-          clearTimeout(timer);
-          this.awayUntil[shard] = Date.now() + SHARD_AWAY_MS;
-          if (!givenUp) reject(err);
-        },
-      );
-    });
+    const shard = this.shardOf(job.requestId);
+    const keepAway = () => (this.awayUntil[shard] = Date.now() + SHARD_AWAY_MS);
+    const adding = this.add('completion', job, options);
+    return finishesWithinLoopTime(adding, timeoutMs).then(
+      (inTime) => {
+        if (inTime) return true;
+        keepAway();
+        adding.then(
+          (added) => added.remove().catch(() => tooLate(job.requestId)),
+          () => undefined,
+        );
+        return false;
+      },
+      (err: unknown) => {
+        keepAway();
+        throw err;
+      },
+    );
   }
 
   getJob(requestId: string): Promise<Job<CompletionJob> | undefined> {

@@ -1,4 +1,5 @@
 import IORedis, { Cluster, type Redis } from 'ioredis';
+import { timeCommands } from './command-timeout';
 
 /** One Redis server or a Redis Cluster: the service uses only commands both offer. */
 export type RedisClient = Redis | Cluster;
@@ -21,8 +22,9 @@ export interface RedisOptions {
    */
   autoPipelining?: boolean;
   /**
-   * Fails a command that has no answer after this long, in ms (ioredis' `commandTimeout`), rather than
-   * wait for a Redis that is away: the service's own commands, never BullMQ's blocking ones.
+   * Fails a command that has no answer after this long, in ms, of the process's own time (timeCommands:
+   * ioredis' `commandTimeout`, but a held event loop does not count), rather than wait for a Redis that is
+   * away: the service's own commands, never BullMQ's blocking ones.
    */
   commandTimeoutMs?: number;
 }
@@ -39,24 +41,22 @@ export function createRedis(
   { maxRetriesPerRequest = null, autoPipelining = false, commandTimeoutMs }: RedisOptions = {},
 ): RedisClient {
   const { url, clusterNodes } = typeof location === 'string' ? { url: location, clusterNodes: [] } : location;
-  const options = {
-    maxRetriesPerRequest,
-    enableReadyCheck: true,
-    lazyConnect: false,
-    ...(commandTimeoutMs === undefined ? {} : { commandTimeout: commandTimeoutMs }),
-  };
-  if (clusterNodes.length === 0) return new IORedis(url, { ...options, enableAutoPipelining: autoPipelining });
+  const options = { maxRetriesPerRequest, enableReadyCheck: true, lazyConnect: false };
+  const timed = <T extends Redis | Cluster>(client: T): T => (commandTimeoutMs === undefined ? client : timeCommands(client, commandTimeoutMs));
+  if (clusterNodes.length === 0) return timed(new IORedis(url, { ...options, enableAutoPipelining: autoPipelining }));
   // Sharded pub/sub for replies (see publishInOrder): its subscriptions follow the slot's node. A
   // connection that only subscribes sends nothing that would tell it of a failover, so every cluster
   // connection reads the slot map every SLOTS_REFRESH_MS: a promoted replica's slots get their
   // subscriptions back within that (one CLUSTER SLOTS per connection per interval).
-  return new Cluster([...clusterNodes], {
-    redisOptions: { ...options, ...clusterNodeOptions(url) },
-    enableReadyCheck: true,
-    shardedSubscribers: true,
-    enableAutoPipelining: autoPipelining,
-    slotsRefreshInterval: SLOTS_REFRESH_MS,
-  });
+  return timed(
+    new Cluster([...clusterNodes], {
+      redisOptions: { ...options, ...clusterNodeOptions(url) },
+      enableReadyCheck: true,
+      shardedSubscribers: true,
+      enableAutoPipelining: autoPipelining,
+      slotsRefreshInterval: SLOTS_REFRESH_MS,
+    }),
+  );
 }
 
 /** What every node of a cluster is reached with: the user, password and TLS of `REDIS_URL`, if any. */
@@ -71,14 +71,15 @@ export function clusterNodeOptions(url: string): { username?: string; password?:
 
 /**
  * A separate connection to the same Redis (subscriptions need their own), not connected until first used
- * on one server. Without the command timeout: its commands are subscriptions, made once and kept by
+ * on one server. Without the command timeout (timeCommands wraps the service's connection alone, not its
+ * options, so a duplicate has none): its commands are subscriptions, made once and kept by
  * ioredis across reconnections. A SUBSCRIBE that timed out (a worker starting on a machine so busy that
  * its event loop stalled for seconds) used to fail for good whatever waited on it, every job of a
  * worker whose cancellations were not subscribed included; it now completes once Redis answers.
  */
 export function duplicateRedis(client: RedisClient): RedisClient {
-  if (client instanceof Cluster) return client.duplicate([], { redisOptions: { ...client.options.redisOptions, commandTimeout: undefined } });
-  return client.duplicate({ lazyConnect: true, commandTimeout: undefined });
+  if (client instanceof Cluster) return client.duplicate();
+  return client.duplicate({ lazyConnect: true });
 }
 
 /**

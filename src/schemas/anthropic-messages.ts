@@ -58,6 +58,24 @@ const toolChoice = z.discriminatedUnion('type', [
   z.object({ type: z.literal('none') }),
 ]);
 
+/** `display` (summarized or omitted thinking) is accepted and has no effect: thinking blocks are not returned (docs/reasoning.md). */
+const thinkingDisplay = z.enum(['summarized', 'omitted']).nullable().optional();
+
+/**
+ * Extended thinking: `enabled` with a budget (at least 1,024 tokens, and under `max_tokens`, checked by the
+ * route), `adaptive` (the model decides; `output_config.effort` sets how much), or `disabled`.
+ */
+const thinkingConfig = z
+  .discriminatedUnion('type', [
+    z.object({ type: z.literal('enabled'), budget_tokens: int4.min(1024), display: thinkingDisplay }),
+    z.object({ type: z.literal('adaptive'), display: thinkingDisplay }),
+    z.object({ type: z.literal('disabled') }),
+  ])
+  .describe(
+    'How much the model reasons first: to Claude as a thinking budget, to OpenAI-compatible models as `reasoning_effort`, to Gemini as `thinkingBudget` (docs/reasoning.md). A model that takes no reasoning setting answers without it, and `metadata.warning` says so. Thinking blocks are not returned; thinking tokens count in `usage.output_tokens`.',
+  );
+export type ThinkingConfig = z.infer<typeof thinkingConfig>;
+
 /** Unknown top-level fields are refused (400 naming the field), as Anthropic's API refuses them. */
 export const messagesRequestSchema = z
   .strictObject({
@@ -73,15 +91,19 @@ export const messagesRequestSchema = z
     stop_sequences: z.array(z.string()).optional(),
     stream: z.boolean().default(false),
     metadata: z.object({ user_id: z.string().max(256).nullable().optional() }).optional(),
+    thinking: thinkingConfig.optional(),
     output_config: z
       .object({
         format: z
           .object({ type: z.literal('json_schema'), schema: z.record(z.string(), z.unknown()) })
           .nullable()
           .optional(),
+        effort: z.enum(['low', 'medium', 'high', 'xhigh', 'max']).nullable().optional(),
       })
       .optional()
-      .describe('`format` asks for JSON matching the schema (as `response_format` does for chat); other settings are ignored.'),
+      .describe(
+        '`format` asks for JSON matching the schema (as `response_format` does for chat); `effort` sets how much the model reasons, as with `thinking` (docs/reasoning.md); other settings are ignored.',
+      ),
   })
   .meta({ id: 'AnthropicMessagesRequest' });
 export type MessagesRequest = z.infer<typeof messagesRequestSchema>;
@@ -97,9 +119,13 @@ export type StopReason = (typeof STOP_REASONS)[number];
 
 export const anthropicUsageSchema = z.object({
   input_tokens: z.number().int(),
-  output_tokens: z.number().int(),
+  output_tokens: z.number().int().describe('Output tokens, thinking included (billed as output).'),
   cache_creation_input_tokens: z.number().int(),
   cache_read_input_tokens: z.number().int(),
+  output_tokens_details: z
+    .object({ thinking_tokens: z.number().int() })
+    .optional()
+    .describe('Present when the model reported reasoning tokens: the part of `output_tokens` it spent thinking.'),
 });
 
 export const messageResponseSchema = z

@@ -51,7 +51,7 @@ const FEATURE_FLAGS_DESCRIPTION =
   'Extra field: feature flags for every request of the Space. The `Service-Feature-Flags` header, then `custom_headers.feature_flags`, override them per request.';
 
 const FORWARD_FIELDS_DESCRIPTION =
-  "Extra field: top-level chat-completions fields this Space's requests may carry and Switchyard passes to OpenAI-compatible providers as sent, besides the built-in ones (`top_k`, `min_p`, `repetition_penalty`, `reasoning_effort`, `parallel_tool_calls`, ...); any other unknown field is refused with 400 `unknown_field`.";
+  "Extra field: top-level chat-completions fields this Space's requests may carry and Switchyard passes to OpenAI-compatible providers as sent, besides the built-in ones (`top_k`, `min_p`, `repetition_penalty`, `verbosity`, `parallel_tool_calls`, ...); any other unknown field is refused with 400 `unknown_field`.";
 
 /** A provider's body field name: what a Space may add to the forwarded fields. */
 const forwardFieldName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]{0,63}$/, 'a field name (letters, digits, underscores; at most 64)');

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { REASONING_EFFORTS } from '../domain/reasoning';
 import { policiesPatch, weightsPatch } from './apps';
 import { PLUGIN_IDS } from './assistants';
 import { int4, uuid } from './common';
@@ -100,6 +101,13 @@ export const completionRequestSchema = z
     response_format: responseFormat.optional(),
     seed: z.number().int().optional(),
     user: z.string().optional(),
+    reasoning_effort: z
+      .enum(REASONING_EFFORTS)
+      .nullable()
+      .optional()
+      .describe(
+        'How much a reasoning model thinks before it answers: `reasoning_effort` to OpenAI-compatible models, a thinking budget to Claude and Gemini (docs/reasoning.md). A model that takes no reasoning setting answers without it, and `metadata.warning` says so.',
+      ),
     assistant_id: uuid.optional(),
     assistant_version_id: uuid.optional(),
     conversation_id: uuid.optional(),
@@ -234,7 +242,15 @@ export const completionResponseSchema = z
         logprobs: z.null(),
       }),
     ),
-    usage: z.object({ prompt_tokens: z.number().int(), completion_tokens: z.number().int(), total_tokens: z.number().int() }),
+    usage: z.object({
+      prompt_tokens: z.number().int(),
+      completion_tokens: z.number().int().describe('Output tokens, the reasoning ones included (billed as output).'),
+      total_tokens: z.number().int(),
+      completion_tokens_details: z
+        .object({ reasoning_tokens: z.number().int() })
+        .optional()
+        .describe('Present when the model reported reasoning tokens: the part of `completion_tokens` it spent reasoning.'),
+    }),
     metadata: completionMetadataSchema,
   })
   .meta({ id: 'ChatCompletion' });

@@ -44,6 +44,10 @@ const capabilities = z.strictObject({
   json: z.boolean().default(false).describe('Takes `response_format` JSON mode.'),
   vision: z.boolean().default(false).describe('Takes image inputs.'),
   stream: z.boolean().default(true).describe('Streams its answers.'),
+  reasoning: z
+    .boolean()
+    .default(false)
+    .describe("Takes `reasoning_effort` (a reasoning model); without it a request's reasoning setting is left out, with a warning."),
 });
 
 const baseUrl = z
@@ -61,7 +65,7 @@ export const createCustomModelBody = z
     api_key: apiKey.optional(),
     prices: prices.default({ prompt_per_1m: 0, completion_per_1m: 0 }),
     context_window: z.number().int().min(1).max(100_000_000).describe('Tokens, prompt and completion together.'),
-    capabilities: capabilities.default({ functions: false, json: false, vision: false, stream: true }),
+    capabilities: capabilities.default({ functions: false, json: false, vision: false, stream: true, reasoning: false }),
     quality: qualityInput,
     description: z.string().max(2000).default(''),
     is_gdpr: z

@@ -10,7 +10,6 @@ import { completionRequestSchema } from './chat-completions';
  */
 export const BUILT_IN_FORWARDED_FIELDS: readonly string[] = [
   'parallel_tool_calls',
-  'reasoning_effort',
   'verbosity',
   'service_tier',
   'store',

@@ -9,6 +9,20 @@ const count = z.number().int();
 const dollars = z.number().describe('USD.');
 const savings = z.number().describe('USD saved against the benchmark model.');
 
+/** What a sub-request's log is: one step its parent request took to get the final answer. */
+export const logStepSchema = z
+  .object({
+    kind: z.enum(['model', 'plugin']).describe("`model`: a call to a model (its `model`, `latency`, tokens and cost are the call's); `plugin`: a plugin run."),
+    plugin: z
+      .string()
+      .nullable()
+      .describe(
+        "The plugin's id (`web-search`, `space-search`, ...) for a plugin run; null for a model call. The sources a search found are the request's `response.metadata.search_results`.",
+      ),
+  })
+  .meta({ id: 'LogStep' });
+export type LogStepView = z.input<typeof logStepSchema>;
+
 /** Every Log field of the contract except `parent` and `children`; also the shape of a parent or child. */
 export const logCoreSchema = z
   .object({
@@ -57,6 +71,11 @@ export const logCoreSchema = z
     model: modelSchema.nullable().describe('The model that answered; null when unknown.'),
     collections: z.unknown().nullable().describe('Array of AppCollectionRequest as stored, or null.'),
     labels: z.record(z.string(), z.unknown()).describe('Extension of the contract: `custom_headers.labels` of the request.'),
+    step: logStepSchema
+      .nullable()
+      .describe(
+        "Extension of the contract: what a sub-request is, a model call or a plugin run (its own `latency` is that step's time); null for a request's own log.",
+      ),
   })
   .meta({ id: 'LogCore' });
 export type LogCoreView = z.input<typeof logCoreSchema>;

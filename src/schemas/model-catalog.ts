@@ -46,6 +46,8 @@ const catalogEntryFields = z.strictObject({
     n: z.boolean(),
     /** `presence_penalty` / `frequency_penalty`. */
     penalties: z.boolean(),
+    /** Takes a reasoning setting: OpenAI's `reasoning_effort`, Anthropic's thinking budget, Gemini's `thinkingBudget`. */
+    reasoning: z.boolean(),
   }),
   /** Day the provider announced the deprecation (UTC). */
   deprecated_on: z.iso.date().optional(),

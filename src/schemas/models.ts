@@ -30,6 +30,11 @@ export const modelCoreSchema = z
     supports_penalties: z.boolean(),
     supports_stream: z.boolean(),
     supports_vision: z.boolean(),
+    supports_reasoning: z
+      .boolean()
+      .describe(
+        'Takes a reasoning setting (`reasoning_effort`, `reasoning.effort`, Anthropic `thinking`); without it the setting is left out, with a warning.',
+      ),
     prompt_token_cost: z.number().describe('USD per prompt token.'),
     completion_token_cost: z.number().describe('USD per completion token.'),
     base_cost: z.number().describe('USD per request, on top of token costs.'),

@@ -17,7 +17,15 @@ export const modelObjectSchema = z.object({
     .object({ prompt: z.number(), completion: z.number(), request: z.number() })
     .nullable()
     .describe('USD per prompt token, per completion token and per request.'),
-  capabilities: z.object({ functions: z.boolean(), json: z.boolean(), vision: z.boolean(), stream: z.boolean() }).nullable(),
+  capabilities: z
+    .object({
+      functions: z.boolean(),
+      json: z.boolean(),
+      vision: z.boolean(),
+      stream: z.boolean(),
+      reasoning: z.boolean().describe('Takes a reasoning setting (`reasoning_effort`, `reasoning.effort`, Anthropic `thinking`).'),
+    })
+    .nullable(),
   automatic: z.boolean().describe("True for the service's own name: the router picks among the Space's models for each request."),
   active: z
     .boolean()

@@ -40,7 +40,9 @@ const usage = z.object({
   input_tokens: z.number().int(),
   input_tokens_details: z.object({ cached_tokens: z.number().int() }),
   output_tokens: z.number().int(),
-  output_tokens_details: z.object({ reasoning_tokens: z.number().int() }),
+  output_tokens_details: z.object({
+    reasoning_tokens: z.number().int().describe('The part of `output_tokens` the model spent reasoning, as its provider reported it (0 when none was).'),
+  }),
   total_tokens: z.number().int(),
 });
 

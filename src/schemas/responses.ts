@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { REASONING_EFFORTS } from '../domain/reasoning';
 import { int4 } from './common';
 
 /**
@@ -107,9 +108,10 @@ export const responsesRequestSchema = z
     max_output_tokens: int4.min(16).nullable().optional(),
     text: z.strictObject({ format: textFormat.optional(), verbosity: z.enum(['low', 'medium', 'high']).nullable().optional() }).optional(),
     reasoning: z
-      .strictObject({ effort: z.enum(['minimal', 'low', 'medium', 'high']).nullable().optional(), summary: unsupported('a reasoning summary').optional() })
+      .strictObject({ effort: z.enum(REASONING_EFFORTS).nullable().optional(), summary: unsupported('a reasoning summary').optional() })
       .nullable()
-      .optional(),
+      .optional()
+      .describe("`effort`: as chat's `reasoning_effort` (docs/reasoning.md)."),
     metadata: metadata.nullable().optional(),
     user: z.string().optional(),
     safety_identifier: z.string().max(64).optional(),

@@ -44,9 +44,12 @@ const choice = z.looseObject({
   finish_reason: z.string().nullable(),
 });
 
+/** An answer's usage; `reasoning_tokens` only where the model reported some. */
+const usage = tokens.extend({ reasoning_tokens: optional(z.number()) });
+
 const answerSchema = z.object({
   choices: shaped<ResultChoice[]>(z.array(choice)),
-  usage: tokens,
+  usage,
   model: z.object({ id: z.string(), model: z.string(), namespace: z.string(), provider: z.string(), owner: z.string(), at: z.string() }),
   status: z.number().int(),
 });

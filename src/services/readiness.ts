@@ -1,4 +1,4 @@
-import { finishesWithin } from '../domain/finishes-within';
+import { finishesWithinLoopTime } from '../domain/finishes-within';
 import type { RedisClient as Redis } from '../queue/redis';
 import { pingDb, type Db } from '../store/db';
 
@@ -11,7 +11,7 @@ const CHECK_TIMEOUT_MS = 2000;
 
 async function check(probe: () => Promise<unknown>): Promise<'ok' | string> {
   try {
-    if (!(await finishesWithin(probe(), CHECK_TIMEOUT_MS))) throw new Error(`no answer within ${CHECK_TIMEOUT_MS} ms`);
+    if (!(await finishesWithinLoopTime(probe(), CHECK_TIMEOUT_MS))) throw new Error(`no answer within ${CHECK_TIMEOUT_MS} ms`);
     return 'ok';
   } catch (err) {
     return err instanceof Error ? err.message : String(err);

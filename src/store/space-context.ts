@@ -60,6 +60,7 @@ export type RoutableRow = Pick<
   | 'supports_stream'
   | 'supports_n'
   | 'supports_penalties'
+  | 'supports_reasoning'
   | 'is_gdpr'
   | 'deprecated_on'
   | 'until'
@@ -93,6 +94,7 @@ export function toRoutableModel(row: RoutableRow): RoutableModel {
       stream: row.supports_stream,
       n: row.supports_n,
       penalties: row.supports_penalties,
+      reasoning: row.supports_reasoning,
     },
     isGdpr: row.is_gdpr,
     deprecatedOn: row.deprecated_on,

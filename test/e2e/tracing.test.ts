@@ -91,7 +91,7 @@ function traceOf(traceId: string): Promise<ReceivedSpan[]> {
   return eventually(() => {
     const spans = receiver.spans.filter((span) => span.traceId === traceId);
     return spans.some((span) => span.name === 'job completions') && spans.some((span) => span.kind === SERVER) ? spans : null;
-  }, 15_000);
+  });
 }
 
 function one(spans: ReceivedSpan[], name: string): ReceivedSpan {
@@ -193,7 +193,7 @@ describe('OpenTelemetry traces over OTLP/HTTP', () => {
       .withResponse();
     for await (const chunk of stream) expect(chunk.object).toBe('chat.completion.chunk');
     const logId = response.headers.get('x-switchyard-log-id');
-    const api = await eventually(() => receiver.spans.find((span) => span.kind === SERVER && span.attributes['switchyard.log_id'] === logId), 15_000);
+    const api = await eventually(() => receiver.spans.find((span) => span.kind === SERVER && span.attributes['switchyard.log_id'] === logId));
     expect(api.parentSpanId).toBe('');
     const spans = await traceOf(api.traceId);
     const job = one(spans, 'job completions');

@@ -151,8 +151,20 @@ export function nth<T>(items: readonly T[], index: number): T {
 
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-/** Polls until `read` returns something other than null/undefined, or fails after `timeoutMs`. */
-export async function eventually<T>(read: () => Promise<T | null | undefined> | T | null | undefined, timeoutMs = 5000): Promise<T> {
+/**
+ * How long `eventually` polls by default, in ms: a failsafe, not the time the outcome takes (milliseconds
+ * to a second or two here). Generous enough for a machine twice as slow whose event loop is held for
+ * seconds at a time (a cold transform cache compiling modules, long garbage collections beside other
+ * suites), and still under jest's 30 s per test, so a miss fails with this helper's message.
+ */
+export const EVENTUALLY_MS = 20_000;
+
+/**
+ * Polls until `read` returns something other than null/undefined, or fails after `timeoutMs`. A wait ends on
+ * its outcome: a `read` that sees the outcome it waits for will never come (a job that failed, a request
+ * answered before the step awaited) throws, and fails the test at once with what it saw.
+ */
+export async function eventually<T>(read: () => Promise<T | null | undefined> | T | null | undefined, timeoutMs = EVENTUALLY_MS): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await read();

@@ -119,7 +119,7 @@ export async function uploadReadyFile(h: CompletionsHarness, tenant: Tenant, { n
     const got = await request(h.app).get(`/v1/apps/${tenant.app_id}/files/${id}`).set(tenant.auth);
     if (got.body.status === 'failed') throw new Error(`ingestion failed: ${JSON.stringify(got.body)}`);
     return got.body.status === 'ready' ? true : null;
-  }, 10_000);
+  });
   return id;
 }
 

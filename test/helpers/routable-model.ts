@@ -13,7 +13,7 @@ export function routable(overrides: Partial<RoutableModel> = {}): RoutableModel 
     promptTokenCost: 1e-6,
     completionTokenCost: 2e-6,
     baseCost: 0,
-    supports: { functions: true, json: true, vision: true, stream: true, n: true, penalties: true },
+    supports: { functions: true, json: true, vision: true, stream: true, n: true, penalties: true, reasoning: true },
     isGdpr: false,
     deprecatedOn: null,
     until: null,

@@ -60,7 +60,7 @@ async function ended(tenant: Tenant, id: string) {
     const read = await getJob(tenant, id);
     expect(read.status).toBe(200);
     return ['queued', 'in_progress'].includes(read.body.status) ? null : read;
-  }, 10_000);
+  });
   return res.body;
 }
 
@@ -254,7 +254,7 @@ describe('GET /v1/jobs/{id} and POST /v1/jobs/{id}/cancel', () => {
     expect(cancelled.body.status).toBe('cancelled');
     expect(cancelled.body.response).toBeNull();
     // The worker stops it (its log says 499) and the job stays cancelled.
-    await eventually(async () => (await h.services.db.log.findFirst({ where: { id, status_code: 499 } })) ?? null, 10_000);
+    await eventually(async () => (await h.services.db.log.findFirst({ where: { id, status_code: 499 } })) ?? null);
     expect((await getJob(tenant, id)).body.status).toBe('cancelled');
     const again = await request(h.app).post(`/v1/jobs/${id}/cancel`).set(tenant.auth);
     expect(again.status).toBe(409);
@@ -284,7 +284,7 @@ describe('webhooks', () => {
     expect(read.body.app.settings.webhook).toEqual({ url: `${receiver.url}${path}`, has_secret: true });
 
     const accepted = await submitAsync(tenant, { messages: userMessage('Call me back') });
-    const delivery = await eventually(() => deliveriesTo(path)[0], 10_000);
+    const delivery = await eventually(() => deliveriesTo(path)[0]);
     const event = new Webhook(shown.secret as string).verify(delivery.body, delivery.headers as Record<string, string>) as {
       type: string;
       data: { id: string; response: { body: { object: string } } };
@@ -306,7 +306,7 @@ describe('webhooks', () => {
     const path = `/request-${randomUUID()}`;
     const accepted = await submitAsync(tenant, { messages: userMessage('Hook'), webhook_url: `${receiver.url}${path}` });
     expect(accepted.body.webhook).toMatchObject({ url: `${receiver.url}${path}`, status: 'pending', attempts: 0 });
-    const delivery = await eventually(() => deliveriesTo(path)[0], 10_000);
+    const delivery = await eventually(() => deliveriesTo(path)[0]);
     const sealed = await h.services.db.spaceSecret.findUniqueOrThrow({ where: { app_id_name: { app_id: tenant.app_id, name: 'webhook.secret' } } });
     const secret = box().open(sealed.sealed, `${tenant.app_id}\0webhook.secret`);
     expect(() => new Webhook(secret).verify(delivery.body, delivery.headers as Record<string, string>)).not.toThrow();
@@ -321,7 +321,7 @@ describe('webhooks', () => {
     const job = await eventually(async () => {
       const res = await getJob(tenant, accepted.body.id);
       return res.body.webhook?.status === 'delivered' ? res.body : null;
-    }, 10_000);
+    });
     expect(job.webhook).toMatchObject({ attempts: 2, last_status_code: 200, last_error: null });
     const deliveries = deliveriesTo(path);
     expect(deliveries).toHaveLength(2);
@@ -334,7 +334,7 @@ describe('webhooks', () => {
     const job = await eventually(async () => {
       const res = await getJob(tenant, accepted.body.id);
       return res.body.webhook?.status === 'failed' ? res.body : null;
-    }, 10_000);
+    });
     expect(job.webhook.attempts).toBe(1);
     expect(job.webhook.last_error).toContain('refused');
     await sleep(500);
@@ -424,6 +424,6 @@ describe('result TTL', () => {
       return res.body.status === 'completed' ? res : null;
     });
     expect(done.status).toBe(200);
-    await eventually(async () => ((await request(short.app).get(`/v1/jobs/${accepted.body.id}`).set(tenant.auth)).status === 404 ? true : null), 5000);
+    await eventually(async () => ((await request(short.app).get(`/v1/jobs/${accepted.body.id}`).set(tenant.auth)).status === 404 ? true : null));
   });
 });

@@ -58,7 +58,7 @@ it('resumes a running batch within 30 s of Redis losing its data, with no line l
   expect(atLoss).toBeLessThan(LINES);
 
   // The workers' resume check gives the batch a coordinator again, without any restart.
-  await eventually(async () => (await h.services.queues.batches.getJob(batch.id)) ?? null, 15_000);
+  await eventually(async () => (await h.services.queues.batches.getJob(batch.id)) ?? null);
   const done = await waitForBatch(() => readBatch(h.app, tenant, batch.id), { timeoutMs: 60_000 });
   const resumedIn = Date.now() - forgotAt;
   expect(done).toMatchObject({ status: 'completed', request_counts: { total: LINES, completed: LINES, failed: 0 } });

@@ -93,7 +93,7 @@ describe('logs tail --follow', () => {
         return row.id;
       });
       const expected = [...before.slice(2), ...during.slice(0, 4), late, during[4]];
-      await eventually(() => (follower.ids().length >= expected.length ? true : null), 20_000);
+      await eventually(() => (follower.ids().length >= expected.length ? true : null));
       await new Promise((resolve) => setTimeout(resolve, 1500));
       expect(follower.ids()).toEqual(expected);
     } finally {

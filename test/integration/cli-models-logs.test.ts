@@ -311,7 +311,7 @@ describe('logs tail', () => {
     });
     await eventually(() => (seen !== '' ? true : null));
     const fresh = await complete(tenant, 'gpt-4.1-mini', 'while following');
-    await eventually(() => (seen.includes(fresh.body.id) ? true : null), 10_000);
+    await eventually(() => (seen.includes(fresh.body.id) ? true : null));
     stop.abort();
     const run = await running;
     expect(run.code).toBe(0);

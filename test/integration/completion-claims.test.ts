@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import pino from 'pino';
-import { RunClaims, type RunClaimsOptions } from '../../src/pipeline/run-claim';
+import { ClaimTimeoutError, RunClaims, type RunClaimsOptions } from '../../src/pipeline/run-claim';
 import { PROCESS_HEARTBEAT_INTERVAL_MS, PROCESS_HEARTBEAT_TTL_MS, ProcessHeartbeat } from '../../src/resilience/process-heartbeat';
 import { CompletionClaimStore } from '../../src/store/completion-claims';
 import { sqlPoolOf } from '../../src/store/db';
@@ -55,6 +55,14 @@ function claimsOf(owner: string, heartbeat: ProcessHeartbeat, overrides: Partial
 }
 
 const soon = () => Date.now() + 60_000;
+
+/** What a long synchronous task or garbage collection does to this process's event loop. */
+function holdLoop(ms: number): void {
+  const until = performance.now() + ms;
+  while (performance.now() < until) {
+    // Busy.
+  }
+}
 
 async function claimRow(requestId: string): Promise<{ owner: string; run: string; finished_at: Date | null } | undefined> {
   const { rows } = await sqlPoolOf(ctx.services.db).query<{ owner: string; run: string; finished_at: Date | null }>(
@@ -178,6 +186,24 @@ describe('completion claims', () => {
     expect(await claimRow(job.requestId)).toMatchObject({ owner: dead.owner, run: 'first' });
     store.finish(job.requestId);
     expect(await decided).toBe('duplicate');
+  });
+
+  it('fail a run whose claim PostgreSQL does not commit within the wait, naming the wait', async () => {
+    const { owner, heartbeat } = workerProcess({ alive: true });
+    const hung = { ...store, claim: () => new Promise<never>(() => undefined) } as unknown as CompletionClaimStore;
+    const claims = claimsOf(owner, heartbeat, { store: hung, claimWaitMs: 30 });
+    await expect(claims.decide({ requestId: randomUUID(), deadline: soon() }, 'one')).rejects.toThrow(new ClaimTimeoutError(30));
+  });
+
+  it('let a run go on whose claim was committed while this process’s event loop was held past the wait', async () => {
+    const { owner, heartbeat } = workerProcess({ alive: true });
+    const claims = claimsOf(owner, heartbeat, { claimWaitMs: 30 });
+    // A pooled connection is ready, so the claim's statement goes out in the store's next turn.
+    await store.claim(randomUUID(), { owner, run: 'warm-up' });
+    const deciding = claims.decide({ requestId: randomUUID(), deadline: soon() }, 'one');
+    // The store sends its statement in the next turn, and the loop is held right after, long past the wait.
+    setImmediate(() => holdLoop(300));
+    await expect(deciding).resolves.toBe('run');
   });
 
   it('sweep claims older than the retention, and only those', async () => {

@@ -33,7 +33,7 @@ describe('a completion job handed out again while its first run is in its upstre
     // `then` sends the request now (supertest sends on the first `then`).
     const answer = complete(h, tenant, { model: 'slow', messages: userMessage('Run me once') }).then((res) => res);
 
-    await eventually(() => (callsTo(sim, models.slow).length === 1 ? true : null), 10_000);
+    await eventually(() => (callsTo(sim, models.slow).length === 1 ? true : null));
     const queue = h.services.queues.completions;
     const [job] = (await Promise.all(queue.shards.map((shard) => shard.getActive()))).flat();
     if (!job?.id) throw new Error('no active completion job');
@@ -51,7 +51,7 @@ describe('a completion job handed out again while its first run is in its upstre
     const secondLock = await eventually(async () => {
       const token = await h.services.redis.get(lockKey);
       return token !== null && token !== firstLock ? token : null;
-    }, 10_000);
+    });
     expect(secondLock).not.toBe(firstLock);
 
     const res = await answer;
@@ -59,7 +59,7 @@ describe('a completion job handed out again while its first run is in its upstre
     const requestId = String(res.headers['x-switchyard-log-id']);
     expect(requestId).toBe(job.id);
     // The second run ends once the first has finished; give it time to call upstream, were it to.
-    await eventually(async () => ((await queue.getJobState(job.id ?? '')) === 'completed' ? true : null), 10_000);
+    await eventually(async () => ((await queue.getJobState(job.id ?? '')) === 'completed' ? true : null));
     await sleep(500);
     expect(callsTo(sim, models.slow)).toHaveLength(1);
     expect(finals).toHaveLength(1);
@@ -84,7 +84,7 @@ describe('a completion job handed out again while its first run is in its upstre
     await done.remove();
     await queue.add('completion', done.data, { jobId: requestId, attempts: 1 });
 
-    await eventually(async () => ((await queue.getJobState(requestId)) === 'completed' ? true : null), 10_000);
+    await eventually(async () => ((await queue.getJobState(requestId)) === 'completed' ? true : null));
     expect(callsTo(sim, models.quick)).toHaveLength(2);
     expect(await h.services.db.log.count({ where: { id: requestId } })).toBe(1);
     // Its claim now names the live worker that ran it; its log marks it finished (a run that logs sends no mark).

@@ -150,7 +150,7 @@ describe('chat completions', () => {
     const job = await eventually(async () => {
       const read = await request(h.app).get(`/v1/jobs/${accepted.body.id}`).set(bob.auth);
       return read.body.status === 'failed' ? read.body : null;
-    }, 15_000);
+    });
     expect(JSON.stringify(job)).toContain('not_found');
   });
 });

@@ -71,6 +71,7 @@ describe('GET /v1/logs/{log_id}', () => {
       model: null,
       collections: null,
       labels: {},
+      step: null,
     });
     expect(typeof res.body.timestamp).toBe('number');
   });

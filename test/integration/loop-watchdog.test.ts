@@ -4,6 +4,7 @@ import { createLogger } from '../../src/logging/logger';
 import { markLoopOwner } from '../../src/observability/loop-owner';
 import { startLoopWatchdog } from '../../src/observability/loop-watchdog';
 import { metrics } from '../../src/observability/metrics';
+import { watchLoopStalls } from '../helpers/loop-stalls';
 import { createTestContext, type TestContext } from '../helpers/test-context';
 
 /** The event-loop watchdog, against real stalls: a loop held by busy work, and a large request body. */
@@ -50,22 +51,31 @@ describe('event-loop watchdog', () => {
     } finally {
       stop();
     }
-    // Only the held loop's stall counts: loading modules or collecting garbage may add short ones.
-    const stalls = stallLines(lines).filter((line) => (line.lag_ms ?? 0) >= 300);
+    // The held loop's stall is reported once, naming its request. Loading modules or collecting garbage may
+    // add stalls of their own on a loaded machine: before the mark they name no request, after it the next one.
+    const stalls = stallLines(lines).filter((line) => line.request_id === 'req-holding-the-loop');
     expect(stalls).toHaveLength(1);
-    expect(stalls[0]).toMatchObject({ request_id: 'req-holding-the-loop' });
     expect(stalls[0]?.lag_ms).toBeGreaterThanOrEqual(300);
     expect((await metrics().loopStalls.get()).values[0]?.value).toBeGreaterThanOrEqual(before + 1);
     const histogram = (await metrics().loopStallSeconds.get()).values.find((v) => v.metricName === 'switchyard_event_loop_stall_seconds_count');
     expect(histogram?.value).toBeGreaterThanOrEqual(1);
   });
 
-  it('stays quiet while the loop is free', async () => {
+  it('stays quiet while the loop is free: every stall it reports, the loop really had', async () => {
     const { logger, lines } = capturingLogger();
+    // An independent probe of the same loop: on a loaded machine the loop may really stall (a garbage
+    // collection, a host that did not schedule the process), and the watchdog must then report it. What it
+    // must never do is report a stall longer than the loop had: on a free loop, nothing at all.
+    const probe = watchLoopStalls();
     const stop = startLoopWatchdog({ thresholdMs: 200, logger });
     await sleep(500);
     stop();
-    expect(stallLines(lines)).toEqual([]);
+    probe.stop();
+    const longestMs = probe.longestMs();
+    // The probe ticks every 10 ms, the watchdog every 100: one may see a stall up to a tick longer than the
+    // other. Below that, the loop had no stall the watchdog's 200 ms threshold could report.
+    const unfounded = (lagMs: number) => longestMs < 100 || lagMs > longestMs + 100;
+    expect(stallLines(lines).filter((line) => unfounded(line.lag_ms ?? 0))).toEqual([]);
   });
 
   describe('at the HTTP edge', () => {

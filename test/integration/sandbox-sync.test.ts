@@ -206,7 +206,7 @@ describe('through a BullMQ worker', () => {
 
   beforeAll(() => {
     worker = new Worker(QUEUE_NAMES.sandboxSync, sandboxSyncProcessor(ctx.services), {
-      connection: ctx.services.redis,
+      connection: ctx.services.queueConnection,
       prefix: ctx.services.config.redisPrefix,
     });
   });

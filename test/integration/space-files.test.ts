@@ -6,6 +6,7 @@ import OpenAI, { toFile } from 'openai';
 import request from 'supertest';
 import { QUEUE_NAMES } from '../../src/queue/names';
 import { makeDocx, makePdf, makeWav } from '../fixtures/space-files/make-documents';
+import { eventually } from '../helpers/completion-fixtures';
 import { createTestContext, type Tenant, type TestContext } from '../helpers/test-context';
 import { spaceFilesProcessor } from '../../workers/space-files';
 
@@ -24,7 +25,11 @@ const UNKNOWN_ID = '00000000-0000-4000-8000-000000000000';
 beforeAll(async () => {
   ctx = createTestContext();
   [alice, bob] = await Promise.all([ctx.tenant(), ctx.tenant()]);
-  worker = new Worker(QUEUE_NAMES.spaceFiles, spaceFilesProcessor(ctx.services), { connection: ctx.services.redis, prefix: ctx.services.config.redisPrefix });
+  // BullMQ's connection, as the service's workers use (not the service's own, whose commands time out).
+  worker = new Worker(QUEUE_NAMES.spaceFiles, spaceFilesProcessor(ctx.services), {
+    connection: ctx.services.queueConnection,
+    prefix: ctx.services.config.redisPrefix,
+  });
 });
 afterAll(async () => {
   await worker.close();
@@ -46,16 +51,14 @@ interface FileBody {
 }
 
 /** Polls the file until ingestion is over (ready or failed). */
-async function settled(tenant: Tenant, id: string): Promise<FileBody> {
-  for (let i = 0; i < 200; i++) {
+function settled(tenant: Tenant, id: string): Promise<FileBody> {
+  return eventually(async () => {
     const res = await request(ctx.app)
       .get(`${filesOf(tenant)}/${id}`)
       .set(tenant.auth);
     const body = res.body as FileBody;
-    if (body.status === 'ready' || body.status === 'failed') return body;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`file ${id} was not ingested`);
+    return body.status === 'ready' || body.status === 'failed' ? body : null;
+  });
 }
 
 async function chunksOf(fileId: string): Promise<string[]> {

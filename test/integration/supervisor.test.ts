@@ -97,11 +97,11 @@ describe('npm start (the supervisor)', () => {
     const victim = started.find((s) => s.role === 'workers');
     if (!victim) throw new Error('no worker process started');
     process.kill(victim.pid, 'SIGKILL');
-    await eventually(() => (started.filter((s) => s.role === 'workers').length === 3 ? true : null), 20_000);
+    await eventually(() => (started.filter((s) => s.role === 'workers').length === 3 ? true : null));
     const apiVictim = started.find((s) => s.role === 'api');
     if (!apiVictim) throw new Error('no API process started');
     process.kill(apiVictim.pid, 'SIGKILL');
-    await eventually(() => (started.filter((s) => s.role === 'api').length === 3 ? true : null), 20_000);
+    await eventually(() => (started.filter((s) => s.role === 'api').length === 3 ? true : null));
     await sleep(200);
     await eventually(async () => ((await ctx.services.queues.completions.getWorkersCount()) >= 2 ? true : null), 90_000);
     const stream = await client.chat.completions.create({ model: 'quick', stream: true, messages: [{ role: 'user', content: 'after the kill' }] });

@@ -85,8 +85,8 @@ describe('OpenAI-compatible adapters against the simulator, beyond the scenario 
   });
 
   it('passes unknown client fields through, without letting them override its own', async () => {
-    await openai.chat(ask('sim-model', { extra: { reasoning_effort: 'low', parallel_tool_calls: false, model: 'other', stream: true } }), ctx());
-    expect(lastBody()).toMatchObject({ model: 'sim-model', stream: false, reasoning_effort: 'low', parallel_tool_calls: false });
+    await openai.chat(ask('sim-model', { extra: { verbosity: 'low', parallel_tool_calls: false, model: 'other', stream: true } }), ctx());
+    expect(lastBody()).toMatchObject({ model: 'sim-model', stream: false, verbosity: 'low', parallel_tool_calls: false });
   });
 
   it('sends Mistral developer messages as system, no stream_options, and random_seed for seed', async () => {

@@ -14,13 +14,28 @@ export interface SimConversation {
   maxTokens?: number;
   /** Characters of every message, for a deterministic prompt-token count. */
   promptChars: number;
+  /** Tokens the model thinks with before answering: set when the request asked a reasoning model to reason. */
+  reasoningTokens?: number;
 }
 
 export type SimAnswer = { kind: 'text'; text: string; finish: 'stop' | 'length' } | { kind: 'tool_call'; id: string; name: string; arguments: string };
 
 export interface SimUsage {
   prompt: number;
+  /** The answer's own tokens, without the reasoning ones (each dialect reports the two as its provider does). */
   completion: number;
+  reasoning: number;
+}
+
+/**
+ * What a simulated model spends reasoning when asked to (`reasoning_effort`, an Anthropic thinking budget,
+ * a Gemini `thinkingBudget` other than 0), whatever the effort: tests compare the reported counts to it.
+ */
+export const SIM_REASONING_TOKENS = 32;
+
+/** The text of a simulated thinking block (Anthropic returns one; the others only count the tokens). */
+export function thinkingText(conversation: SimConversation): string {
+  return `Thinking about: ${conversation.lastUserText}`;
 }
 
 /** Splits text into stream pieces of one word each, keeping the spaces. */
@@ -54,5 +69,9 @@ export function answerFor(conversation: SimConversation): SimAnswer {
 
 export function usageFor(conversation: SimConversation, answer: SimAnswer): SimUsage {
   const completionText = answer.kind === 'text' ? answer.text : answer.arguments;
-  return { prompt: Math.max(1, Math.ceil(conversation.promptChars / 4)), completion: pieces(completionText).length };
+  return {
+    prompt: Math.max(1, Math.ceil(conversation.promptChars / 4)),
+    completion: pieces(completionText).length,
+    reasoning: conversation.reasoningTokens ?? 0,
+  };
 }

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { pieces, usageFor, type SimAnswer, type SimConversation, type SimUsage } from './answer';
+import { pieces, SIM_REASONING_TOKENS, thinkingText, usageFor, type SimAnswer, type SimConversation, type SimUsage } from './answer';
 import { SimBadRequest, type AnswerOptions, type Dialect } from './dialect';
 import { sendJson, sleep, startSse } from './http';
 
@@ -11,12 +11,19 @@ import { sendJson, sleep, startSse } from './http';
  * temperature in 0..1, tool definitions with `input_schema`. JSON mode does not exist on the wire: as a
  * model would, the dialect answers in JSON when the system prompt asks for JSON.
  *
+ * Extended thinking (`thinking: {type: "enabled", budget_tokens}`) as the real API checks it: Claude 3.7
+ * and 4.x models only, a budget of at least 1,024 under `max_tokens`, no `temperature` but 1, `top_p`
+ * 0.95 to 1, no forced tool choice, and a tool result answered only after an assistant turn that starts
+ * with its thinking block. A thinking answer starts with a `thinking` block (its text `thinkingText`,
+ * signed), streamed as `thinking_delta` and `signature_delta`; `output_tokens` counts the
+ * `SIM_REASONING_TOKENS` it thought, and `output_tokens_details.thinking_tokens` says how many.
+ *
  * Besides the shared faults, the model `sim-stream-error` streams one text delta and then an
  * `overloaded_error` event, as Anthropic does when it fails after answering 200.
  */
 
 type Json = Record<string, unknown>;
-type AnthropicConversation = SimConversation & { stopSequences: string[] };
+type AnthropicConversation = SimConversation & { stopSequences: string[]; thinking: boolean };
 
 const KNOWN_FIELDS = new Set([
   'model',
@@ -39,6 +46,9 @@ const KNOWN_FIELDS = new Set([
   'inference_geo',
 ]);
 const IMAGE_TYPES = new Set(['image/jpeg', 'image/png', 'image/gif', 'image/webp']);
+/** Models with extended thinking: Claude 3.7 Sonnet and the Claude 4 family. */
+const THINKING_MODELS = /^claude-(3-7-sonnet|sonnet-4|opus-4|haiku-4)/;
+const SIGNATURE = 'sim-thinking-signature';
 const MID_STREAM_ERROR_MODEL = 'sim-stream-error';
 
 /** `anthropic-version` of the request being handled: the server calls `apiKey(req)` and then `parse` synchronously. */
@@ -169,6 +179,35 @@ const textIn = (blocks: Json[], type: 'text' | 'tool_result') =>
     )
     .join('');
 
+/** Whether the request turns thinking on, refused as the real API refuses what does not go with it. */
+function checkThinking(body: Json, turns: { role: string; blocks: Json[] }[]): boolean {
+  if (body.thinking === undefined) return false;
+  const thinking = isObject(body.thinking) ? body.thinking : bad('thinking: Input should be a valid dictionary');
+  if (thinking.type === 'disabled') return false;
+  if (thinking.type !== 'enabled') return bad(`thinking: Input tag '${String(thinking.type)}' does not match any of the expected tags: 'enabled', 'disabled'`);
+  const budget = thinking.budget_tokens;
+  if (typeof budget !== 'number' || !Number.isInteger(budget)) return bad('thinking.enabled.budget_tokens: Field required');
+  if (budget < 1024) bad('thinking.enabled.budget_tokens: Input should be greater than or equal to 1024');
+  if (!THINKING_MODELS.test(String(body.model))) bad(`'${String(body.model)}' does not support thinking.`);
+  if (Number(body.max_tokens) <= budget) bad('`max_tokens` must be greater than `thinking.budget_tokens`.');
+  if (body.temperature !== undefined && body.temperature !== 1) bad('`temperature` may only be set to 1 when thinking is enabled.');
+  if (typeof body.top_p === 'number' && body.top_p < 0.95) bad('`top_p` must be greater than or equal to 0.95 or unset when thinking is enabled.');
+  const choice = isObject(body.tool_choice) ? body.tool_choice.type : undefined;
+  if (choice === 'any' || choice === 'tool') bad('Thinking may not be enabled when tool_choice forces tool use.');
+  const last = turns.at(-1);
+  const answered = turns.at(-2);
+  if (
+    last?.blocks.some((b) => b.type === 'tool_result') &&
+    answered &&
+    answered.blocks[0]?.type !== 'thinking' &&
+    answered.blocks[0]?.type !== 'redacted_thinking'
+  )
+    bad(
+      `messages.${turns.length - 2}.content.0.type: Expected \`thinking\` or \`redacted_thinking\`, but found \`${String(answered.blocks[0]?.type)}\`. When \`thinking\` is enabled, a final \`assistant\` message must start with a thinking block.`,
+    );
+  return true;
+}
+
 function parse(raw: unknown): AnthropicConversation {
   if (versionHeader === undefined) bad('anthropic-version: header is required');
   const body = isObject(raw) ? raw : bad('Request body must be a JSON object');
@@ -180,6 +219,7 @@ function parse(raw: unknown): AnthropicConversation {
   const turns = parseMessages(body.messages);
   const system = systemText(body.system);
   const stopSequences = checkSampling(body);
+  const thinking = checkThinking(body, turns);
   const last = turns.at(-1);
   const lastUser = [...turns].reverse().find((turn) => turn.role === 'user' && turn.blocks.some((b) => b.type === 'text'));
   const hasToolResult = last?.role === 'user' && last.blocks.some((b) => b.type === 'tool_result');
@@ -193,6 +233,8 @@ function parse(raw: unknown): AnthropicConversation {
     maxTokens: Number(body.max_tokens),
     promptChars: system.length + turns.reduce((sum, turn) => sum + textIn(turn.blocks, 'text').length + textIn(turn.blocks, 'tool_result').length, 0),
     stopSequences,
+    thinking,
+    ...(thinking ? { reasoningTokens: SIM_REASONING_TOKENS } : {}),
   };
 }
 
@@ -220,18 +262,27 @@ function contentOf(answer: SimAnswer): Json[] {
   return [{ type: 'tool_use', id: toolUseId(answer), name: answer.name, input: JSON.parse(answer.arguments) as Json }];
 }
 
-function messageBody(model: string, outcome: Outcome, streaming: boolean): Json {
+const thinkingBlock = (conversation: AnthropicConversation): Json => ({ type: 'thinking', thinking: thinkingText(conversation), signature: SIGNATURE });
+
+/** Output tokens count the thinking ones; the details say how many (present only when the model thought). */
+function outputUsage(usage: SimUsage): Json {
+  const counts = { output_tokens: usage.completion + usage.reasoning };
+  return usage.reasoning > 0 ? { ...counts, output_tokens_details: { thinking_tokens: usage.reasoning } } : counts;
+}
+
+function messageBody(conversation: AnthropicConversation, outcome: Outcome, streaming: boolean): Json {
+  const content = [...(conversation.thinking ? [thinkingBlock(conversation)] : []), ...contentOf(outcome.answer)];
   return {
     id: 'msg_sim_01',
     type: 'message',
     role: 'assistant',
-    model,
-    content: streaming ? [] : contentOf(outcome.answer),
+    model: conversation.model,
+    content: streaming ? [] : content,
     stop_reason: streaming ? null : outcome.stopReason,
     stop_sequence: streaming ? null : outcome.stopSequence,
     usage: {
       input_tokens: outcome.usage.prompt,
-      output_tokens: streaming ? 1 : outcome.usage.completion,
+      ...(streaming ? { output_tokens: 1 } : outputUsage(outcome.usage)),
       cache_creation_input_tokens: 0,
       cache_read_input_tokens: 0,
     },
@@ -261,9 +312,17 @@ async function stream(
   const send = (type: string, data: Json) =>
     new Promise<void>((resolve) => res.write(`event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`, () => resolve()));
   startSse(res);
-  await send('message_start', { message: messageBody(conversation.model, outcome, true) });
+  await send('message_start', { message: messageBody(conversation, outcome, true) });
+  // The thinking block comes first, and the answer's block after it.
+  const blockIndex = conversation.thinking ? 1 : 0;
+  if (conversation.thinking) {
+    await send('content_block_start', { index: 0, content_block: { type: 'thinking', thinking: '' } });
+    for (const thinking of pieces(thinkingText(conversation))) await send('content_block_delta', { index: 0, delta: { type: 'thinking_delta', thinking } });
+    await send('content_block_delta', { index: 0, delta: { type: 'signature_delta', signature: SIGNATURE } });
+    await send('content_block_stop', { index: 0 });
+  }
   const block = blockEvents(outcome.answer);
-  await send('content_block_start', { index: 0, content_block: block.start });
+  await send('content_block_start', { index: blockIndex, content_block: block.start });
   await send('ping', {});
   for (const [index, delta] of block.deltas.entries()) {
     if (cutAfter !== undefined && index >= cutAfter) {
@@ -276,12 +335,12 @@ async function stream(
       return;
     }
     if (chunkDelayMs) await sleep(chunkDelayMs);
-    await send('content_block_delta', { index: 0, delta });
+    await send('content_block_delta', { index: blockIndex, delta });
   }
-  await send('content_block_stop', { index: 0 });
+  await send('content_block_stop', { index: blockIndex });
   await send('message_delta', {
     delta: { stop_reason: outcome.stopReason, stop_sequence: outcome.stopSequence },
-    usage: { output_tokens: outcome.usage.completion },
+    usage: outputUsage(outcome.usage),
   });
   await send('message_stop', {});
   res.end();
@@ -319,7 +378,7 @@ export const anthropicDialect: Dialect = {
       res.socket?.destroy();
       return;
     }
-    sendJson(res, { status: 200, body: messageBody(conversation.model, outcome, false) });
+    sendJson(res, { status: 200, body: messageBody(conversation, outcome, false) });
   },
   sendError: (res, error) => {
     const type = ERROR_TYPES[error.status] ?? (error.status >= 500 ? 'api_error' : 'invalid_request_error');

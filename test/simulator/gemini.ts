@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { pieces, type SimAnswer, type SimConversation, type SimUsage } from './answer';
+import { pieces, SIM_REASONING_TOKENS, type SimAnswer, type SimConversation, type SimUsage } from './answer';
 import { SimBadRequest, type AnswerOptions, type Dialect, type RouteMatch } from './dialect';
 import { sendJson, sleep, startSse } from './http';
 
@@ -8,6 +8,12 @@ import { sendJson, sleep, startSse } from './http';
  * `:streamGenerateContent?alt=sse`), as it behaves: key in `x-goog-api-key` (or `?key=`), the model
  * in the path, `google.rpc.Status` error bodies, a bad key answered 400 `API_KEY_INVALID` and a
  * missing one 403, 429s carrying `RetryInfo` instead of `Retry-After`, unknown request fields refused.
+ *
+ * `generationConfig.thinkingConfig` as Gemini checks it: Gemini 2.5 and 3 models only, `thinkingBudget`
+ * an integer, -1 (dynamic) or 0 to 24,576 (32,768 on Pro, which cannot switch thinking off with 0). A
+ * model asked to think (any budget but 0) reports `SIM_REASONING_TOKENS` as `thoughtsTokenCount`, apart
+ * from `candidatesTokenCount` and within `totalTokenCount`; asked nothing, it thinks none (unlike
+ * Gemini 2.5, which thinks by default).
  */
 
 type Json = Record<string, unknown>;
@@ -38,6 +44,8 @@ const GENERATION = [
   'responseSchema',
   'thinkingConfig',
 ];
+const THINKING = ['thinkingBudget', 'includeThoughts', 'thinkingLevel'];
+const THINKING_MODELS = /^gemini-(2\.5|3)/;
 const SCHEMA = [
   'type',
   'format',
@@ -123,6 +131,23 @@ function toolChoiceOf(body: Json): string | undefined {
   return names.length === 1 ? names[0] : 'required';
 }
 
+/** The thinking tokens the request asks for: undefined for none, as Gemini refuses what it cannot take. */
+function thinkingTokens(generation: Json, model: string): number | undefined {
+  const config = generation.thinkingConfig;
+  if (config === undefined) return undefined;
+  refuseUnknown(config, THINKING, 'generation_config.thinking_config');
+  if (!THINKING_MODELS.test(model)) throw new SimBadRequest('Thinking is not supported for this model.');
+  const budget = isObject(config) ? config.thinkingBudget : undefined;
+  if (budget === undefined) return SIM_REASONING_TOKENS;
+  if (typeof budget !== 'number' || !Number.isInteger(budget))
+    throw new SimBadRequest(`Invalid value at 'generation_config.thinking_config.thinking_budget' (TYPE_INT32), ${String(budget)}`);
+  const pro = model.includes('-pro');
+  if (budget === 0 && pro) throw new SimBadRequest('Budget 0 is invalid. This model only works in thinking mode.');
+  if (budget < -1 || budget > (pro ? 32768 : 24576))
+    throw new SimBadRequest(`The thinking budget ${budget} is invalid. Please choose a value between 0 and ${pro ? 32768 : 24576}.`);
+  return budget === 0 ? undefined : SIM_REASONING_TOKENS;
+}
+
 function parse(raw: unknown, route: RouteMatch): SimConversation {
   const body = isObject(raw) ? raw : {};
   refuseUnknown(body, TOP_LEVEL, '');
@@ -143,6 +168,7 @@ function parse(raw: unknown, route: RouteMatch): SimConversation {
     json: generation.responseMimeType === 'application/json',
     maxTokens: typeof generation.maxOutputTokens === 'number' ? generation.maxOutputTokens : undefined,
     promptChars: system.length + contents.reduce((sum, c) => sum + textOf(c.parts).length + (resultText(c.parts)?.length ?? 0), 0),
+    reasoningTokens: thinkingTokens(generation, route.model ?? ''),
   };
 }
 
@@ -151,7 +177,8 @@ const RESPONSE_ID = 'sim-gemini-response';
 function usageMetadata(usage: SimUsage, final: boolean) {
   const prompt = { promptTokenCount: usage.prompt, promptTokensDetails: [{ modality: 'TEXT', tokenCount: usage.prompt }] };
   if (!final) return { ...prompt, totalTokenCount: usage.prompt };
-  return { ...prompt, candidatesTokenCount: usage.completion, totalTokenCount: usage.prompt + usage.completion };
+  const thoughts = usage.reasoning > 0 ? { thoughtsTokenCount: usage.reasoning } : {};
+  return { ...prompt, candidatesTokenCount: usage.completion, ...thoughts, totalTokenCount: usage.prompt + usage.completion + usage.reasoning };
 }
 
 /** The answer as the candidate chunks of a stream; the last one carries `finishReason`. */

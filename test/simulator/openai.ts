@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import { pieces, type SimAnswer, type SimConversation, type SimUsage } from './answer';
+import { pieces, SIM_REASONING_TOKENS, type SimAnswer, type SimConversation, type SimUsage } from './answer';
 import { SimBadRequest, type AnswerOptions, type Dialect } from './dialect';
 import { sendJson, sleep, startSse } from './http';
 import { EMBEDDINGS_PATH } from './openai-embeddings';
@@ -32,6 +32,10 @@ const ROLES = new Set(['system', 'developer', 'user', 'assistant', 'tool']);
 /** Models that refuse `max_tokens` ("Use 'max_completion_tokens' instead"), as OpenAI's reasoning and GPT-5 models do. */
 const COMPLETION_TOKENS_ONLY = /^(o\d|gpt-5)/;
 
+/** Models that take `reasoning_effort` (OpenAI's reasoning models, gpt-oss, Grok 3 mini); others refuse it, as OpenAI does. */
+const REASONING_MODELS = /^(o\d|gpt-5(?!.*-chat)|openai\/gpt-oss|grok-3-mini)/;
+const EFFORTS = ['none', 'minimal', 'low', 'medium', 'high', 'xhigh', 'max'];
+
 /** Checks OpenAI makes that the adapters' quirks exist for. */
 function validate(body: Record<string, unknown>, messages: OpenAiMessage[]): void {
   const role = messages.find((m) => typeof m.role !== 'string' || !ROLES.has(m.role))?.role;
@@ -39,7 +43,15 @@ function validate(body: Record<string, unknown>, messages: OpenAiMessage[]): voi
   if (typeof body.model === 'string' && COMPLETION_TOKENS_ONLY.test(body.model) && body.max_tokens !== undefined) {
     throw new SimBadRequest("Unsupported parameter: 'max_tokens' is not supported with this model. Use 'max_completion_tokens' instead.");
   }
+  if (body.reasoning_effort === undefined) return;
+  if (!REASONING_MODELS.test(String(body.model))) throw new SimBadRequest("Unsupported parameter: 'reasoning_effort' is not supported with this model.");
+  if (!EFFORTS.includes(String(body.reasoning_effort)))
+    throw new SimBadRequest(`Invalid value: '${String(body.reasoning_effort)}'. Supported values are: ${EFFORTS.join(', ')}.`);
 }
+
+/** A reasoning model asked to reason (any effort but `none`) thinks `SIM_REASONING_TOKENS` tokens; asked nothing, none (unlike OpenAI's, which always do). */
+const reasoningTokensOf = (body: Record<string, unknown>): number | undefined =>
+  body.reasoning_effort !== undefined && body.reasoning_effort !== 'none' ? SIM_REASONING_TOKENS : undefined;
 
 function parse(raw: unknown): SimConversation & { includeUsage: boolean } {
   const body = (raw ?? {}) as Record<string, unknown>;
@@ -64,13 +76,16 @@ function parse(raw: unknown): SimConversation & { includeUsage: boolean } {
     json: format === 'json_object' || format === 'json_schema',
     maxTokens: typeof maxTokens === 'number' ? maxTokens : undefined,
     promptChars: messages.reduce((sum, m) => sum + textOf(m.content).length, 0),
+    reasoningTokens: reasoningTokensOf(body),
   };
 }
 
+/** As OpenAI reports it: reasoning tokens are part of `completion_tokens`, and told apart in its details. */
 const usageBody = (usage: SimUsage) => ({
   prompt_tokens: usage.prompt,
-  completion_tokens: usage.completion,
-  total_tokens: usage.prompt + usage.completion,
+  completion_tokens: usage.completion + usage.reasoning,
+  total_tokens: usage.prompt + usage.completion + usage.reasoning,
+  completion_tokens_details: { reasoning_tokens: usage.reasoning, audio_tokens: 0, accepted_prediction_tokens: 0, rejected_prediction_tokens: 0 },
 });
 
 function message(answer: SimAnswer) {

@@ -227,7 +227,9 @@ describe('catalogEntryToRow', () => {
   });
 
   it('maps capabilities and marks the row public and from the catalog', () => {
-    const row = catalogEntryToRow(entry({ capabilities: { functions: true, json: false, vision: true, stream: true, n: false, penalties: true } }));
+    const row = catalogEntryToRow(
+      entry({ capabilities: { functions: true, json: false, vision: true, stream: true, n: false, penalties: true, reasoning: true } }),
+    );
     expect(row).toMatchObject({
       supports_functions: true,
       supports_json: false,
@@ -235,6 +237,7 @@ describe('catalogEntryToRow', () => {
       supports_stream: true,
       supports_n: false,
       supports_penalties: true,
+      supports_reasoning: true,
       is_public: true,
       is_chat: true,
       added_by: 'catalog',

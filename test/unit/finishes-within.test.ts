@@ -1,4 +1,13 @@
-import { finishesWithin } from '../../src/domain/finishes-within';
+import { readFile } from 'node:fs/promises';
+import { finishesWithin, finishesWithinLoopTime } from '../../src/domain/finishes-within';
+
+/** What a long synchronous task or garbage collection does to the event loop. */
+function holdLoop(ms: number): void {
+  const until = performance.now() + ms;
+  while (performance.now() < until) {
+    // Busy.
+  }
+}
 
 describe('finishesWithin', () => {
   it('answers true when the work fulfils in time', async () => {
@@ -36,5 +45,26 @@ describe('finishesWithin', () => {
     await expect(finishesWithin(work, 5)).resolves.toBe(false);
     fail(new Error('late'));
     await expect(work).rejects.toThrow('late');
+  });
+
+  it('counts wall-clock time: work done while the loop was held past the time comes too late', async () => {
+    const read = readFile(__filename);
+    const answer = finishesWithin(read, 20);
+    holdLoop(150);
+    await expect(answer).resolves.toBe(false);
+  });
+});
+
+describe('finishesWithinLoopTime', () => {
+  it('counts the process’s own time: work done while the loop was held past the time is in time', async () => {
+    const read = readFile(__filename);
+    const answer = finishesWithinLoopTime(read, 20);
+    holdLoop(150);
+    await expect(answer).resolves.toBe(true);
+  });
+
+  it('answers false when the work does not finish, and rejects when it fails first', async () => {
+    await expect(finishesWithinLoopTime(new Promise(() => undefined), 20)).resolves.toBe(false);
+    await expect(finishesWithinLoopTime(Promise.reject(new Error('lost')), 1000)).rejects.toThrow('lost');
   });
 });

@@ -114,7 +114,7 @@ describe('gemini usage', () => {
     ],
     [
       { promptTokenCount: 10, candidatesTokenCount: 5, thoughtsTokenCount: 20, totalTokenCount: 35 },
-      { prompt_tokens: 10, completion_tokens: 25, total_tokens: 35 },
+      { prompt_tokens: 10, completion_tokens: 25, total_tokens: 35, reasoning_tokens: 20 },
     ],
     [
       { promptTokenCount: 10, totalTokenCount: 10 },

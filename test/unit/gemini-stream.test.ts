@@ -29,7 +29,7 @@ describe('gemini stream state machine', () => {
       { choices: [{ index: 0, delta: { role: 'assistant', content: 'Hel' }, finish_reason: null }] },
       { choices: [{ index: 0, delta: { content: 'lo' }, finish_reason: null }] },
       { choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] },
-      { choices: [], usage: { prompt_tokens: 4, completion_tokens: 5, total_tokens: 9 } },
+      { choices: [], usage: { prompt_tokens: 4, completion_tokens: 5, total_tokens: 9, reasoning_tokens: 3 } },
     ]);
   });
 

@@ -24,7 +24,7 @@ const model = (name: string): RoutableModel => ({
   promptTokenCost: 1e-6,
   completionTokenCost: 2e-6,
   baseCost: 0,
-  supports: { functions: true, json: true, vision: false, stream: true, n: false, penalties: false },
+  supports: { functions: true, json: true, vision: false, stream: true, n: false, penalties: false, reasoning: false },
   isGdpr: false,
   deprecatedOn: null,
   until: null,

@@ -36,37 +36,39 @@ export function BatchesPage() {
       <LoadState state={batches} />
       {batches.data?.data.length === 0 && <p>No batches yet.</p>}
       {batches.data && batches.data.data.length > 0 && (
-        <table data-batches>
-          <thead>
-            <tr>
-              <th>Batch</th>
-              <th>Endpoint</th>
-              <th>Status</th>
-              <th>Progress</th>
-              <th>Created</th>
-            </tr>
-          </thead>
-          <tbody>
-            {batches.data.data.map((batch) => (
-              <tr key={batch.id} data-batch={batch.id}>
-                <td>
-                  <code>{batch.id}</code>
-                  {batch.metadata?.description && (
-                    <div>
-                      <small>{batch.metadata.description}</small>
-                    </div>
-                  )}
-                </td>
-                <td>{batch.endpoint}</td>
-                <td>{batch.status}</td>
-                <td>
-                  <Progress counts={batch.request_counts} />
-                </td>
-                <td>{epochSeconds(batch.created_at)}</td>
+        <div class="overflow-auto">
+          <table data-batches>
+            <thead>
+              <tr>
+                <th>Batch</th>
+                <th>Endpoint</th>
+                <th>Status</th>
+                <th>Progress</th>
+                <th>Created</th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {batches.data.data.map((batch) => (
+                <tr key={batch.id} data-batch={batch.id}>
+                  <td>
+                    <code>{batch.id}</code>
+                    {batch.metadata?.description && (
+                      <div>
+                        <small>{batch.metadata.description}</small>
+                      </div>
+                    )}
+                  </td>
+                  <td>{batch.endpoint}</td>
+                  <td>{batch.status}</td>
+                  <td>
+                    <Progress counts={batch.request_counts} />
+                  </td>
+                  <td>{epochSeconds(batch.created_at)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
       )}
     </section>
   );

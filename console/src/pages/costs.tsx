@@ -10,6 +10,14 @@ import { useApi } from '../use-api';
 
 const DEFAULT_DAYS = 30;
 
+/**
+ * A bucket's model. The API's null means no model was called: the request was refused before routing
+ * chose one (no model could take it, a policy or a limit refused it), or, rarely, its model was deleted since.
+ */
+const NO_MODEL = 'refused before routing';
+const NO_MODEL_HINT = 'No model was called: the request was refused before routing (or its model has been deleted since)';
+const modelLabel = (model: string | null | undefined): string => model ?? NO_MODEL;
+
 function defaultRange(): { from: string; until: string } {
   const until = new Date();
   until.setUTCDate(until.getUTCDate() + 1);
@@ -39,7 +47,7 @@ export function CostsPage() {
   const totals = useSummary('model', appId, range);
 
   const costChart = useMemo(() => perDay.data && costAndSavingsChart(days, perDay.data.data), [days, perDay.data]);
-  const modelChart = useMemo(() => perModel.data && stackedCostChart(days, perModel.data.data, (bucket) => bucket.model ?? 'unknown'), [days, perModel.data]);
+  const modelChart = useMemo(() => perModel.data && stackedCostChart(days, perModel.data.data, (bucket) => modelLabel(bucket.model)), [days, perModel.data]);
   const spaceChart = useMemo(
     () =>
       perSpace.data &&
@@ -83,30 +91,32 @@ export function CostsPage() {
       <h2>Totals by model</h2>
       <LoadState state={totals} />
       {totals.data && (
-        <table data-totals>
-          <thead>
-            <tr>
-              <th>Model</th>
-              <th class="number">Requests</th>
-              <th class="number">Errors</th>
-              <th class="number">Tokens</th>
-              <th class="number">Cost</th>
-              <th class="number">Savings</th>
-            </tr>
-          </thead>
-          <tbody>
-            {totals.data.data.map((bucket) => (
-              <tr key={bucket.model ?? 'unknown'}>
-                <td>{bucket.model ?? 'unknown'}</td>
-                <td class="number">{bucket.requests}</td>
-                <td class="number">{bucket.errors}</td>
-                <td class="number">{bucket.total_tokens}</td>
-                <td class="number">{usd(bucket.cost)}</td>
-                <td class="number">{usd(bucket.savings)}</td>
+        <div class="overflow-auto">
+          <table data-totals>
+            <thead>
+              <tr>
+                <th>Model</th>
+                <th class="number">Requests</th>
+                <th class="number">Errors</th>
+                <th class="number">Tokens</th>
+                <th class="number">Cost</th>
+                <th class="number">Savings</th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {totals.data.data.map((bucket) => (
+                <tr key={modelLabel(bucket.model)}>
+                  <td title={bucket.model ? undefined : NO_MODEL_HINT}>{modelLabel(bucket.model)}</td>
+                  <td class="number">{bucket.requests}</td>
+                  <td class="number">{bucket.errors}</td>
+                  <td class="number">{bucket.total_tokens}</td>
+                  <td class="number">{usd(bucket.cost)}</td>
+                  <td class="number">{usd(bucket.savings)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
       )}
     </section>
   );

@@ -1,13 +1,16 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { SpaceDetailView } from '../../../src/schemas/apps';
-import type { LogCoreView, LogView } from '../../../src/schemas/logs';
+import type { LogView } from '../../../src/schemas/logs';
 import { api } from '../api';
 import { LoadState } from '../components/status';
 import { dateTime, milliseconds, usd } from '../format';
 import { href } from '../route';
+import { sourcesOf } from '../sources';
 import { useApi } from '../use-api';
 import { Explanation } from './log-explanation';
 import { RateAnswer } from './log-rating';
+import { Sources } from './log-sources';
+import { stepLabel, stepTarget, Steps } from './log-steps';
 
 /** Text exactly as the API shows it (masked for privacy level 2); Preact escapes it, so markup stays text. */
 function Text({ label, text }: { label: string; text: string | null }) {
@@ -32,74 +35,55 @@ function SpaceLink({ appId, sandbox }: { appId: string; sandbox: boolean }) {
   );
 }
 
-function Facts({ log }: { log: LogCoreView }) {
+/** The log's latency: a request's is its answering model's, which the page says when plugins also took time (their own is in the steps). */
+function Latency({ log }: { log: LogView }) {
+  const plugins = (log.children ?? []).some((child) => child.step?.kind === 'plugin');
+  if (!plugins || log.latency === null) return <>{milliseconds(log.latency)}</>;
   return (
-    <table>
-      <tbody>
-        <tr>
-          <th>Added</th>
-          <td>{dateTime(log.added_on)}</td>
-          <th>Model</th>
-          <td>{log.model ? `${log.model.model} (${log.model.provider})` : (log.namespace ?? '—')}</td>
-        </tr>
-        <tr>
-          <th>Status</th>
-          <td>{log.status_code}</td>
-          <th>Latency</th>
-          <td>{milliseconds(log.latency)}</td>
-        </tr>
-        <tr>
-          <th>Tokens</th>
-          <td>
-            {log.prompt_tokens} in · {log.completion_tokens} out
-          </td>
-          <th>Cost · savings</th>
-          <td>
-            {usd(log.total_tokens_cost)} · {usd(log.total_tokens_cost_savings)}
-          </td>
-        </tr>
-        <tr>
-          <th>Privacy level</th>
-          <td>{log.privacy_level}</td>
-          <th>Space</th>
-          <td>{log.app_id ? <SpaceLink appId={log.app_id} sandbox={log.is_test} /> : '—'}</td>
-        </tr>
-      </tbody>
-    </table>
+    <>
+      {milliseconds(log.latency)} <small>the model's; each step's below</small>
+    </>
   );
 }
 
-/**
- * The request's steps. A request answered by one model call keeps that call in its own log: the API
- * shows it as the one step, under the log's own id, so it is not a link to another page.
- */
-function Children({ logId, children }: { logId: string; children: LogCoreView[] }) {
-  if (children.length === 0) return <p>No sub-requests.</p>;
+function Facts({ log }: { log: LogView }) {
   return (
-    <table data-children>
-      <thead>
-        <tr>
-          <th>Step</th>
-          <th>Model</th>
-          <th>Status</th>
-          <th class="number">Tokens</th>
-          <th class="number">Cost</th>
-          <th class="number">Latency</th>
-        </tr>
-      </thead>
-      <tbody>
-        {children.map((child) => (
-          <tr key={child.id}>
-            <td>{child.id === logId ? (child.request_type ?? 'step') : <a href={href('logs', child.id)}>{child.request_type ?? 'step'}</a>}</td>
-            <td>{child.model?.model ?? child.namespace ?? '—'}</td>
-            <td>{child.status_code}</td>
-            <td class="number">{child.total_tokens}</td>
-            <td class="number">{usd(child.total_tokens_cost)}</td>
-            <td class="number">{milliseconds(child.latency)}</td>
+    <div class="overflow-auto">
+      <table class="facts">
+        <tbody>
+          <tr>
+            <th>Added</th>
+            <td>{dateTime(log.added_on)}</td>
+            <th>{log.step?.kind === 'plugin' ? 'Plugin' : 'Model'}</th>
+            <td>{log.step?.kind === 'plugin' ? stepTarget(log) : log.model ? `${log.model.model} (${log.model.provider})` : (log.namespace ?? '—')}</td>
           </tr>
-        ))}
-      </tbody>
-    </table>
+          <tr>
+            <th>Status</th>
+            <td>{log.status_code}</td>
+            <th>Latency</th>
+            <td>
+              <Latency log={log} />
+            </td>
+          </tr>
+          <tr>
+            <th>Tokens</th>
+            <td>
+              {log.prompt_tokens} in · {log.completion_tokens} out
+            </td>
+            <th>Cost · savings</th>
+            <td>
+              {usd(log.total_tokens_cost)} · {usd(log.total_tokens_cost_savings)}
+            </td>
+          </tr>
+          <tr>
+            <th>Privacy level</th>
+            <td>{log.privacy_level}</td>
+            <th>Space</th>
+            <td>{log.app_id ? <SpaceLink appId={log.app_id} sandbox={log.is_test} /> : '—'}</td>
+          </tr>
+        </tbody>
+      </table>
+    </div>
   );
 }
 
@@ -119,7 +103,7 @@ export function LogDetailPage({ logId }: { logId: string }) {
           <h1>Request {log.id.slice(0, 8)}</h1>
           {log.parent && (
             <p>
-              Sub-request of <a href={href('logs', log.parent.id)}>{log.parent.id.slice(0, 8)}</a>
+              {stepLabel(log.step)}, a step of request <a href={href('logs', log.parent.id)}>{log.parent.id.slice(0, 8)}</a>
             </p>
           )}
           <Facts log={log} />
@@ -129,7 +113,8 @@ export function LogDetailPage({ logId }: { logId: string }) {
           <h2>Router's explanation</h2>
           <Explanation response={log.response} request={log.payload} answeredBy={log.model?.model ?? null} />
           <h2>Sub-requests</h2>
-          <Children logId={log.id} children={log.children ?? []} />
+          <Steps logId={log.id} steps={log.children ?? []} />
+          <Sources sources={log.step === null ? sourcesOf(log.response) : log.step.kind === 'plugin' ? sourcesOf(log.parent?.response) : []} />
         </>
       )}
     </section>

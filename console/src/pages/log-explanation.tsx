@@ -41,38 +41,40 @@ export function Explanation({ response, request, answeredBy }: ExplanationProps)
         {scores.router.smart_learn && ' · learning from ratings'}
         {scores.router.explored && ' · explored a lower-scored model'}
       </p>
-      <table>
-        <thead>
-          <tr>
-            <th>Candidate</th>
-            <th class="number">Score</th>
-            <th class="number">Quality</th>
-            <th class="number">Offline quality</th>
-            <th class="number">Est. cost</th>
-            <th class="number">Est. latency</th>
-          </tr>
-        </thead>
-        <tbody>
-          {candidates.map((candidate) => (
-            <tr key={`${candidate.provider}/${candidate.model}`} data-candidate={candidate.model}>
-              <td>
-                {marked.has(candidate.model) ? <strong>{candidate.model}</strong> : candidate.model} <small>({candidate.provider})</small>
-                {named === candidate.model && (
-                  <>
-                    {' '}
-                    <span class="badge">named</span>
-                  </>
-                )}
-              </td>
-              <td class="number">{candidate.score.toFixed(4)}</td>
-              <td class="number">{candidate.quality?.toFixed(4) ?? '—'}</td>
-              <td class="number">{candidate.offline_quality?.toFixed(4) ?? '—'}</td>
-              <td class="number">{typeof candidate.cost === 'number' ? usd(candidate.cost) : '—'}</td>
-              <td class="number">{typeof candidate.latency === 'number' ? `${Math.round(candidate.latency)} ms` : '—'}</td>
+      <div class="overflow-auto">
+        <table>
+          <thead>
+            <tr>
+              <th>Candidate</th>
+              <th class="number">Score</th>
+              <th class="number">Quality</th>
+              <th class="number">Offline quality</th>
+              <th class="number">Est. cost</th>
+              <th class="number">Est. latency</th>
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {candidates.map((candidate) => (
+              <tr key={`${candidate.provider}/${candidate.model}`} data-candidate={candidate.model}>
+                <td>
+                  {marked.has(candidate.model) ? <strong>{candidate.model}</strong> : candidate.model} <small>({candidate.provider})</small>
+                  {named === candidate.model && (
+                    <>
+                      {' '}
+                      <span class="badge">named</span>
+                    </>
+                  )}
+                </td>
+                <td class="number">{candidate.score.toFixed(4)}</td>
+                <td class="number">{candidate.quality?.toFixed(4) ?? '—'}</td>
+                <td class="number">{candidate.offline_quality?.toFixed(4) ?? '—'}</td>
+                <td class="number">{typeof candidate.cost === 'number' ? usd(candidate.cost) : '—'}</td>
+                <td class="number">{typeof candidate.latency === 'number' ? `${Math.round(candidate.latency)} ms` : '—'}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
     </div>
   );
 }

@@ -105,36 +105,38 @@ export function LogsPage() {
       <LoadState state={page} />
       {page.data && (
         <>
-          <table data-logs>
-            <thead>
-              <tr>
-                <th>Time</th>
-                <th>Model</th>
-                <th>Status</th>
-                <th>Prompt</th>
-                <th class="number">Tokens</th>
-                <th class="number">Cost</th>
-                <th>Rating</th>
-              </tr>
-            </thead>
-            <tbody>
-              {page.data.data.map((log) => (
-                <tr key={log.id} data-log-id={log.id}>
-                  <td>
-                    <a href={href('logs', log.id)}>{dateTime(log.added_on)}</a>
-                  </td>
-                  <td>{log.model?.model ?? log.namespace ?? '—'}</td>
-                  <td>{log.status_code}</td>
-                  <td>{(log.prompt ?? '').slice(0, 80)}</td>
-                  <td class="number">{log.total_tokens}</td>
-                  <td class="number">{usd(log.total_tokens_cost)}</td>
-                  <td>
-                    <RatingBadge rating={log.good_answer} />
-                  </td>
+          <div class="overflow-auto">
+            <table data-logs>
+              <thead>
+                <tr>
+                  <th>Time</th>
+                  <th>Model</th>
+                  <th>Status</th>
+                  <th>Prompt</th>
+                  <th class="number">Tokens</th>
+                  <th class="number">Cost</th>
+                  <th>Rating</th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
+              </thead>
+              <tbody>
+                {page.data.data.map((log) => (
+                  <tr key={log.id} data-log-id={log.id}>
+                    <td>
+                      <a href={href('logs', log.id)}>{dateTime(log.added_on)}</a>
+                    </td>
+                    <td>{log.model?.model ?? log.namespace ?? '—'}</td>
+                    <td>{log.status_code}</td>
+                    <td>{(log.prompt ?? '').slice(0, 80)}</td>
+                    <td class="number">{log.total_tokens}</td>
+                    <td class="number">{usd(log.total_tokens_cost)}</td>
+                    <td>
+                      <RatingBadge rating={log.good_answer} />
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
           {page.data.data.length === 0 && <p>No logs match.</p>}
           <div class="actions">
             {cursor && (

@@ -1,10 +1,8 @@
 import { useState } from 'preact/hooks';
-import type { SpaceDetailView } from '../../../src/schemas/apps';
 import { api } from '../api';
 import { ErrorNote } from '../components/status';
 import { describeError } from '../use-api';
-
-type ModelSetting = SpaceDetailView['base_model_settings'][number];
+import { AvailabilityFilterButtons, canAnswer, shownModels, type AvailabilityFilter, type ModelSetting } from './space-model-filter';
 
 /** USD per 1M tokens, from the API's USD per token: cents, or four digits below ten cents. */
 function perMillion(perToken: number): string {
@@ -23,10 +21,25 @@ function Availability({ model }: { model: ModelSetting }) {
   );
 }
 
-/** The Space's models, each switched on or off with `PUT /v1/apps/{app_id}/models/{model_id}`. */
+/** "2 on": the models that can answer; those switched on that cannot (their provider has no key) are named apart. */
+function OnCount({ models }: { models: ModelSetting[] }) {
+  const answering = models.filter(canAnswer).length;
+  const stuck = models.filter((model) => model.active && !canAnswer(model)).length;
+  return (
+    <span data-models-on={answering}>
+      {answering} on{stuck > 0 && <small> · {stuck} switched on cannot answer</small>}
+    </span>
+  );
+}
+
+/**
+ * The Space's models, those that can answer first, filtered by availability; each switched on or off with
+ * `PUT /v1/apps/{app_id}/models/{model_id}`.
+ */
 export function ModelToggles({ appId, models, onChanged }: { appId: string; models: ModelSetting[]; onChanged(): void }) {
   const [error, setError] = useState<string | null>(null);
   const [pending, setPending] = useState<string | null>(null);
+  const [filter, setFilter] = useState<AvailabilityFilter>('all');
 
   async function toggle(model: ModelSetting, active: boolean) {
     setPending(model.id);
@@ -43,7 +56,10 @@ export function ModelToggles({ appId, models, onChanged }: { appId: string; mode
 
   return (
     <article>
-      <header>Models ({models.filter((model) => model.active).length} on)</header>
+      <header>
+        Models (<OnCount models={models} />)
+      </header>
+      <AvailabilityFilterButtons models={models} value={filter} onChange={setFilter} />
       <ErrorNote error={error} />
       <div class="overflow-auto">
         <table>
@@ -60,8 +76,8 @@ export function ModelToggles({ appId, models, onChanged }: { appId: string; mode
             </tr>
           </thead>
           <tbody>
-            {models.map((model) => (
-              <tr key={model.id}>
+            {shownModels(models, filter).map((model) => (
+              <tr key={model.id} data-availability={canAnswer(model) ? 'available' : 'unavailable'}>
                 <td>{model.model}</td>
                 <td>{model.provider}</td>
                 <td class="number price" data-price>

@@ -13,30 +13,32 @@ export function SpacesPage() {
       <h1>Spaces</h1>
       <LoadState state={spaces} />
       {spaces.data && (
-        <table>
-          <thead>
-            <tr>
-              <th>Name</th>
-              <th>Description</th>
-              <th>Active</th>
-              <th>Sandbox</th>
-              <th>Modified</th>
-            </tr>
-          </thead>
-          <tbody>
-            {spaces.data.data.map((space) => (
-              <tr key={space.id}>
-                <td>
-                  <a href={href('spaces', space.id)}>{space.name}</a>
-                </td>
-                <td>{space.description}</td>
-                <td>{space.is_active ? 'yes' : 'no'}</td>
-                <td>{space.sandbox_status}</td>
-                <td>{dateTime(space.modified_on)}</td>
+        <div class="overflow-auto">
+          <table data-spaces>
+            <thead>
+              <tr>
+                <th>Name</th>
+                <th>Description</th>
+                <th>Active</th>
+                <th>Sandbox</th>
+                <th>Modified</th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {spaces.data.data.map((space) => (
+                <tr key={space.id}>
+                  <td>
+                    <a href={href('spaces', space.id)}>{space.name}</a>
+                  </td>
+                  <td>{space.description}</td>
+                  <td>{space.is_active ? 'yes' : 'no'}</td>
+                  <td>{space.sandbox_status}</td>
+                  <td>{dateTime(space.modified_on)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
       )}
       {spaces.data?.data.length === 0 && <p>No Spaces yet.</p>}
     </section>

@@ -25,8 +25,16 @@ export function messageIdOf(requestId: string): string {
   return `msg_${requestId}`;
 }
 
+/** Output tokens include the thinking ones, as Anthropic counts them; `output_tokens_details` only when the model reported some. */
 export function anthropicUsageOf(usage: Usage): MessageResponse['usage'] {
-  return { input_tokens: usage.prompt_tokens, output_tokens: usage.completion_tokens, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 };
+  const wire: MessageResponse['usage'] = {
+    input_tokens: usage.prompt_tokens,
+    output_tokens: usage.completion_tokens,
+    cache_creation_input_tokens: 0,
+    cache_read_input_tokens: 0,
+  };
+  if (usage.reasoning_tokens !== undefined) wire.output_tokens_details = { thinking_tokens: usage.reasoning_tokens };
+  return wire;
 }
 
 /** Anthropic wants tool input as an object; arguments that are not a JSON object are kept under `arguments`. */

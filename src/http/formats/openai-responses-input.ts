@@ -76,7 +76,6 @@ function responseFormatOf(format: NonNullable<ResponsesRequest['text']>['format'
 function passThrough(request: ResponsesRequest): Record<string, unknown> {
   const fields: Record<string, unknown> = {
     parallel_tool_calls: request.parallel_tool_calls ?? undefined,
-    reasoning_effort: request.reasoning?.effort ?? undefined,
     verbosity: request.text?.verbosity ?? undefined,
     safety_identifier: request.safety_identifier,
     prompt_cache_key: request.prompt_cache_key,
@@ -96,6 +95,8 @@ export function chatRequestOf(request: ResponsesRequest, items: ResolvedItem[]):
   if (request.top_p !== undefined && request.top_p !== null) chat.top_p = request.top_p;
   if (request.max_output_tokens !== undefined && request.max_output_tokens !== null) chat.max_completion_tokens = request.max_output_tokens;
   if (request.user !== undefined) chat.user = request.user;
+  // Chat's own field, which the intake reads as the request's reasoning (docs/reasoning.md).
+  if (request.reasoning?.effort) chat.reasoning_effort = request.reasoning.effort;
   if (request.tools && request.tools.length > 0) {
     chat.tools = request.tools.map(({ name, description, parameters, strict }) => ({
       type: 'function' as const,

@@ -80,7 +80,7 @@ export function responsesUsageOf(usage: Usage): NonNullable<ResponseObject['usag
     input_tokens: usage.prompt_tokens,
     input_tokens_details: { cached_tokens: 0 },
     output_tokens: usage.completion_tokens,
-    output_tokens_details: { reasoning_tokens: 0 },
+    output_tokens_details: { reasoning_tokens: usage.reasoning_tokens ?? 0 },
     total_tokens: usage.total_tokens,
   };
 }

@@ -11,6 +11,7 @@ import {
 import type { ApiServices } from '../api-services';
 import { chatRequestOf, misplacedBlock } from '../formats/anthropic-request';
 import { anthropicMessagesSink } from '../formats/anthropic-stream';
+import { reasoningOf, thinkingBudgetProblem } from '../formats/anthropic-thinking';
 import { inputTokensOf } from '../formats/anthropic-token-count';
 import { anthropicJsonSink, anthropicSseSink } from '../formats/anthropic-wire-sink';
 import { departureOf } from '../client-gone';
@@ -34,11 +35,19 @@ function checkBlocks(body: Pick<MessagesRequest, 'messages'>): void {
   if (misplaced) throw new ApiError('invalid_value', misplaced.message, misplaced.param);
 }
 
+/** As Anthropic: a thinking budget must stay under `max_tokens`. */
+function checkThinking(body: Pick<MessagesRequest, 'thinking' | 'max_tokens'>): void {
+  const problem = thinkingBudgetProblem(body);
+  if (problem) throw new ApiError('invalid_value', problem, 'thinking.budget_tokens');
+}
+
 const DESCRIPTION = [
   "Anthropic's Messages API over the same completion jobs as `POST /v1/chat/completions` (routing, plugins, retries and",
   'failover, one log with cost and savings), for `@anthropic-ai/sdk` and other Anthropic clients. The key goes in `x-api-key`',
   "(or `Authorization: Bearer`); `anthropic-version` is required. `model` is any model of the Space or the service's own name",
-  "for automatic choice, as for chat. Switchyard's `metadata` is an extra field of the message, and of the stream's",
+  "for automatic choice, as for chat. `thinking` (and `output_config.effort`) set the model's reasoning, in its own provider's",
+  'terms; a model that takes none answers without it and `metadata.warning` says so; thinking blocks are not returned.',
+  "Switchyard's `metadata` is an extra field of the message, and of the stream's",
   '`message_delta` event. With `stream: true`: `message_start`, `ping`, content blocks (`text_delta`, `input_json_delta`),',
   '`message_delta`, `message_stop`; plugin steps are SSE comments; an error after the stream started is one `event: error`.',
   'Every error on this route is in Anthropic\'s shape, `{"type":"error","error":{"type","message"}}`, with the status listed.',
@@ -69,6 +78,7 @@ export function messagesRoutes({ completions }: MessagesDeps): Route[] {
       handle: async ({ auth, body, req, res }) => {
         requireVersion(req);
         checkBlocks(body);
+        checkThinking(body);
         const submission: Submission = {
           auth,
           request: chatRequestOf(body),
@@ -80,6 +90,9 @@ export function messagesRoutes({ completions }: MessagesDeps): Route[] {
           httpRequestId: String(req.id),
           bodyBytes: bodyBytesOf(req),
         };
+        // Set apart from the literal: a request without thinking (the usual one) adds nothing.
+        const reasoning = reasoningOf(body);
+        if (reasoning) submission.reasoning = reasoning;
         await completions.submit(submission);
         return RESPONDED;
       },

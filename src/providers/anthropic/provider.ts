@@ -6,6 +6,7 @@ import { anthropicErrorMessage } from './errors';
 import { ANTHROPIC_MAX_TEMPERATURE, messagesHeaders, messagesUrl, toMessagesRequest } from './request';
 import { toChatResult } from './response';
 import { AnthropicStreamTranslator } from './stream';
+import { fitThinking } from './thinking';
 
 const PROVIDER = 'anthropic';
 
@@ -24,6 +25,7 @@ function post(request: ChatRequest, ctx: ProviderContext, stream: boolean): Prom
 export const anthropicProvider: Provider = {
   id: PROVIDER,
   maxTemperature: ANTHROPIC_MAX_TEMPERATURE,
+  fitReasoning: fitThinking,
 
   async chat(request: ChatRequest, ctx: ProviderContext): Promise<ChatResult> {
     const upstream = await post(request, ctx, false);

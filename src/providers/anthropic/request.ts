@@ -1,6 +1,7 @@
 import type { ChatRequest, ToolChoice, ToolDefinition } from '../../domain/chat';
 import { jsonModeInstruction } from './json-mode';
 import { toAnthropicConversation } from './messages';
+import { thinkingOf } from './thinking';
 import type { MessagesRequest, ToolChoiceParam, ToolParam } from './wire';
 
 /** The API version every request pins, sent as `anthropic-version`. */
@@ -55,17 +56,21 @@ function joinSystem(...parts: (string | undefined)[]): string | undefined {
  * The Messages API body for a chat request. Mapped: messages (see `toAnthropicConversation`),
  * `max_tokens` (default `DEFAULT_MAX_TOKENS`), `temperature` (clamped to 0..1), `top_p`, `stop` →
  * `stop_sequences` (whitespace-only ones dropped: the API refuses them), tools and `tool_choice`,
- * `user` → `metadata.user_id`, `response_format` → a system instruction (see `jsonModeInstruction`).
- * Not expressible, so ignored: `n`, `presence_penalty`, `frequency_penalty`, `logit_bias`, `seed`, `extra`.
+ * `user` → `metadata.user_id`, `response_format` → a system instruction (see `jsonModeInstruction`),
+ * `reasoning` → `thinking` (see `thinkingOf`; without `max_tokens`, the budget plus the default is asked
+ * for, so thinking leaves the answer its usual room). Not expressible, so ignored: `n`,
+ * `presence_penalty`, `frequency_penalty`, `logit_bias`, `seed`, `extra`.
  */
 export function toMessagesRequest(request: ChatRequest, options: { stream: boolean }): MessagesRequest {
   const conversation = toAnthropicConversation(request.messages);
   const system = joinSystem(conversation.system, jsonModeInstruction(request.response_format));
   const stops = (request.stop ?? []).filter((stop) => stop.trim() !== '');
   const tools = request.tools?.map(toolParam) ?? [];
-  return {
+  // Most requests ask nothing of reasoning: one test of an absent field.
+  const thinking = request.reasoning === undefined ? undefined : thinkingOf(request.reasoning);
+  const body: MessagesRequest = {
     model: request.model,
-    max_tokens: request.max_tokens ?? DEFAULT_MAX_TOKENS,
+    max_tokens: request.max_tokens ?? (thinking ? thinking.budget_tokens + DEFAULT_MAX_TOKENS : DEFAULT_MAX_TOKENS),
     messages: conversation.messages,
     ...(system !== undefined ? { system } : {}),
     ...(stops.length > 0 ? { stop_sequences: stops } : {}),
@@ -76,4 +81,6 @@ export function toMessagesRequest(request: ChatRequest, options: { stream: boole
     ...(request.user ? { metadata: { user_id: request.user } } : {}),
     ...(options.stream ? { stream: true } : {}),
   };
+  if (thinking) body.thinking = thinking;
+  return body;
 }

@@ -1,4 +1,4 @@
-import { sumUsage, type ChatResult, type FinishReason, type ToolCall, type Usage } from '../../domain/chat';
+import { sumUsage, withReasoningTokens, type ChatResult, type FinishReason, type ToolCall, type Usage } from '../../domain/chat';
 import { UpstreamError } from '../../errors/upstream-error';
 import type { MessagesResponse, ResponseBlock, TextBlock, ToolUseBlock, WireUsage } from './wire';
 
@@ -24,8 +24,9 @@ export function promptTokensOf(usage: WireUsage | undefined): number {
   return (usage?.input_tokens ?? 0) + (usage?.cache_creation_input_tokens ?? 0) + (usage?.cache_read_input_tokens ?? 0);
 }
 
+/** Output tokens count the thinking ones (Anthropic bills them as output); newer API versions also say how many. */
 export function usageOf(usage: WireUsage | undefined): Usage {
-  return sumUsage(promptTokensOf(usage), usage?.output_tokens ?? 0);
+  return withReasoningTokens(sumUsage(promptTokensOf(usage), usage?.output_tokens ?? 0), usage?.output_tokens_details?.thinking_tokens);
 }
 
 const isText = (block: ResponseBlock): block is TextBlock => block.type === 'text';

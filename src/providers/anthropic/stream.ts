@@ -100,6 +100,7 @@ export class AnthropicStreamTranslator implements StreamTranslator<ChatChunk> {
       const value = usage?.[field];
       if (typeof value === 'number') this.usage[field] = value;
     }
+    if (usage?.output_tokens_details) this.usage.output_tokens_details = usage.output_tokens_details;
   }
 
   private blockStart(index: number, block: ResponseBlock | undefined): ChatChunk[] {

@@ -46,6 +46,12 @@ export interface ToolParam {
 
 export type ToolChoiceParam = { type: 'auto' } | { type: 'any' } | { type: 'tool'; name: string } | { type: 'none' };
 
+/** Extended thinking with a budget: at least 1,024 tokens, under `max_tokens`. */
+export interface ThinkingParam {
+  type: 'enabled';
+  budget_tokens: number;
+}
+
 export interface MessagesRequest {
   model: string;
   /** Required by Anthropic, unlike OpenAI. */
@@ -59,6 +65,7 @@ export interface MessagesRequest {
   tools?: ToolParam[];
   tool_choice?: ToolChoiceParam;
   metadata?: { user_id: string };
+  thinking?: ThinkingParam;
   stream?: boolean;
 }
 
@@ -68,6 +75,8 @@ export interface WireUsage {
   output_tokens?: number | null;
   cache_creation_input_tokens?: number | null;
   cache_read_input_tokens?: number | null;
+  /** `thinking_tokens`: the part of `output_tokens` spent thinking (newer API versions report it). */
+  output_tokens_details?: { thinking_tokens?: number | null } | null;
 }
 
 export interface TextBlock {
@@ -82,7 +91,7 @@ export interface ToolUseBlock {
   input: unknown;
 }
 
-/** Other block types (thinking, redacted_thinking, server tools) are read as this and skipped. */
+/** Other block types (thinking, redacted_thinking, server tools) are read as this and skipped: thinking is not returned (docs/reasoning.md). */
 export interface OtherBlock {
   type: string;
 }

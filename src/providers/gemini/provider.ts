@@ -7,6 +7,7 @@ import { geminiErrorMessage, refineGeminiError } from './errors';
 import { toGeminiCall } from './request';
 import { fromGeminiResponse } from './response';
 import { GeminiStreamTranslator } from './stream';
+import { fitThinkingBudget } from './thinking';
 import type { GeminiResponse } from './wire';
 
 const PROVIDER = 'gemini';
@@ -31,4 +32,4 @@ function chatStream(request: ChatRequest, ctx: ProviderContext): AsyncIterable<C
 }
 
 /** Google Gemini through its own API (`generateContent` / `streamGenerateContent`), not its OpenAI-compatible one. */
-export const geminiProvider: Provider = { id: PROVIDER, chat, chatStream };
+export const geminiProvider: Provider = { id: PROVIDER, chat, chatStream, fitReasoning: fitThinkingBudget };

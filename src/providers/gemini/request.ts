@@ -1,6 +1,7 @@
 import type { ChatRequest, ResponseFormat, ToolChoice, ToolDefinition } from '../../domain/chat';
 import { systemInstructionOf, toContents } from './contents';
 import { hasProperties, toGeminiSchema } from './schema';
+import { thinkingConfigOf } from './thinking';
 import type { GeminiFunctionDeclaration, GeminiGenerationConfig, GeminiRequestBody } from './wire';
 
 export interface GeminiCall {
@@ -48,7 +49,7 @@ function jsonMode(format: ResponseFormat | undefined): GeminiGenerationConfig {
   return { responseMimeType: 'application/json', ...(schema ? { responseSchema: toGeminiSchema(schema) } : {}) };
 }
 
-/** Sampling and output settings; `logit_bias` and `user` have no Gemini equivalent and are dropped. */
+/** Sampling and output settings, and the reasoning as `thinkingConfig`; `logit_bias` and `user` have no Gemini equivalent and are dropped. */
 function generationConfig(request: ChatRequest): GeminiGenerationConfig | undefined {
   const config: GeminiGenerationConfig = {
     maxOutputTokens: request.max_tokens,
@@ -62,7 +63,10 @@ function generationConfig(request: ChatRequest): GeminiGenerationConfig | undefi
     ...jsonMode(request.response_format),
   };
   const set = Object.entries(config).filter(([, value]) => value !== undefined);
-  return set.length > 0 ? (Object.fromEntries(set) as GeminiGenerationConfig) : undefined;
+  const generation = set.length > 0 ? (Object.fromEntries(set) as GeminiGenerationConfig) : undefined;
+  // Most requests ask nothing of reasoning: one test of an absent field.
+  const reasoning = request.reasoning;
+  return reasoning === undefined ? generation : { ...generation, thinkingConfig: thinkingConfigOf(reasoning) };
 }
 
 export function toGeminiBody(request: ChatRequest): GeminiRequestBody {

@@ -1,5 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { sumUsage, type ChatChoice, type ChatResult, type FinishReason, type ToolCall, type Usage } from '../../domain/chat';
+import { sumUsage, withReasoningTokens, type ChatChoice, type ChatResult, type FinishReason, type ToolCall, type Usage } from '../../domain/chat';
 import { UpstreamError } from '../../errors/upstream-error';
 import type { GeminiCandidate, GeminiPart, GeminiResponse, GeminiUsageMetadata } from './wire';
 
@@ -22,10 +22,12 @@ export function finishReasonOf(reason: string | undefined, calledTools: boolean)
 
 /**
  * Gemini bills thinking tokens (`thoughtsTokenCount`, Gemini 2.5+) as output without counting them
- * in `candidatesTokenCount`, so completion tokens are their sum; total = prompt + completion.
+ * in `candidatesTokenCount`, so completion tokens are their sum, and the reasoning tokens the
+ * thoughts; total = prompt + completion.
  */
 export function usageOf(metadata: GeminiUsageMetadata | undefined): Usage {
-  return sumUsage(metadata?.promptTokenCount ?? 0, (metadata?.candidatesTokenCount ?? 0) + (metadata?.thoughtsTokenCount ?? 0));
+  const thoughts = metadata?.thoughtsTokenCount;
+  return withReasoningTokens(sumUsage(metadata?.promptTokenCount ?? 0, (metadata?.candidatesTokenCount ?? 0) + (thoughts ?? 0)), thoughts);
 }
 
 /**

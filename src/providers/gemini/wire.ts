@@ -32,6 +32,11 @@ export interface GeminiFunctionDeclaration {
   parameters?: Record<string, unknown>;
 }
 
+/** `thinkingBudget`: tokens to think with; 0 switches thinking off (where the model allows), -1 lets it decide. */
+export interface GeminiThinkingConfig {
+  thinkingBudget: number;
+}
+
 export interface GeminiGenerationConfig {
   maxOutputTokens?: number;
   temperature?: number;
@@ -43,6 +48,7 @@ export interface GeminiGenerationConfig {
   seed?: number;
   responseMimeType?: string;
   responseSchema?: Record<string, unknown>;
+  thinkingConfig?: GeminiThinkingConfig;
 }
 
 export interface GeminiRequestBody {

@@ -1,4 +1,5 @@
 import type { ChatRequest } from '../../domain/chat';
+import { effortOf } from '../../domain/reasoning';
 import { outgoingMessages } from './messages';
 import type { ModelRule, OpenAiCompatibleVendor } from './vendors';
 
@@ -21,7 +22,7 @@ export interface CallTarget {
  * Fields Switchyard sets itself: a client's `extra` never overrides them (a `max_completion_tokens`
  * left in `extra` is used as the limit when `max_tokens` is unset, under the field the model takes).
  */
-const OWN_FIELDS = new Set(['model', 'messages', 'stream', 'stream_options', 'max_tokens', 'max_completion_tokens']);
+const OWN_FIELDS = new Set(['model', 'messages', 'stream', 'stream_options', 'max_tokens', 'max_completion_tokens', 'reasoning_effort']);
 
 /** Request fields copied as they are when set (the wire format is ours). */
 const PLAIN_FIELDS = [
@@ -76,6 +77,8 @@ export function requestBody(vendor: OpenAiCompatibleVendor, request: ChatRequest
   body.messages = outgoingMessages(request.messages, vendor);
   const maxTokens = request.max_tokens ?? request.extra?.max_completion_tokens;
   if (maxTokens !== undefined) body[rule?.maxTokensField ?? 'max_tokens'] = maxTokens;
+  // The effort as asked (a budget as the effort it falls in); without either, the model reasons as it does by default.
+  if (request.reasoning !== undefined) body.reasoning_effort = effortOf(request.reasoning);
   body.stream = mode === 'stream';
   if (mode === 'stream' && vendor.streamUsage === 'stream_options') body.stream_options = { include_usage: true };
   return adapted(body, vendor, rule);

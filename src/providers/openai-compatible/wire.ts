@@ -1,4 +1,4 @@
-import { sumUsage, type FinishReason, type Usage } from '../../domain/chat';
+import { sumUsage, withReasoningTokens, type FinishReason, type Usage } from '../../domain/chat';
 
 /**
  * OpenAI chat-completions wire shapes as they arrive: untrusted JSON, so every field is optional and
@@ -37,13 +37,20 @@ export const stringOr = (value: unknown, fallback: string): string => (typeof va
 
 const count = (value: unknown): number | undefined => (typeof value === 'number' && Number.isFinite(value) ? value : undefined);
 
+/** `completion_tokens_details.reasoning_tokens`: the part of the completion tokens a reasoning model spent thinking. */
+function reasoningTokens(raw: Record<string, unknown>): number | undefined {
+  const details = raw.completion_tokens_details;
+  return isRecord(details) ? count(details.reasoning_tokens) : undefined;
+}
+
 function readUsage(raw: unknown): Usage | undefined {
   if (!isRecord(raw)) return undefined;
   const prompt = count(raw.prompt_tokens);
   const completion = count(raw.completion_tokens);
   if (prompt === undefined && completion === undefined) return undefined;
   const usage = sumUsage(prompt ?? 0, completion ?? 0);
-  return { ...usage, total_tokens: count(raw.total_tokens) ?? usage.total_tokens };
+  usage.total_tokens = count(raw.total_tokens) ?? usage.total_tokens;
+  return withReasoningTokens(usage, reasoningTokens(raw));
 }
 
 /** Usage from `usage`, else from Groq's `x_groq.usage`; undefined when the payload has none (or null). */

@@ -34,6 +34,7 @@ function presentCore(row: Model): ModelCoreView {
     supports_penalties: row.supports_penalties,
     supports_stream: row.supports_stream,
     supports_vision: row.supports_vision,
+    supports_reasoning: row.supports_reasoning,
     prompt_token_cost: row.prompt_token_cost,
     completion_token_cost: row.completion_token_cost,
     base_cost: row.base_cost,

@@ -81,6 +81,7 @@ export class CustomModelService {
         supports_json: body.capabilities.json,
         supports_vision: body.capabilities.vision,
         supports_stream: body.capabilities.stream,
+        supports_reasoning: body.capabilities.reasoning,
         is_gdpr: body.is_gdpr,
         is_public: false,
         quality_profile: quality as unknown as Prisma.InputJsonValue,
@@ -132,6 +133,7 @@ export class CustomModelService {
       supports_json: caps.json,
       supports_vision: caps.vision,
       supports_stream: caps.stream,
+      supports_reasoning: caps.reasoning,
       is_gdpr: body.is_gdpr,
       quality_profile: body.quality ? ((await resolveQuality(tx, { orgId, input: body.quality })) as unknown as Prisma.InputJsonValue) : undefined,
     };

@@ -3,13 +3,14 @@ import type { LogCoreView, LogView } from '../../schemas/logs';
 import type { LogCoreRow, LogRow } from '../../store/logs';
 import { presentModel } from '../apps/present-model';
 import { logResponseView } from './log-response';
+import { stepOf } from './step-kind';
 import { stepsOf } from './log-steps';
 
 function objectOrEmpty(json: Prisma.JsonValue): Record<string, unknown> {
   return typeof json === 'object' && json !== null && !Array.isArray(json) ? json : {};
 }
 
-/** Every field of the contract's Log except `parent` and `children`, plus `labels`. */
+/** Every field of the contract's Log except `parent` and `children`, plus `labels` and `step`. */
 export function presentLogCore(row: LogCoreRow): LogCoreView {
   return {
     id: row.id,
@@ -50,6 +51,7 @@ export function presentLogCore(row: LogCoreRow): LogCoreView {
     model: row.model ? presentModel(row.model) : null,
     collections: row.collections,
     labels: objectOrEmpty(row.labels),
+    step: stepOf(row),
   };
 }
 
