@@ -160,9 +160,12 @@ describeWithBrowser('the web console in a browser', () => {
     await policies.getByLabel('Retries, other model').fill('4');
     await policies.getByRole('switch', { name: 'Use the failover chain' }).check();
     const saved = page.waitForResponse((res) => res.url().endsWith('/v1/apps/update'));
+    // After a save the page reads the Space again; the next edit is made against what that read returns.
+    const reread = page.waitForResponse((res) => res.request().method() === 'GET' && res.url().endsWith(`/v1/apps/${owner.app_id}`));
     await policies.getByRole('button', { name: 'Save policies' }).click();
     const response = await saved;
     expect(response.status()).toBe(200);
+    await reread;
     // Only what changed is sent.
     expect(response.request().postDataJSON()).toEqual({
       id: owner.app_id,

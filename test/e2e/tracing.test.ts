@@ -6,7 +6,6 @@ import OpenAI from 'openai';
 import type { ChatCompletionCreateParamsNonStreaming } from 'openai/resources/chat/completions';
 import { eventually, isolatedSpace, script } from '../helpers/completion-fixtures';
 import type { CompletionsHarness } from '../helpers/completions';
-import { freePort } from '../helpers/free-port';
 import { startOtlpReceiver, type OtlpReceiver, type ReceivedSpan } from '../helpers/otlp-receiver';
 import { createTestContext, type TestContext } from '../helpers/test-context';
 import { uniqueSuffix } from '../helpers/test-database';
@@ -36,12 +35,14 @@ const logLines: Record<string, unknown>[] = [];
 beforeAll(async () => {
   [sim, searx, receiver] = await Promise.all([startSimulator(), startSearxngSimulator(), startOtlpReceiver()]);
   ctx = createTestContext({ redisPrefix: prefix });
-  const port = await freePort();
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     SWITCHYARD_ROLE: 'single',
     REDIS_PREFIX: prefix,
-    PORT: String(port),
+    // Port 0: the service takes a free port and logs it. A port picked here beforehand could be taken by
+    // another process (a second test run on the machine) before the service binds it, and /readyz then
+    // answered by that process.
+    PORT: '0',
     HOST: '127.0.0.1',
     LOG_LEVEL: 'info',
     OPENAI_API_KEY: 'sim-key',
@@ -56,7 +57,8 @@ beforeAll(async () => {
   createInterface({ input: service.stdout as NodeJS.ReadableStream }).on('line', (line) => {
     if (line.startsWith('{')) logLines.push(JSON.parse(line) as Record<string, unknown>);
   });
-  baseURL = `http://127.0.0.1:${port}`;
+  const started = await eventually(() => logLines.find((line) => line.msg === 'switchyard started') ?? null, 60_000);
+  baseURL = `http://127.0.0.1:${String(started.port)}`;
   await eventually(
     async () =>
       (await fetch(`${baseURL}/readyz`).then(

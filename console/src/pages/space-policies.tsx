@@ -76,16 +76,21 @@ export function PoliciesForm({ space, onSaved }: { space: Space; onSaved(): void
   const { busy, error, run } = useAction();
   const stored = draftOf(space);
   const previous = useRef(stored);
+  // What the last save sent, until the Space is read again: a second save before that read sends only its own change.
+  const justSaved = useRef<PoliciesDraft | null>(null);
   useEffect(() => {
     const before = previous.current;
     previous.current = stored;
+    justSaved.current = null;
     setDraft((draft) => rebase(draft, before, stored));
   }, [JSON.stringify(stored)]);
 
   async function save(event: Event) {
     event.preventDefault();
     await run(async () => {
-      await api('PUT', '/v1/apps/update', { body: updateBody(space.id, stored, draft) });
+      const sent = draft;
+      await api('PUT', '/v1/apps/update', { body: updateBody(space.id, justSaved.current ?? stored, sent) });
+      justSaved.current = sent;
       onSaved();
     });
   }
