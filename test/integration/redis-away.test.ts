@@ -36,6 +36,9 @@ beforeAll(async () => {
   port = await freePort();
   redis = startRedis();
   await redisAnswers();
+  // Ours answered, not a server another test run started on the same port between freePort and the start.
+  const info = spawnSync('redis-cli', ['-p', String(port), 'info', 'server'], { encoding: 'utf8' }).stdout ?? '';
+  if (!info.includes(`process_id:${String(redis.pid)}\r`)) throw new Error(`redis-server could not listen on ${port}: another process answers there`);
   sim = await startSimulator();
   h = startCompletionsHarness({ providers: simulatedProviders(sim), redisUrl: `redis://127.0.0.1:${port}`, upstreamTimeoutMs: 10_000 });
   space = await isolatedSpace(h, { models: [{ name: 'steady' }] });
@@ -46,7 +49,9 @@ afterAll(async () => {
   await h.close();
   await sim.close();
   redis.kill('SIGKILL');
-});
+  // A failsafe, not an expected time: on a machine busy with other test runs, closing the workers after
+  // Redis came back took over 30 s once.
+}, 120_000);
 
 describe('when Redis goes away', () => {
   it('answers 503 with Retry-After while Redis does not answer, runs nothing it refused, and serves again once it is back', async () => {
